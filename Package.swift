@@ -1,0 +1,60 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "iapsim",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "iapsim", targets: ["iapsim"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    ],
+    targets: [
+        // No pkgConfig: SwiftPM would warn that it drops ncursesw's -D flags; the shim defines what it needs.
+        .systemLibrary(name: "CNcursesw", providers: [.apt(["libncurses-dev"])]),
+        // Pure: state, actions, reducer, client rules. No I/O, no clock reads.
+        .target(name: "IAPCore"),
+        // The default catalog, shipped beside the binary.
+        .target(name: "DefaultCatalog", path: "assets", resources: [.copy("catalog.json")]),
+        // Opening each party's SQLite file with migrations and errors a person can act on.
+        .target(name: "DataFiles", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+        // The mock App Store: catalog, payment queue, signed receipts, its own database.
+        .target(name: "MockStore", dependencies: [
+            "IAPCore", "DataFiles",
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        // The mock backend: orders, verifyReceipt, exactly-once ledger, its own database.
+        .target(name: "MockBackend", dependencies: [
+            "IAPCore", "MockStore", "DataFiles",
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        // The client's per-user "keychain" and app sandbox.
+        .target(name: "ClientPersistence", dependencies: [
+            "IAPCore", "DataFiles",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        // Pure: render(state, size) -> screen grid.
+        .target(name: "IAPUI", dependencies: ["IAPCore"]),
+        // The only code that calls ncurses.
+        .target(name: "Terminal", dependencies: ["CNcursesw", "IAPUI", "IAPCore"]),
+        // Wiring: the runtime that runs effects, the command line, live clock and paths.
+        .target(name: "IAPApp", dependencies: [
+            "IAPCore", "IAPUI", "MockStore", "MockBackend", "ClientPersistence", "DataFiles",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        .executableTarget(name: "iapsim", dependencies: [
+            "IAPApp", "Terminal", "DefaultCatalog",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .testTarget(name: "IAPCoreTests", dependencies: ["IAPCore"]),
+        .testTarget(name: "IAPUITests", dependencies: ["IAPUI", "IAPCore"]),
+        .testTarget(name: "IAPAppTests", dependencies: ["IAPApp", "IAPCore", "IAPUI", "MockStore", "MockBackend", "ClientPersistence"]),
+        .testTarget(name: "EndToEndTests", dependencies: []),
+    ],
+    swiftLanguageModes: [.v6]
+)

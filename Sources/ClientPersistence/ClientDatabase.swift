@@ -1,0 +1,141 @@
+import Foundation
+import DataFiles
+import GRDB
+import IAPCore
+
+/// The client's two stores: the keychain (pending orders, survives reinstall) and the app sandbox (wiped on reinstall).
+public final class ClientDatabase: ClientVault {
+    let keychain: DatabaseQueue
+    let sandbox: DatabaseQueue
+
+    public init(keychainPath: String, sandboxPath: String) throws {
+        keychain = try DataFile.open(keychainPath, migrations: [
+            ("v1", { db in
+                try db.execute(sql: """
+                    CREATE TABLE pendingOrder (
+                        transactionId TEXT PRIMARY KEY,
+                        user TEXT NOT NULL,
+                        productId TEXT NOT NULL,
+                        orderId TEXT,
+                        purchasedAt DOUBLE NOT NULL,
+                        price TEXT NOT NULL,
+                        receiptHash TEXT,
+                        attempts INTEGER NOT NULL,
+                        lastAttemptAt DOUBLE,
+                        status TEXT NOT NULL
+                    );
+                    CREATE INDEX pendingOrderByUser ON pendingOrder(user);
+                    CREATE TABLE orderBeforePayment (
+                        user TEXT NOT NULL,
+                        productId TEXT NOT NULL,
+                        orderId TEXT NOT NULL,
+                        PRIMARY KEY (user, productId)
+                    );
+                    """)
+            }),
+        ])
+        sandbox = try DataFile.open(sandboxPath, migrations: [
+            ("v1", { db in
+                try db.execute(sql: "CREATE TABLE session (key TEXT PRIMARY KEY, value TEXT)")
+            }),
+        ])
+    }
+
+    public func snapshot(user: String) throws -> UserSnapshot {
+        try keychain.read { db in
+            UserSnapshot(
+                pending: try Row.fetchAll(db, sql: "SELECT * FROM pendingOrder WHERE user = ?", arguments: [user]).map(Self.order),
+                orderByProduct: Dictionary(
+                    try Row.fetchAll(db, sql: "SELECT productId, orderId FROM orderBeforePayment WHERE user = ?", arguments: [user])
+                        .map { ($0["productId"] as String, $0["orderId"] as String) },
+                    uniquingKeysWith: { first, _ in first }),
+                otherUsersTransactions: Set(try String.fetchAll(db, sql: "SELECT transactionId FROM pendingOrder WHERE user <> ?", arguments: [user]))
+            )
+        }
+    }
+
+    /// Upserts the order for its own user only (never takes over another user's transaction), then reads it back.
+    public func save(_ order: PendingOrder) throws {
+        try keychain.write { db in
+            try db.execute(sql: """
+                INSERT INTO pendingOrder (transactionId, user, productId, orderId, purchasedAt, price, receiptHash, attempts, lastAttemptAt, status)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (transactionId) DO UPDATE SET
+                    orderId = excluded.orderId, attempts = excluded.attempts,
+                    lastAttemptAt = excluded.lastAttemptAt, status = excluded.status
+                WHERE pendingOrder.user = excluded.user
+                """, arguments: [
+                    order.transactionId, order.user, order.productId, order.orderId, order.purchasedAt.timeIntervalSince1970,
+                    order.price, order.receiptHash, order.attempts, order.lastAttemptAt?.timeIntervalSince1970, order.status.rawValue,
+                ])
+        }
+        let stored = try keychain.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM pendingOrder WHERE transactionId = ?", arguments: [order.transactionId]).map(Self.order)
+        }
+        guard let stored, stored.sameRecord(as: order) else { throw ReadBackMismatch(transactionId: order.transactionId) }
+    }
+
+    public func rememberOrder(user: String, productId: String, orderId: String) throws {
+        try keychain.write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO orderBeforePayment (user, productId, orderId) VALUES (?, ?, ?)",
+                           arguments: [user, productId, orderId])
+        }
+    }
+
+    public func forgetOrder(user: String, productId: String) throws {
+        try keychain.write { db in
+            try db.execute(sql: "DELETE FROM orderBeforePayment WHERE user = ? AND productId = ?", arguments: [user, productId])
+        }
+    }
+
+    public func remove(transactionId: String, user: String) throws {
+        try keychain.write { db in
+            try db.execute(sql: "DELETE FROM pendingOrder WHERE transactionId = ? AND user = ?", arguments: [transactionId, user])
+        }
+    }
+
+    public func lastUser() throws -> String? {
+        try sandbox.read { db in try String.fetchOne(db, sql: "SELECT value FROM session WHERE key = 'lastUser'") }
+    }
+
+    public func setLastUser(_ user: String?) throws {
+        try sandbox.write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO session (key, value) VALUES ('lastUser', ?)", arguments: [user])
+        }
+    }
+
+    /// Every user's orders, for `iapsim state`.
+    public func allOrders() throws -> [PendingOrder] {
+        try keychain.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM pendingOrder ORDER BY user, purchasedAt, transactionId").map(Self.order)
+        }
+    }
+
+    private static func order(_ row: Row) -> PendingOrder {
+        PendingOrder(
+            transactionId: row["transactionId"], user: row["user"], productId: row["productId"], orderId: row["orderId"],
+            purchasedAt: Date(timeIntervalSince1970: row["purchasedAt"]), price: row["price"], receiptHash: row["receiptHash"],
+            attempts: row["attempts"], lastAttemptAt: (row["lastAttemptAt"] as Double?).map(Date.init(timeIntervalSince1970:)),
+            status: PendingOrder.Status(rawValue: row["status"]) ?? .pending
+        )
+    }
+}
+
+extension PendingOrder {
+    /// Equal as stored: dates survive the database to the microsecond, not to the last bit.
+    func sameRecord(as other: PendingOrder) -> Bool {
+        func micros(_ date: Date?) -> Int64? { date.map { Int64(($0.timeIntervalSince1970 * 1_000_000).rounded()) } }
+        var a = self, b = other
+        guard micros(a.purchasedAt) == micros(b.purchasedAt), micros(a.lastAttemptAt) == micros(b.lastAttemptAt) else { return false }
+        a.lastAttemptAt = nil
+        b.lastAttemptAt = nil
+        return a.transactionId == b.transactionId && a.user == b.user && a.productId == b.productId && a.orderId == b.orderId
+            && a.price == b.price && a.receiptHash == b.receiptHash && a.attempts == b.attempts && a.status == b.status
+    }
+}
+
+/// The order read back is not the order written: the write did not take (C2 alarm).
+public struct ReadBackMismatch: Error, CustomStringConvertible {
+    public let transactionId: String
+    public var description: String { "order \(transactionId) read back differently from what was written" }
+}

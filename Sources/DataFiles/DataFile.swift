@@ -1,0 +1,48 @@
+import Foundation
+import GRDB
+
+/// A data file that could not be opened, said so that a person knows what to do. The file is left as it was.
+public struct DataFileError: Error, CustomStringConvertible {
+    public let path: String
+    public let problem: String
+
+    public var description: String { "\(path): \(problem)" }
+}
+
+public enum DataFile {
+    /// Opens (creating if needed) the SQLite file at `path` in WAL mode and brings its schema up to date.
+    public static func open(_ path: String, migrations: [(String, @Sendable (Database) throws -> Void)]) throws -> DatabaseQueue {
+        var config = Configuration()
+        config.busyMode = .timeout(2)
+        config.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            let queue = try DatabaseQueue(path: path, configuration: config)
+            var migrator = DatabaseMigrator()
+            for (name, migrate) in migrations { migrator.registerMigration(name, migrate: migrate) }
+            try migrator.migrate(queue)
+            return queue
+        } catch let error as DatabaseError {
+            throw DataFileError(path: path, problem: explain(error))
+        } catch let error as DataFileError {
+            throw error
+        } catch {
+            throw DataFileError(path: path, problem: "\(error)")
+        }
+    }
+
+    static func explain(_ error: DatabaseError) -> String {
+        switch error.resultCode {
+        case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+            "not a readable iapsim database (corrupt or foreign file); left untouched — move it away to start afresh"
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            "locked by another process; close the other iapsim using this data directory"
+        case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY:
+            "cannot be opened for writing (\(error.message ?? "permission denied"))"
+        default:
+            error.message ?? "\(error)"
+        }
+    }
+}

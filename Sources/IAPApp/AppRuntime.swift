@@ -1,0 +1,138 @@
+import Crypto
+import Foundation
+import IAPCore
+
+/// Runs the reducer and the effects it asks for; every answer comes back as an action (one-way data flow).
+public final class AppRuntime {
+    public private(set) var state: AppState
+    public let timers: TimerQueue
+    private let parties: Parties
+    private var inbox: [Action] = []
+    private var draining = false
+
+    public init(state: AppState, parties: Parties, timers: TimerQueue) {
+        self.state = state
+        self.parties = parties
+        self.timers = timers
+        parties.onStoreError { [weak self] in self?.send(.alarm($0)) }
+    }
+
+    /// C1: the observer is attached before anything else happens, so re-delivered transactions are never missed.
+    public func start(user: String?) {
+        parties.store.add(observer: { [weak self] in self?.send(.storeUpdated($0)) })
+        let remembered = user ?? (try? parties.vault.lastUser()) ?? nil
+        send(.launched(canMakePayments: parties.store.canMakePayments, user: remembered))
+    }
+
+    /// Lets the screen show the current time (retry countdowns) without an action.
+    public func refreshClock() {
+        state.now = timers.now
+    }
+
+    public func send(_ action: Action) {
+        inbox.append(action)
+        guard !draining else { return }
+        draining = true
+        defer { draining = false }
+        while !inbox.isEmpty {
+            let next = inbox.removeFirst()
+            for effect in state.reduce(next, now: timers.now) { run(effect) }
+        }
+    }
+
+    private func run(_ effect: Effect) {
+        let store = parties.store, backend = parties.backend, vault = parties.vault
+        switch effect {
+        case .requestProducts:
+            store.requestProducts { [weak self] in self?.send(.productsLoaded($0)) }
+        case let .loadUser(user):
+            send(.userLoaded(user, record { try vault.snapshot(user: user) }))
+        case let .setLastUser(user):
+            record { try vault.setLastUser(user) }
+        case let .refreshAccount(user):
+            backend.account(user: user) { [weak self] result in
+                if case let .success(account) = result { self?.send(.accountLoaded(user, account)) }
+            }
+        case let .createOrder(user, productId):
+            backend.createOrder(user: user, productId: productId) { [weak self] in
+                self?.send(.orderCreated(user: user, productId: productId, $0))
+            }
+        case let .rememberOrder(user, productId, orderId):
+            record { try vault.rememberOrder(user: user, productId: productId, orderId: orderId) }
+        case let .addPayment(payment):
+            store.add(payment)
+        case let .cancelPayment(id):
+            store.cancelPayment(transactionId: id)
+        case let .persist(order):
+            persist(order)
+        case let .verify(order):
+            VerifyTask(order: order, store: store, backend: backend) { [weak self] in self?.send(.verified($0, $1)) }.run()
+        case let .finish(id, user):
+            send(.finished(transactionId: id, user: user, found: store.finish(transactionId: id)))
+        case let .remove(id, user, productId):
+            record { try vault.remove(transactionId: id, user: user) }
+            if !productId.isEmpty { record { try vault.forgetOrder(user: user, productId: productId) } }
+        case let .wake(date):
+            timers.at(date) { [weak self] in self?.send(.tick) }
+        case let .setFault(fault, on):
+            parties.set(fault, on)
+        case .quit:
+            break
+        }
+    }
+
+    /// C2: write, read back, and say whether it took.
+    private func persist(_ order: PendingOrder) {
+        var order = order
+        if order.receiptHash == nil, let receipt = parties.store.appReceipt() {
+            order.receiptHash = SHA256.hash(data: Data(receipt.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
+        }
+        let ok = record { try parties.vault.save(order) } != nil
+        send(.persisted(order, ok: ok))
+    }
+
+    @discardableResult
+    private func record<T>(_ work: () throws -> T) -> T? {
+        do {
+            return try work()
+        } catch {
+            send(.alarm("client store: \(error)"))
+            return nil
+        }
+    }
+}
+
+/// One verification, as the seeds' verify task: resolve the order id (C3), fetch the receipt, ask the backend.
+struct VerifyTask {
+    let order: PendingOrder
+    let store: PaymentQueue
+    let backend: Backend
+    let report: (PendingOrder, VerifyOutcome) -> Void
+
+    func run() {
+        guard let receipt = store.appReceipt() else {
+            report(order, .retry(reason: "receipt empty"))
+            return
+        }
+        if order.orderId != nil {
+            send(receipt: receipt, order: order)
+            return
+        }
+        backend.createOrder(user: order.user, productId: order.productId) { result in
+            switch result {
+            case let .success(orderId):
+                var bound = order
+                bound.orderId = orderId
+                send(receipt: receipt, order: bound)
+            case let .failure(error):
+                report(order, VerifyOutcome(.failure(error)))
+            }
+        }
+    }
+
+    private func send(receipt: String, order: PendingOrder) {
+        let request = VerifyRequest(receipt: receipt, transactionId: order.transactionId, productId: order.productId,
+                                    orderId: order.orderId, user: order.user)
+        backend.verify(request) { report(order, VerifyOutcome($0)) }
+    }
+}

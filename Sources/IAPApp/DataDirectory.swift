@@ -1,0 +1,37 @@
+import Foundation
+
+/// Where each party keeps its file.
+public struct DataDirectory: Sendable {
+    public let path: String
+
+    public init(path: String) {
+        self.path = path
+    }
+
+    /// `$XDG_DATA_HOME/iapsim`, else `~/.local/share/iapsim`.
+    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty { return xdg + "/iapsim" }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return home + "/.local/share/iapsim"
+    }
+
+    public var store: String { path + "/store.sqlite" }
+    public var backend: String { path + "/backend.sqlite" }
+    /// Survives a reinstall, as the iOS keychain does.
+    public var keychain: String { path + "/client-keychain.sqlite" }
+    /// Wiped on reinstall, as the app's sandbox is.
+    public var sandbox: String { path + "/client-sandbox.sqlite" }
+    var lockFile: String { path + "/iapsim.lock" }
+
+    /// Holds an exclusive lock on the directory while the app runs; nil when another iapsim holds it.
+    public func lock() throws -> Int32? {
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        let fd = Foundation.open(lockFile, O_RDWR | O_CREAT, 0o644)
+        guard fd >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: lockFile]) }
+        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            close(fd)
+            return nil
+        }
+        return fd
+    }
+}

@@ -1,0 +1,30 @@
+/// Everything that can happen to the app: a key, or the answer of a party to an effect.
+public enum Action: Sendable, Equatable {
+    case launched(canMakePayments: Bool, user: String?)
+    case key(Key)
+    case productsLoaded(Result<[Product], StoreRequestError>)
+    case userLoaded(String, UserSnapshot?)
+    case accountLoaded(String, Account)
+    case orderCreated(user: String, productId: String, Result<String, BackendError>)
+    case storeUpdated([StoreTransaction])
+    case persisted(PendingOrder, ok: Bool)
+    case verified(PendingOrder, VerifyOutcome)
+    case finished(transactionId: String, user: String?, found: Bool)
+    case tick
+    /// A party could not do its own bookkeeping; shown, never swallowed.
+    case alarm(String)
+    case trigger(Trigger)
+}
+
+/// What restarts the verify queue besides launch and login (C4).
+public enum Trigger: String, Sendable, Equatable {
+    case networkBack = "network-back"
+    case foreground
+    case purchase
+}
+
+/// One key press, already decoded by the terminal layer.
+public enum Key: Hashable, Sendable {
+    case char(Character)
+    case up, down, left, right, enter, escape, backspace, tab
+}

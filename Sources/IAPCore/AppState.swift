@@ -1,0 +1,124 @@
+import Foundation
+
+/// Everything the app knows at one instant. The UI draws it; only the reducer changes it.
+public struct AppState: Sendable, Equatable {
+    public enum ProductsStatus: Sendable, Equatable { case loading, loaded, empty, failed }
+
+    /// The purchase the user started from the product list.
+    public struct Purchase: Sendable, Equatable {
+        public let user: String
+        public let productId: String
+        public var transactionId: String?
+    }
+
+    public var lang: Language
+    public var policy: VerifyPolicy
+    /// C9: no new purchase while an order is unfinished.
+    public var serialPurchases: Bool
+    public var now: Date
+
+    public var canMakePayments = true
+    public var faults: Set<Fault> = []
+    public var products: [Product] = []
+    public var productsStatus = ProductsStatus.loading
+    public var user: String?
+    public var loginText = ""
+    public var selection = 0
+    public var account = Account()
+
+    /// The logged-in user's orders still in the client's store, by transaction id.
+    public var orders: [String: PendingOrder] = [:]
+    public var orderByProduct: [String: String] = [:]
+    public var otherUsersTransactions: Set<String> = []
+    /// Paid transactions the store delivered while nobody was logged in.
+    public var unclaimed: [StoreTransaction] = []
+
+    public var purchase: Purchase?
+    public var hud: HUD?
+    public var modal: Modal?
+    /// Orders found at login that the user has not yet answered (C8).
+    public var prompts: [String] = []
+    /// Orders the user put off with Later; the next trigger wakes them.
+    public var snoozed: Set<String> = []
+    /// Automatic attempts since the last trigger, per order (C10).
+    public var triesSinceTrigger: [String: Int] = [:]
+    /// An order the user asked to continue now.
+    public var priority: String?
+    public var verifying: String?
+    public var wakeAt: Date?
+    public var alarms: [String] = []
+    public var quitting = false
+
+    public init(lang: Language = .en, policy: VerifyPolicy = VerifyPolicy(), serialPurchases: Bool = true, now: Date = Date(timeIntervalSince1970: 0)) {
+        self.lang = lang
+        self.policy = policy
+        self.serialPurchases = serialPurchases
+        self.now = now
+    }
+
+    public func product(_ id: String) -> Product? {
+        products.first { $0.id == id }
+    }
+
+    public var selectedProduct: Product? {
+        products.indices.contains(selection) ? products[selection] : nil
+    }
+
+    /// Orders not yet credited: what the status line counts and logout warns about (I6).
+    public var pendingOrders: [PendingOrder] {
+        orders.values.filter { $0.status == .pending }.sorted(by: VerifyPolicy.precedes)
+    }
+
+    public var pendingCount: Int {
+        orders.values.reduce(0) { $0 + ($1.status == .pending ? 1 : 0) }
+    }
+
+    /// When the order will be tried again automatically, if it will.
+    public func nextAttempt(for order: PendingOrder) -> Date? {
+        policy.nextAttempt(for: order, triesSinceTrigger: triesSinceTrigger[order.transactionId] ?? 0)
+    }
+}
+
+/// The heads-up display over the product list: one wait or one outcome.
+public struct HUD: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        case purchasing, confirming, success, failed, cancelled, deferred, disabled, verifyFailed, jailbroken
+
+        public var text: Text {
+            switch self {
+            case .purchasing: .purchasing
+            case .confirming: .confirming
+            case .success: .success
+            case .failed: .failed
+            case .cancelled: .cancelled
+            case .deferred: .deferred
+            case .disabled: .disabled
+            case .verifyFailed: .verifyFailed
+            case .jailbroken: .jailbroken
+            }
+        }
+
+        /// A wait, as opposed to an outcome that Esc dismisses.
+        public var isWaiting: Bool { self == .purchasing || self == .confirming }
+    }
+
+    public var kind: Kind
+    public var productId: String?
+    public var transactionId: String?
+
+    public init(_ kind: Kind, productId: String? = nil, transactionId: String? = nil) {
+        self.kind = kind
+        self.productId = productId
+        self.transactionId = transactionId
+    }
+}
+
+/// A dialog that takes the keys until answered.
+public enum Modal: Sendable, Equatable {
+    case help
+    case quitConfirm
+    /// `choice` 0 is Continue (the default), 1 is Later.
+    case unfinished(transactionId: String, choice: Int)
+    /// `choice` 0 is Stay (the default), 1 is Log out anyway.
+    case logoutWarning(choice: Int)
+}

@@ -1,0 +1,87 @@
+/// What a key asks for. The keymap turns keys into commands; the reducer carries them out.
+public enum Command: Sendable, Equatable {
+    case up, down, choose, back, logout, help, quit, confirmQuit, otherChoice, toggleBackend, erase
+}
+
+/// Where the keys go right now: the innermost thing on screen takes them.
+public enum KeyContext: Sendable, Equatable, CaseIterable {
+    /// The login screen with nothing typed yet, where `q` and `?` still mean quit and help.
+    case loginEmpty
+    case login
+    case products
+    case hud
+    case prompt
+    case help
+    case quitConfirm
+}
+
+/// One row of the keymap. The same table dispatches keys, fills the hint bar and the `?` overlay.
+public struct KeyBinding: Sendable {
+    public let keys: [Key]
+    public let label: String
+    /// The long form, for the `?` overlay.
+    public let help: Localized
+    /// The short form, for the hint bar.
+    public let hint: Localized?
+    public let command: Command
+    public let contexts: Set<KeyContext>
+}
+
+public enum Keymap {
+    public static let bindings: [KeyBinding] = [
+        KeyBinding(keys: [.up, .char("k")], label: "↑/k", help: Localized(en: "move up", zh: "上移"),
+                   hint: Localized(en: "up", zh: "上移"),
+                   command: .up, contexts: [.products]),
+        KeyBinding(keys: [.down, .char("j")], label: "↓/j", help: Localized(en: "move down", zh: "下移"),
+                   hint: Localized(en: "down", zh: "下移"),
+                   command: .down, contexts: [.products]),
+        KeyBinding(keys: [.enter], label: "Enter", help: Localized(en: "buy / log in / take the default", zh: "购买 / 登录 / 默认选项"),
+                   hint: Localized(en: "choose", zh: "确定"),
+                   command: .choose, contexts: [.loginEmpty, .login, .products, .prompt]),
+        KeyBinding(keys: [.left, .right, .tab], label: "←/→", help: Localized(en: "switch button", zh: "切换按钮"),
+                   hint: Localized(en: "switch", zh: "切换"),
+                   command: .otherChoice, contexts: [.prompt]),
+        KeyBinding(keys: [.escape], label: "Esc", help: Localized(en: "back / dismiss / the safe choice", zh: "返回 / 关闭 / 安全选项"),
+                   hint: Localized(en: "back", zh: "返回"),
+                   command: .back, contexts: [.login, .hud, .prompt, .help, .quitConfirm]),
+        KeyBinding(keys: [.backspace], label: "⌫", help: Localized(en: "erase a letter", zh: "删除一个字"),
+                   hint: nil,
+                   command: .erase, contexts: [.login]),
+        KeyBinding(keys: [.char("b")], label: "b", help: Localized(en: "backend up / down", zh: "切换后端可达"),
+                   hint: Localized(en: "backend", zh: "后端"),
+                   command: .toggleBackend, contexts: [.products, .hud]),
+        KeyBinding(keys: [.char("L")], label: "L", help: Localized(en: "log out", zh: "退出登录"),
+                   hint: Localized(en: "log out", zh: "退出登录"),
+                   command: .logout, contexts: [.products]),
+        KeyBinding(keys: [.char("?")], label: "?", help: Localized(en: "help: every key", zh: "帮助:所有按键"),
+                   hint: Localized(en: "help", zh: "帮助"),
+                   command: .help, contexts: [.loginEmpty, .products, .hud, .help]),
+        KeyBinding(keys: [.char("q")], label: "q", help: Localized(en: "quit (asks while a purchase is in flight)", zh: "退出(购买进行中会先确认)"),
+                   hint: Localized(en: "quit", zh: "退出"),
+                   command: .quit, contexts: [.loginEmpty, .products, .hud]),
+        KeyBinding(keys: [.char("y")], label: "y", help: Localized(en: "yes, quit", zh: "确认退出"),
+                   hint: Localized(en: "quit", zh: "退出"),
+                   command: .confirmQuit, contexts: [.quitConfirm]),
+    ]
+
+    public static func command(for key: Key, in context: KeyContext) -> Command? {
+        bindings.first { $0.contexts.contains(context) && $0.keys.contains(key) }?.command
+    }
+
+    public static func hints(for context: KeyContext) -> [KeyBinding] {
+        bindings.filter { $0.hint != nil && $0.contexts.contains(context) }
+    }
+}
+
+extension AppState {
+    public var keyContext: KeyContext {
+        switch modal {
+        case .help: return .help
+        case .quitConfirm: return .quitConfirm
+        case .unfinished, .logoutWarning: return .prompt
+        case nil: break
+        }
+        if user == nil { return loginText.isEmpty ? .loginEmpty : .login }
+        return hud == nil ? .products : .hud
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// Runs work later on the app's clock: the real one in the app, a virtual one in tests.
+public protocol Scheduler: AnyObject {
+    var now: Date { get }
+    func after(_ seconds: Double, _ work: @escaping () -> Void)
+}
+
+/// The store as the client sees it, shaped like `SKPaymentQueue`.
+public protocol PaymentQueue: AnyObject {
+    var canMakePayments: Bool { get }
+    /// Attaching the observer re-delivers every unfinished transaction (S5).
+    func add(observer: @escaping ([StoreTransaction]) -> Void)
+    func requestProducts(_ completion: @escaping (Result<[Product], StoreRequestError>) -> Void)
+    func add(_ payment: Payment)
+    /// The user tapped Cancel on the payment sheet.
+    func cancelPayment(transactionId: String)
+    /// Returns false when the queue does not hold that transaction (C5).
+    func finish(transactionId: String) -> Bool
+    /// The app receipt, base64; nil when the device has none yet.
+    func appReceipt() -> String?
+}
+
+public enum StoreRequestError: Error, Sendable, Equatable {
+    case failed
+}
+
+/// The app's own server, shaped like an HTTP API: every call answers later.
+public protocol Backend: AnyObject {
+    func createOrder(user: String, productId: String, _ completion: @escaping (Result<String, BackendError>) -> Void)
+    func verify(_ request: VerifyRequest, _ completion: @escaping (Result<VerifyResponse, BackendError>) -> Void)
+    func account(user: String, _ completion: @escaping (Result<Account, BackendError>) -> Void)
+}
+
+/// What the client loads for a user at login.
+public struct UserSnapshot: Sendable, Equatable {
+    public var pending: [PendingOrder]
+    /// Orders created before paying, by product, for when `applicationUsername` comes back empty (C3).
+    public var orderByProduct: [String: String]
+    /// Transactions other users hold, so they are never claimed by this one (C7).
+    public var otherUsersTransactions: Set<String>
+
+    public init(pending: [PendingOrder] = [], orderByProduct: [String: String] = [:], otherUsersTransactions: Set<String> = []) {
+        self.pending = pending
+        self.orderByProduct = orderByProduct
+        self.otherUsersTransactions = otherUsersTransactions
+    }
+}
+
+/// The client's per-user persistent store (the "keychain": survives reinstall).
+public protocol ClientVault: AnyObject {
+    func snapshot(user: String) throws -> UserSnapshot
+    /// Writes the order, then reads it back; throws when either fails (C2).
+    func save(_ order: PendingOrder) throws
+    func rememberOrder(user: String, productId: String, orderId: String) throws
+    func forgetOrder(user: String, productId: String) throws
+    func remove(transactionId: String, user: String) throws
+    func lastUser() throws -> String?
+    func setLastUser(_ user: String?) throws
+}

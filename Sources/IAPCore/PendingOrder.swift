@@ -1,0 +1,40 @@
+import Foundation
+
+/// A paid transaction the client holds for one user until the store has finished it (C2, I5).
+public struct PendingOrder: Sendable, Equatable {
+    public enum Status: String, Sendable, Equatable {
+        /// Not yet credited; the verify queue owns it.
+        case pending
+        /// Credited by the backend; waits only for the store to finish it (C5, C6).
+        case verified
+        /// Definitively rejected by the backend; waits only for the store to finish it.
+        case rejected
+    }
+
+    public let transactionId: String
+    public let user: String
+    public let productId: String
+    public var orderId: String?
+    public let purchasedAt: Date
+    public let price: String
+    public var receiptHash: String?
+    public var attempts: Int
+    public var lastAttemptAt: Date?
+    public var status: Status
+
+    public init(
+        transactionId: String, user: String, productId: String, orderId: String?, purchasedAt: Date,
+        price: String, receiptHash: String?, attempts: Int = 0, lastAttemptAt: Date? = nil, status: Status = .pending
+    ) {
+        self.transactionId = transactionId
+        self.user = user
+        self.productId = productId
+        self.orderId = orderId
+        self.purchasedAt = purchasedAt
+        self.price = price
+        self.receiptHash = receiptHash
+        self.attempts = attempts
+        self.lastAttemptAt = lastAttemptAt
+        self.status = status
+    }
+}

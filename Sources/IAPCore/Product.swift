@@ -1,0 +1,55 @@
+/// A product as the store sells it, localized in both languages the app speaks.
+public struct Product: Sendable, Equatable, Identifiable {
+    public enum Kind: String, Sendable, Equatable, CaseIterable {
+        case consumable
+        case nonConsumable = "non-consumable"
+        case subscription
+        case nonRenewing = "non-renewing"
+
+        /// Consumables are re-bought; everything else is owned once paid.
+        public var isConsumable: Bool { self == .consumable }
+    }
+
+    public let id: String
+    public let kind: Kind
+    public let title: Localized
+    public let summary: Localized
+    public let price: Localized
+    /// Coins credited by a consumable; zero for everything else.
+    public let coins: Int
+
+    public init(id: String, kind: Kind, title: Localized, summary: Localized, price: Localized, coins: Int) {
+        self.id = id
+        self.kind = kind
+        self.title = title
+        self.summary = summary
+        self.price = price
+        self.coins = coins
+    }
+}
+
+/// A text in each language the app speaks.
+public struct Localized: Sendable, Equatable {
+    public let en: String
+    public let zh: String
+
+    public init(en: String, zh: String) {
+        self.en = en
+        self.zh = zh
+    }
+
+    public init(_ both: String) {
+        self.init(en: both, zh: both)
+    }
+
+    public subscript(lang: Language) -> String {
+        switch lang {
+        case .en: en
+        case .zh: zh
+        }
+    }
+}
+
+public enum Language: String, Sendable, Equatable, CaseIterable {
+    case en, zh
+}

@@ -1,0 +1,116 @@
+import Foundation
+
+extension AppState {
+    mutating func handle(_ key: Key) -> [Effect] {
+        let context = keyContext
+        guard let command = Keymap.command(for: key, in: context) else {
+            if context == .login || context == .loginEmpty, case let .char(c) = key, !c.isNewline, c.isLetter || c.isNumber || c.isPunctuation || c == " " {
+                if loginText.count < 24 { loginText.append(c) }
+            }
+            return []
+        }
+        switch command {
+        case .up:
+            selection = max(selection - 1, 0)
+        case .down:
+            selection = min(selection + 1, max(products.count - 1, 0))
+        case .erase:
+            if !loginText.isEmpty { loginText.removeLast() }
+        case .choose:
+            return choose()
+        case .otherChoice:
+            switch modal {
+            case let .unfinished(id, choice): modal = .unfinished(transactionId: id, choice: 1 - choice)
+            case let .logoutWarning(choice): modal = .logoutWarning(choice: 1 - choice)
+            default: break
+            }
+        case .back:
+            return back()
+        case .help:
+            modal = modal == .help ? nil : .help
+        case .quit:
+            if purchase != nil || hud?.kind.isWaiting == true {
+                modal = .quitConfirm
+            } else {
+                quitting = true
+                return [.quit]
+            }
+        case .confirmQuit:
+            quitting = true
+            return [.quit]
+        case .logout:
+            if pendingCount > 0 { modal = .logoutWarning(choice: 0) } else { return logOut() }
+        case .toggleBackend:
+            let down = !faults.contains(.backendDown)
+            if down { faults.insert(.backendDown) } else { faults.remove(.backendDown) }
+            return [.setFault(.backendDown, down)] + (down ? [] : triggerVerifyQueue())
+        }
+        return []
+    }
+
+    private mutating func choose() -> [Effect] {
+        switch modal {
+        case let .unfinished(id, choice):
+            return choice == 0 ? continueOrder(id) : putOff(id)
+        case let .logoutWarning(choice):
+            modal = nil
+            return choice == 1 ? logOut() : []
+        default:
+            break
+        }
+        if user == nil {
+            let name = loginText.trimmingCharacters(in: .whitespaces)
+            return name.isEmpty ? [] : logIn(name)
+        }
+        return buySelected()
+    }
+
+    private mutating func back() -> [Effect] {
+        switch modal {
+        case let .unfinished(id, _):
+            return putOff(id)
+        case .help, .quitConfirm, .logoutWarning:
+            modal = nil
+            return []
+        case nil:
+            break
+        }
+        if user == nil {
+            loginText = ""
+            return []
+        }
+        guard let shown = hud else { return [] }
+        if shown.kind == .purchasing {
+            // The payment sheet's Cancel; before the store has a transaction there is nothing to cancel.
+            guard let id = purchase?.transactionId else {
+                purchase = nil
+                hud = HUD(.cancelled, productId: shown.productId)
+                return []
+            }
+            return [.cancelPayment(transactionId: id)]
+        }
+        // A confirming order stays pending in the background; an outcome is just dismissed.
+        hud = nil
+        if shown.kind == .confirming { purchase = nil }
+        showNextPrompt()
+        return []
+    }
+
+    private mutating func continueOrder(_ id: String) -> [Effect] {
+        modal = nil
+        prompts.removeAll { $0 == id }
+        snoozed.remove(id)
+        triesSinceTrigger[id] = 0
+        priority = id
+        hud = HUD(.confirming, productId: orders[id]?.productId, transactionId: id)
+        return pumpVerifyQueue()
+    }
+
+    private mutating func putOff(_ id: String) -> [Effect] {
+        modal = nil
+        prompts.removeAll { $0 == id }
+        snoozed.insert(id)
+        showNextPrompt()
+        return pumpVerifyQueue()
+    }
+}

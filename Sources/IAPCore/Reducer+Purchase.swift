@@ -1,0 +1,178 @@
+import Foundation
+
+/// The client rules: order before paying, persist before verifying, finish only after a verdict.
+extension AppState {
+    mutating func buySelected() -> [Effect] {
+        guard hud == nil, let buyer = user, let product = selectedProduct else { return [] }
+        guard canMakePayments else {
+            hud = HUD(.disabled, productId: product.id)
+            return []
+        }
+        if serialPurchases, let unfinished = pendingOrders.first {
+            // C9: the unfinished order must move first; the prompt offers exactly that.
+            prompts.removeAll { $0 == unfinished.transactionId }
+            prompts.insert(unfinished.transactionId, at: 0)
+            modal = .unfinished(transactionId: unfinished.transactionId, choice: 0)
+            return []
+        }
+        purchase = Purchase(user: buyer, productId: product.id)
+        hud = HUD(.purchasing, productId: product.id)
+        return [.createOrder(user: buyer, productId: product.id)] + triggerVerifyQueue()
+    }
+
+    mutating func orderCreated(buyer: String, productId: String, _ result: Result<String, BackendError>) -> [Effect] {
+        guard let current = purchase, current.user == buyer, current.productId == productId, current.transactionId == nil else {
+            return []
+        }
+        // Without an order the payment still goes ahead: the verify step asks for one later (C3, B4).
+        guard case let .success(orderId) = result else {
+            return [.addPayment(Payment(productId: productId, applicationUsername: nil))]
+        }
+        if buyer == user { orderByProduct[productId] = orderId }
+        return [
+            .rememberOrder(user: buyer, productId: productId, orderId: orderId),
+            .addPayment(Payment(productId: productId, applicationUsername: orderId)),
+        ]
+    }
+
+    mutating func storeUpdated(_ transaction: StoreTransaction) -> [Effect] {
+        let ours = purchase.map { $0.productId == transaction.productId && ($0.transactionId ?? transaction.id) == transaction.id } ?? false
+        switch transaction.state {
+        case .purchasing:
+            if ours { purchase?.transactionId = transaction.id }
+            return []
+        case .deferred:
+            if ours {
+                hud = HUD(.deferred, productId: transaction.productId, transactionId: transaction.id)
+                purchase = nil
+            }
+            return []
+        case .failed:
+            if ours {
+                hud = HUD(transaction.error == .cancelled ? .cancelled : .failed, productId: transaction.productId, transactionId: transaction.id)
+                purchase = nil
+            }
+            // A failed transaction was never charged: finish it so it leaves the queue.
+            return [.finish(transactionId: transaction.id, user: nil)]
+        case .purchased, .restored:
+            if ours { purchase?.transactionId = transaction.id }
+            // I3: the buyer of a purchase in flight keeps it even if someone else logged in meanwhile.
+            guard let owner = ours ? purchase?.user : user else {
+                unclaimed.append(transaction)
+                return []
+            }
+            return claim(transaction, for: owner)
+        }
+    }
+
+    /// The observer's rule: a paid transaction is written to the owner's store before anything else (C2).
+    mutating func claim(_ transaction: StoreTransaction, for owner: String) -> [Effect] {
+        if owner == user {
+            guard !otherUsersTransactions.contains(transaction.id) else { return [] }  // C7
+            if let known = orders[transaction.id] {
+                // Re-delivered: a verdict already reached only waits for the finish (C5, C6).
+                return known.status == .pending ? pumpVerifyQueue() : [.finish(transactionId: known.transactionId, user: owner)]
+            }
+        }
+        let name = transaction.applicationUsername.flatMap { $0.isEmpty ? nil : $0 }
+        let order = PendingOrder(
+            transactionId: transaction.id,
+            user: owner,
+            productId: transaction.productId,
+            orderId: name ?? (owner == user ? orderByProduct[transaction.productId] : nil),
+            purchasedAt: transaction.date,
+            price: product(transaction.productId)?.price[lang] ?? "",
+            receiptHash: nil
+        )
+        return [.persist(order)]
+    }
+
+    mutating func persisted(_ order: PendingOrder, ok: Bool) -> [Effect] {
+        if !ok { alarms.append("order \(order.transactionId) could not be written to the client store") }
+        if order.user == user { orders[order.transactionId] = order }
+        if order.status == .pending, purchase?.transactionId == order.transactionId, hud?.kind == .purchasing {
+            hud = HUD(.confirming, productId: order.productId, transactionId: order.transactionId)
+            priority = order.transactionId
+        }
+        return pumpVerifyQueue()
+    }
+
+    mutating func verified(_ sent: PendingOrder, _ outcome: VerifyOutcome) -> [Effect] {
+        if verifying == sent.transactionId { verifying = nil }
+        var order = sent
+        var effects: [Effect] = []
+        let shown = hud?.transactionId == order.transactionId
+        switch outcome {
+        case .valid:
+            order.status = .verified
+            effects = [.persist(order), .finish(transactionId: order.transactionId, user: order.user)]
+            if shown {
+                hud?.kind = .success
+                purchase = nil
+            }
+        case .invalid:
+            order.status = .rejected
+            effects = [.persist(order), .finish(transactionId: order.transactionId, user: order.user)]
+            if shown {
+                hud?.kind = .verifyFailed
+                purchase = nil
+            }
+        case let .retry(reason):
+            order.attempts += 1
+            order.lastAttemptAt = now
+            if order.attempts == policy.alarmThreshold {
+                alarms.append("order \(order.transactionId) failed \(order.attempts) verifications: \(reason)")
+            }
+            effects = [.persist(order)]
+        }
+        if order.user == user { orders[order.transactionId] = order }
+        return effects
+    }
+
+    mutating func finished(_ transactionId: String, owner: String?, found: Bool) -> [Effect] {
+        guard let owner else { return [] }
+        if owner == user, let order = orders[transactionId] {
+            guard found else { return [] }  // C5: stays flagged, finished when the store shows it again
+            orders[transactionId] = nil
+            return [.remove(transactionId: transactionId, user: owner, productId: order.productId), .refreshAccount(owner)]
+        }
+        return found ? [.remove(transactionId: transactionId, user: owner, productId: "")] : []
+    }
+
+    /// Launch, login, a new purchase, network back, foreground: every order gets its quick retries again.
+    mutating func triggerVerifyQueue() -> [Effect] {
+        triesSinceTrigger = [:]
+        snoozed = []
+        return pumpVerifyQueue()
+    }
+
+    /// Starts the next verification when none is in flight, or sets a wake-up for the next one due.
+    mutating func pumpVerifyQueue() -> [Effect] {
+        guard verifying == nil, user != nil else { return [] }
+        if let id = priority {
+            priority = nil
+            if let order = orders[id], order.status == .pending { return startVerifying(order) }
+        }
+        var ready: PendingOrder?
+        var earliest: Date?
+        for order in orders.values where order.status == .pending {
+            let id = order.transactionId
+            guard !snoozed.contains(id), !prompts.contains(id), let due = nextAttempt(for: order) else { continue }
+            if due <= now {
+                if ready.map({ VerifyPolicy.precedes(order, $0) }) ?? true { ready = order }
+            } else if earliest.map({ due < $0 }) ?? true {
+                earliest = due
+            }
+        }
+        if let ready { return startVerifying(ready) }
+        guard let earliest, wakeAt.map({ earliest < $0 }) ?? true else { return [] }
+        wakeAt = earliest
+        return [.wake(at: earliest)]
+    }
+
+    private mutating func startVerifying(_ order: PendingOrder) -> [Effect] {
+        verifying = order.transactionId
+        triesSinceTrigger[order.transactionId, default: 0] += 1
+        return [.verify(order)]
+    }
+}

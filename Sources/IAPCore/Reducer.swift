@@ -1,0 +1,100 @@
+import Foundation
+
+extension AppState {
+    /// The one place state changes: applies `action` at `now` and returns the work to do.
+    public mutating func reduce(_ action: Action, now: Date) -> [Effect] {
+        self.now = now
+        switch action {
+        case let .launched(canPay, user):
+            canMakePayments = canPay
+            productsStatus = .loading
+            return [.requestProducts] + (user.map { logIn($0) } ?? [])
+        case let .key(key):
+            return handle(key)
+        case let .productsLoaded(.success(list)):
+            products = list
+            productsStatus = list.isEmpty ? .empty : .loaded
+            selection = min(selection, max(list.count - 1, 0))
+            return []
+        case .productsLoaded(.failure):
+            productsStatus = .failed
+            return []
+        case let .userLoaded(name, snapshot):
+            return userLoaded(name, snapshot)
+        case let .accountLoaded(name, loaded):
+            if name == user { account = loaded }
+            return []
+        case let .orderCreated(buyer, productId, result):
+            return orderCreated(buyer: buyer, productId: productId, result)
+        case let .storeUpdated(transactions):
+            var effects: [Effect] = []
+            for transaction in transactions { effects += storeUpdated(transaction) }
+            return effects
+        case let .persisted(order, ok):
+            return persisted(order, ok: ok)
+        case let .verified(order, outcome):
+            return verified(order, outcome)
+        case let .finished(transactionId, owner, found):
+            return finished(transactionId, owner: owner, found: found)
+        case .tick:
+            if let wake = wakeAt, wake <= now { wakeAt = nil }
+            return pumpVerifyQueue()
+        case let .alarm(message):
+            alarms.append(message)
+            return []
+        case .trigger:
+            return triggerVerifyQueue()
+        }
+    }
+
+    mutating func logIn(_ name: String) -> [Effect] {
+        user = name
+        loginText = ""
+        selection = 0
+        account = Account()
+        orders = [:]
+        return [.setLastUser(name), .loadUser(name), .refreshAccount(name)]
+    }
+
+    mutating func logOut() -> [Effect] {
+        user = nil
+        modal = nil
+        hud = nil
+        account = Account()
+        orders = [:]
+        orderByProduct = [:]
+        otherUsersTransactions = []
+        prompts = []
+        snoozed = []
+        triesSinceTrigger = [:]
+        priority = nil
+        return [.setLastUser(nil)]
+    }
+
+    private mutating func userLoaded(_ name: String, _ snapshot: UserSnapshot?) -> [Effect] {
+        guard name == user else { return [] }
+        guard let snapshot else {
+            alarms.append("could not read \(name)'s orders from the client store")
+            return []
+        }
+        orders = Dictionary(uniqueKeysWithValues: snapshot.pending.map { ($0.transactionId, $0) })
+        orderByProduct = snapshot.orderByProduct
+        otherUsersTransactions = snapshot.otherUsersTransactions
+        triesSinceTrigger = [:]
+        snoozed = []
+        // C8: every order found at login is asked about before the queue touches it.
+        prompts = pendingOrders.map(\.transactionId)
+        var effects: [Effect] = []
+        for transaction in unclaimed { effects += claim(transaction, for: name) }
+        unclaimed = []
+        showNextPrompt()
+        effects += pumpVerifyQueue()
+        return effects
+    }
+
+    mutating func showNextPrompt() {
+        guard modal == nil, hud == nil else { return }
+        prompts.removeAll { orders[$0]?.status != .pending }
+        if let next = prompts.first { modal = .unfinished(transactionId: next, choice: 0) }
+    }
+}

@@ -1,0 +1,80 @@
+/// Every sentence the app shows, in both languages. SPEC's canonical strings keep their exact wording.
+public enum Text: String, Sendable, CaseIterable {
+    // SPEC's canonical strings
+    case loading, purchasing, confirming, success, failed, cancelled, deferred, disabled
+    case noProducts = "no-products"
+    case unfinished
+    case continueAction = "continue"
+    case later
+    case logoutPending = "logout-pending"
+    case verifyFailed = "verify-failed"
+    case jailbroken
+    // the app's own
+    case appTitle, loginPrompt, loginHint, user, pending, balance, coins, owned, products
+    case stay, logoutAnyway, quitInFlight, yesQuit, noStay
+    case helpTitle, helpClose, retryCount, nextRetry, inBackground
+    case tooSmall, consumable, nonConsumable, subscription, nonRenewing
+    case orderOf, alarm, backendDownBadge, pendingListTitle
+
+    public func callAsFunction(_ lang: Language) -> String {
+        let pair = Self.table[self]!
+        return lang == .en ? pair.0 : pair.1
+    }
+
+    private static let table: [Text: (String, String)] = [
+        .loading: ("Loading products…", "正在获取商品信息…"),
+        .purchasing: ("Purchasing…", "正在购买…"),
+        .confirming: ("Confirming payment…", "正在确认支付…"),
+        .success: ("Purchase complete", "购买成功"),
+        .failed: ("Purchase failed", "交易失败"),
+        .cancelled: ("Purchase cancelled", "已取消购买"),
+        .deferred: ("Waiting for approval", "等待批准"),
+        .disabled: ("Please enable In-App Purchases", "请打开 Apple 支付"),
+        .noProducts: ("Network hiccup, please try again later", "网络开小差了,请稍后重试"),
+        .unfinished: ("Unfinished order found", "发现未完成订单"),
+        .continueAction: ("Continue", "继续处理"),
+        .later: ("Later", "稍后"),
+        .logoutPending: ("Orders still pending — log out anyway?", "有订单尚未完成,仍要退出登录吗?"),
+        .verifyFailed: ("Verification failed, please contact support", "验证失败,请联系客服"),
+        .jailbroken: ("Purchases are not available on this device", "此设备不支持内购"),
+        .appTitle: ("iapsim · mock App Store", "iapsim · 模拟 App Store"),
+        .loginPrompt: ("Log in as:", "登录用户名:"),
+        .loginHint: ("Type a name and press Enter", "输入用户名后按 Enter"),
+        .user: ("user", "用户"),
+        .pending: ("pending", "待处理"),
+        .balance: ("Balance", "余额"),
+        .coins: ("coins", "金币"),
+        .owned: ("Owned", "已拥有"),
+        .products: ("Products", "商品"),
+        .stay: ("Stay", "留下"),
+        .logoutAnyway: ("Log out anyway", "仍要退出"),
+        .quitInFlight: ("A purchase is in flight. Quit anyway?", "有购买正在进行,仍要退出吗?"),
+        .yesQuit: ("y quit", "y 退出"),
+        .noStay: ("Esc stay", "Esc 留下"),
+        .helpTitle: ("Keys", "按键"),
+        .helpClose: ("Esc or ? closes", "Esc 或 ? 关闭"),
+        .retryCount: ("retry", "重试"),
+        .nextRetry: ("next in", "下次"),
+        .inBackground: ("Esc: keep it pending in the background", "Esc:转入后台继续处理"),
+        .tooSmall: ("Terminal too small: need at least", "终端太小,至少需要"),
+        .consumable: ("Consumable", "消耗型"),
+        .nonConsumable: ("Non-consumable", "非消耗型"),
+        .subscription: ("Subscription", "订阅"),
+        .nonRenewing: ("Non-renewing", "非续期订阅"),
+        .orderOf: ("Order", "订单"),
+        .alarm: ("ALARM", "警报"),
+        .backendDownBadge: ("backend down", "后端不可达"),
+        .pendingListTitle: ("Pending orders", "未完成订单"),
+    ]
+}
+
+extension Product.Kind {
+    public var label: Text {
+        switch self {
+        case .consumable: .consumable
+        case .nonConsumable: .nonConsumable
+        case .subscription: .subscription
+        case .nonRenewing: .nonRenewing
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import IAPCore
+
+/// The title bar, the badge line and the key-hint bar that frame every screen.
+extension Canvas {
+    mutating func drawTitleBar() {
+        grid.fill(x: 0, y: 0, width: width, height: 1, style: theme.titleBar)
+        grid.put(" " + Text.appTitle(lang), x: 0, y: 0, style: theme.titleBar, limit: width / 2)
+        let who = state.user ?? "—"
+        let status = "\(Text.user(lang)) \(who) · \(Text.pending(lang)) \(state.pendingCount) "
+        let cut = truncated(status, to: width / 2)
+        grid.put(cut, x: width - displayWidth(cut), y: 0, style: theme.titleBar)
+    }
+
+    /// Armed faults and alarms, so no state is silent (I6).
+    mutating func drawBadges() {
+        var x = 1
+        let y = height - 2
+        if state.faults.contains(.backendDown) {
+            x += grid.put(" \(Text.backendDownBadge(lang)) ", x: x, y: y, style: theme.badge) + 1
+        }
+        for fault in state.faults.sorted(by: { $0.rawValue < $1.rawValue }) where fault != .backendDown {
+            x += grid.put(" \(fault.rawValue) ", x: x, y: y, style: theme.badge) + 1
+        }
+        if let alarm = state.alarms.last {
+            grid.put("\(Text.alarm(lang)): \(alarm)", x: x, y: y, style: theme.bad, limit: width - x - 1)
+        }
+    }
+
+    mutating func drawHintBar() {
+        let y = height - 1
+        var x = 1
+        for binding in Keymap.hints(for: state.keyContext) {
+            let label = binding.label
+            let help = binding.hint?[lang] ?? ""
+            let needed = displayWidth(label) + 1 + displayWidth(help) + 2
+            guard x + needed <= width else { break }
+            x += grid.put(label, x: x, y: y, style: theme.hintKey)
+            x += grid.put(" " + help, x: x, y: y, style: theme.dimmed) + 2
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import IAPCore
+
+/// Prompts that take the keys until answered, and the help overlay.
+extension Canvas {
+    mutating func drawUnfinishedPrompt(transactionId: String, choice: Int) {
+        let inner = 46
+        let order = state.orders[transactionId]
+        let origin = centredFrame(innerWidth: inner, innerHeight: 6, title: Text.unfinished(lang))
+        centred(productLine(order?.productId), x: origin.x, y: origin.y + 1, width: inner, style: theme.heading)
+        let ref = "\(Text.orderOf(lang)) \(order?.orderId ?? "—") · tx \(transactionId)"
+        centred(ref, x: origin.x, y: origin.y + 2, width: inner, style: theme.dimmed)
+        drawButtons([Text.continueAction(lang), Text.later(lang)], focused: choice, x: origin.x, y: origin.y + 4, width: inner)
+    }
+
+    mutating func drawLogoutWarning(choice: Int) {
+        let inner = 50
+        let orders = state.pendingOrders
+        let shown = orders.prefix(4)
+        let origin = centredFrame(innerWidth: inner, innerHeight: 5 + shown.count + (orders.count > shown.count ? 1 : 0))
+        centred(Text.logoutPending(lang), x: origin.x, y: origin.y, width: inner, style: theme.heading)
+        var y = origin.y + 2
+        for order in shown {
+            grid.put("• " + productLine(order.productId) + " · tx \(order.transactionId)", x: origin.x, y: y, style: theme.plain, limit: inner)
+            y += 1
+        }
+        if orders.count > shown.count {
+            grid.put("  +\(orders.count - shown.count)", x: origin.x, y: y, style: theme.dimmed)
+            y += 1
+        }
+        drawButtons([Text.stay(lang), Text.logoutAnyway(lang)], focused: choice, x: origin.x, y: y + 1, width: inner)
+    }
+
+    mutating func drawQuitConfirm() {
+        let inner = 44
+        let origin = centredFrame(innerWidth: inner, innerHeight: 3)
+        centred(Text.quitInFlight(lang), x: origin.x, y: origin.y, width: inner, style: theme.heading)
+        centred("\(Text.yesQuit(lang))   \(Text.noStay(lang))", x: origin.x, y: origin.y + 2, width: inner, style: theme.dimmed)
+    }
+
+    mutating func drawHelp() {
+        let inner = 56
+        let rows = Keymap.bindings
+        let origin = centredFrame(innerWidth: inner, innerHeight: rows.count + 2, title: Text.helpTitle(lang))
+        for (i, binding) in rows.enumerated() {
+            grid.put(binding.label, x: origin.x, y: origin.y + i, style: theme.hintKey)
+            grid.put(binding.help[lang], x: origin.x + 8, y: origin.y + i, style: theme.plain, limit: inner - 8)
+        }
+        grid.put(Text.helpClose(lang), x: origin.x, y: origin.y + rows.count + 1, style: theme.dimmed)
+    }
+
+    private mutating func drawButtons(_ labels: [String], focused: Int, x: Int, y: Int, width w: Int) {
+        let rendered = labels.map { "[ \($0) ]" }
+        let total = rendered.reduce(0) { $0 + displayWidth($1) } + 4 * (rendered.count - 1)
+        var column = x + max((w - total) / 2, 0)
+        for (i, label) in rendered.enumerated() {
+            column += grid.put(label, x: column, y: y, style: i == focused ? theme.focusedButton : theme.button) + 4
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import DataFiles
+import GRDB
+import IAPCore
+
+/// One credit in the ledger: a transaction id credited once to one user (B3).
+public struct Credit: Sendable, Equatable {
+    public let transactionId: String
+    public let user: String
+    public let productId: String
+    public let orderId: String
+    public let coins: Int
+}
+
+/// The backend's own durable state: orders, the ledger of credits. Survives app kills.
+public final class BackendDatabase {
+    let queue: DatabaseQueue
+
+    public init(path: String) throws {
+        queue = try DataFile.open(path, migrations: [
+            ("v1", { db in
+                try db.execute(sql: """
+                    CREATE TABLE orders (
+                        id TEXT PRIMARY KEY,
+                        user TEXT NOT NULL,
+                        productId TEXT NOT NULL,
+                        createdAt DOUBLE NOT NULL
+                    );
+                    CREATE TABLE credit (
+                        transactionId TEXT PRIMARY KEY,
+                        user TEXT NOT NULL,
+                        productId TEXT NOT NULL,
+                        orderId TEXT NOT NULL,
+                        coins INTEGER NOT NULL,
+                        creditedAt DOUBLE NOT NULL,
+                        revokedAt DOUBLE
+                    );
+                    CREATE INDEX creditByUser ON credit(user);
+                    CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+                    """)
+            }),
+        ])
+    }
+
+    func createOrder(user: String, productId: String, at date: Date) throws -> String {
+        try queue.write { db in try Self.createOrder(db, user: user, productId: productId, at: date) }
+    }
+
+    /// Credits the transaction unless it already was, in one database transaction: exactly once (B3).
+    /// The credit goes to the order's owner (I3) for the product actually paid (B4).
+    func credit(transactionId: String, paidProduct: String, orderId: String?, requester: String, coins: Int, at date: Date) throws -> (Credit, new: Bool) {
+        try queue.write { db in
+            if let existing = try Row.fetchOne(db, sql: "SELECT * FROM credit WHERE transactionId = ?", arguments: [transactionId]) {
+                return (Self.credit(existing), false)
+            }
+            let order = try orderId.flatMap { try Row.fetchOne(db, sql: "SELECT * FROM orders WHERE id = ?", arguments: [$0]) }
+            let owner: String = order?["user"] ?? requester
+            let resolvedOrder: String = try order?["id"] ?? Self.createOrder(db, user: owner, productId: paidProduct, at: date)
+            let credit = Credit(transactionId: transactionId, user: owner, productId: paidProduct, orderId: resolvedOrder, coins: coins)
+            try db.execute(
+                sql: "INSERT INTO credit (transactionId, user, productId, orderId, coins, creditedAt) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [transactionId, owner, paidProduct, resolvedOrder, coins, date.timeIntervalSince1970])
+            return (credit, true)
+        }
+    }
+
+    func account(user: String, consumables: Set<String>) throws -> Account {
+        try queue.read { db in
+            let coins = try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(coins), 0) FROM credit WHERE user = ? AND revokedAt IS NULL", arguments: [user]) ?? 0
+            let products = try String.fetchAll(db, sql: "SELECT DISTINCT productId FROM credit WHERE user = ? AND revokedAt IS NULL", arguments: [user])
+            return Account(coins: coins, owned: Set(products).subtracting(consumables))
+        }
+    }
+
+    /// Every live credit, for `iapsim state`.
+    public func credits() throws -> [Credit] {
+        try queue.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM credit WHERE revokedAt IS NULL ORDER BY creditedAt, transactionId").map(Self.credit)
+        }
+    }
+
+    private static func createOrder(_ db: Database, user: String, productId: String, at date: Date) throws -> String {
+        let next = try Int.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'nextOrder'") ?? 1
+        try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('nextOrder', ?)", arguments: [next + 1])
+        let id = String(format: "ORD-%06d", next)
+        try db.execute(sql: "INSERT INTO orders (id, user, productId, createdAt) VALUES (?, ?, ?, ?)",
+                       arguments: [id, user, productId, date.timeIntervalSince1970])
+        return id
+    }
+
+    private static func credit(_ row: Row) -> Credit {
+        Credit(transactionId: row["transactionId"], user: row["user"], productId: row["productId"], orderId: row["orderId"], coins: row["coins"])
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import IAPCore
+
+/// A catalog that cannot be used: which file, where in it, and what is wrong.
+public struct CatalogError: Error, CustomStringConvertible {
+    public let path: String
+    public let location: String
+    public let problem: String
+
+    public var description: String {
+        location.isEmpty ? "\(path): \(problem)" : "\(path): \(location): \(problem)"
+    }
+}
+
+/// Reads the app's own catalog format, or an Xcode `.storekit` configuration file.
+public enum CatalogLoader {
+    public static func load(path: String) throws -> [Product] {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw CatalogError(path: path, location: "", problem: "cannot be read (\((error as NSError).localizedDescription))")
+        }
+        let products: [Product]
+        do {
+            if try isStoreKitConfiguration(data) {
+                products = try JSONDecoder().decode(StoreKitFile.self, from: data).catalog()
+            } else {
+                let entries = try JSONDecoder().decode(CatalogFile.self, from: data).products
+                products = try entries.enumerated().map { try $0.element.product(at: "products[\($0.offset)]") }
+            }
+        } catch let error as DecodingError {
+            throw describe(error, path: path)
+        } catch let error as Problem {
+            throw CatalogError(path: path, location: error.location, problem: error.message)
+        } catch {
+            throw CatalogError(path: path, location: "", problem: "is not valid JSON (\(underlyingMessage(error)))")
+        }
+        try validate(products, path: path)
+        return products
+    }
+
+    private static func isStoreKitConfiguration(_ data: Data) throws -> Bool {
+        let object = try JSONSerialization.jsonObject(with: data)
+        guard let root = object as? [String: Any] else { return false }
+        if root["subscriptionGroups"] != nil || root["nonRenewingSubscriptions"] != nil { return true }
+        let first = (root["products"] as? [[String: Any]])?.first
+        return first?["productID"] != nil
+    }
+
+    private static func validate(_ products: [Product], path: String) throws {
+        guard !products.isEmpty else { throw CatalogError(path: path, location: "products", problem: "no products") }
+        var seen = Set<String>()
+        for (i, product) in products.enumerated() {
+            if product.id.isEmpty { throw CatalogError(path: path, location: "products[\(i)]", problem: "empty product id") }
+            if !seen.insert(product.id).inserted {
+                throw CatalogError(path: path, location: "products[\(i)]", problem: "duplicate product id \"\(product.id)\"")
+            }
+        }
+    }
+
+    private static func describe(_ error: DecodingError, path: String) -> CatalogError {
+        func location(_ codingPath: [CodingKey]) -> String {
+            codingPath.reduce("") { text, key in
+                if let index = key.intValue { return text + "[\(index)]" }
+                return text.isEmpty ? key.stringValue : text + "." + key.stringValue
+            }
+        }
+        switch error {
+        case let .keyNotFound(key, context):
+            return CatalogError(path: path, location: location(context.codingPath + [key]), problem: "missing")
+        case let .typeMismatch(type, context):
+            return CatalogError(path: path, location: location(context.codingPath), problem: "expected \(readable(type))")
+        case let .valueNotFound(type, context):
+            return CatalogError(path: path, location: location(context.codingPath), problem: "expected \(readable(type)), found null")
+        case let .dataCorrupted(context):
+            if let underlying = context.underlyingError {
+                return CatalogError(path: path, location: location(context.codingPath), problem: "is not valid JSON (\(underlyingMessage(underlying)))")
+            }
+            return CatalogError(path: path, location: location(context.codingPath), problem: context.debugDescription)
+        @unknown default:
+            return CatalogError(path: path, location: "", problem: "\(error)")
+        }
+    }
+
+    private static func readable(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Int.Type: "a whole number"
+        default: "\(type)".lowercased().hasPrefix("array") ? "a list" : "an object"
+        }
+    }
+
+    private static func underlyingMessage(_ error: Error) -> String {
+        let ns = error as NSError
+        return (ns.userInfo[NSDebugDescriptionErrorKey] as? String) ?? ns.localizedDescription
+    }
+}
+
+/// A problem found after decoding, with its place in the file.
+struct Problem: Error {
+    let location: String
+    let message: String
+}

@@ -1,0 +1,105 @@
+import Foundation
+import DataFiles
+import GRDB
+import IAPCore
+
+/// The store's own durable state: every transaction and the receipt signing key. Survives app kills.
+public final class StoreDatabase {
+    let queue: DatabaseQueue
+
+    public init(path: String) throws {
+        queue = try DataFile.open(path, migrations: [
+            ("v1", { db in
+                try db.execute(sql: """
+                    CREATE TABLE storeTransaction (
+                        id TEXT PRIMARY KEY,
+                        productId TEXT NOT NULL,
+                        state TEXT NOT NULL,
+                        applicationUsername TEXT,
+                        date DOUBLE NOT NULL,
+                        error TEXT,
+                        finished INTEGER NOT NULL DEFAULT 0
+                    );
+                    CREATE INDEX storeTransactionUnfinished ON storeTransaction(finished) WHERE finished = 0;
+                    CREATE TABLE meta (key TEXT PRIMARY KEY, value BLOB NOT NULL);
+                    """)
+            }),
+        ])
+    }
+
+    /// Inserts a new transaction with the next id, atomically.
+    func insert(productId: String, state: TransactionState, applicationUsername: String?, date: Date, error: StoreError? = nil) throws -> StoreTransaction {
+        try queue.write { db in
+            let next = try Int.fetchOne(db, sql: "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'nextTransaction'") ?? 1_000_000_001
+            try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('nextTransaction', ?)", arguments: [next + 1])
+            let transaction = StoreTransaction(id: String(next), productId: productId, state: state,
+                                               applicationUsername: applicationUsername, date: date, error: error)
+            try db.execute(
+                sql: "INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, error) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [transaction.id, productId, state.rawValue, applicationUsername, date.timeIntervalSince1970, error?.rawValue])
+            return transaction
+        }
+    }
+
+    func update(_ id: String, state: TransactionState, error: StoreError? = nil) throws {
+        try queue.write { db in
+            try db.execute(sql: "UPDATE storeTransaction SET state = ?, error = ? WHERE id = ?", arguments: [state.rawValue, error?.rawValue, id])
+        }
+    }
+
+    /// Marks the transaction finished; false when no unfinished transaction has that id.
+    func finish(_ id: String) throws -> Bool {
+        try queue.write { db in
+            try db.execute(sql: "UPDATE storeTransaction SET finished = 1 WHERE id = ? AND finished = 0", arguments: [id])
+            return db.changesCount > 0
+        }
+    }
+
+    func transaction(_ id: String) throws -> StoreTransaction? {
+        try queue.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM storeTransaction WHERE id = ?", arguments: [id]).map(Self.transaction)
+        }
+    }
+
+    public func unfinished() throws -> [StoreTransaction] {
+        try queue.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM storeTransaction WHERE finished = 0 ORDER BY date, id").map(Self.transaction)
+        }
+    }
+
+    /// What the receipt lists: unfinished consumables and every paid non-consumable.
+    func receiptEntries(consumables: Set<String>) throws -> [StoreTransaction] {
+        try queue.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM storeTransaction WHERE state IN ('purchased', 'restored') ORDER BY date, id")
+                .filter { !($0["finished"] as Bool) || !consumables.contains($0["productId"]) }
+                .map(Self.transaction)
+        }
+    }
+
+    /// Every transaction with whether it was finished, for `iapsim state`.
+    public func all() throws -> [(StoreTransaction, finished: Bool)] {
+        try queue.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM storeTransaction ORDER BY date, id").map { (Self.transaction($0), $0["finished"] as Bool) }
+        }
+    }
+
+    func value(_ key: String) throws -> Data? {
+        try queue.read { db in try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key]) }
+    }
+
+    func setValue(_ value: Data, for key: String) throws {
+        try queue.write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", arguments: [key, value])
+        }
+    }
+
+    private static func transaction(_ row: Row) -> StoreTransaction {
+        StoreTransaction(
+            id: row["id"], productId: row["productId"],
+            state: TransactionState(rawValue: row["state"]) ?? .failed,
+            applicationUsername: row["applicationUsername"],
+            date: Date(timeIntervalSince1970: row["date"]),
+            error: (row["error"] as String?).flatMap(StoreError.init(rawValue:))
+        )
+    }
+}

@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import IAPApp
+import IAPCore
+
+@main
+struct IAPSim: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "iapsim",
+        abstract: "The iOS In-App Purchase client flow in a terminal, against a local mock App Store and backend.",
+        version: "0.1.0",
+        subcommands: [Run.self, StateCommand.self],
+        defaultSubcommand: Run.self
+    )
+}
+
+/// Options every command that touches the data shares.
+struct DataOptions: ParsableArguments {
+    @Option(name: .customLong("data-dir"), help: "Where the store, backend and client keep their databases (default: $XDG_DATA_HOME/iapsim, else ~/.local/share/iapsim).")
+    var dataDir: String?
+
+    var directory: DataDirectory { DataDirectory(path: dataDir ?? DataDirectory.defaultPath()) }
+}
+
+struct StateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "state", abstract: "Print what each party holds, as JSON.")
+
+    @OptionGroup var data: DataOptions
+
+    func run() throws {
+        do {
+            print(try StateReport.json(for: data.directory))
+        } catch {
+            Console.fail("\(error)")
+        }
+    }
+}
+
+extension Language: ExpressibleByArgument {}
+extension Fault: ExpressibleByArgument {}
+
+enum Console {
+    static func fail(_ message: String, code: Int32 = 1) -> Never {
+        FileHandle.standardError.write(Data("iapsim: \(message)\n".utf8))
+        Foundation.exit(code)
+    }
+}

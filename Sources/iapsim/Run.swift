@@ -1,0 +1,98 @@
+import ArgumentParser
+import DefaultCatalog
+import Foundation
+import IAPApp
+import IAPCore
+import IAPUI
+import MockStore
+import Terminal
+
+struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "run", abstract: "Start the app (the default command).")
+
+    @OptionGroup var data: DataOptions
+
+    @Option(help: "Log in as this user at once.")
+    var user: String?
+
+    @Option(help: "Language: en or zh.")
+    var lang: Language = .en
+
+    @Option(help: "Product catalog: iapsim's JSON or an Xcode .storekit file (default: the shipped catalog).")
+    var catalog: String?
+
+    @Option(name: .customLong("fault"), help: "Arm a fault at launch (repeatable): \(Fault.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var faults: [Fault] = []
+
+    @Flag(help: "Allow a new purchase while another order is unfinished (the default is serial, C9).")
+    var parallel = false
+
+    @Flag(help: .hidden)
+    var exitAfterFirstFrame = false
+
+    func run() throws {
+        setlocale(LC_ALL, "")
+        guard isatty(0) == 1, isatty(1) == 1 else {
+            Console.fail("needs an interactive terminal (stdin and stdout must be a TTY); `iapsim state` prints the data without one", code: 2)
+        }
+        let products = try loadCatalog()
+        let directory = data.directory
+        let lock: Int32?
+        do { lock = try directory.lock() } catch { Console.fail("cannot use data directory \(directory.path): \(error)") }
+        guard lock != nil else { Console.fail("another iapsim is already using \(directory.path)") }
+
+        let timers = TimerQueue()
+        let parties: Parties
+        do { parties = try Parties.open(in: directory, catalog: products, scheduler: timers) } catch { Console.fail("\(error)") }
+        for fault in faults { parties.arm(fault) }
+
+        var state = AppState(lang: lang, serialPurchases: !parallel, now: timers.now)
+        state.faults = Set(faults)
+        let runtime = AppRuntime(state: state, parties: parties, timers: timers)
+
+        let terminal: TerminalSession
+        do {
+            terminal = try TerminalSession(monochrome: !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty)
+        } catch {
+            Console.fail("\(error)")
+        }
+        let theme: Theme = (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty ? .color : .monochrome
+        runtime.start(user: user)
+        MainLoop(runtime: runtime, terminal: terminal, theme: theme, exitAfterFirstFrame: exitAfterFirstFrame).run()
+        terminal.close()
+    }
+
+    private func loadCatalog() throws -> [Product] {
+        guard let path = catalog ?? DefaultCatalog.path else { Console.fail("the shipped catalog is missing beside the binary") }
+        do {
+            return try CatalogLoader.load(path: path)
+        } catch {
+            Console.fail("bad catalog: \(error)")
+        }
+    }
+}
+
+/// Keys and timers in, frames out, until the app quits or the terminal goes away.
+struct MainLoop {
+    let runtime: AppRuntime
+    let terminal: TerminalSession
+    let theme: Theme
+    let exitAfterFirstFrame: Bool
+
+    func run() {
+        while true {
+            runtime.timers.runDue()
+            runtime.refreshClock()
+            let size = terminal.size
+            terminal.draw(Renderer.render(runtime.state, width: size.width, height: size.height, theme: theme))
+            if runtime.state.quitting { return }
+            if exitAfterFirstFrame, runtime.state.productsStatus == .loaded { return }
+            let untilNext = runtime.timers.nextDue.map { $0.timeIntervalSince(runtime.timers.now) } ?? 1
+            switch terminal.nextEvent(timeout: Int32(max(0, min(untilNext, 1)) * 1000)) {
+            case let .key(key): runtime.send(.key(key))
+            case .hangup: return
+            case .resize, nil: break
+            }
+        }
+    }
+}
