@@ -52,7 +52,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "IAPCoreTests", dependencies: ["IAPCore"]),
-        .testTarget(name: "IAPUITests", dependencies: ["IAPUI", "IAPCore"]),
+        .testTarget(name: "IAPUITests", dependencies: ["IAPUI", "IAPCore", "MockStore"], exclude: ["Snapshots"]),
         .testTarget(name: "IAPAppTests", dependencies: ["IAPApp", "IAPCore", "IAPUI", "MockStore", "MockBackend", "ClientPersistence"]),
         .testTarget(name: "EndToEndTests", dependencies: []),
     ],

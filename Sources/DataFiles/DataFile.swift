@@ -15,7 +15,9 @@ public enum DataFile {
         var config = Configuration()
         config.busyMode = .timeout(2)
         config.prepareDatabase { db in
+            // WAL with synchronous=NORMAL: a commit survives a process kill (only power loss could lose the last ones).
             try db.execute(sql: "PRAGMA journal_mode = WAL")
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
         do {
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)

@@ -9,6 +9,9 @@ public final class AppRuntime {
     private let parties: Parties
     private var inbox: [Action] = []
     private var draining = false
+    /// Effects still allowed before the process "dies" (the crash-now fault); nil: no limit.
+    private var effectBudget: Int?
+    public private(set) var halted = false
 
     public init(state: AppState, parties: Parties, timers: TimerQueue) {
         self.state = state
@@ -29,14 +32,31 @@ public final class AppRuntime {
         state.now = timers.now
     }
 
+    /// Stops everything after `effects` more effects, as a `kill -9` would between two steps.
+    public func halt(afterEffects effects: Int) {
+        effectBudget = effects
+        if effects <= 0 { halted = true }
+    }
+
     public func send(_ action: Action) {
+        guard !halted else { return }
         inbox.append(action)
         guard !draining else { return }
         draining = true
         defer { draining = false }
         while !inbox.isEmpty {
             let next = inbox.removeFirst()
-            for effect in state.reduce(next, now: timers.now) { run(effect) }
+            for effect in state.reduce(next, now: timers.now) {
+                if let budget = effectBudget {
+                    guard budget > 0 else {
+                        halted = true
+                        inbox = []
+                        return
+                    }
+                    effectBudget = budget - 1
+                }
+                run(effect)
+            }
         }
     }
 

@@ -1,0 +1,198 @@
+import Foundation
+import IAPCore
+import Testing
+
+@Suite("Purchase flow on the real parties and a virtual clock")
+struct PurchaseFlowTests {
+    @Test("login, buy the first product: purchasing → confirming → complete, one credit, finished, nothing pending")
+    func buyFirstProduct() throws {
+        let app = try Harness()
+        app.advance(1)
+        #expect(app.screen().contains("Log in as:"))
+        app.type("alice")
+        app.press(.enter)
+        app.advance(0.5)
+        #expect(app.screen().contains("60 Coins"))
+        app.press(.enter)
+        #expect(app.state.hud?.kind == .purchasing)
+        #expect(app.screen().contains("Purchasing…"))
+        app.advance(1.3)
+        #expect(app.screen().contains("Confirming payment…"))
+        app.advance(1.2)
+        #expect(app.screen().contains("Purchase complete"))
+        #expect(app.screen().contains("Balance 60 coins"))
+
+        let credits = try app.credits()
+        #expect(credits.map(\.user) == ["alice"])
+        #expect(credits.map(\.productId) == ["com.iapsim.coins.60"])
+        let store = try app.storeTransactions()
+        #expect(store.count == 1 && store[0].finished && store[0].0.state == .purchased)
+        #expect(try app.clientOrders().isEmpty)
+        app.press(.escape)
+        #expect(app.state.hud == nil)
+    }
+
+    @Test("Esc on the payment sheet cancels: nothing charged, nothing credited, the transaction finished")
+    func cancelDuringPurchasing() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        app.press(.enter)
+        app.advance(0.3)
+        app.press(.escape)
+        #expect(app.screen().contains("Purchase cancelled"))
+        app.advance(5)
+        #expect(try app.credits().isEmpty)
+        let store = try app.storeTransactions()
+        #expect(store.count == 1 && store[0].0.state == .failed && store[0].0.error == .cancelled && store[0].finished)
+    }
+
+    @Test("backend down: the HUD counts retries, Esc leaves it pending, backend back up credits it once")
+    func backendDownThenUp() throws {
+        let app = try Harness(user: "alice", faults: [.backendDown])
+        app.advance(0.5)
+        app.press(.down, .enter)
+        app.advance(5)
+        let screen = app.screen()
+        #expect(screen.contains("Confirming payment…"))
+        #expect(screen.contains("retry"))
+        #expect(screen.contains("next in"))
+        #expect(screen.contains("backend down"))
+        app.press(.escape)
+        #expect(app.screen().contains("pending 1"))
+        #expect(try app.clientOrders().map(\.productId) == ["com.iapsim.coins.300"])
+        #expect(try app.storeTransactions().allSatisfy { !$0.finished })
+
+        app.press(.char("b"))
+        app.advance(2)
+        #expect(try app.credits().map(\.transactionId) == (try app.storeTransactions().map(\.0.id)))
+        #expect(app.screen().contains("pending 0"))
+        #expect(try app.storeTransactions().allSatisfy(\.finished))
+        #expect(try app.clientOrders().isEmpty)
+    }
+
+    @Test("killed while pending: the relaunch asks 'Unfinished order found', Continue credits it once")
+    func killThenContinue() throws {
+        let app = try Harness(user: "alice", faults: [.backendDown])
+        app.advance(0.5)
+        app.press(.enter)
+        app.advance(3)
+        try app.relaunch(faults: [])
+        app.advance(0.5)
+        let screen = app.screen()
+        #expect(screen.contains("Unfinished order found"))
+        #expect(screen.contains("60 Coins · ¥6"))
+        #expect(screen.contains("[ Continue ]"))
+        app.press(.enter)
+        #expect(app.screen().contains("Confirming payment…"))
+        app.advance(1.5)
+        #expect(app.screen().contains("Purchase complete"))
+        #expect(try app.credits().count == 1)
+        #expect(try app.storeTransactions().allSatisfy(\.finished))
+        #expect(try app.clientOrders().isEmpty)
+    }
+
+    @Test("Later keeps the order pending and the next launch asks again")
+    func laterAsksAgain() throws {
+        let app = try Harness(user: "alice", faults: [.backendDown])
+        app.advance(0.5)
+        app.press(.enter)
+        app.advance(3)
+        try app.relaunch(faults: [])
+        app.advance(0.5)
+        app.press(.escape)
+        app.advance(60)
+        #expect(app.state.modal == nil)
+        #expect(try app.credits().isEmpty)
+        #expect(app.screen().contains("pending 1"))
+        try app.relaunch()
+        app.advance(0.5)
+        #expect(app.screen().contains("Unfinished order found"))
+    }
+
+    @Test("user A's pending order never prompts, verifies or credits under B, and is credited to A when A returns")
+    func perUserIsolation() throws {
+        let app = try Harness(user: "alice", faults: [.backendDown])
+        app.advance(0.5)
+        app.press(.enter)
+        app.advance(3)
+        app.press(.escape, .char("L"))
+        #expect(app.screen().contains("Orders still pending — log out anyway?"))
+        app.press(.enter)  // Stay is the default
+        #expect(app.state.user == "alice")
+        app.press(.char("L"), .right, .enter)
+        #expect(app.state.user == nil)
+
+        try app.relaunch(user: "bob", faults: [])
+        app.advance(30)
+        #expect(app.state.modal == nil)
+        #expect(app.screen().contains("user bob · pending 0"))
+        #expect(try app.credits().isEmpty)
+        #expect(try app.clientOrders().map(\.user) == ["alice"])
+
+        app.press(.char("L"))
+        app.type("alice")
+        app.press(.enter)
+        app.advance(0.5)
+        #expect(app.screen().contains("Unfinished order found"))
+        app.press(.enter)
+        app.advance(2)
+        #expect(try app.credits().map(\.user) == ["alice"])
+    }
+
+    @Test("serial policy: with an order unfinished, Enter on a product offers to continue it instead of buying")
+    func serialPolicy() throws {
+        let app = try Harness(user: "alice", faults: [.backendDown])
+        app.advance(0.5)
+        app.press(.enter)
+        app.advance(3)
+        app.press(.escape, .down, .enter)
+        #expect(app.screen().contains("Unfinished order found"))
+        #expect(try app.storeTransactions().count == 1)
+    }
+
+    @Test("quick retries stop after five; a trigger starts them again")
+    func quickRetriesThenTrigger() throws {
+        let app = try Harness(user: "alice", faults: [.backendDown])
+        app.advance(0.5)
+        app.press(.enter)
+        app.advance(600)
+        #expect(try app.clientOrders().first?.attempts == 5)
+        app.advance(600)
+        #expect(try app.clientOrders().first?.attempts == 5)
+        app.press(.char("b"))  // the backend comes back: a trigger
+        app.advance(2)
+        #expect(try app.credits().count == 1)
+    }
+
+    @Test("applicationUsername came back empty: the order made before paying is used, the buyer is credited")
+    func emptyApplicationUsername() throws {
+        let app = try Harness(user: "alice", faults: [.emptyApplicationUsername])
+        app.advance(0.5)
+        app.press(.enter)
+        app.advance(3)
+        let credits = try app.credits()
+        #expect(credits.map(\.user) == ["alice"])
+        #expect(credits.map(\.orderId) == ["ORD-000001"])
+        #expect(try app.storeTransactions().first?.0.applicationUsername == nil)
+    }
+
+    @Test("payments disabled: 'Please enable In-App Purchases', nothing reaches the store")
+    func paymentsDisabled() throws {
+        let app = try Harness(user: "alice", faults: [.paymentsDisabled])
+        app.advance(0.5)
+        app.press(.enter)
+        #expect(app.screen().contains("Please enable In-App Purchases"))
+        #expect(try app.storeTransactions().isEmpty)
+    }
+
+    @Test("q while a purchase is in flight asks first; y quits")
+    func quitAsksDuringPurchase() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        app.press(.enter, .char("q"))
+        #expect(app.state.modal == .quitConfirm)
+        #expect(!app.state.quitting)
+        app.press(.char("y"))
+        #expect(app.state.quitting)
+    }
+}
