@@ -54,7 +54,7 @@ let package = Package(
         .testTarget(name: "IAPCoreTests", dependencies: ["IAPCore"]),
         .testTarget(name: "IAPUITests", dependencies: ["IAPUI", "IAPCore", "MockStore"], exclude: ["Snapshots"]),
         .testTarget(name: "IAPAppTests", dependencies: ["IAPApp", "IAPCore", "IAPUI", "MockStore", "MockBackend", "ClientPersistence"]),
-        .testTarget(name: "EndToEndTests", dependencies: []),
+        .testTarget(name: "EndToEndTests", dependencies: [], exclude: ["drive.sh"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+/// The real binary, driven by keystrokes in tmux, judged by `iapsim state`.
+@Suite("The real binary under tmux", .serialized)
+struct RealBinaryTests {
+    /// Runs a scenario of drive.sh and returns what `iapsim state` printed afterwards.
+    private func play(_ scenario: String) throws -> [String: Any] {
+        let work = try makeWorkDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let log = work + "/drive.log"
+        let script = repositoryRoot.appendingPathComponent("Tests/EndToEndTests/drive.sh").path
+        let status = try spawn(["bash", script, scenario, builtBinary, work], output: log)
+        let transcript = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        try #require(status == 0, "drive.sh \(scenario) failed:\n\(transcript)")
+        let data = try Data(contentsOf: URL(fileURLWithPath: work + "/state.json"))
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    private func settled(_ state: [String: Any], user: String) throws {
+        let store = try #require((state["store"] as? [String: Any])?["transactions"] as? [[String: Any]])
+        let credits = try #require((state["backend"] as? [String: Any])?["credits"] as? [[String: Any]])
+        let users = try #require((state["client"] as? [String: Any])?["users"] as? [String: Any])
+        #expect(store.count == 1)
+        #expect(store.first?["state"] as? String == "purchased")
+        #expect(store.first?["finished"] as? Bool == true)
+        #expect(credits.count == 1)
+        #expect(credits.first?["user"] as? String == user)
+        #expect(credits.first?["transactionId"] as? String == store.first?["transactionId"] as? String)
+        let pending = (users[user] as? [String: Any])?["pending"] as? [Any] ?? []
+        #expect(pending.isEmpty)
+    }
+
+    @Test("log in, buy the first product, see the three HUD states, quit: one credit, finished, nothing pending")
+    func buy() throws {
+        try settled(try play("buy"), user: "alice")
+    }
+
+    @Test("buy with the backend down, kill -9 while pending, relaunch, Continue: one credit, nothing pending")
+    func killAndRecover() throws {
+        try settled(try play("kill-and-recover"), user: "alice")
+    }
+
+    @Test("without a terminal it says so in one line and exits non-zero")
+    func noTerminal() throws {
+        let work = try makeWorkDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let status = try spawn([builtBinary, "--data-dir", work + "/data"], output: work + "/out")
+        let output = try String(contentsOfFile: work + "/out", encoding: .utf8)
+        #expect(status == 2)
+        #expect(output.contains("needs an interactive terminal"))
+        #expect(output.split(separator: "\n").count == 1)
+        #expect(!FileManager.default.fileExists(atPath: work + "/data/store.sqlite"))
+    }
+
+    @Test("a malformed catalog names the file, the place and the problem, and never starts the UI")
+    func malformedCatalog() throws {
+        let work = try makeWorkDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let catalog = work + "/bad.json"
+        try #"{"products": [{"id": "x", "type": "gem", "price": "¥1", "title": {"en": "X", "zh": "X"}, "description": {"en": "", "zh": ""}}]}"#
+            .write(toFile: catalog, atomically: true, encoding: .utf8)
+        // `script` gives the app a terminal, so the catalog check is what stops it.
+        let status = try spawn(["script", "-qec", "\(builtBinary) --catalog \(catalog) --data-dir \(work)/data", "/dev/null"], output: work + "/out")
+        let output = try String(contentsOfFile: work + "/out", encoding: .utf8)
+        #expect(status != 0)
+        #expect(output.contains(catalog))
+        #expect(output.contains("products[0].type"))
+        #expect(output.contains("unknown type \"gem\""))
+    }
+}

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Drives the real iapsim binary inside a private tmux server.
+# usage: drive.sh SCENARIO BINARY WORKDIR   — leaves `iapsim state` JSON in WORKDIR/state.json
+set -euo pipefail
+scenario=$1 bin=$2 work=$3
+data="$work/data"
+sock="$work/tmux.sock"
+tmux_() { tmux -S "$sock" -f /dev/null "$@"; }
+trap 'tmux_ kill-server 2>/dev/null || true' EXIT
+
+fail() {
+  echo "FAILED: $*" >&2
+  echo "--- screen ---" >&2
+  tmux_ capture-pane -p >&2 2>/dev/null || true
+  exit 1
+}
+
+# Polls the screen every 50 ms for a fixed string, up to 15 s.
+wait_for() {
+  for _ in $(seq 1 300); do
+    tmux_ capture-pane -p 2>/dev/null | grep -qF -- "$1" && return 0
+    sleep 0.05
+  done
+  fail "never saw: $1"
+}
+
+start() {
+  tmux_ new-session -d -x 100 -y 30 -e LANG=C.UTF-8 -e TERM=xterm-256color -e NO_COLOR= \
+    "exec $bin --data-dir '$data' $*"
+}
+
+# Waits for the app to leave; the session closes with it.
+wait_exit() {
+  for _ in $(seq 1 200); do
+    tmux_ has-session 2>/dev/null || return 0
+    sleep 0.05
+  done
+  fail "the app did not exit"
+}
+
+case $scenario in
+  buy)
+    start
+    wait_for "Log in as:"
+    tmux_ send-keys alice Enter
+    wait_for "60 Coins"
+    wait_for "user alice · pending 0"
+    tmux_ send-keys Enter
+    wait_for "Purchasing…"
+    wait_for "Confirming payment…"
+    wait_for "Purchase complete"
+    wait_for "Balance 60 coins"
+    tmux_ send-keys Escape q
+    wait_exit
+    ;;
+  kill-and-recover)
+    start --user alice --fault backend-down
+    wait_for "60 Coins"
+    tmux_ send-keys Enter
+    wait_for "Confirming payment…"
+    wait_for "retry 1"
+    pid=$(tmux_ display -p '#{pane_pid}')
+    kill -9 "$pid"
+    wait_exit
+    start
+    wait_for "Unfinished order found"
+    wait_for "user alice · pending 1"
+    tmux_ send-keys Enter
+    wait_for "Purchase complete"
+    wait_for "pending 0"
+    tmux_ send-keys Escape q
+    wait_exit
+    ;;
+  *) fail "unknown scenario $scenario" ;;
+esac
+"$bin" state --data-dir "$data" > "$work/state.json"
