@@ -25,10 +25,10 @@ public final class ClientDatabase: ClientVault {
                         status TEXT NOT NULL
                     );
                     CREATE INDEX pendingOrderByUser ON pendingOrder(user);
-                    CREATE TABLE orderBeforePayment (
+                    CREATE TABLE paymentIntent (
                         user TEXT NOT NULL,
                         productId TEXT NOT NULL,
-                        orderId TEXT NOT NULL,
+                        orderId TEXT,
                         PRIMARY KEY (user, productId)
                     );
                     """)
@@ -45,10 +45,9 @@ public final class ClientDatabase: ClientVault {
         try keychain.read { db in
             UserSnapshot(
                 pending: try Row.fetchAll(db, sql: "SELECT * FROM pendingOrder WHERE user = ?", arguments: [user]).map(Self.order),
-                orderByProduct: Dictionary(
-                    try Row.fetchAll(db, sql: "SELECT productId, orderId FROM orderBeforePayment WHERE user = ?", arguments: [user])
-                        .map { ($0["productId"] as String, $0["orderId"] as String) },
-                    uniquingKeysWith: { first, _ in first }),
+                paymentIntents: try Row.fetchAll(db, sql: "SELECT * FROM paymentIntent ORDER BY user, productId").map {
+                    PaymentIntent(user: $0["user"], productId: $0["productId"], orderId: $0["orderId"])
+                },
                 otherUsersTransactions: Set(try String.fetchAll(db, sql: "SELECT transactionId FROM pendingOrder WHERE user <> ?", arguments: [user]))
             )
         }
@@ -75,21 +74,20 @@ public final class ClientDatabase: ClientVault {
         guard let stored, stored.sameRecord(as: order) else { throw ReadBackMismatch(transactionId: order.transactionId) }
     }
 
-    public func rememberOrder(user: String, productId: String, orderId: String) throws {
+    public func recordIntent(user: String, productId: String, orderId: String?) throws {
         try keychain.write { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO orderBeforePayment (user, productId, orderId) VALUES (?, ?, ?)",
+            try db.execute(sql: "INSERT OR REPLACE INTO paymentIntent (user, productId, orderId) VALUES (?, ?, ?)",
                            arguments: [user, productId, orderId])
         }
     }
 
-    public func forgetOrder(user: String, productId: String) throws {
-        try keychain.write { db in
-            try db.execute(sql: "DELETE FROM orderBeforePayment WHERE user = ? AND productId = ?", arguments: [user, productId])
-        }
-    }
-
+    /// Drops a finished order and the payment intent it came from, together.
     public func remove(transactionId: String, user: String) throws {
         try keychain.write { db in
+            if let productId = try String.fetchOne(db, sql: "SELECT productId FROM pendingOrder WHERE transactionId = ? AND user = ?",
+                                                   arguments: [transactionId, user]) {
+                try db.execute(sql: "DELETE FROM paymentIntent WHERE user = ? AND productId = ?", arguments: [user, productId])
+            }
             try db.execute(sql: "DELETE FROM pendingOrder WHERE transactionId = ? AND user = ?", arguments: [transactionId, user])
         }
     }

@@ -12,6 +12,8 @@ public final class AppRuntime {
     /// Effects still allowed before the process "dies" (the crash-now fault); nil: no limit.
     private var effectBudget: Int?
     public private(set) var halted = false
+    /// Sees every action as it is reduced, with the effects it produced (the event timeline).
+    public var onAction: ((Action, [Effect]) -> Void)?
 
     public init(state: AppState, parties: Parties, timers: TimerQueue) {
         self.state = state
@@ -46,7 +48,9 @@ public final class AppRuntime {
         defer { draining = false }
         while !inbox.isEmpty {
             let next = inbox.removeFirst()
-            for effect in state.reduce(next, now: timers.now) {
+            let effects = state.reduce(next, now: timers.now)
+            onAction?(next, effects)
+            for effect in effects {
                 if let budget = effectBudget {
                     guard budget > 0 else {
                         halted = true
@@ -77,8 +81,8 @@ public final class AppRuntime {
             backend.createOrder(user: user, productId: productId) { [weak self] in
                 self?.send(.orderCreated(user: user, productId: productId, $0))
             }
-        case let .rememberOrder(user, productId, orderId):
-            record { try vault.rememberOrder(user: user, productId: productId, orderId: orderId) }
+        case let .recordIntent(user, productId, orderId):
+            record { try vault.recordIntent(user: user, productId: productId, orderId: orderId) }
         case let .addPayment(payment):
             store.add(payment)
         case let .cancelPayment(id):
@@ -89,9 +93,8 @@ public final class AppRuntime {
             VerifyTask(order: order, store: store, backend: backend) { [weak self] in self?.send(.verified($0, $1)) }.run()
         case let .finish(id, user):
             send(.finished(transactionId: id, user: user, found: store.finish(transactionId: id)))
-        case let .remove(id, user, productId):
+        case let .remove(id, user):
             record { try vault.remove(transactionId: id, user: user) }
-            if !productId.isEmpty { record { try vault.forgetOrder(user: user, productId: productId) } }
         case let .wake(date):
             timers.at(date) { [weak self] in self?.send(.tick) }
         case let .setFault(fault, on):

@@ -28,8 +28,10 @@ public struct AppState: Sendable, Equatable {
 
     /// The logged-in user's orders still in the client's store, by transaction id.
     public var orders: [String: PendingOrder] = [:]
-    public var orderByProduct: [String: String] = [:]
+    public var paymentIntents: [PaymentIntent] = []
     public var otherUsersTransactions: Set<String> = []
+    /// Transactions the store holds unfinished, as its observer has seen them (complete from launch on, C1).
+    public var storeQueue: Set<String> = []
     /// Paid transactions the store delivered while nobody was logged in.
     public var unclaimed: [StoreTransaction] = []
 

@@ -7,7 +7,7 @@ public enum Effect: Sendable, Equatable {
     case setLastUser(String?)
     case refreshAccount(String)
     case createOrder(user: String, productId: String)
-    case rememberOrder(user: String, productId: String, orderId: String)
+    case recordIntent(user: String, productId: String, orderId: String?)
     case addPayment(Payment)
     case cancelPayment(transactionId: String)
     /// Write the order (insert or update) and read it back; answers `.persisted`.
@@ -16,7 +16,7 @@ public enum Effect: Sendable, Equatable {
     case verify(PendingOrder)
     /// Answers `.finished`; `user` names whose order to remove afterwards.
     case finish(transactionId: String, user: String?)
-    case remove(transactionId: String, user: String, productId: String)
+    case remove(transactionId: String, user: String)
     case wake(at: Date)
     case setFault(Fault, Bool)
     case quit

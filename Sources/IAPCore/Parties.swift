@@ -35,15 +35,29 @@ public protocol Backend: AnyObject {
 /// What the client loads for a user at login.
 public struct UserSnapshot: Sendable, Equatable {
     public var pending: [PendingOrder]
-    /// Orders created before paying, by product, for when `applicationUsername` comes back empty (C3).
-    public var orderByProduct: [String: String]
+    /// Every user's payment intents: who paid, when `applicationUsername` comes back empty or the order is missing (C3, I3).
+    public var paymentIntents: [PaymentIntent]
     /// Transactions other users hold, so they are never claimed by this one (C7).
     public var otherUsersTransactions: Set<String>
 
-    public init(pending: [PendingOrder] = [], orderByProduct: [String: String] = [:], otherUsersTransactions: Set<String> = []) {
+    public init(pending: [PendingOrder] = [], paymentIntents: [PaymentIntent] = [], otherUsersTransactions: Set<String> = []) {
         self.pending = pending
-        self.orderByProduct = orderByProduct
+        self.paymentIntents = paymentIntents
         self.otherUsersTransactions = otherUsersTransactions
+    }
+}
+
+/// Who is about to pay for what, and under which order if the backend made one: written durably before paying,
+/// so that a payment re-delivered after a crash still finds its buyer (I3).
+public struct PaymentIntent: Sendable, Equatable {
+    public let user: String
+    public let productId: String
+    public let orderId: String?
+
+    public init(user: String, productId: String, orderId: String?) {
+        self.user = user
+        self.productId = productId
+        self.orderId = orderId
     }
 }
 
@@ -52,8 +66,8 @@ public protocol ClientVault: AnyObject {
     func snapshot(user: String) throws -> UserSnapshot
     /// Writes the order, then reads it back; throws when either fails (C2).
     func save(_ order: PendingOrder) throws
-    func rememberOrder(user: String, productId: String, orderId: String) throws
-    func forgetOrder(user: String, productId: String) throws
+    func recordIntent(user: String, productId: String, orderId: String?) throws
+    /// Drops a finished order and the payment intent it came from.
     func remove(transactionId: String, user: String) throws
     func lastUser() throws -> String?
     func setLastUser(_ user: String?) throws

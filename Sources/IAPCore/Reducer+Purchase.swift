@@ -24,18 +24,19 @@ extension AppState {
         guard let current = purchase, current.user == buyer, current.productId == productId, current.transactionId == nil else {
             return []
         }
-        // Without an order the payment still goes ahead: the verify step asks for one later (C3, B4).
-        guard case let .success(orderId) = result else {
-            return [.addPayment(Payment(productId: productId, applicationUsername: nil))]
-        }
-        if buyer == user { orderByProduct[productId] = orderId }
+        // Without an order the payment still goes ahead (the verify step asks for one later, C3, B4),
+        // but never without a durable note of who is paying.
+        let orderId = try? result.get()
+        paymentIntents.removeAll { $0.user == buyer && $0.productId == productId }
+        paymentIntents.append(PaymentIntent(user: buyer, productId: productId, orderId: orderId))
         return [
-            .rememberOrder(user: buyer, productId: productId, orderId: orderId),
+            .recordIntent(user: buyer, productId: productId, orderId: orderId),
             .addPayment(Payment(productId: productId, applicationUsername: orderId)),
         ]
     }
 
     mutating func storeUpdated(_ transaction: StoreTransaction) -> [Effect] {
+        storeQueue.insert(transaction.id)
         let ours = purchase.map { $0.productId == transaction.productId && ($0.transactionId ?? transaction.id) == transaction.id } ?? false
         switch transaction.state {
         case .purchasing:
@@ -56,35 +57,52 @@ extension AppState {
             return [.finish(transactionId: transaction.id, user: nil)]
         case .purchased, .restored:
             if ours { purchase?.transactionId = transaction.id }
-            // I3: the buyer of a purchase in flight keeps it even if someone else logged in meanwhile.
-            guard let owner = ours ? purchase?.user : user else {
-                unclaimed.append(transaction)
-                return []
-            }
-            return claim(transaction, for: owner)
+            return claim(transaction)
         }
     }
 
-    /// The observer's rule: a paid transaction is written to the owner's store before anything else (C2).
-    mutating func claim(_ transaction: StoreTransaction, for owner: String) -> [Effect] {
-        if owner == user {
-            guard !otherUsersTransactions.contains(transaction.id) else { return [] }  // C7
-            if let known = orders[transaction.id] {
-                // Re-delivered: a verdict already reached only waits for the finish (C5, C6).
-                return known.status == .pending ? pumpVerifyQueue() : [.finish(transactionId: known.transactionId, user: owner)]
-            }
+    /// The observer's rule: a paid transaction is written to its buyer's store before anything else (C2).
+    mutating func claim(_ transaction: StoreTransaction) -> [Effect] {
+        if let known = orders[transaction.id] {
+            // Re-delivered: a verdict already reached only waits for the finish (C5, C6).
+            return known.status == .pending ? pumpVerifyQueue() : [.finish(transactionId: known.transactionId, user: known.user)]
         }
-        let name = transaction.applicationUsername.flatMap { $0.isEmpty ? nil : $0 }
+        guard !otherUsersTransactions.contains(transaction.id) else { return [] }  // C7: its owner resumes it
+        guard let (owner, orderId) = buyer(of: transaction) else {
+            unclaimed.append(transaction)
+            return []
+        }
         let order = PendingOrder(
             transactionId: transaction.id,
             user: owner,
             productId: transaction.productId,
-            orderId: name ?? (owner == user ? orderByProduct[transaction.productId] : nil),
+            orderId: orderId,
             purchasedAt: transaction.date,
             price: product(transaction.productId)?.price[lang] ?? "",
             receiptHash: nil
         )
         return [.persist(order)]
+    }
+
+    /// I3: who paid, from the purchase in flight, else the order named by `applicationUsername`, else the order
+    /// made before paying for that product (C3); only then whoever is logged in. Nil: wait for a login.
+    private func buyer(of transaction: StoreTransaction) -> (String, String?)? {
+        let name = transaction.applicationUsername.flatMap { $0.isEmpty ? nil : $0 }
+        if let current = purchase, current.transactionId == transaction.id {
+            return (current.user, name ?? intent(transaction.productId, preferring: current.user)?.orderId ?? nil)
+        }
+        if let name {
+            if let made = paymentIntents.first(where: { $0.orderId == name }) { return (made.user, name) }
+            if let made = intent(transaction.productId, preferring: user) { return (made.user, name) }
+            return user.map { ($0, name) }
+        }
+        if let made = intent(transaction.productId, preferring: user) { return (made.user, made.orderId) }
+        return user.map { ($0, nil) }
+    }
+
+    private func intent(_ productId: String, preferring preferred: String?) -> PaymentIntent? {
+        let candidates = paymentIntents.filter { $0.productId == productId }
+        return candidates.first { $0.user == preferred } ?? candidates.first
     }
 
     mutating func persisted(_ order: PendingOrder, ok: Bool) -> [Effect] {
@@ -130,13 +148,15 @@ extension AppState {
     }
 
     mutating func finished(_ transactionId: String, owner: String?, found: Bool) -> [Effect] {
+        if found { storeQueue.remove(transactionId) }
         guard let owner else { return [] }
         if owner == user, let order = orders[transactionId] {
             guard found else { return [] }  // C5: stays flagged, finished when the store shows it again
             orders[transactionId] = nil
-            return [.remove(transactionId: transactionId, user: owner, productId: order.productId), .refreshAccount(owner)]
+            paymentIntents.removeAll { $0.user == owner && $0.productId == order.productId }
+            return [.remove(transactionId: transactionId, user: owner), .refreshAccount(owner)]
         }
-        return found ? [.remove(transactionId: transactionId, user: owner, productId: "")] : []
+        return found ? [.remove(transactionId: transactionId, user: owner)] : []
     }
 
     /// Launch, login, a new purchase, network back, foreground: every order gets its quick retries again.

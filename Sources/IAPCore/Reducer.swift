@@ -62,7 +62,7 @@ extension AppState {
         hud = nil
         account = Account()
         orders = [:]
-        orderByProduct = [:]
+        paymentIntents = []
         otherUsersTransactions = []
         prompts = []
         snoozed = []
@@ -78,15 +78,25 @@ extension AppState {
             return []
         }
         orders = Dictionary(uniqueKeysWithValues: snapshot.pending.map { ($0.transactionId, $0) })
-        orderByProduct = snapshot.orderByProduct
+        paymentIntents = snapshot.paymentIntents
         otherUsersTransactions = snapshot.otherUsersTransactions
         triesSinceTrigger = [:]
         snoozed = []
         // C8: every order found at login is asked about before the queue touches it.
         prompts = pendingOrders.map(\.transactionId)
         var effects: [Effect] = []
-        for transaction in unclaimed { effects += claim(transaction, for: name) }
+        let waiting = unclaimed
         unclaimed = []
+        for transaction in waiting { effects += claim(transaction) }
+        // A verdict reached before a crash: finish it if the store still holds it, else the store already did.
+        for order in orders.values where order.status != .pending {
+            if storeQueue.contains(order.transactionId) {
+                effects.append(.finish(transactionId: order.transactionId, user: name))
+            } else {
+                orders[order.transactionId] = nil
+                effects.append(.remove(transactionId: order.transactionId, user: name))
+            }
+        }
         showNextPrompt()
         effects += pumpVerifyQueue()
         return effects

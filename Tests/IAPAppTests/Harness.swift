@@ -36,6 +36,9 @@ final class Harness {
         state.faults = faults
         state.now = timers.now
         let runtime = AppRuntime(state: state, parties: parties, timers: timers)
+        if ProcessInfo.processInfo.environment["IAPSIM_TRACE"] == "1" {
+            runtime.onAction = { action, effects in print("  \(timers.now.timeIntervalSince1970 - 1_800_000_000) \(action) -> \(effects)") }
+        }
         runtime.start(user: user)
         return (parties, runtime)
     }
@@ -66,8 +69,10 @@ final class Harness {
         Renderer.render(runtime.state, width: width, height: height, theme: theme).text
     }
 
-    // What each party holds, read from its own database.
-    func storeTransactions() throws -> [(StoreTransaction, finished: Bool)] { try StoreDatabase(path: directory.store).all() }
-    func credits() throws -> [Credit] { try BackendDatabase(path: directory.backend).credits() }
+    // What each party holds, read from its own database through a connection of the test's own.
+    private lazy var storeReader = try? StoreDatabase(path: directory.store)
+    private lazy var backendReader = try? BackendDatabase(path: directory.backend)
+    func storeTransactions() throws -> [(StoreTransaction, finished: Bool)] { try storeReader!.all() }
+    func credits() throws -> [Credit] { try backendReader!.credits() }
     func clientOrders() throws -> [PendingOrder] { try parties.vault.allOrders() }
 }
