@@ -4,6 +4,7 @@ public enum Fault: String, Sendable, Equatable, CaseIterable {
     case paymentsDisabled = "payments-disabled"
     case purchaseFails = "purchase-fails"
     case emptyApplicationUsername = "empty-application-username"
+    case finishNotFound = "finish-not-found"
 
     public var summary: String {
         switch self {
@@ -11,6 +12,7 @@ public enum Fault: String, Sendable, Equatable, CaseIterable {
         case .paymentsDisabled: "canMakePayments is off on this device"
         case .purchaseFails: "the store fails every payment"
         case .emptyApplicationUsername: "the store returns transactions without applicationUsername"
+        case .finishNotFound: "finishTransaction cannot find the transaction (it stays in the queue)"
         }
     }
 }

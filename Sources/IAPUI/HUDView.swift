@@ -9,8 +9,10 @@ extension Canvas {
     }
 
     mutating func drawHUD(_ hud: HUD) {
-        let inner = 44
         let lines = detailLines(for: hud)
+        // Canonical strings are never cut: the HUD grows to fit them (up to the screen).
+        let widest = ([headline(hud.kind), footer(hud.kind)] + lines).map(displayWidth).max() ?? 0
+        let inner = min(max(44, widest + 4), width - 4)
         let origin = centredFrame(innerWidth: inner, innerHeight: 4 + lines.count, style: frameStyle(hud.kind))
         centred(headline(hud.kind), x: origin.x, y: origin.y + 1, width: inner, style: textStyle(hud.kind))
         for (i, line) in lines.enumerated() {

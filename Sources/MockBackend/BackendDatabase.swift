@@ -39,6 +39,9 @@ public final class BackendDatabase {
                     CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
                     """)
             }),
+            ("v2-support", { db in
+                try db.execute(sql: "ALTER TABLE orders ADD COLUMN compensatedAt DOUBLE")
+            }),
         ])
     }
 
@@ -61,6 +64,29 @@ public final class BackendDatabase {
                 sql: "INSERT INTO credit (transactionId, user, productId, orderId, coins, creditedAt) VALUES (?, ?, ?, ?, ?, ?)",
                 arguments: [transactionId, owner, paidProduct, resolvedOrder, coins, date.timeIntervalSince1970])
             return (credit, true)
+        }
+    }
+
+    /// B5: support settled this order by hand; its next verification tells the client to finish it.
+    public func markCompensated(orderId: String, at date: Date) throws -> Bool {
+        try queue.write { db in
+            try db.execute(sql: "UPDATE orders SET compensatedAt = ? WHERE id = ?", arguments: [date.timeIntervalSince1970, orderId])
+            return db.changesCount > 0
+        }
+    }
+
+    func isCompensated(orderId: String) throws -> Bool {
+        try queue.read { db in
+            try Bool.fetchOne(db, sql: "SELECT compensatedAt IS NOT NULL FROM orders WHERE id = ?", arguments: [orderId]) ?? false
+        }
+    }
+
+    /// B5: a refund revokes the credit; the transaction id stays spent, so a replay credits nothing.
+    public func refund(transactionId: String, at date: Date) throws -> Bool {
+        try queue.write { db in
+            try db.execute(sql: "UPDATE credit SET revokedAt = ? WHERE transactionId = ? AND revokedAt IS NULL",
+                           arguments: [date.timeIntervalSince1970, transactionId])
+            return db.changesCount > 0
         }
     }
 

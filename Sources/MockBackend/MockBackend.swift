@@ -15,6 +15,13 @@ public final class MockBackend: Backend {
     }
 
     public var faults: Set<Fault> = []
+    /// Which `verifyReceipt` the server calls first. Production answers 21007 for a sandbox receipt,
+    /// and the server retries against sandbox, as Apple asks.
+    public var verifyEnvironment = Environment.production
+    /// A status Apple's service answers instead of checking (QA's "each verifyReceipt status" fault); nil: check.
+    public var forcedAppleStatus: Int?
+
+    public enum Environment: String, Sendable { case production = "Production", sandbox = "Sandbox" }
 
     private let database: BackendDatabase
     private let catalog: [String: Product]
@@ -57,22 +64,51 @@ public final class MockBackend: Backend {
         scheduler.after(delay) { completion(result) }
     }
 
+    /// The backend's own handling of one request: Apple's answer first, then orders, support marks and the ledger.
     private func verifyNow(_ request: VerifyRequest) throws -> VerifyResponse {
-        let receipt: Receipt
-        switch ReceiptVerifier.check(request.receipt, publicKey: receiptKey) {
-        case .malformed: return VerifyResponse(status: ReceiptStatus.malformed)
-        case .notAuthenticated: return VerifyResponse(status: ReceiptStatus.notAuthenticated)
-        case let .valid(checked): receipt = checked
+        if let orderId = request.orderId, try database.isCompensated(orderId: orderId) {
+            return VerifyResponse(status: ReceiptStatus.compensatedBySupport)
         }
-        guard receipt.bundle_id == Receipt.bundleId else { return VerifyResponse(status: ReceiptStatus.notAuthenticated) }
+        var apple = appleVerify(request.receipt, environment: verifyEnvironment)
+        if case .status(ReceiptStatus.sandboxReceiptInProduction) = apple {
+            apple = appleVerify(request.receipt, environment: .sandbox)
+        } else if case .status(ReceiptStatus.productionReceiptInSandbox) = apple {
+            apple = appleVerify(request.receipt, environment: .production)
+        }
+        let receipt: Receipt
+        switch apple {
+        case let .status(code): return VerifyResponse(status: code)
+        case let .receipt(checked): receipt = checked
+        }
         guard let entry = receipt.in_app.first(where: { $0.transaction_id == request.transactionId }) else {
             // Not in this receipt: the client should fetch a fresh one and try again.
             return VerifyResponse(status: ReceiptStatus.unavailable)
         }
+        // B4: credit what was paid (the receipt's product), whatever product the order named.
         let coins = catalog[entry.product_id]?.coins ?? 0
         let (credit, new) = try database.credit(
             transactionId: entry.transaction_id, paidProduct: entry.product_id, orderId: request.orderId,
             requester: request.user, coins: coins, at: scheduler.now)
         return VerifyResponse(status: ReceiptStatus.ok, creditedUser: credit.user, newlyCredited: new)
+    }
+
+    private enum AppleAnswer {
+        case status(Int)
+        case receipt(Receipt)
+    }
+
+    /// Apple's `verifyReceipt` at one endpoint.
+    private func appleVerify(_ base64: String, environment: Environment) -> AppleAnswer {
+        if let forced = forcedAppleStatus { return .status(forced) }
+        switch ReceiptVerifier.check(base64, publicKey: receiptKey) {
+        case .malformed: return .status(ReceiptStatus.malformed)
+        case .notAuthenticated: return .status(ReceiptStatus.notAuthenticated)
+        case let .valid(receipt):
+            guard receipt.bundle_id == Receipt.bundleId else { return .status(ReceiptStatus.notAuthenticated) }
+            if receipt.environment != environment.rawValue {
+                return .status(environment == .production ? ReceiptStatus.sandboxReceiptInProduction : ReceiptStatus.productionReceiptInSandbox)
+            }
+            return .receipt(receipt)
+        }
     }
 }

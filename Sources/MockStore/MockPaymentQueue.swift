@@ -74,7 +74,8 @@ public final class MockPaymentQueue: PaymentQueue {
     }
 
     public func finish(transactionId: String) -> Bool {
-        attempt { try database.finish(transactionId) } ?? false
+        guard !faults.contains(.finishNotFound) else { return false }
+        return attempt { try database.finish(transactionId) } ?? false
     }
 
     public func appReceipt() -> String? {

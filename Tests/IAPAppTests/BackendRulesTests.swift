@@ -1,0 +1,159 @@
+import Foundation
+import IAPCore
+import MockStore
+import Testing
+
+@Suite("Backend and store rules (B1–B5, S4–S6, C5)")
+struct BackendRulesTests {
+    /// Buys the first product as alice with the backend down, leaving one pending order.
+    private func pendingPurchase(_ faults: Set<Fault> = [.backendDown]) throws -> Harness {
+        let app = try Harness(user: "alice", faults: faults)
+        app.advance(0.5)
+        app.press(.enter)
+        app.advance(3)
+        return app
+    }
+
+    /// A paid, unverified transaction; the client is stopped and the backend is up, so the test talks to it alone.
+    private func backendAlone() throws -> Harness {
+        let app = try pendingPurchase()
+        app.runtime.halt(afterEffects: 0)
+        app.parties.backend.faults = []
+        return app
+    }
+
+    private func order(_ app: Harness, for user: String, productId: String = "com.iapsim.coins.60") throws -> String {
+        var orderId: String?
+        app.parties.backend.createOrder(user: user, productId: productId) { orderId = try? $0.get() }
+        app.advance(1)
+        return try #require(orderId)
+    }
+
+    private func verify(_ app: Harness, _ request: VerifyRequest) -> Result<VerifyResponse, BackendError>? {
+        var answer: Result<VerifyResponse, BackendError>?
+        app.parties.backend.verify(request) { answer = $0 }
+        app.advance(2)
+        return answer
+    }
+
+    private func request(_ app: Harness, receipt: String? = nil, orderId: String? = nil, user: String = "alice") throws -> VerifyRequest {
+        let transaction = try #require(try app.storeTransactions().first?.0)
+        return VerifyRequest(receipt: receipt ?? app.parties.store.appReceipt()!, transactionId: transaction.id,
+                             productId: transaction.productId, orderId: orderId, user: user)
+    }
+
+    @Test("the receipt lists the unfinished consumable, is base64, and a tampered one fails with 21003")
+    func tamperedReceipt() throws {
+        let app = try backendAlone()
+        let receipt = try #require(app.parties.store.appReceipt())
+        let decoded = try #require(Data(base64Encoded: receipt))
+        let envelope = try #require(try JSONSerialization.jsonObject(with: decoded) as? [String: String])
+        let payload = String(decoding: Data(base64Encoded: envelope["payload"]!)!, as: UTF8.self)
+        #expect(payload.contains("\"in_app\""))
+        #expect(payload.contains("com.iapsim.coins.60"))
+        let forged = payload.replacingOccurrences(of: "com.iapsim.coins.60", with: "com.iapsim.coins.980")
+        let tampered = try JSONSerialization.data(withJSONObject: ["payload": Data(forged.utf8).base64EncodedString(), "signature": envelope["signature"]!])
+        let answer = verify(app, try request(app, receipt: tampered.base64EncodedString()))
+        #expect(answer == .success(VerifyResponse(status: ReceiptStatus.notAuthenticated)))
+        #expect(verify(app, try request(app, receipt: "not base64!")) == .success(VerifyResponse(status: ReceiptStatus.malformed)))
+        #expect(try app.credits().isEmpty)
+    }
+
+    @Test("a sandbox receipt sent to production (21007) is retried against sandbox and credited; a replay credits nothing more")
+    func sandboxRetryAndReplay() throws {
+        let app = try backendAlone()
+        let orderId = try order(app, for: "alice")
+        let first = verify(app, try request(app, orderId: orderId))
+        #expect(first == .success(VerifyResponse(status: 0, creditedUser: "alice", newlyCredited: true)))
+        let replay = verify(app, try request(app, orderId: orderId))
+        #expect(replay == .success(VerifyResponse(status: 0, creditedUser: "alice", newlyCredited: false)))
+        #expect(try app.credits().count == 1)
+    }
+
+    @Test("B3/I3: the credit goes to the order's owner, never to whoever asks")
+    func creditToOrderOwner() throws {
+        let app = try backendAlone()
+        _ = verify(app, try request(app, orderId: try order(app, for: "alice"), user: "mallory"))
+        #expect(try app.credits().map(\.user) == ["alice"])
+    }
+
+    @Test("B4: an order for another product credits what was paid; no order at all creates one for the user")
+    func bindingRepair() throws {
+        let app = try backendAlone()
+        _ = verify(app, try request(app, orderId: try order(app, for: "alice", productId: "com.iapsim.noads")))
+        #expect(try app.credits().map(\.productId) == ["com.iapsim.coins.60"])
+
+        let other = try backendAlone()
+        _ = verify(other, try request(other, orderId: nil, user: "alice"))
+        let credit = try #require(try other.credits().first)
+        #expect(credit.user == "alice" && credit.orderId.hasPrefix("ORD-"))
+    }
+
+    @Test("B5: an order support compensated by hand is finished by the client without a credit")
+    func compensatedBySupport() throws {
+        let app = try backendAlone()
+        let orderId = try order(app, for: "alice")
+        #expect(try app.parties.backendDatabase.markCompensated(orderId: orderId, at: app.timers.now))
+        let compensated = verify(app, try request(app, orderId: orderId))
+        #expect(compensated == .success(VerifyResponse(status: ReceiptStatus.compensatedBySupport)))
+        #expect(compensated.map(VerifyOutcome.init) == .valid)
+        #expect(try app.credits().isEmpty)
+    }
+
+    @Test("B5: a refund revokes the credit and a replay does not bring it back")
+    func refund() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        app.press(.enter)
+        app.advance(3)
+        let credit = try #require(try app.credits().first)
+        #expect(try app.parties.backendDatabase.refund(transactionId: credit.transactionId, at: app.timers.now))
+        #expect(try app.credits().isEmpty)
+        var account: Account?
+        app.parties.backend.account(user: "alice") { account = try? $0.get() }
+        app.advance(0.1)
+        #expect(account?.coins == 0)
+    }
+
+    @Test("C5: verified but finish cannot find it: flagged, not counted pending, finished when the store shows it again")
+    func verifiedButNotFinished() throws {
+        let app = try pendingPurchase([.finishNotFound])
+        #expect(try app.credits().count == 1)
+        #expect(try app.clientOrders().map(\.status) == [.verified])
+        #expect(app.state.pendingCount == 0)
+        #expect(try app.storeTransactions().allSatisfy { !$0.finished })
+        try app.relaunch(faults: [])
+        app.advance(1)
+        #expect(try app.clientOrders().isEmpty)
+        #expect(try app.storeTransactions().allSatisfy(\.finished))
+        #expect(try app.credits().count == 1)
+    }
+
+    @Test("S4: an unfinished consumable blocks buying the same product again (parallel policy)")
+    func unfinishedBlocksSameProduct() throws {
+        let app = try Harness(user: "alice", faults: [.backendDown], serial: false)
+        app.advance(0.5)
+        app.press(.enter)
+        app.advance(3)
+        app.press(.escape, .enter)
+        app.advance(1)
+        #expect(app.screen().contains("Purchase failed"))
+        let store = try app.storeTransactions()
+        #expect(store.count == 2)
+        #expect(store[1].0.error == .alreadyPending)
+        #expect(try app.credits().isEmpty)
+    }
+
+    @Test("21003 through the client: 'Verification failed, please contact support', finished, nothing credited")
+    func rejectedThroughClient() throws {
+        let app = try Harness(user: "alice")
+        app.parties.backend.forcedAppleStatus = ReceiptStatus.notAuthenticated
+        app.advance(0.5)
+        app.press(.enter)
+        app.advance(3)
+        #expect(app.screen().contains("Verification failed, please contact support"), "\(app.screen())")
+        #expect(try app.credits().isEmpty)
+        #expect(try app.storeTransactions().allSatisfy(\.finished))
+        #expect(try app.clientOrders().isEmpty)
+    }
+}
