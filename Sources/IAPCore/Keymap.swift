@@ -1,6 +1,6 @@
 /// What a key asks for. The keymap turns keys into commands; the reducer carries them out.
 public enum Command: Sendable, Equatable {
-    case up, down, choose, back, logout, help, quit, confirmQuit, otherChoice, toggleBackend, erase
+    case up, down, choose, back, logout, help, quit, confirmQuit, otherChoice, toggleBackend, foreground, erase
 }
 
 /// Where the keys go right now: the innermost thing on screen takes them.
@@ -50,6 +50,9 @@ public enum Keymap {
         KeyBinding(keys: [.char("b")], label: "b", help: Localized(en: "backend up / down", zh: "切换后端可达"),
                    hint: Localized(en: "backend", zh: "后端"),
                    command: .toggleBackend, contexts: [.products, .hud]),
+        KeyBinding(keys: [.char("f")], label: "f", help: Localized(en: "back to foreground: retry pending now", zh: "回到前台:立即重试未完成订单"),
+                   hint: nil,
+                   command: .foreground, contexts: [.products, .hud]),
         KeyBinding(keys: [.char("L")], label: "L", help: Localized(en: "log out", zh: "退出登录"),
                    hint: Localized(en: "log out", zh: "退出登录"),
                    command: .logout, contexts: [.products]),

@@ -40,6 +40,8 @@ extension AppState {
             return [.quit]
         case .logout:
             if pendingCount > 0 { modal = .logoutWarning(choice: 0) } else { return logOut() }
+        case .foreground:
+            return triggerVerifyQueue()
         case .toggleBackend:
             let down = !faults.contains(.backendDown)
             if down { faults.insert(.backendDown) } else { faults.remove(.backendDown) }

@@ -164,6 +164,20 @@ struct PurchaseFlowTests {
         #expect(try app.credits().count == 1)
     }
 
+    @Test("coming back to the foreground retries a parked order at once")
+    func foregroundTrigger() throws {
+        let app = try Harness(user: "alice", faults: [.backendDown])
+        app.advance(0.5)
+        app.press(.enter)
+        app.advance(600)
+        app.parties.backend.faults = []  // the network came back without the app noticing
+        app.advance(600)
+        #expect(try app.credits().isEmpty)
+        app.press(.char("f"))
+        app.advance(2)
+        #expect(try app.credits().count == 1)
+    }
+
     @Test("applicationUsername came back empty: the order made before paying is used, the buyer is credited")
     func emptyApplicationUsername() throws {
         let app = try Harness(user: "alice", faults: [.emptyApplicationUsername])
