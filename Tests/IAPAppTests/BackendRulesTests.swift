@@ -5,18 +5,9 @@ import Testing
 
 @Suite("Backend and store rules (B1–B5, S4–S6, C5)")
 struct BackendRulesTests {
-    /// Buys the first product as alice with the backend down, leaving one pending order.
-    private func pendingPurchase(_ faults: Set<Fault> = [.backendDown]) throws -> Harness {
-        let app = try Harness(user: "alice", faults: faults)
-        app.advance(0.5)
-        app.press(.enter)
-        app.advance(3)
-        return app
-    }
-
     /// A paid, unverified transaction; the client is stopped and the backend is up, so the test talks to it alone.
     private func backendAlone() throws -> Harness {
-        let app = try pendingPurchase()
+        let app = try Harness.paidWhile()
         app.runtime.halt(afterEffects: 0)
         app.parties.backend.faults = []
         return app
@@ -102,10 +93,7 @@ struct BackendRulesTests {
 
     @Test("B5: a refund revokes the credit and a replay does not bring it back")
     func refund() throws {
-        let app = try Harness(user: "alice")
-        app.advance(0.5)
-        app.press(.enter)
-        app.advance(3)
+        let app = try Harness.paidWhile([])
         let credit = try #require(try app.credits().first)
         #expect(try app.parties.backendDatabase.refund(transactionId: credit.transactionId, at: app.timers.now))
         #expect(try app.credits().isEmpty)
@@ -117,7 +105,7 @@ struct BackendRulesTests {
 
     @Test("C5: verified but finish cannot find it: flagged, not counted pending, finished when the store shows it again")
     func verifiedButNotFinished() throws {
-        let app = try pendingPurchase([.finishNotFound])
+        let app = try Harness.paidWhile([.finishNotFound])
         #expect(try app.credits().count == 1)
         #expect(try app.clientOrders().map(\.status) == [.verified])
         #expect(app.state.pendingCount == 0)

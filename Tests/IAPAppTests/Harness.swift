@@ -27,6 +27,15 @@ final class Harness {
         (parties, runtime) = try Self.launch(directory, timers: timers, options: options, faults: faults, user: user)
     }
 
+    /// Alice bought the first product while the parties had `faults` (the backend down by default): one order pending.
+    static func paidWhile(_ faults: Set<Fault> = [.backendDown]) throws -> Harness {
+        let app = try Harness(user: "alice", faults: faults)
+        app.advance(0.5)
+        app.press(.enter)
+        app.advance(3)
+        return app
+    }
+
     deinit { try? FileManager.default.removeItem(atPath: directory.path) }
 
     private static func launch(_ directory: DataDirectory, timers: TimerQueue, options: AppState, faults: Set<Fault>, user: String?) throws -> (Parties, AppRuntime) {

@@ -72,10 +72,7 @@ struct PurchaseFlowTests {
 
     @Test("killed while pending: the relaunch asks 'Unfinished order found', Continue credits it once")
     func killThenContinue() throws {
-        let app = try Harness(user: "alice", faults: [.backendDown])
-        app.advance(0.5)
-        app.press(.enter)
-        app.advance(3)
+        let app = try Harness.paidWhile()
         try app.relaunch(faults: [])
         app.advance(0.5)
         let screen = app.screen()
@@ -93,10 +90,7 @@ struct PurchaseFlowTests {
 
     @Test("Later keeps the order pending and the next launch asks again")
     func laterAsksAgain() throws {
-        let app = try Harness(user: "alice", faults: [.backendDown])
-        app.advance(0.5)
-        app.press(.enter)
-        app.advance(3)
+        let app = try Harness.paidWhile()
         try app.relaunch(faults: [])
         app.advance(0.5)
         app.press(.escape)
@@ -111,10 +105,7 @@ struct PurchaseFlowTests {
 
     @Test("user A's pending order never prompts, verifies or credits under B, and is credited to A when A returns")
     func perUserIsolation() throws {
-        let app = try Harness(user: "alice", faults: [.backendDown])
-        app.advance(0.5)
-        app.press(.enter)
-        app.advance(3)
+        let app = try Harness.paidWhile()
         app.press(.escape, .char("L"))
         #expect(app.screen().contains("Orders still pending — log out anyway?"))
         app.press(.enter)  // Stay is the default
@@ -141,10 +132,7 @@ struct PurchaseFlowTests {
 
     @Test("serial policy: with an order unfinished, Enter on a product offers to continue it instead of buying")
     func serialPolicy() throws {
-        let app = try Harness(user: "alice", faults: [.backendDown])
-        app.advance(0.5)
-        app.press(.enter)
-        app.advance(3)
+        let app = try Harness.paidWhile()
         app.press(.escape, .down, .enter)
         #expect(app.screen().contains("Unfinished order found"))
         #expect(try app.storeTransactions().count == 1)
@@ -180,10 +168,7 @@ struct PurchaseFlowTests {
 
     @Test("applicationUsername came back empty: the order made before paying is used, the buyer is credited")
     func emptyApplicationUsername() throws {
-        let app = try Harness(user: "alice", faults: [.emptyApplicationUsername])
-        app.advance(0.5)
-        app.press(.enter)
-        app.advance(3)
+        let app = try Harness.paidWhile([.emptyApplicationUsername])
         let credits = try app.credits()
         #expect(credits.map(\.user) == ["alice"])
         #expect(credits.map(\.orderId) == ["ORD-000001"])
