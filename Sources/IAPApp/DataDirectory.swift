@@ -23,6 +23,18 @@ public struct DataDirectory: Sendable {
     public var sandbox: String { path + "/client-sandbox.sqlite" }
     var lockFile: String { path + "/iapsim.lock" }
 
+    /// Deletes every party's database (with its WAL files); returns the names removed.
+    public func removeAll() throws -> [String] {
+        var removed: [String] = []
+        for file in [store, backend, keychain, sandbox] {
+            for path in [file, file + "-wal", file + "-shm"] where FileManager.default.fileExists(atPath: path) {
+                try FileManager.default.removeItem(atPath: path)
+                removed.append((path as NSString).lastPathComponent)
+            }
+        }
+        return removed
+    }
+
     /// Holds an exclusive lock on the directory while the app runs; nil when another iapsim holds it.
     public func lock() throws -> Int32? {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)

@@ -9,7 +9,7 @@ struct IAPSim: ParsableCommand {
         commandName: "iapsim",
         abstract: "The iOS In-App Purchase client flow in a terminal, against a local mock App Store and backend.",
         version: "0.1.0",
-        subcommands: [Run.self, StateCommand.self],
+        subcommands: [Run.self, StateCommand.self, FaultsCommand.self, ResetCommand.self],
         defaultSubcommand: Run.self
     )
 }
@@ -30,6 +30,37 @@ struct StateCommand: ParsableCommand {
     func run() throws {
         do {
             print(try StateReport.json(for: data.directory))
+        } catch {
+            Console.fail("\(error)")
+        }
+    }
+}
+
+struct FaultsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "faults", abstract: "List every fault --fault can arm.")
+
+    func run() {
+        let width = Fault.allCases.map(\.rawValue.count).max() ?? 0
+        for fault in Fault.allCases {
+            print(fault.rawValue.padding(toLength: width + 2, withPad: " ", startingAt: 0) + fault.summary)
+        }
+    }
+}
+
+struct ResetCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reset", abstract: "Clear every party's data, the store's unfinished queue included.")
+
+    @OptionGroup var data: DataOptions
+
+    func run() throws {
+        let directory = data.directory
+        let lock: Int32?
+        do { lock = try directory.lock() } catch { Console.fail("cannot use data directory \(directory.path): \(error)") }
+        guard lock != nil else { Console.fail("another iapsim is using \(directory.path); quit it first") }
+        do {
+            let removed = try directory.removeAll()
+            print(removed.isEmpty ? "nothing to clear in \(directory.path)" : "cleared \(directory.path): \(removed.joined(separator: ", "))")
         } catch {
             Console.fail("\(error)")
         }

@@ -41,6 +41,39 @@ struct RealBinaryTests {
         try settled(try play("kill-and-recover"), user: "alice")
     }
 
+    @Test("`iapsim faults` lists every fault with what it does; `iapsim reset` empties every party")
+    func faultsAndReset() throws {
+        let work = try makeWorkDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        #expect(try spawn([builtBinary, "faults"], output: work + "/faults") == 0)
+        let faults = try String(contentsOfFile: work + "/faults", encoding: .utf8)
+        for name in ["backend-down", "payments-disabled", "purchase-fails", "empty-application-username", "finish-not-found"] {
+            #expect(faults.contains(name))
+        }
+        let data = work + "/data"
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        try "x".write(toFile: data + "/store.sqlite", atomically: true, encoding: .utf8)
+        #expect(try spawn([builtBinary, "reset", "--data-dir", data], output: work + "/reset") == 0)
+        #expect(!FileManager.default.fileExists(atPath: data + "/store.sqlite"))
+        #expect(try String(contentsOfFile: work + "/reset", encoding: .utf8).contains("cleared"))
+    }
+
+    @Test("a data file that is not a database is named, explained and left untouched")
+    func corruptDataFile() throws {
+        let work = try makeWorkDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let data = work + "/data"
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        let garbage = String(repeating: "not a database ", count: 100)
+        try garbage.write(toFile: data + "/backend.sqlite", atomically: true, encoding: .utf8)
+        let status = try spawn(["script", "-qec", "\(builtBinary) --data-dir \(data)", "/dev/null"], output: work + "/out")
+        let output = try String(contentsOfFile: work + "/out", encoding: .utf8)
+        #expect(status != 0)
+        #expect(output.contains("backend.sqlite"))
+        #expect(output.contains("not a readable iapsim database"))
+        #expect(try String(contentsOfFile: data + "/backend.sqlite", encoding: .utf8) == garbage)
+    }
+
     @Test("without a terminal it says so in one line and exits non-zero")
     func noTerminal() throws {
         let work = try makeWorkDirectory()
