@@ -64,8 +64,8 @@ extension AppState {
     /// The observer's rule: a paid transaction is written to its buyer's store before anything else (C2).
     mutating func claim(_ transaction: StoreTransaction) -> [Effect] {
         if let known = orders[transaction.id] {
-            // Re-delivered: a verdict already reached only waits for the finish (C5, C6).
-            return known.status == .pending ? pumpVerifyQueue() : [.finish(transactionId: known.transactionId, user: known.user)]
+            // Re-delivered: a pending one is already queued; a verdict already reached only waits for the finish (C5, C6).
+            return known.status == .pending ? [] : [.finish(transactionId: known.transactionId, user: known.user)]
         }
         guard !otherUsersTransactions.contains(transaction.id) else { return [] }  // C7: its owner resumes it
         guard let (owner, orderId) = buyer(of: transaction) else {
@@ -175,9 +175,10 @@ extension AppState {
         }
         var ready: PendingOrder?
         var earliest: Date?
+        let asked = Set(prompts)
         for order in orders.values where order.status == .pending {
             let id = order.transactionId
-            guard !snoozed.contains(id), !prompts.contains(id), let due = nextAttempt(for: order) else { continue }
+            guard !snoozed.contains(id), !asked.contains(id), let due = nextAttempt(for: order) else { continue }
             if due <= now {
                 if ready.map({ VerifyPolicy.precedes(order, $0) }) ?? true { ready = order }
             } else if earliest.map({ due < $0 }) ?? true {

@@ -29,7 +29,7 @@ extension AppState {
         case let .storeUpdated(transactions):
             var effects: [Effect] = []
             for transaction in transactions { effects += storeUpdated(transaction) }
-            return effects
+            return effects + pumpVerifyQueue()
         case let .persisted(order, ok):
             return persisted(order, ok: ok)
         case let .verified(order, outcome):
