@@ -30,6 +30,10 @@ struct Run: ParsableCommand {
     @Flag(help: .hidden)
     var exitAfterFirstFrame = false
 
+    /// For benchmarks: the mock parties answer at once instead of after human-visible delays.
+    @Flag(help: .hidden)
+    var instant = false
+
     func run() throws {
         setlocale(LC_ALL, "")
         guard isatty(0) == 1, isatty(1) == 1 else {
@@ -43,7 +47,8 @@ struct Run: ParsableCommand {
 
         let timers = TimerQueue()
         let parties: Parties
-        do { parties = try Parties.open(in: directory, catalog: products, scheduler: timers) } catch { Console.fail("\(error)") }
+        let latency = instant ? Parties.Latency(store: .init(products: 0, payment: 0), backend: .init(order: 0, verify: 0)) : Parties.Latency()
+        do { parties = try Parties.open(in: directory, catalog: products, scheduler: timers, latency: latency) } catch { Console.fail("\(error)") }
         for fault in faults { parties.arm(fault) }
 
         var state = AppState(lang: lang, serialPurchases: !parallel, now: timers.now)
