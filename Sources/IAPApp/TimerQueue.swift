@@ -33,7 +33,6 @@ public final class TimerQueue: Scheduler {
     }
 
     public var nextDue: Date? { entries.map(\.due).min() }
-    public var isIdle: Bool { entries.isEmpty }
 
     /// Runs every piece of work due by now, oldest first, including work they schedule for now.
     public func runDue() {
@@ -49,14 +48,6 @@ public final class TimerQueue: Scheduler {
             next.work()
         }
         virtualNow = end
-    }
-
-    /// Virtual time only: runs everything scheduled, however far ahead, up to a bound.
-    public func runUntilIdle(limit: Double = 3600) {
-        guard let start = virtualNow else { return }
-        while let due = nextDue, due.timeIntervalSince(start) <= limit {
-            advance(by: max(due.timeIntervalSince(now), 0))
-        }
     }
 
     private func popDue(by date: Date) -> Entry? {

@@ -13,14 +13,6 @@ public enum Action: Sendable, Equatable {
     case tick
     /// A party could not do its own bookkeeping; shown, never swallowed.
     case alarm(String)
-    case trigger(Trigger)
-}
-
-/// What restarts the verify queue besides launch and login (C4).
-public enum Trigger: String, Sendable, Equatable {
-    case networkBack = "network-back"
-    case foreground
-    case purchase
 }
 
 /// One key press, already decoded by the terminal layer.

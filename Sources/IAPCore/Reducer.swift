@@ -42,8 +42,6 @@ extension AppState {
         case let .alarm(message):
             alarms.append(message)
             return []
-        case .trigger:
-            return triggerVerifyQueue()
         }
     }
 

@@ -9,7 +9,6 @@ public enum StoreError: String, Sendable, Equatable {
     case cancelled
     case paymentFailed = "payment-failed"
     case alreadyPending = "already-pending"
-    case paymentsDisabled = "payments-disabled"
     case unknownProduct = "unknown-product"
 }
 

@@ -14,7 +14,7 @@ public enum Text: String, Sendable, CaseIterable {
     case stay, logoutAnyway, quitInFlight, yesQuit, noStay
     case helpTitle, helpClose, retryCount, nextRetry, inBackground
     case tooSmall, consumable, nonConsumable, subscription, nonRenewing
-    case orderOf, alarm, backendDownBadge, pendingListTitle
+    case orderOf, alarm, backendDownBadge
 
     public func callAsFunction(_ lang: Language) -> String {
         let pair = Self.table[self]!
@@ -64,7 +64,6 @@ public enum Text: String, Sendable, CaseIterable {
         .orderOf: ("Order", "订单"),
         .alarm: ("ALARM", "警报"),
         .backendDownBadge: ("backend down", "后端不可达"),
-        .pendingListTitle: ("Pending orders", "未完成订单"),
     ]
 }
 
