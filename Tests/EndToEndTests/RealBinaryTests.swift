@@ -41,6 +41,11 @@ struct RealBinaryTests {
         try settled(try play("kill-and-recover"), user: "alice")
     }
 
+    @Test("alice's pending order never prompts, verifies or credits under bob, and is credited to alice when she returns")
+    func switchUser() throws {
+        try settled(try play("switch-user"), user: "alice")
+    }
+
     @Test("`iapsim faults` lists every fault with what it does; `iapsim reset` empties every party")
     func faultsAndReset() throws {
         let work = try makeWorkDirectory()
