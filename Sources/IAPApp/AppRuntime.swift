@@ -99,6 +99,12 @@ public final class AppRuntime {
             timers.at(date) { [weak self] in self?.send(.tick) }
         case let .setFault(fault, on):
             parties.set(fault, on)
+        case .skipTime:
+            // After this action's other effects, so that what they schedule is skipped to as well.
+            timers.after(0) { [weak self] in
+                self?.timers.skipToNextDue()
+                self?.refreshClock()
+            }
         case .quit:
             break
         }

@@ -12,16 +12,42 @@ public final class TimerQueue: Scheduler {
     private var entries: [Entry] = []
     private var counter = 0
     private var virtualNow: Date?
+    /// Live time control: the clock runs `speed` times faster than the wall, plus what was skipped.
+    private let speed: Double
+    private let realStart = Date()
+    private var skipped: TimeInterval = 0
 
-    /// A live queue reads the real clock.
-    public init() {}
+    /// A live queue reads the real clock, `speed` times faster.
+    public init(speed: Double = 1) {
+        self.speed = max(speed, 0.01)
+    }
 
     /// A virtual queue: time moves only when `advance` says so.
     public init(virtualStart: Date) {
         virtualNow = virtualStart
+        speed = 1
     }
 
-    public var now: Date { virtualNow ?? Date() }
+    public var now: Date {
+        virtualNow ?? realStart.addingTimeInterval(Date().timeIntervalSince(realStart) * speed + skipped)
+    }
+
+    /// Moves the clock straight to the next scheduled piece of work and runs it (QA's "skip the wait").
+    public func skipToNextDue() {
+        guard let due = nextDue else { return }
+        let gap = max(due.timeIntervalSince(now), 0)
+        if virtualNow != nil {
+            advance(by: gap)
+        } else {
+            skipped += gap
+            runDue()
+        }
+    }
+
+    /// How long the wall clock waits until the app's clock reaches `date`.
+    public func wallSeconds(until date: Date) -> Double {
+        max(date.timeIntervalSince(now), 0) / (virtualNow == nil ? speed : 1)
+    }
 
     public func after(_ seconds: Double, _ work: @escaping () -> Void) {
         at(now.addingTimeInterval(max(seconds, 0)), work)
@@ -47,7 +73,8 @@ public final class TimerQueue: Scheduler {
             virtualNow = max(virtualNow ?? next.due, next.due)
             next.work()
         }
-        virtualNow = end
+        // Work may have skipped time ahead; the clock never runs backwards.
+        virtualNow = max(virtualNow ?? end, end)
     }
 
     private func popDue(by date: Date) -> Entry? {

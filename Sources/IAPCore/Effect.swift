@@ -19,5 +19,7 @@ public enum Effect: Sendable, Equatable {
     case remove(transactionId: String, user: String)
     case wake(at: Date)
     case setFault(Fault, Bool)
+    /// Move the app's clock to the next scheduled event.
+    case skipTime
     case quit
 }

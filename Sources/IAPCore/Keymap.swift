@@ -1,6 +1,6 @@
 /// What a key asks for. The keymap turns keys into commands; the reducer carries them out.
 public enum Command: Sendable, Equatable {
-    case up, down, choose, back, logout, help, quit, confirmQuit, otherChoice, toggleBackend, foreground, erase
+    case up, down, choose, back, logout, help, quit, confirmQuit, otherChoice, toggleBackend, foreground, skipTime, erase
 }
 
 /// Where the keys go right now: the innermost thing on screen takes them.
@@ -53,6 +53,9 @@ public enum Keymap {
         KeyBinding(keys: [.char("f")], label: "f", help: Localized(en: "back to foreground: retry pending now", zh: "回到前台:立即重试未完成订单"),
                    hint: nil,
                    command: .foreground, contexts: [.products, .hud]),
+        KeyBinding(keys: [.char("t")], label: "t", help: Localized(en: "skip time to the next retry or reply", zh: "跳到下一次重试或回应"),
+                   hint: nil,
+                   command: .skipTime, contexts: [.products, .hud]),
         KeyBinding(keys: [.char("L")], label: "L", help: Localized(en: "log out", zh: "退出登录"),
                    hint: Localized(en: "log out", zh: "退出登录"),
                    command: .logout, contexts: [.products]),

@@ -40,6 +40,8 @@ extension AppState {
             return [.quit]
         case .logout:
             if pendingCount > 0 { modal = .logoutWarning(choice: 0) } else { return logOut() }
+        case .skipTime:
+            return [.skipTime]
         case .foreground:
             return triggerVerifyQueue()
         case .toggleBackend:

@@ -27,6 +27,9 @@ struct Run: ParsableCommand {
     @Flag(help: "Allow a new purchase while another order is unfinished (the default is serial, C9).")
     var parallel = false
 
+    @Option(help: "Run the app's clock this many times faster (back-off waits, store and backend delays).")
+    var speed: Double = 1
+
     @Flag(help: .hidden)
     var exitAfterFirstFrame = false
 
@@ -45,7 +48,7 @@ struct Run: ParsableCommand {
         do { lock = try directory.lock() } catch { Console.fail("cannot use data directory \(directory.path): \(error)") }
         guard lock != nil else { Console.fail("another iapsim is already using \(directory.path)") }
 
-        let timers = TimerQueue()
+        let timers = TimerQueue(speed: speed)
         let parties: Parties
         let latency = instant ? Parties.Latency(store: .init(products: 0, payment: 0), backend: .init(order: 0, verify: 0)) : Parties.Latency()
         do { parties = try Parties.open(in: directory, catalog: products, scheduler: timers, latency: latency) } catch { Console.fail("\(error)") }
@@ -92,7 +95,7 @@ struct MainLoop {
             terminal.draw(Renderer.render(runtime.state, width: size.width, height: size.height, theme: theme))
             if runtime.state.quitting { return }
             if exitAfterFirstFrame, runtime.state.productsStatus == .loaded { return }
-            let untilNext = runtime.timers.nextDue.map { $0.timeIntervalSince(runtime.timers.now) } ?? 1
+            let untilNext = runtime.timers.nextDue.map { runtime.timers.wallSeconds(until: $0) } ?? 1
             switch terminal.nextEvent(timeout: Int32(max(0, min(untilNext, 1)) * 1000)) {
             case let .key(key): runtime.send(.key(key))
             case .hangup: return

@@ -152,6 +152,20 @@ struct PurchaseFlowTests {
         #expect(try app.credits().count == 1)
     }
 
+    @Test("t skips the back-off wait: the next retry happens at once, and the HUD counts it")
+    func skipTime() throws {
+        let app = try Harness.paidWhile()
+        app.advance(1)
+        let before = try #require(try app.clientOrders().first?.attempts)
+        #expect(app.screen().contains("next in"))
+        app.press(.char("t"))
+        app.advance(0)
+        app.press(.char("t"))
+        app.advance(0)
+        #expect(try app.clientOrders().first?.attempts == before + 1)
+        #expect(app.screen().contains("retry \(before + 1)"))
+    }
+
     @Test("coming back to the foreground retries a parked order at once")
     func foregroundTrigger() throws {
         let app = try Harness(user: "alice", faults: [.backendDown])
