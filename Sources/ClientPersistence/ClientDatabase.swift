@@ -44,7 +44,7 @@ public final class ClientDatabase: ClientVault {
     public func snapshot(user: String) throws -> UserSnapshot {
         try keychain.read { db in
             UserSnapshot(
-                pending: try Row.fetchAll(db, sql: "SELECT * FROM pendingOrder WHERE user = ?", arguments: [user]).map(Self.order),
+                pending: try Row.fetchAll(db, sql: "SELECT \(Self.columns) FROM pendingOrder WHERE user = ?", arguments: [user]).map(Self.order),
                 paymentIntents: try Row.fetchAll(db, sql: "SELECT * FROM paymentIntent ORDER BY user, productId").map {
                     PaymentIntent(user: $0["user"], productId: $0["productId"], orderId: $0["orderId"])
                 },
@@ -69,7 +69,7 @@ public final class ClientDatabase: ClientVault {
                 ])
         }
         let stored = try keychain.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM pendingOrder WHERE transactionId = ?", arguments: [order.transactionId]).map(Self.order)
+            try Row.fetchOne(db, sql: "SELECT \(Self.columns) FROM pendingOrder WHERE transactionId = ?", arguments: [order.transactionId]).map(Self.order)
         }
         guard let stored, stored.sameRecord(as: order) else { throw ReadBackMismatch(transactionId: order.transactionId) }
     }
@@ -105,16 +105,19 @@ public final class ClientDatabase: ClientVault {
     /// Every user's orders, for `iapsim state`.
     public func allOrders() throws -> [PendingOrder] {
         try keychain.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM pendingOrder ORDER BY user, purchasedAt, transactionId").map(Self.order)
+            try Row.fetchAll(db, sql: "SELECT \(Self.columns) FROM pendingOrder ORDER BY user, purchasedAt, transactionId").map(Self.order)
         }
     }
 
+    /// Read by position: a backlog of thousands is decoded at login, and lookups by name cost more.
+    private static let columns = "transactionId, user, productId, orderId, purchasedAt, price, receiptHash, attempts, lastAttemptAt, status"
+
     private static func order(_ row: Row) -> PendingOrder {
         PendingOrder(
-            transactionId: row["transactionId"], user: row["user"], productId: row["productId"], orderId: row["orderId"],
-            purchasedAt: Date(timeIntervalSince1970: row["purchasedAt"]), price: row["price"], receiptHash: row["receiptHash"],
-            attempts: row["attempts"], lastAttemptAt: (row["lastAttemptAt"] as Double?).map(Date.init(timeIntervalSince1970:)),
-            status: PendingOrder.Status(rawValue: row["status"]) ?? .pending
+            transactionId: row[0], user: row[1], productId: row[2], orderId: row[3],
+            purchasedAt: Date(timeIntervalSince1970: row[4]), price: row[5], receiptHash: row[6],
+            attempts: row[7], lastAttemptAt: (row[8] as Double?).map(Date.init(timeIntervalSince1970:)),
+            status: PendingOrder.Status(rawValue: row[9]) ?? .pending
         )
     }
 }

@@ -57,21 +57,21 @@ public final class StoreDatabase {
 
     func transaction(_ id: String) throws -> StoreTransaction? {
         try queue.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM storeTransaction WHERE id = ?", arguments: [id]).map(Self.transaction)
+            try Row.fetchOne(db, sql: "SELECT \(Self.columns) FROM storeTransaction WHERE id = ?", arguments: [id]).map(Self.transaction)
         }
     }
 
     public func unfinished() throws -> [StoreTransaction] {
         try queue.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM storeTransaction WHERE finished = 0 ORDER BY date, id").map(Self.transaction)
+            try Row.fetchAll(db, sql: "SELECT \(Self.columns) FROM storeTransaction WHERE finished = 0 ORDER BY date, id").map(Self.transaction)
         }
     }
 
     /// What the receipt lists: unfinished consumables and every paid non-consumable.
     func receiptEntries(consumables: Set<String>) throws -> [StoreTransaction] {
         try queue.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM storeTransaction WHERE state IN ('purchased', 'restored') ORDER BY date, id")
-                .filter { !($0["finished"] as Bool) || !consumables.contains($0["productId"]) }
+            try Row.fetchAll(db, sql: "SELECT \(Self.columns) FROM storeTransaction WHERE state IN ('purchased', 'restored') ORDER BY date, id")
+                .filter { !($0[6] as Bool) || !consumables.contains($0[1]) }
                 .map(Self.transaction)
         }
     }
@@ -79,7 +79,7 @@ public final class StoreDatabase {
     /// Every transaction with whether it was finished, for `iapsim state`.
     public func all() throws -> [(StoreTransaction, finished: Bool)] {
         try queue.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM storeTransaction ORDER BY date, id").map { (Self.transaction($0), $0["finished"] as Bool) }
+            try Row.fetchAll(db, sql: "SELECT \(Self.columns) FROM storeTransaction ORDER BY date, id").map { (Self.transaction($0), $0[6] as Bool) }
         }
     }
 
@@ -93,13 +93,16 @@ public final class StoreDatabase {
         }
     }
 
+    /// Read by position: a backlog of thousands is decoded at launch, and lookups by name cost more.
+    private static let columns = "id, productId, state, applicationUsername, date, error, finished"
+
     private static func transaction(_ row: Row) -> StoreTransaction {
         StoreTransaction(
-            id: row["id"], productId: row["productId"],
-            state: TransactionState(rawValue: row["state"]) ?? .failed,
-            applicationUsername: row["applicationUsername"],
-            date: Date(timeIntervalSince1970: row["date"]),
-            error: (row["error"] as String?).flatMap(StoreError.init(rawValue:))
+            id: row[0], productId: row[1],
+            state: TransactionState(rawValue: row[2]) ?? .failed,
+            applicationUsername: row[3],
+            date: Date(timeIntervalSince1970: row[4]),
+            error: (row[5] as String?).flatMap(StoreError.init(rawValue:))
         )
     }
 }
