@@ -9,24 +9,20 @@ public final class Parties {
     public let store: MockPaymentQueue
     public let backend: MockBackend
     public let vault: ClientDatabase
-    /// The backend's records, for support's actions (compensate, refund).
-    public let backendDatabase: BackendDatabase
 
-    public init(store: MockPaymentQueue, backend: MockBackend, vault: ClientDatabase, backendDatabase: BackendDatabase) {
+    public init(store: MockPaymentQueue, backend: MockBackend, vault: ClientDatabase) {
         self.store = store
         self.backend = backend
         self.vault = vault
-        self.backendDatabase = backendDatabase
     }
 
     /// Opens (creating when new) every party's database in `directory`.
     public static func open(in directory: DataDirectory, catalog: [Product], scheduler: Scheduler, latency: Latency = Latency()) throws -> Parties {
         let store = try MockPaymentQueue(database: StoreDatabase(path: directory.store), catalog: catalog, scheduler: scheduler, latency: latency.store)
-        let backendDatabase = try BackendDatabase(path: directory.backend)
-        let backend = MockBackend(database: backendDatabase, catalog: catalog,
+        let backend = MockBackend(database: try BackendDatabase(path: directory.backend), catalog: catalog,
                                   receiptKey: store.receiptPublicKey, scheduler: scheduler, latency: latency.backend)
         let vault = try ClientDatabase(keychainPath: directory.keychain, sandboxPath: directory.sandbox)
-        return Parties(store: store, backend: backend, vault: vault, backendDatabase: backendDatabase)
+        return Parties(store: store, backend: backend, vault: vault)
     }
 
     public struct Latency: Sendable {

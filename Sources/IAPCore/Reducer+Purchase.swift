@@ -89,7 +89,7 @@ extension AppState {
     private func buyer(of transaction: StoreTransaction) -> (String, String?)? {
         let name = transaction.applicationUsername.flatMap { $0.isEmpty ? nil : $0 }
         if let current = purchase, current.transactionId == transaction.id {
-            return (current.user, name ?? intent(transaction.productId, preferring: current.user)?.orderId ?? nil)
+            return (current.user, name ?? intent(transaction.productId, preferring: current.user).flatMap(\.orderId))
         }
         if let name {
             if let made = paymentIntents.first(where: { $0.orderId == name }) { return (made.user, name) }

@@ -23,7 +23,8 @@ public final class MockBackend: Backend {
 
     public enum Environment: String, Sendable { case production = "Production", sandbox = "Sandbox" }
 
-    private let database: BackendDatabase
+    /// The backend's records, also where support acts (compensate, refund).
+    public let database: BackendDatabase
     private let catalog: [String: Product]
     private let receiptKey: Data
     private let scheduler: Scheduler

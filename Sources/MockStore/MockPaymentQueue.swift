@@ -89,8 +89,7 @@ public final class MockPaymentQueue: PaymentQueue {
     }
 
     private func isBlocked(_ productId: String) -> Bool {
-        let unfinished = attempt { try database.unfinished() } ?? []
-        return unfinished.contains { $0.productId == productId && $0.state != .failed }
+        attempt { try database.hasOpenTransaction(productId: productId) } ?? false
     }
 
     private func complete(_ id: String) {

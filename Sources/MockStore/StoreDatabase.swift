@@ -67,12 +67,25 @@ public final class StoreDatabase {
         }
     }
 
-    /// What the receipt lists: unfinished consumables and every paid non-consumable.
+    /// What the receipt lists: unfinished consumables and every paid non-consumable, chosen by SQLite
+    /// (finished consumables are most of a long history and never listed).
     func receiptEntries(consumables: Set<String>) throws -> [StoreTransaction] {
+        let placeholders = Array(repeating: "?", count: consumables.count).joined(separator: ", ")
+        return try queue.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT \(Self.columns) FROM storeTransaction
+                WHERE state IN ('purchased', 'restored') AND (finished = 0 OR productId NOT IN (\(placeholders)))
+                ORDER BY date, id
+                """, arguments: StatementArguments(consumables.sorted())).map(Self.transaction)
+        }
+    }
+
+    /// Whether the product has a transaction the store still holds open (StoreKit then refuses a new payment).
+    func hasOpenTransaction(productId: String) throws -> Bool {
         try queue.read { db in
-            try Row.fetchAll(db, sql: "SELECT \(Self.columns) FROM storeTransaction WHERE state IN ('purchased', 'restored') ORDER BY date, id")
-                .filter { !($0[6] as Bool) || !consumables.contains($0[1]) }
-                .map(Self.transaction)
+            try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM storeTransaction WHERE finished = 0 AND productId = ? AND state <> 'failed')
+                """, arguments: [productId]) ?? false
         }
     }
 

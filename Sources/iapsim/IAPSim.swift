@@ -20,6 +20,15 @@ struct DataOptions: ParsableArguments {
     var dataDir: String?
 
     var directory: DataDirectory { DataDirectory(path: dataDir ?? DataDirectory.defaultPath()) }
+
+    /// The directory, locked for this process; says why and exits when another iapsim holds it.
+    func lockedDirectory() -> DataDirectory {
+        let directory = directory
+        let lock: Int32?
+        do { lock = try directory.lock() } catch { Console.fail("cannot use data directory \(directory.path): \(error)") }
+        guard lock != nil else { Console.fail("another iapsim is using \(directory.path); quit it first") }
+        return directory
+    }
 }
 
 struct StateCommand: ParsableCommand {
@@ -54,10 +63,7 @@ struct ResetCommand: ParsableCommand {
     @OptionGroup var data: DataOptions
 
     func run() throws {
-        let directory = data.directory
-        let lock: Int32?
-        do { lock = try directory.lock() } catch { Console.fail("cannot use data directory \(directory.path): \(error)") }
-        guard lock != nil else { Console.fail("another iapsim is using \(directory.path); quit it first") }
+        let directory = data.lockedDirectory()
         do {
             let removed = try directory.removeAll()
             print(removed.isEmpty ? "nothing to clear in \(directory.path)" : "cleared \(directory.path): \(removed.joined(separator: ", "))")

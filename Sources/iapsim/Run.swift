@@ -43,10 +43,7 @@ struct Run: ParsableCommand {
             Console.fail("needs an interactive terminal (stdin and stdout must be a TTY); `iapsim state` prints the data without one", code: 2)
         }
         let products = try loadCatalog()
-        let directory = data.directory
-        let lock: Int32?
-        do { lock = try directory.lock() } catch { Console.fail("cannot use data directory \(directory.path): \(error)") }
-        guard lock != nil else { Console.fail("another iapsim is already using \(directory.path)") }
+        let directory = data.lockedDirectory()
 
         let timers = TimerQueue(speed: speed)
         let parties: Parties

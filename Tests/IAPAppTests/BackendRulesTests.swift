@@ -50,6 +50,22 @@ struct BackendRulesTests {
         #expect(try app.credits().isEmpty)
     }
 
+    @Test("S6: a finished consumable leaves the receipt; a finished non-consumable stays in it")
+    func receiptContents() throws {
+        let app = try Harness.paidWhile([])
+        #expect(try app.storeTransactions().allSatisfy(\.finished))
+        #expect(app.parties.store.appReceipt() == nil)
+        app.press(.escape, .down, .down, .down, .enter)  // Remove Ads
+        app.advance(3)
+        let receipt = try #require(app.parties.store.appReceipt())
+        let decoded = try #require(Data(base64Encoded: receipt))
+        let envelope = try #require(try JSONSerialization.jsonObject(with: decoded) as? [String: String])
+        let payloadData = try #require(Data(base64Encoded: envelope["payload"] ?? ""))
+        let payload = String(decoding: payloadData, as: UTF8.self)
+        #expect(payload.contains("com.iapsim.noads"))
+        #expect(!payload.contains("com.iapsim.coins.60"))
+    }
+
     @Test("a sandbox receipt sent to production (21007) is retried against sandbox and credited; a replay credits nothing more")
     func sandboxRetryAndReplay() throws {
         let app = try backendAlone()
@@ -84,7 +100,7 @@ struct BackendRulesTests {
     func compensatedBySupport() throws {
         let app = try backendAlone()
         let orderId = try order(app, for: "alice")
-        #expect(try app.parties.backendDatabase.markCompensated(orderId: orderId, at: app.timers.now))
+        #expect(try app.parties.backend.database.markCompensated(orderId: orderId, at: app.timers.now))
         let compensated = verify(app, try request(app, orderId: orderId))
         #expect(compensated == .success(VerifyResponse(status: ReceiptStatus.compensatedBySupport)))
         #expect(compensated.map(VerifyOutcome.init) == .valid)
@@ -95,7 +111,7 @@ struct BackendRulesTests {
     func refund() throws {
         let app = try Harness.paidWhile([])
         let credit = try #require(try app.credits().first)
-        #expect(try app.parties.backendDatabase.refund(transactionId: credit.transactionId, at: app.timers.now))
+        #expect(try app.parties.backend.database.refund(transactionId: credit.transactionId, at: app.timers.now))
         #expect(try app.credits().isEmpty)
         var account: Account?
         app.parties.backend.account(user: "alice") { account = try? $0.get() }

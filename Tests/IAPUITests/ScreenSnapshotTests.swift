@@ -24,6 +24,23 @@ private let pendingOrder = PendingOrder(
     purchasedAt: now.addingTimeInterval(-60), price: "¥30", receiptHash: "ab12", attempts: 2,
     lastAttemptAt: now.addingTimeInterval(-2))
 
+/// A screen: the shopping state in a language, then `change`d.
+private func shopping(_ change: @escaping @Sendable (inout AppState) -> Void = { _ in }) -> @Sendable (Language) -> AppState {
+    { lang in
+        var state = shoppingState(lang)
+        change(&state)
+        return state
+    }
+}
+
+/// A HUD over the product list for the order `pendingOrder`, then `change`d.
+private func hud(_ kind: HUD.Kind, _ change: @escaping @Sendable (inout AppState) -> Void = { _ in }) -> @Sendable (Language) -> AppState {
+    shopping {
+        $0.hud = HUD(kind, productId: "com.iapsim.coins.300", transactionId: pendingOrder.transactionId)
+        change(&$0)
+    }
+}
+
 /// Every screen a person can see, by name.
 private let screens: [(String, @Sendable (Language) -> AppState)] = [
     ("login", { lang in
@@ -31,61 +48,33 @@ private let screens: [(String, @Sendable (Language) -> AppState)] = [
         state.loginText = "alice"
         return state
     }),
-    ("products", { shoppingState($0) }),
-    ("loading", { lang in
-        var state = shoppingState(lang)
-        state.productsStatus = .loading
-        return state
+    ("products", shopping()),
+    ("loading", shopping { $0.productsStatus = .loading }),
+    ("no-products", shopping { $0.productsStatus = .empty }),
+    ("hud-purchasing", hud(.purchasing)),
+    ("hud-confirming", hud(.confirming)),
+    ("hud-confirming-retry", hud(.confirming) {
+        $0.orders = [pendingOrder.transactionId: pendingOrder]
+        $0.triesSinceTrigger = [pendingOrder.transactionId: 2]
+        $0.faults = [.backendDown]
     }),
-    ("no-products", { lang in
-        var state = shoppingState(lang)
-        state.productsStatus = .empty
-        return state
+    ("hud-success", hud(.success)),
+    ("hud-failed", hud(.failed)),
+    ("hud-cancelled", hud(.cancelled)),
+    ("hud-deferred", hud(.deferred)),
+    ("hud-disabled", hud(.disabled)),
+    ("hud-verify-failed", hud(.verifyFailed)),
+    ("prompt-unfinished", shopping {
+        $0.orders = [pendingOrder.transactionId: pendingOrder]
+        $0.modal = .unfinished(transactionId: pendingOrder.transactionId, choice: 0)
     }),
-    ("hud-purchasing", { hud($0, .purchasing) }),
-    ("hud-confirming", { hud($0, .confirming) }),
-    ("hud-confirming-retry", { lang in
-        var state = hud(lang, .confirming)
-        state.orders = [pendingOrder.transactionId: pendingOrder]
-        state.triesSinceTrigger = [pendingOrder.transactionId: 2]
-        state.faults = [.backendDown]
-        return state
+    ("logout-warning", shopping {
+        $0.orders = [pendingOrder.transactionId: pendingOrder]
+        $0.modal = .logoutWarning(choice: 0)
     }),
-    ("hud-success", { hud($0, .success) }),
-    ("hud-failed", { hud($0, .failed) }),
-    ("hud-cancelled", { hud($0, .cancelled) }),
-    ("hud-deferred", { hud($0, .deferred) }),
-    ("hud-disabled", { hud($0, .disabled) }),
-    ("hud-verify-failed", { hud($0, .verifyFailed) }),
-    ("prompt-unfinished", { lang in
-        var state = shoppingState(lang)
-        state.orders = [pendingOrder.transactionId: pendingOrder]
-        state.modal = .unfinished(transactionId: pendingOrder.transactionId, choice: 0)
-        return state
-    }),
-    ("logout-warning", { lang in
-        var state = shoppingState(lang)
-        state.orders = [pendingOrder.transactionId: pendingOrder]
-        state.modal = .logoutWarning(choice: 0)
-        return state
-    }),
-    ("quit-confirm", { lang in
-        var state = hud(lang, .purchasing)
-        state.modal = .quitConfirm
-        return state
-    }),
-    ("help", { lang in
-        var state = shoppingState(lang)
-        state.modal = .help
-        return state
-    }),
+    ("quit-confirm", hud(.purchasing) { $0.modal = .quitConfirm }),
+    ("help", shopping { $0.modal = .help }),
 ]
-
-private func hud(_ lang: Language, _ kind: HUD.Kind) -> AppState {
-    var state = shoppingState(lang)
-    state.hud = HUD(kind, productId: "com.iapsim.coins.300", transactionId: pendingOrder.transactionId)
-    return state
-}
 
 @Suite("Whole screens at 80×24, colour and monochrome, English and Chinese")
 struct ScreenSnapshotTests {
