@@ -12,6 +12,10 @@ public final class AppRuntime {
     /// Effects still allowed before the process "dies" (the crash-now fault); nil: no limit.
     private var effectBudget: Int?
     public private(set) var halted = false
+    /// Why the app died on purpose (crash-at, crash now); the host shows it and relaunches.
+    public private(set) var crashReason: String?
+    /// The user asked to reinstall the app; the host wipes the sandbox and relaunches.
+    public private(set) var reinstallRequested = false
     /// Sees every action as it is reduced, with the effects it produced (the event timeline).
     public var onAction: ((Action, [Effect]) -> Void)?
 
@@ -20,6 +24,7 @@ public final class AppRuntime {
         self.parties = parties
         self.timers = timers
         parties.onStoreError { [weak self] in self?.send(.alarm($0)) }
+        parties.faults.onFired = { [weak self] in self?.send(.faultFired($0)) }
     }
 
     /// C1: the observer is attached before anything else happens, so re-delivered transactions are never missed.
@@ -59,7 +64,13 @@ public final class AppRuntime {
                     }
                     effectBudget = budget - 1
                 }
+                if let point = effect.crashPoint, parties.faults.armed.value(.crashAt) == point {
+                    parties.faults.fire(.crashAt)
+                    crash("crash-at=\(point): the app died just before its \(point) step")
+                    return
+                }
                 run(effect)
+                if halted { return }
             }
         }
     }
@@ -97,8 +108,12 @@ public final class AppRuntime {
             record { try vault.remove(transactionId: id, user: user) }
         case let .wake(date):
             timers.at(date) { [weak self] in self?.send(.tick) }
-        case let .setFault(fault, on):
-            parties.set(fault, on)
+        case let .setFault(fault, arm):
+            parties.faults.set(fault, arm)
+        case let .crash(reason):
+            crash(reason)
+        case .reinstall:
+            reinstallRequested = true
         case .skipTime:
             // After this action's other effects, so that what they schedule is skipped to as well.
             timers.after(0) { [weak self] in
@@ -108,6 +123,13 @@ public final class AppRuntime {
         case .quit:
             break
         }
+    }
+
+    /// Everything stops where it is, as with `kill -9`: no more effects, no more answers.
+    private func crash(_ reason: String) {
+        crashReason = reason
+        halted = true
+        inbox = []
     }
 
     /// C2: write, read back, and say whether it took.

@@ -25,8 +25,18 @@ public struct DataDirectory: Sendable {
 
     /// Deletes every party's database (with its WAL files); returns the names removed.
     public func removeAll() throws -> [String] {
+        try remove([store, backend, keychain, sandbox])
+    }
+
+    /// What deleting the app does (C11): the sandbox goes; the keychain and Apple's queue stay.
+    @discardableResult
+    public func removeSandbox() throws -> [String] {
+        try remove([sandbox])
+    }
+
+    private func remove(_ files: [String]) throws -> [String] {
         var removed: [String] = []
-        for file in [store, backend, keychain, sandbox] {
+        for file in files {
             for path in [file, file + "-wal", file + "-shm"] where FileManager.default.fileExists(atPath: path) {
                 try FileManager.default.removeItem(atPath: path)
                 removed.append((path as NSString).lastPathComponent)

@@ -9,20 +9,26 @@ public final class Parties {
     public let store: MockPaymentQueue
     public let backend: MockBackend
     public let vault: ClientDatabase
+    /// The faults armed right now, shared by the store and the backend.
+    public let faults: FaultBoard
 
-    public init(store: MockPaymentQueue, backend: MockBackend, vault: ClientDatabase) {
+    public init(store: MockPaymentQueue, backend: MockBackend, vault: ClientDatabase, faults: FaultBoard) {
         self.store = store
         self.backend = backend
         self.vault = vault
+        self.faults = faults
     }
 
     /// Opens (creating when new) every party's database in `directory`.
-    public static func open(in directory: DataDirectory, catalog: [Product], scheduler: Scheduler, latency: Latency = Latency()) throws -> Parties {
-        let store = try MockPaymentQueue(database: StoreDatabase(path: directory.store), catalog: catalog, scheduler: scheduler, latency: latency.store)
+    public static func open(in directory: DataDirectory, catalog: [Product], scheduler: Scheduler, latency: Latency = Latency(),
+                            faults: ArmedFaults = []) throws -> Parties {
+        let board = FaultBoard(faults)
+        let store = try MockPaymentQueue(database: StoreDatabase(path: directory.store), catalog: catalog, scheduler: scheduler,
+                                         latency: latency.store, faults: board)
         let backend = MockBackend(database: try BackendDatabase(path: directory.backend), catalog: catalog,
-                                  receiptKey: store.receiptPublicKey, scheduler: scheduler, latency: latency.backend)
+                                  receiptKey: store.receiptPublicKey, scheduler: scheduler, latency: latency.backend, faults: board)
         let vault = try ClientDatabase(keychainPath: directory.keychain, sandboxPath: directory.sandbox)
-        return Parties(store: store, backend: backend, vault: vault)
+        return Parties(store: store, backend: backend, vault: vault, faults: board)
     }
 
     public struct Latency: Sendable {
@@ -33,20 +39,9 @@ public final class Parties {
             self.store = store
             self.backend = backend
         }
-    }
 
-    public func arm(_ fault: Fault) {
-        set(fault, true)
-    }
-
-    func set(_ fault: Fault, _ on: Bool) {
-        if on {
-            store.faults.insert(fault)
-            backend.faults.insert(fault)
-        } else {
-            store.faults.remove(fault)
-            backend.faults.remove(fault)
-        }
+        /// Every party answers at once: benchmarks and the engine's throughput.
+        public static let instant = Latency(store: .init(products: 0, payment: 0), backend: .init(order: 0, verify: 0))
     }
 
     func onStoreError(_ report: @escaping (String) -> Void) {

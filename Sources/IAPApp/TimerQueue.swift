@@ -28,6 +28,8 @@ public final class TimerQueue: Scheduler {
         speed = 1
     }
 
+    public var isVirtual: Bool { virtualNow != nil }
+
     public var now: Date {
         virtualNow ?? realStart.addingTimeInterval(Date().timeIntervalSince(realStart) * speed + skipped)
     }

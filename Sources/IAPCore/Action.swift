@@ -11,6 +11,12 @@ public enum Action: Sendable, Equatable {
     case verified(PendingOrder, VerifyOutcome)
     case finished(transactionId: String, user: String?, found: Bool)
     case tick
+    /// QA armed (an arm) or disarmed (nil) a fault: from the panel, a flag or a script.
+    case setFault(Fault, FaultArm?)
+    /// A party acted on an armed fault; a one-shot one is spent.
+    case faultFired(Fault)
+    /// The account changed under the app (another login, a session expiry): no warning, no questions.
+    case switchUser(String)
     /// A party could not do its own bookkeeping; shown, never swallowed.
     case alarm(String)
 }

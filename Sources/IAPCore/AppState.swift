@@ -18,7 +18,7 @@ public struct AppState: Sendable, Equatable {
     public var now: Date
 
     public var canMakePayments = true
-    public var faults: Set<Fault> = []
+    public var faults: ArmedFaults = []
     public var products: [Product] = []
     public var productsStatus = ProductsStatus.loading
     public var user: String?

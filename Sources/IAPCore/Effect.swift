@@ -18,8 +18,30 @@ public enum Effect: Sendable, Equatable {
     case finish(transactionId: String, user: String?)
     case remove(transactionId: String, user: String)
     case wake(at: Date)
-    case setFault(Fault, Bool)
+    case setFault(Fault, FaultArm?)
+    /// The app dies here, as with `kill -9` (crash-at, or "crash now" from the panel).
+    case crash(reason: String)
+    /// Delete the app and install it again: the sandbox goes, the keychain and the store's queue stay (C11).
+    case reinstall
     /// Move the app's clock to the next scheduled event.
     case skipTime
     case quit
+}
+
+extension Effect {
+    /// The steps `crash-at` can kill the app before, in the order a purchase takes them.
+    public static let crashPoints = ["create-order", "record-intent", "add-payment", "persist", "verify", "finish", "remove"]
+
+    public var crashPoint: String? {
+        switch self {
+        case .createOrder: "create-order"
+        case .recordIntent: "record-intent"
+        case .addPayment: "add-payment"
+        case .persist: "persist"
+        case .verify: "verify"
+        case .finish: "finish"
+        case .remove: "remove"
+        default: nil
+        }
+    }
 }

@@ -1,18 +1,198 @@
-/// Faults QA arm on purpose. Sticky until disarmed.
-public enum Fault: String, Sendable, Equatable, CaseIterable {
-    case backendDown = "backend-down"
+/// Faults QA arm on purpose: SPEC's catalog. Each is sticky (until disarmed) or one-shot (gone once it fires).
+public enum Fault: String, Sendable, Equatable, CaseIterable, Comparable {
+    // The store
     case paymentsDisabled = "payments-disabled"
+    case productsEmpty = "products-empty"
+    case productsFail = "products-fail"
+    case productsSlow = "products-slow"
+    case userCancels = "user-cancels"
     case purchaseFails = "purchase-fails"
+    case askToBuy = "ask-to-buy"
+    case observerDelayed = "observer-delayed"
+    case observerLost = "observer-lost"
     case emptyApplicationUsername = "empty-application-username"
+    case receiptEmpty = "receipt-empty"
+    case failedThenPurchased = "failed-then-purchased"
+    case duplicateCallback = "duplicate-callback"
     case finishNotFound = "finish-not-found"
+    // The backend
+    case backendDown = "backend-down"
+    case backendTimeout = "backend-timeout"
+    case backend5xx = "backend-5xx"
+    case backendSlow = "backend-slow"
+    case verifyStatus = "verify-status"
+    case verificationPending = "verification-pending"
+    case orderMissing = "order-missing"
+    case productMismatch = "product-mismatch"
+    // The app
+    case crashAt = "crash-at"
+    case background
+    case jailbroken
+
+    public enum Party: String, Sendable { case store, backend, app }
+
+    public var party: Party {
+        switch self {
+        case .paymentsDisabled, .productsEmpty, .productsFail, .productsSlow, .userCancels, .purchaseFails, .askToBuy,
+             .observerDelayed, .observerLost, .emptyApplicationUsername, .receiptEmpty, .failedThenPurchased,
+             .duplicateCallback, .finishNotFound: .store
+        case .backendDown, .backendTimeout, .backend5xx, .backendSlow, .verifyStatus, .verificationPending,
+             .orderMissing, .productMismatch: .backend
+        case .crashAt, .background, .jailbroken: .app
+        }
+    }
+
+    /// The value used when none is given; nil for faults that take none.
+    public var defaultValue: String? {
+        switch self {
+        case .productsSlow, .observerDelayed, .backendSlow: "8"
+        case .askToBuy: "approve"
+        case .backend5xx: "503"
+        case .verifyStatus: "21003"
+        case .verificationPending: "3"
+        case .crashAt: "verify"
+        default: nil
+        }
+    }
+
+    /// What VALUE means, for `iapsim faults` and the panel.
+    public var valueHelp: String? {
+        switch self {
+        case .productsSlow, .observerDelayed, .backendSlow: "seconds"
+        case .askToBuy: "approve|decline"
+        case .backend5xx: "HTTP status"
+        case .verifyStatus: "verifyReceipt status, e.g. 21002 21003 21005 21007 21010"
+        case .verificationPending: "answers before the real one"
+        case .crashAt: Effect.crashPoints.joined(separator: "|")
+        default: nil
+        }
+    }
 
     public var summary: String {
         switch self {
-        case .backendDown: "the backend is unreachable: orders cannot be created or verified"
         case .paymentsDisabled: "canMakePayments is off on this device"
+        case .productsEmpty: "the product request answers an empty list"
+        case .productsFail: "the product request fails"
+        case .productsSlow: "the product request answers after VALUE seconds"
+        case .userCancels: "the user taps Cancel on the payment sheet"
         case .purchaseFails: "the store fails every payment"
+        case .askToBuy: "Ask to Buy: the payment waits for a parent, who decides VALUE 10 s later"
+        case .observerDelayed: "the observer hears of a payment VALUE seconds after it went through"
+        case .observerLost: "the observer never hears of the payment until the app is relaunched"
         case .emptyApplicationUsername: "the store returns transactions without applicationUsername"
+        case .receiptEmpty: "the app receipt is empty (as right after a purchase, before a refresh)"
+        case .failedThenPurchased: "the payment first reports failed, then purchased 2 s later (interrupted purchase)"
+        case .duplicateCallback: "the observer hears of each payment twice"
         case .finishNotFound: "finishTransaction cannot find the transaction (it stays in the queue)"
+        case .backendDown: "the backend is unreachable: orders cannot be created or verified"
+        case .backendTimeout: "the backend does the work but the answer never arrives (timeout after 10 s)"
+        case .backend5xx: "the backend answers HTTP VALUE without doing anything"
+        case .backendSlow: "the backend answers VALUE seconds later than usual"
+        case .verifyStatus: "Apple's verifyReceipt answers status VALUE at every endpoint"
+        case .verificationPending: "the backend answers \"still verifying\" VALUE times before the real answer; the client polls"
+        case .orderMissing: "the backend has lost the order: it credits the requester and makes a new one"
+        case .productMismatch: "the order names another product than the one paid: the backend credits what was paid"
+        case .crashAt: "the app dies (as kill -9) just before its next VALUE step"
+        case .background: "the app is in the background: no automatic retries until it comes back"
+        case .jailbroken: "the device is jailbroken: the app refuses purchases"
         }
+    }
+}
+
+/// How one fault is armed.
+public struct FaultArm: Sendable, Equatable {
+    public var value: String?
+    /// Disarms itself the first time it fires.
+    public var once: Bool
+
+    public init(value: String? = nil, once: Bool = false) {
+        self.value = value
+        self.once = once
+    }
+}
+
+/// The faults armed right now, with their values. Reads like a set of faults.
+public struct ArmedFaults: Sendable, Equatable, Sequence, ExpressibleByArrayLiteral {
+    public private(set) var arms: [Fault: FaultArm] = [:]
+
+    public init(arrayLiteral faults: Fault...) {
+        for fault in faults { insert(fault) }
+    }
+
+    public init<S: Sequence>(_ faults: S) where S.Element == Fault {
+        for fault in faults { insert(fault) }
+    }
+
+    public var isEmpty: Bool { arms.isEmpty }
+
+    public func contains(_ fault: Fault) -> Bool { arms[fault] != nil }
+
+    /// The armed value, else the fault's default; nil when not armed.
+    public func value(_ fault: Fault) -> String? {
+        guard let arm = arms[fault] else { return nil }
+        return arm.value ?? fault.defaultValue
+    }
+
+    public func seconds(_ fault: Fault) -> Double? {
+        value(fault).flatMap(Double.init)
+    }
+
+    public func arm(_ fault: Fault) -> FaultArm? { arms[fault] }
+
+    public mutating func insert(_ fault: Fault, _ arm: FaultArm = FaultArm()) {
+        arms[fault] = arm
+    }
+
+    public mutating func remove(_ fault: Fault) {
+        arms[fault] = nil
+    }
+
+    public func makeIterator() -> IndexingIterator<[Fault]> {
+        arms.keys.sorted().makeIterator()
+    }
+
+    /// `NAME[=VALUE][:once]`, as `--fault` and scripts write it.
+    public static func parse(_ text: String) throws(FaultSyntaxError) -> (Fault, FaultArm) {
+        var spec = Substring(text.trimmingCharacters(in: .whitespaces))
+        var once = false
+        if spec.hasSuffix(":once") {
+            once = true
+            spec = spec.dropLast(5)
+        }
+        let parts = spec.split(separator: "=", maxSplits: 1).map(String.init)
+        guard let name = parts.first, let fault = Fault(rawValue: name) else {
+            throw FaultSyntaxError(message: "unknown fault \"\(parts.first ?? "")\" (`iapsim faults` lists them)")
+        }
+        let value = parts.count > 1 ? parts[1] : nil
+        if let value {
+            guard fault.defaultValue != nil else { throw FaultSyntaxError(message: "\(fault.rawValue) takes no value") }
+            if fault == .askToBuy, value != "approve", value != "decline" {
+                throw FaultSyntaxError(message: "ask-to-buy takes approve or decline, not \"\(value)\"")
+            }
+            if fault == .crashAt, !Effect.crashPoints.contains(value) {
+                throw FaultSyntaxError(message: "crash-at takes one of \(Effect.crashPoints.joined(separator: ", ")), not \"\(value)\"")
+            }
+            if fault != .askToBuy, fault != .crashAt, Double(value) == nil {
+                throw FaultSyntaxError(message: "\(fault.rawValue) takes a number (\(fault.valueHelp ?? "")), not \"\(value)\"")
+            }
+        }
+        return (fault, FaultArm(value: value, once: once))
+    }
+
+    /// How the fault reads on a badge: `name`, `name=value`, with `·once` when one-shot.
+    public func label(_ fault: Fault) -> String {
+        guard let arm = arms[fault] else { return fault.rawValue }
+        return fault.rawValue + (arm.value.map { "=\($0)" } ?? "") + (arm.once ? "·once" : "")
+    }
+}
+
+public struct FaultSyntaxError: Error, Sendable, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+}
+
+extension Fault {
+    public static func < (a: Fault, b: Fault) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
     }
 }

@@ -45,9 +45,7 @@ extension AppState {
         case .foreground:
             return triggerVerifyQueue()
         case .toggleBackend:
-            let down = !faults.contains(.backendDown)
-            if down { faults.insert(.backendDown) } else { faults.remove(.backendDown) }
-            return [.setFault(.backendDown, down)] + (down ? [] : triggerVerifyQueue())
+            return setFault(.backendDown, faults.contains(.backendDown) ? nil : FaultArm())
         }
         return []
     }

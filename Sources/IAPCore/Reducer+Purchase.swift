@@ -4,6 +4,11 @@ import Foundation
 extension AppState {
     mutating func buySelected() -> [Effect] {
         guard hud == nil, let buyer = user, let product = selectedProduct else { return [] }
+        guard !faults.contains(.jailbroken) else {
+            // C12: the app itself refuses; the store is never asked.
+            hud = HUD(.jailbroken, productId: product.id)
+            return []
+        }
         guard canMakePayments else {
             hud = HUD(.disabled, productId: product.id)
             return []
@@ -168,7 +173,8 @@ extension AppState {
 
     /// Starts the next verification when none is in flight, or sets a wake-up for the next one due.
     mutating func pumpVerifyQueue() -> [Effect] {
-        guard verifying == nil, user != nil else { return [] }
+        // In the background iOS suspends the app: nothing runs until it comes back (a trigger).
+        guard verifying == nil, user != nil, !faults.contains(.background) else { return [] }
         if let id = priority {
             priority = nil
             if let order = orders[id], order.status == .pending { return startVerifying(order) }

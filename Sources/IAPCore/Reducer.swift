@@ -39,10 +39,25 @@ extension AppState {
         case .tick:
             if let wake = wakeAt, wake <= now { wakeAt = nil }
             return pumpVerifyQueue()
+        case let .setFault(fault, arm):
+            return setFault(fault, arm)
+        case let .faultFired(fault):
+            if faults.arm(fault)?.once == true { faults.remove(fault) }
+            return []
+        case let .switchUser(name):
+            return logOut() + logIn(name)
         case let .alarm(message):
             alarms.append(message)
             return []
         }
+    }
+
+    mutating func setFault(_ fault: Fault, _ arm: FaultArm?) -> [Effect] {
+        if let arm { faults.insert(fault, arm) } else { faults.remove(fault) }
+        if fault == .paymentsDisabled { canMakePayments = arm == nil }
+        // The network back, the app back in the foreground: both are triggers (C4).
+        let trigger = arm == nil && (fault == .backendDown || fault == .background)
+        return [.setFault(fault, arm)] + (trigger ? triggerVerifyQueue() : [])
     }
 
     mutating func logIn(_ name: String) -> [Effect] {

@@ -10,6 +10,10 @@ public enum StoreError: String, Sendable, Equatable {
     case paymentFailed = "payment-failed"
     case alreadyPending = "already-pending"
     case unknownProduct = "unknown-product"
+    /// Ask to Buy: the parent said no.
+    case declined
+    /// The payment was interrupted (a sheet to accept new terms, say); a purchased transaction may follow.
+    case interrupted
 }
 
 /// What the payment queue reports to its observer, shaped like `SKPaymentTransaction`.

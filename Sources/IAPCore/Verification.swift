@@ -53,6 +53,7 @@ public enum VerifyOutcome: Sendable, Equatable {
             switch response.status {
             case ReceiptStatus.ok, ReceiptStatus.compensatedBySupport: self = .valid
             case ReceiptStatus.notAuthenticated, ReceiptStatus.accountGone: self = .invalid(status: response.status)
+            case ReceiptStatus.verificationPending: self = .retry(reason: "verification pending")
             default: self = .retry(reason: "status \(response.status)")
             }
         }
@@ -70,6 +71,8 @@ public enum ReceiptStatus {
     public static let accountGone = 21010
     /// Not Apple's: support marked the order "compensated by hand", so the client finishes it.
     public static let compensatedBySupport = 40001
+    /// Not Apple's: the backend has not decided yet; the client asks again later.
+    public static let verificationPending = 40002
 }
 
 /// What a user holds on the backend.

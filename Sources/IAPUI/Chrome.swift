@@ -19,8 +19,8 @@ extension Canvas {
         if state.faults.contains(.backendDown) {
             x += grid.put(" \(Text.backendDownBadge(lang)) ", x: x, y: y, style: theme.badge) + 1
         }
-        for fault in state.faults.sorted(by: { $0.rawValue < $1.rawValue }) where fault != .backendDown {
-            x += grid.put(" \(fault.rawValue) ", x: x, y: y, style: theme.badge) + 1
+        for fault in state.faults where fault != .backendDown && x < width - 2 {
+            x += grid.put(" \(state.faults.label(fault)) ", x: x, y: y, style: theme.badge, limit: width - x - 1) + 1
         }
         if let alarm = state.alarms.last {
             grid.put("\(Text.alarm(lang)): \(alarm)", x: x, y: y, style: theme.bad, limit: width - x - 1)

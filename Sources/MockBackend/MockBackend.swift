@@ -14,12 +14,14 @@ public final class MockBackend: Backend {
         }
     }
 
-    public var faults: Set<Fault> = []
+    public let faults: FaultBoard
     /// Which `verifyReceipt` the server calls first. Production answers 21007 for a sandbox receipt,
     /// and the server retries against sandbox, as Apple asks.
     public var verifyEnvironment = Environment.production
-    /// A status Apple's service answers instead of checking (QA's "each verifyReceipt status" fault); nil: check.
-    public var forcedAppleStatus: Int?
+    /// How long a request waits before the client gives up on it (the `backend-timeout` fault).
+    public static let timeout = 10.0
+    /// "Still verifying" answers given so far, per transaction (the `verification-pending` fault).
+    private var pendingAnswers: [String: Int] = [:]
 
     public enum Environment: String, Sendable { case production = "Production", sandbox = "Sandbox" }
 
@@ -30,8 +32,13 @@ public final class MockBackend: Backend {
     private let scheduler: Scheduler
     private let latency: Latency
 
-    public init(database: BackendDatabase, catalog: [Product], receiptKey: Data, scheduler: Scheduler, latency: Latency = Latency()) {
+    private let catalogOrder: [Product]
+
+    public init(database: BackendDatabase, catalog: [Product], receiptKey: Data, scheduler: Scheduler, latency: Latency = Latency(),
+                faults: FaultBoard = FaultBoard()) {
         self.database = database
+        self.faults = faults
+        catalogOrder = catalog
         self.catalog = Dictionary(catalog.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         self.receiptKey = receiptKey
         self.scheduler = scheduler
@@ -40,7 +47,9 @@ public final class MockBackend: Backend {
 
     public func createOrder(user: String, productId: String, _ completion: @escaping (Result<String, BackendError>) -> Void) {
         answer(after: latency.order, completion) {
-            try database.createOrder(user: user, productId: productId, at: scheduler.now)
+            // product-mismatch: the order goes down with the neighbouring product in the catalog.
+            let named = faults.fire(.productMismatch) != nil ? neighbour(of: productId) : productId
+            return try database.createOrder(user: user, productId: named, at: scheduler.now)
         }
     }
 
@@ -56,18 +65,37 @@ public final class MockBackend: Backend {
     /// The server's work happens when the request arrives; the answer travels back later,
     /// so a kill in between leaves a credit the client has not heard of (the replay must credit nothing more).
     private func answer<T>(after delay: Double, _ completion: @escaping (Result<T, BackendError>) -> Void, work: () throws -> T) {
-        let result: Result<T, BackendError>
-        if faults.contains(.backendDown) {
+        var delay = delay + (faults.fire(.backendSlow).flatMap(Double.init) ?? 0)
+        var result: Result<T, BackendError>
+        if faults.fire(.backendDown) != nil {
             result = .failure(.unreachable)
+        } else if let code = faults.fire(.backend5xx) {
+            result = .failure(.http(Int(code) ?? 500))
         } else {
             do { result = .success(try work()) } catch { result = .failure(.http(500)) }
+            if faults.fire(.backendTimeout) != nil {
+                // The work is done; only the answer is lost on the way back.
+                result = .failure(.timeout)
+                delay = Self.timeout
+            }
         }
         scheduler.after(delay) { completion(result) }
     }
 
+    private func neighbour(of productId: String) -> String {
+        guard let index = catalogOrder.firstIndex(where: { $0.id == productId }), catalogOrder.count > 1 else { return productId }
+        return catalogOrder[(index + 1) % catalogOrder.count].id
+    }
+
     /// The backend's own handling of one request: Apple's answer first, then orders, support marks and the ledger.
     private func verifyNow(_ request: VerifyRequest) throws -> VerifyResponse {
-        if let orderId = request.orderId, try database.isCompensated(orderId: orderId) {
+        if let polls = faults.fire(.verificationPending).flatMap(Int.init), pendingAnswers[request.transactionId, default: 0] < polls {
+            pendingAnswers[request.transactionId, default: 0] += 1
+            return VerifyResponse(status: ReceiptStatus.verificationPending)
+        }
+        // order-missing: the server cannot find the order the client names, and proceeds as if none was named (B4).
+        let orderId = faults.fire(.orderMissing) != nil ? nil : request.orderId
+        if let orderId, try database.isCompensated(orderId: orderId) {
             return VerifyResponse(status: ReceiptStatus.compensatedBySupport)
         }
         var apple = appleVerify(request.receipt, environment: verifyEnvironment)
@@ -88,7 +116,7 @@ public final class MockBackend: Backend {
         // B4: credit what was paid (the receipt's product), whatever product the order named.
         let coins = catalog[entry.product_id]?.coins ?? 0
         let (credit, new) = try database.credit(
-            transactionId: entry.transaction_id, paidProduct: entry.product_id, orderId: request.orderId,
+            transactionId: entry.transaction_id, paidProduct: entry.product_id, orderId: orderId,
             requester: request.user, coins: coins, at: scheduler.now)
         return VerifyResponse(status: ReceiptStatus.ok, creditedUser: credit.user, newlyCredited: new)
     }
@@ -100,7 +128,7 @@ public final class MockBackend: Backend {
 
     /// Apple's `verifyReceipt` at one endpoint.
     private func appleVerify(_ base64: String, environment: Environment) -> AppleAnswer {
-        if let forced = forcedAppleStatus { return .status(forced) }
+        if let forced = faults.fire(.verifyStatus).flatMap(Int.init) { return .status(forced) }
         switch ReceiptVerifier.check(base64, publicKey: receiptKey) {
         case .malformed: return .status(ReceiptStatus.malformed)
         case .notAuthenticated: return .status(ReceiptStatus.notAuthenticated)

@@ -14,7 +14,7 @@ public final class MockPaymentQueue: PaymentQueue {
         }
     }
 
-    public var faults: Set<Fault> = []
+    public let faults: FaultBoard
     /// Where a failure of the store's own database is reported.
     public var onError: (String) -> Void = { _ in }
 
@@ -25,8 +25,10 @@ public final class MockPaymentQueue: PaymentQueue {
     private let signer: ReceiptSigner
     private var observer: (([StoreTransaction]) -> Void)?
 
-    public init(database: StoreDatabase, catalog: [Product], scheduler: Scheduler, latency: Latency = Latency()) throws {
+    public init(database: StoreDatabase, catalog: [Product], scheduler: Scheduler, latency: Latency = Latency(),
+                faults: FaultBoard = FaultBoard()) throws {
         self.database = database
+        self.faults = faults
         self.catalog = catalog
         self.scheduler = scheduler
         self.latency = latency
@@ -38,7 +40,12 @@ public final class MockPaymentQueue: PaymentQueue {
     /// What the backend needs to check this store's receipts.
     public var receiptPublicKey: Data { signer.publicKey }
 
-    public var canMakePayments: Bool { !faults.contains(.paymentsDisabled) }
+    public var canMakePayments: Bool { !faults.isArmed(.paymentsDisabled) }
+
+    /// How long a parent takes to answer an Ask to Buy request.
+    public static let askToBuyDecision = 10.0
+    /// How long after the "failed" callback of an interrupted purchase the "purchased" one comes.
+    public static let interruptionResolved = 2.0
 
     public func add(observer: @escaping ([StoreTransaction]) -> Void) {
         self.observer = observer
@@ -48,11 +55,18 @@ public final class MockPaymentQueue: PaymentQueue {
         for transaction in unfinished where transaction.state == .purchasing {
             scheduler.after(latency.payment) { [weak self] in self?.complete(transaction.id) }
         }
+        // The parent still decides, whether or not the app was running.
+        for transaction in unfinished where transaction.state == .deferred {
+            let approve = faults.armed.value(.askToBuy) != "decline"
+            scheduler.after(Self.askToBuyDecision) { [weak self] in self?.decide(transaction.id, approve: approve) }
+        }
     }
 
     public func requestProducts(_ completion: @escaping (Result<[Product], StoreRequestError>) -> Void) {
-        let products = catalog
-        scheduler.after(latency.products) { completion(.success(products)) }
+        let delay = latency.products + (faults.fire(.productsSlow).flatMap(Double.init) ?? 0)
+        let result: Result<[Product], StoreRequestError> =
+            faults.fire(.productsFail) != nil ? .failure(.failed) : .success(faults.fire(.productsEmpty) != nil ? [] : catalog)
+        scheduler.after(delay) { completion(result) }
     }
 
     public func add(_ payment: Payment) {
@@ -66,7 +80,20 @@ public final class MockPaymentQueue: PaymentQueue {
             return
         }
         guard let transaction = record(payment, state: .purchasing) else { return }
-        scheduler.after(latency.payment) { [weak self] in self?.complete(transaction.id) }
+        let id = transaction.id
+        if faults.fire(.userCancels) != nil {
+            scheduler.after(latency.payment) { [weak self] in self?.resolve(id, to: .failed, error: .cancelled) }
+        } else if let decision = faults.fire(.askToBuy) {
+            scheduler.after(latency.payment) { [weak self] in self?.resolve(id, to: .deferred, error: nil) }
+            scheduler.after(latency.payment + Self.askToBuyDecision) { [weak self] in self?.decide(id, approve: decision != "decline") }
+        } else if faults.fire(.failedThenPurchased) != nil {
+            scheduler.after(latency.payment) { [weak self] in self?.resolve(id, to: .failed, error: .interrupted) }
+            scheduler.after(latency.payment + Self.interruptionResolved) { [weak self] in
+                self?.record(payment, state: .purchased)
+            }
+        } else {
+            scheduler.after(latency.payment) { [weak self] in self?.complete(id) }
+        }
     }
 
     public func cancelPayment(transactionId: String) {
@@ -74,11 +101,12 @@ public final class MockPaymentQueue: PaymentQueue {
     }
 
     public func finish(transactionId: String) -> Bool {
-        guard !faults.contains(.finishNotFound) else { return false }
+        guard faults.fire(.finishNotFound) == nil else { return false }
         return attempt { try database.finish(transactionId) } ?? false
     }
 
     public func appReceipt() -> String? {
+        guard faults.fire(.receiptEmpty) == nil else { return nil }
         let consumables = Set(catalog.filter { $0.kind.isConsumable }.map(\.id))
         guard let entries = attempt({ try database.receiptEntries(consumables: consumables) }), !entries.isEmpty else { return nil }
         let receipt = Receipt(bundle_id: Receipt.bundleId, environment: "Sandbox", in_app: entries.map {
@@ -93,26 +121,49 @@ public final class MockPaymentQueue: PaymentQueue {
     }
 
     private func complete(_ id: String) {
-        let succeeded = !faults.contains(.purchaseFails)
+        let succeeded = faults.fire(.purchaseFails) == nil
         resolve(id, to: succeeded ? .purchased : .failed, error: succeeded ? nil : .paymentFailed)
     }
 
-    /// Moves a purchasing transaction to its outcome, durably, then tells the observer.
+    private func decide(_ id: String, approve: Bool) {
+        resolve(id, to: approve ? .purchased : .failed, error: approve ? nil : .declined)
+    }
+
+    /// Moves a waiting transaction to its outcome, durably, then tells the observer.
     private func resolve(_ id: String, to state: TransactionState, error: StoreError?) {
-        guard var transaction = attempt({ try database.transaction(id) }) ?? nil, transaction.state == .purchasing else { return }
+        guard var transaction = attempt({ try database.transaction(id) }) ?? nil,
+              transaction.state == .purchasing || transaction.state == .deferred else { return }
         guard attempt({ try database.update(id, state: state, error: error) }) != nil else { return }
         transaction.state = state
         transaction.error = error
-        observer?([transaction])
+        notify(transaction)
+    }
+
+    /// Tells the observer, unless a fault delays, drops or doubles the news of a payment.
+    private func notify(_ transaction: StoreTransaction) {
+        guard transaction.state == .purchased else {
+            observer?([transaction])
+            return
+        }
+        if faults.fire(.observerLost) != nil { return }  // still unfinished: the next launch re-delivers it
+        let deliveries = faults.fire(.duplicateCallback) != nil ? 2 : 1
+        let delay = faults.fire(.observerDelayed).flatMap(Double.init) ?? 0
+        for _ in 0..<deliveries {
+            if delay > 0 {
+                scheduler.after(delay) { [weak self] in self?.observer?([transaction]) }
+            } else {
+                observer?([transaction])
+            }
+        }
     }
 
     @discardableResult
     private func record(_ payment: Payment, state: TransactionState, error: StoreError? = nil) -> StoreTransaction? {
-        let name = faults.contains(.emptyApplicationUsername) ? nil : payment.applicationUsername
+        let name = faults.fire(.emptyApplicationUsername) != nil ? nil : payment.applicationUsername
         guard let transaction = attempt({
             try database.insert(productId: payment.productId, state: state, applicationUsername: name, date: scheduler.now, error: error)
         }) else { return nil }
-        observer?([transaction])
+        notify(transaction)
         return transaction
     }
 

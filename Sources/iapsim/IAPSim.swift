@@ -49,10 +49,19 @@ struct FaultsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "faults", abstract: "List every fault --fault can arm.")
 
     func run() {
-        let width = Fault.allCases.map(\.rawValue.count).max() ?? 0
-        for fault in Fault.allCases {
-            print(fault.rawValue.padding(toLength: width + 2, withPad: " ", startingAt: 0) + fault.summary)
+        let names = Fault.allCases.map { fault in fault.rawValue + (fault.defaultValue.map { "=\($0)" } ?? "") }
+        let width = names.map(\.count).max() ?? 0
+        var party: Fault.Party?
+        for (fault, name) in zip(Fault.allCases, names) {
+            if fault.party != party {
+                party = fault.party
+                print((party == .store ? "" : "\n") + "\(fault.party.rawValue):")
+            }
+            print("  " + name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + fault.summary
+                  + (fault.valueHelp.map { " (VALUE: \($0))" } ?? ""))
         }
+        print("\nArm with --fault NAME[=VALUE] (sticky) or NAME[=VALUE]:once (gone after it fires once);")
+        print("in the app, F opens the fault panel; in a script, `fault NAME[=VALUE][:once]` / `clear NAME`.")
     }
 }
 
@@ -74,7 +83,21 @@ struct ResetCommand: ParsableCommand {
 }
 
 extension Language: ExpressibleByArgument {}
-extension Fault: ExpressibleByArgument {}
+/// `--fault NAME[=VALUE][:once]`.
+struct FaultSpec {
+    let fault: Fault
+    let arm: FaultArm
+
+    init(_ argument: String) throws {
+        (fault, arm) = try ArmedFaults.parse(argument)
+    }
+
+    static func armed(_ specs: [FaultSpec]) -> ArmedFaults {
+        var armed: ArmedFaults = []
+        for spec in specs { armed.insert(spec.fault, spec.arm) }
+        return armed
+    }
+}
 
 enum Console {
     static func fail(_ message: String, code: Int32 = 1) -> Never {

@@ -21,8 +21,9 @@ struct Run: ParsableCommand {
     @Option(help: "Product catalog: iapsim's JSON or an Xcode .storekit file (default: the shipped catalog).")
     var catalog: String?
 
-    @Option(name: .customLong("fault"), help: "Arm a fault at launch (repeatable): \(Fault.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var faults: [Fault] = []
+    @Option(name: .customLong("fault"), help: ArgumentHelp("Arm a fault at launch (repeatable); `iapsim faults` lists them.", valueName: "name[=value][:once]"),
+            transform: FaultSpec.init)
+    var faults: [FaultSpec] = []
 
     @Flag(help: "Allow a new purchase while another order is unfinished (the default is serial, C9).")
     var parallel = false
@@ -45,15 +46,14 @@ struct Run: ParsableCommand {
         let products = try loadCatalog()
         let directory = data.lockedDirectory()
 
-        let timers = TimerQueue(speed: speed)
-        let parties: Parties
-        let latency = instant ? Parties.Latency(store: .init(products: 0, payment: 0), backend: .init(order: 0, verify: 0)) : Parties.Latency()
-        do { parties = try Parties.open(in: directory, catalog: products, scheduler: timers, latency: latency) } catch { Console.fail("\(error)") }
-        for fault in faults { parties.arm(fault) }
-
-        var state = AppState(lang: lang, serialPurchases: !parallel, now: timers.now)
-        state.faults = Set(faults)
-        let runtime = AppRuntime(state: state, parties: parties, timers: timers)
+        let latency = instant ? Parties.Latency.instant : Parties.Latency()
+        let session: AppSession
+        do {
+            session = try AppSession(directory: directory, catalog: products, options: AppState(lang: lang, serialPurchases: !parallel),
+                                     faults: FaultSpec.armed(faults), user: user, latency: latency, clock: .live(speed: speed))
+        } catch {
+            Console.fail("\(error)")
+        }
 
         let terminal: TerminalSession
         do {
@@ -62,9 +62,11 @@ struct Run: ParsableCommand {
             Console.fail("\(error)")
         }
         let theme: Theme = (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty ? .color : .monochrome
-        runtime.start(user: user)
-        MainLoop(runtime: runtime, terminal: terminal, theme: theme, exitAfterFirstFrame: exitAfterFirstFrame).run()
+        let ending = MainLoop(session: session, terminal: terminal, theme: theme, exitAfterFirstFrame: exitAfterFirstFrame).run()
         terminal.close()
+        if case let .crashed(reason) = ending {
+            Console.fail("crashed on purpose (\(reason)); run iapsim again to see the recovery", code: 137)
+        }
     }
 
     private func loadCatalog() throws -> [Product] {
@@ -77,25 +79,33 @@ struct Run: ParsableCommand {
     }
 }
 
-/// Keys and timers in, frames out, until the app quits or the terminal goes away.
+/// Keys and timers in, frames out, until the app quits, crashes on purpose or the terminal goes away.
 struct MainLoop {
-    let runtime: AppRuntime
+    enum Ending { case quit, crashed(String) }
+
+    let session: AppSession
     let terminal: TerminalSession
     let theme: Theme
     let exitAfterFirstFrame: Bool
 
-    func run() {
+    func run() -> Ending {
         while true {
+            let runtime = session.runtime
             runtime.timers.runDue()
+            if let reason = runtime.crashReason { return .crashed(reason) }
+            if runtime.reinstallRequested {
+                do { try session.reinstall() } catch { return .crashed("reinstall failed: \(error)") }
+                continue
+            }
             runtime.refreshClock()
             let size = terminal.size
             terminal.draw(Renderer.render(runtime.state, width: size.width, height: size.height, theme: theme))
-            if runtime.state.quitting { return }
-            if exitAfterFirstFrame, runtime.state.productsStatus == .loaded { return }
+            if runtime.state.quitting { return .quit }
+            if exitAfterFirstFrame, runtime.state.productsStatus == .loaded { return .quit }
             let untilNext = runtime.timers.nextDue.map { runtime.timers.wallSeconds(until: $0) } ?? 1
             switch terminal.nextEvent(timeout: Int32(max(0, min(untilNext, 1)) * 1000)) {
             case let .key(key): runtime.send(.key(key))
-            case .hangup: return
+            case .hangup: return .quit
             case .resize, nil: break
             }
         }

@@ -9,7 +9,7 @@ struct BackendRulesTests {
     private func backendAlone() throws -> Harness {
         let app = try Harness.paidWhile()
         app.runtime.halt(afterEffects: 0)
-        app.parties.backend.faults = []
+        app.parties.faults.set(.backendDown, nil)
         return app
     }
 
@@ -150,8 +150,7 @@ struct BackendRulesTests {
 
     @Test("21003 through the client: 'Verification failed, please contact support', finished, nothing credited")
     func rejectedThroughClient() throws {
-        let app = try Harness(user: "alice")
-        app.parties.backend.forcedAppleStatus = ReceiptStatus.notAuthenticated
+        let app = try Harness(user: "alice", faults: [.verifyStatus])  // 21003 by default
         app.advance(0.5)
         app.press(.enter)
         app.advance(3)

@@ -9,26 +9,23 @@ import ClientPersistence
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 let shippedCatalog = try! CatalogLoader.load(path: repositoryRoot.appendingPathComponent("assets/catalog.json").path)
 
-/// The whole app on the real parties and a virtual clock: keys in, screens and databases out.
+/// An `AppSession` in a fresh temporary directory, with readers of what each party holds.
 final class Harness {
-    let directory: DataDirectory
-    private(set) var timers: TimerQueue
-    private(set) var parties: Parties
-    private(set) var runtime: AppRuntime
-    let options: AppState
-    var faults: Set<Fault> = []
+    let session: AppSession
 
-    init(user: String? = nil, faults: Set<Fault> = [], policy: VerifyPolicy = VerifyPolicy(), serial: Bool = true) throws {
+    init(user: String? = nil, faults: ArmedFaults = [], policy: VerifyPolicy = VerifyPolicy(), serial: Bool = true) throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("iapsim-test-\(UUID().uuidString)").path
-        directory = DataDirectory(path: path)
-        options = AppState(policy: policy, serialPurchases: serial)
-        self.faults = faults
-        timers = TimerQueue(virtualStart: Date(timeIntervalSince1970: 1_800_000_000))
-        (parties, runtime) = try Self.launch(directory, timers: timers, options: options, faults: faults, user: user)
+        session = try AppSession(directory: DataDirectory(path: path), catalog: shippedCatalog,
+                                 options: AppState(policy: policy, serialPurchases: serial), faults: faults, user: user)
+        if ProcessInfo.processInfo.environment["IAPSIM_TRACE"] == "1" {
+            session.onAction = { now, action, effects in
+                print("  \(now.timeIntervalSince(AppSession.epoch)) \(action) -> \(effects)")
+            }
+        }
     }
 
     /// Alice bought the first product while the parties had `faults` (the backend down by default): one order pending.
-    static func paidWhile(_ faults: Set<Fault> = [.backendDown]) throws -> Harness {
+    static func paidWhile(_ faults: ArmedFaults = [.backendDown]) throws -> Harness {
         let app = try Harness(user: "alice", faults: faults)
         app.advance(0.5)
         app.press(.enter)
@@ -38,44 +35,27 @@ final class Harness {
 
     deinit { try? FileManager.default.removeItem(atPath: directory.path) }
 
-    private static func launch(_ directory: DataDirectory, timers: TimerQueue, options: AppState, faults: Set<Fault>, user: String?) throws -> (Parties, AppRuntime) {
-        let parties = try Parties.open(in: directory, catalog: shippedCatalog, scheduler: timers)
-        for fault in faults { parties.arm(fault) }
-        var state = options
-        state.faults = faults
-        state.now = timers.now
-        let runtime = AppRuntime(state: state, parties: parties, timers: timers)
-        if ProcessInfo.processInfo.environment["IAPSIM_TRACE"] == "1" {
-            runtime.onAction = { action, effects in print("  \(timers.now.timeIntervalSince1970 - 1_800_000_000) \(action) -> \(effects)") }
-        }
-        runtime.start(user: user)
-        return (parties, runtime)
-    }
-
-    var state: AppState { runtime.state }
+    var directory: DataDirectory { session.directory }
+    var timers: TimerQueue { session.timers }
+    var parties: Parties { session.parties }
+    var runtime: AppRuntime { session.runtime }
+    var state: AppState { session.state }
 
     /// Drops every object of the running app on the floor, as `kill -9` does, and starts a new one on the same files.
-    func relaunch(user: String? = nil, faults newFaults: Set<Fault>? = nil) throws {
-        if let newFaults { faults = newFaults }
-        timers = TimerQueue(virtualStart: timers.now)
-        (parties, runtime) = try Self.launch(directory, timers: timers, options: options, faults: faults, user: user)
+    func relaunch(user: String? = nil, faults: ArmedFaults? = nil) throws {
+        try session.relaunch(user: user, faults: faults)
     }
 
     func press(_ keys: Key...) {
-        for key in keys { runtime.send(.key(key)) }
+        for key in keys { session.press(key) }
     }
 
-    func type(_ text: String) {
-        for c in text { runtime.send(.key(.char(c))) }
-    }
+    func type(_ text: String) { session.type(text) }
 
-    func advance(_ seconds: Double) {
-        timers.advance(by: seconds)
-        runtime.refreshClock()
-    }
+    func advance(_ seconds: Double) { session.advance(seconds) }
 
     func screen(width: Int = 80, height: Int = 24, theme: Theme = .monochrome) -> String {
-        Renderer.render(runtime.state, width: width, height: height, theme: theme).text
+        session.screen(width: width, height: height, theme: theme).text
     }
 
     // What each party holds, read from its own database through a connection of the test's own.

@@ -19,7 +19,7 @@ struct SplitMix64: RandomNumberGenerator {
 func explore(seed: UInt64, steps: Int = 24) throws -> [String] {
     var rng = SplitMix64(state: seed)
     let users = ["alice", "bob"]
-    let startFaults: Set<Fault> = Bool.random(using: &rng) ? [.emptyApplicationUsername] : []
+    let startFaults: ArmedFaults = Bool.random(using: &rng) ? [.emptyApplicationUsername] : []
     let app = try Harness(user: users[0], faults: startFaults)
     var log: [String] = []
     var buyerOf: [String: String] = [:]
@@ -84,7 +84,9 @@ func explore(seed: UInt64, steps: Int = 24) throws -> [String] {
             log.append("crash after \(effects) effects, relaunch\(backendDown ? " with backend down" : "")")
             app.runtime.halt(afterEffects: effects)
             app.advance(Double(Int.random(in: 0..<4, using: &rng)) * 0.5)
-            try app.relaunch(faults: startFaults.union(backendDown ? [.backendDown] : []))
+            var faults = startFaults
+            if backendDown { faults.insert(.backendDown) }
+            try app.relaunch(faults: faults)
         }
         try observe()
     }

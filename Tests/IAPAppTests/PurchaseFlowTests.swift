@@ -172,7 +172,7 @@ struct PurchaseFlowTests {
         app.advance(0.5)
         app.press(.enter)
         app.advance(600)
-        app.parties.backend.faults = []  // the network came back without the app noticing
+        app.parties.faults.set(.backendDown, nil)  // the network came back without the app noticing
         app.advance(600)
         #expect(try app.credits().isEmpty)
         app.press(.char("f"))

@@ -1,0 +1,124 @@
+import Foundation
+import IAPCore
+import IAPUI
+import MockBackend
+import MockStore
+
+/// The app from launch to relaunch, on the real parties: keys in, screens and databases out. It can die and
+/// come back on the same files (a crash, a reinstall). On a virtual clock it runs headless: `iapsim play`,
+/// the gallery, the engine benchmark and the tests drive the app through it; the terminal UI runs it live.
+public final class AppSession {
+    /// Whose time the app runs on.
+    public enum Clock: Sendable {
+        case live(speed: Double)
+        case virtual(start: Date)
+    }
+
+    public let directory: DataDirectory
+    public let catalog: [Product]
+    public private(set) var timers: TimerQueue
+    public private(set) var parties: Parties
+    public private(set) var runtime: AppRuntime
+    /// The state every launch starts from (language, policy, serial purchases).
+    public var options: AppState
+    /// Armed faults; kept across relaunches, as flags on the command line would be.
+    public private(set) var faults: ArmedFaults
+    private let latency: Parties.Latency
+    private let clock: Clock
+    /// Sees every action with its effects and the app's clock, across relaunches.
+    public var onAction: ((Date, Action, [Effect]) -> Void)? {
+        didSet { hookTimeline() }
+    }
+
+    public static let epoch = Date(timeIntervalSince1970: 1_800_000_000)
+
+    public init(directory: DataDirectory, catalog: [Product], options: AppState = AppState(), faults: ArmedFaults = [],
+                user: String? = nil, latency: Parties.Latency = Parties.Latency(), clock: Clock = .virtual(start: AppSession.epoch)) throws {
+        self.directory = directory
+        self.catalog = catalog
+        self.options = options
+        self.faults = faults
+        self.latency = latency
+        self.clock = clock
+        timers = Self.timers(clock)
+        (parties, runtime) = try Self.launch(directory, catalog: catalog, timers: timers, options: options, faults: faults,
+                                             latency: latency, user: user)
+    }
+
+    private static func timers(_ clock: Clock) -> TimerQueue {
+        switch clock {
+        case let .live(speed): TimerQueue(speed: speed)
+        case let .virtual(start): TimerQueue(virtualStart: start)
+        }
+    }
+
+    private static func launch(_ directory: DataDirectory, catalog: [Product], timers: TimerQueue, options: AppState,
+                               faults: ArmedFaults, latency: Parties.Latency, user: String?) throws -> (Parties, AppRuntime) {
+        let parties = try Parties.open(in: directory, catalog: catalog, scheduler: timers, latency: latency, faults: faults)
+        var state = options
+        state.faults = faults
+        state.now = timers.now
+        let runtime = AppRuntime(state: state, parties: parties, timers: timers)
+        runtime.start(user: user)
+        return (parties, runtime)
+    }
+
+    public var state: AppState { runtime.state }
+
+    /// Drops every object of the running app on the floor, as `kill -9` does, and starts a new one on the same files.
+    public func relaunch(user: String? = nil, faults newFaults: ArmedFaults? = nil) throws {
+        faults = newFaults ?? runtime.state.faults
+        // A virtual clock goes on from where it was; a live one is the wall's again.
+        timers = Self.timers(timers.isVirtual ? .virtual(start: timers.now) : clock)
+        (parties, runtime) = try Self.launch(directory, catalog: catalog, timers: timers, options: options, faults: faults,
+                                             latency: latency, user: user)
+        hookTimeline()
+    }
+
+    /// Arms (an arm) or disarms (nil) a fault in the running app, as its panel would.
+    public func set(_ fault: Fault, _ arm: FaultArm?) {
+        runtime.send(.setFault(fault, arm))
+    }
+
+    /// Delete the app and install it again (C11): the sandbox goes; the keychain and the store's queue stay.
+    public func reinstall(user: String? = nil) throws {
+        try directory.removeSandbox()
+        try relaunch(user: user)
+    }
+
+    public func press(_ keys: Key...) {
+        for key in keys { runtime.send(.key(key)) }
+    }
+
+    public func type(_ text: String) {
+        for c in text { runtime.send(.key(.char(c))) }
+    }
+
+    public func advance(_ seconds: Double) {
+        timers.advance(by: seconds)
+        runtime.refreshClock()
+    }
+
+    /// Runs everything scheduled until nothing is left before `limit` seconds from now; answers the time it took.
+    @discardableResult
+    public func settle(within limit: Double = 3600) -> Double {
+        let start = timers.now
+        while let due = timers.nextDue, due.timeIntervalSince(start) <= limit {
+            advance(max(due.timeIntervalSince(timers.now), 0))
+        }
+        return timers.now.timeIntervalSince(start)
+    }
+
+    public func screen(width: Int = 80, height: Int = 24, theme: Theme = .monochrome) -> ScreenGrid {
+        Renderer.render(runtime.state, width: width, height: height, theme: theme)
+    }
+
+    private func hookTimeline() {
+        guard let onAction else {
+            runtime.onAction = nil
+            return
+        }
+        let timers = timers
+        runtime.onAction = { action, effects in onAction(timers.now, action, effects) }
+    }
+}

@@ -1,0 +1,27 @@
+/// The armed faults as the mock parties see them: one board shared by the store, the backend and the runtime.
+/// A party asks `fire` at the moment a fault would change what it does; a one-shot fault disarms itself there.
+public final class FaultBoard {
+    public private(set) var armed: ArmedFaults
+    /// Told when a fault fires, so the app's state (badges, timeline) follows.
+    public var onFired: (Fault) -> Void = { _ in }
+
+    public init(_ armed: ArmedFaults = []) {
+        self.armed = armed
+    }
+
+    public func set(_ fault: Fault, _ arm: FaultArm?) {
+        if let arm { armed.insert(fault, arm) } else { armed.remove(fault) }
+    }
+
+    /// Whether `fault` is armed without firing it (for state a party reports, like `canMakePayments`).
+    public func isArmed(_ fault: Fault) -> Bool { armed.contains(fault) }
+
+    /// The fault's value when it is armed (nil otherwise), firing it.
+    @discardableResult
+    public func fire(_ fault: Fault) -> String? {
+        guard let arm = armed.arm(fault) else { return nil }
+        if arm.once { armed.remove(fault) }
+        onFired(fault)
+        return arm.value ?? fault.defaultValue ?? ""
+    }
+}
