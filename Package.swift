@@ -17,8 +17,8 @@ let package = Package(
         .systemLibrary(name: "CNcursesw", providers: [.apt(["libncurses-dev"])]),
         // Pure: state, actions, reducer, client rules. No I/O, no clock reads.
         .target(name: "IAPCore"),
-        // The default catalog, shipped beside the binary.
-        .target(name: "DefaultCatalog", path: "assets", resources: [.copy("catalog.json")]),
+        // The default catalog and the scenario scripts, shipped beside the binary.
+        .target(name: "ShippedAssets", path: "assets", resources: [.copy("catalog.json"), .copy("scenarios")]),
         // Opening each party's SQLite file with migrations and errors a person can act on.
         .target(name: "DataFiles", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
         // The mock App Store: catalog, payment queue, signed receipts, its own database.
@@ -48,7 +48,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .executableTarget(name: "iapsim", dependencies: [
-            "IAPApp", "Terminal", "DefaultCatalog",
+            "IAPApp", "Terminal", "ShippedAssets",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "IAPCoreTests", dependencies: ["IAPCore"]),

@@ -60,7 +60,7 @@ public final class ClientDatabase: ClientVault {
                 INSERT INTO pendingOrder (transactionId, user, productId, orderId, purchasedAt, price, receiptHash, attempts, lastAttemptAt, status)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (transactionId) DO UPDATE SET
-                    orderId = excluded.orderId, attempts = excluded.attempts,
+                    orderId = excluded.orderId, receiptHash = excluded.receiptHash, attempts = excluded.attempts,
                     lastAttemptAt = excluded.lastAttemptAt, status = excluded.status
                 WHERE pendingOrder.user = excluded.user
                 """, arguments: [

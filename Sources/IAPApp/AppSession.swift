@@ -67,7 +67,7 @@ public final class AppSession {
 
     /// Drops every object of the running app on the floor, as `kill -9` does, and starts a new one on the same files.
     public func relaunch(user: String? = nil, faults newFaults: ArmedFaults? = nil) throws {
-        faults = newFaults ?? runtime.state.faults
+        faults = newFaults ?? parties.faults.armed
         // A virtual clock goes on from where it was; a live one is the wall's again.
         timers = Self.timers(timers.isVirtual ? .virtual(start: timers.now) : clock)
         (parties, runtime) = try Self.launch(directory, catalog: catalog, timers: timers, options: options, faults: faults,

@@ -17,6 +17,9 @@ public enum Action: Sendable, Equatable {
     case faultFired(Fault)
     /// The account changed under the app (another login, a session expiry): no warning, no questions.
     case switchUser(String)
+    /// The app came back to the foreground: a trigger for the verify queue, and a fresh look at the account.
+    case foreground
+    case setLanguage(Language)
     /// A party could not do its own bookkeeping; shown, never swallowed.
     case alarm(String)
 }

@@ -43,7 +43,7 @@ extension AppState {
         case .skipTime:
             return [.skipTime]
         case .foreground:
-            return triggerVerifyQueue()
+            return foreground()
         case .toggleBackend:
             return setFault(.backendDown, faults.contains(.backendDown) ? nil : FaultArm())
         }

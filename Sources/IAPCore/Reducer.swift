@@ -46,6 +46,11 @@ extension AppState {
             return []
         case let .switchUser(name):
             return logOut() + logIn(name)
+        case .foreground:
+            return foreground()
+        case let .setLanguage(language):
+            lang = language
+            return []
         case let .alarm(message):
             alarms.append(message)
             return []
@@ -58,6 +63,10 @@ extension AppState {
         // The network back, the app back in the foreground: both are triggers (C4).
         let trigger = arm == nil && (fault == .backendDown || fault == .background)
         return [.setFault(fault, arm)] + (trigger ? triggerVerifyQueue() : [])
+    }
+
+    mutating func foreground() -> [Effect] {
+        triggerVerifyQueue() + (user.map { [.refreshAccount($0)] } ?? [])
     }
 
     mutating func logIn(_ name: String) -> [Effect] {

@@ -90,7 +90,7 @@ public final class BackendDatabase {
         }
     }
 
-    func account(user: String, consumables: Set<String>) throws -> Account {
+    public func account(user: String, consumables: Set<String>) throws -> Account {
         try queue.read { db in
             let coins = try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(coins), 0) FROM credit WHERE user = ? AND revokedAt IS NULL", arguments: [user]) ?? 0
             let products = try String.fetchAll(db, sql: "SELECT DISTINCT productId FROM credit WHERE user = ? AND revokedAt IS NULL", arguments: [user])
@@ -102,6 +102,17 @@ public final class BackendDatabase {
     public func credits() throws -> [Credit] {
         try queue.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM credit WHERE revokedAt IS NULL ORDER BY creditedAt, transactionId").map(Self.credit)
+        }
+    }
+
+    /// A user's latest live credits, newest first, and how many there are: what the inspector shows.
+    public func recentCredits(user: String, limit: Int) throws -> (credits: [Credit], total: Int) {
+        try queue.read { db in
+            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM credit WHERE user = ? AND revokedAt IS NULL", arguments: [user]) ?? 0
+            let credits = try Row.fetchAll(db, sql: """
+                SELECT * FROM credit WHERE user = ? AND revokedAt IS NULL ORDER BY creditedAt DESC, transactionId DESC LIMIT ?
+                """, arguments: [user, limit]).map(Self.credit)
+            return (credits, total)
         }
     }
 

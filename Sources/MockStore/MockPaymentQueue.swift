@@ -116,6 +116,11 @@ public final class MockPaymentQueue: PaymentQueue {
         return attempt { try signer.sign(receipt) }
     }
 
+    /// The queue as Apple holds it: unfinished transactions, oldest first, at most `limit` (the inspector, scripts).
+    public func unfinished(limit: Int = -1) -> (transactions: [StoreTransaction], total: Int) {
+        (attempt { try database.unfinished(limit: limit) } ?? [], attempt { try database.unfinishedCount() } ?? 0)
+    }
+
     private func isBlocked(_ productId: String) -> Bool {
         attempt { try database.hasOpenTransaction(productId: productId) } ?? false
     }

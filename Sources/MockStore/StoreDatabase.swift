@@ -61,10 +61,15 @@ public final class StoreDatabase {
         }
     }
 
-    public func unfinished() throws -> [StoreTransaction] {
+    public func unfinished(limit: Int = -1) throws -> [StoreTransaction] {
         try queue.read { db in
-            try Row.fetchAll(db, sql: "SELECT \(Self.columns) FROM storeTransaction WHERE finished = 0 ORDER BY date, id").map(Self.transaction)
+            try Row.fetchAll(db, sql: "SELECT \(Self.columns) FROM storeTransaction WHERE finished = 0 ORDER BY date, id LIMIT ?",
+                             arguments: [limit]).map(Self.transaction)
         }
+    }
+
+    public func unfinishedCount() throws -> Int {
+        try queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM storeTransaction WHERE finished = 0") ?? 0 }
     }
 
     /// What the receipt lists: unfinished consumables and every paid non-consumable, chosen by SQLite

@@ -1,10 +1,8 @@
 import ArgumentParser
-import DefaultCatalog
 import Foundation
 import IAPApp
 import IAPCore
 import IAPUI
-import MockStore
 import Terminal
 
 struct Run: ParsableCommand {
@@ -18,8 +16,7 @@ struct Run: ParsableCommand {
     @Option(help: "Language: en or zh.")
     var lang: Language = .en
 
-    @Option(help: "Product catalog: iapsim's JSON or an Xcode .storekit file (default: the shipped catalog).")
-    var catalog: String?
+    @OptionGroup var catalog: CatalogOption
 
     @Option(name: .customLong("fault"), help: ArgumentHelp("Arm a fault at launch (repeatable); `iapsim faults` lists them.", valueName: "name[=value][:once]"),
             transform: FaultSpec.init)
@@ -43,7 +40,7 @@ struct Run: ParsableCommand {
         guard isatty(0) == 1, isatty(1) == 1 else {
             Console.fail("needs an interactive terminal (stdin and stdout must be a TTY); `iapsim state` prints the data without one", code: 2)
         }
-        let products = try loadCatalog()
+        let products = catalog.load()
         let directory = data.lockedDirectory()
 
         let latency = instant ? Parties.Latency.instant : Parties.Latency()
@@ -66,15 +63,6 @@ struct Run: ParsableCommand {
         terminal.close()
         if case let .crashed(reason) = ending {
             Console.fail("crashed on purpose (\(reason)); run iapsim again to see the recovery", code: 137)
-        }
-    }
-
-    private func loadCatalog() throws -> [Product] {
-        guard let path = catalog ?? DefaultCatalog.path else { Console.fail("the shipped catalog is missing beside the binary") }
-        do {
-            return try CatalogLoader.load(path: path)
-        } catch {
-            Console.fail("bad catalog: \(error)")
         }
     }
 }

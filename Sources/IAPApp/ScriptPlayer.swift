@@ -1,0 +1,188 @@
+import Foundation
+import IAPCore
+import IAPUI
+
+/// Runs a script against the app on a virtual clock, through the same keymap and reducer as the terminal UI.
+/// Prints a transcript; stops at the first expectation that fails and shows the screen at that moment.
+public final class ScriptPlayer {
+    public struct Setup {
+        public var directory: DataDirectory
+        public var catalog: [Product]
+        public var options: AppState
+        public var width = 80
+        public var height = 24
+        /// Where `snapshot NAME` writes NAME.txt; nil: into the transcript.
+        public var snapshots: String?
+        /// The clock a fresh session starts at (the live one, when the app is handed over to a person).
+        public var start = AppSession.epoch
+        /// Stop at `handover` (the UI takes over from there) instead of going on.
+        public var stopAtHandover = false
+
+        public init(directory: DataDirectory, catalog: [Product], options: AppState = AppState()) {
+            self.directory = directory
+            self.catalog = catalog
+            self.options = options
+        }
+    }
+
+    public enum Outcome {
+        case passed
+        case failed(line: Int, message: String)
+    }
+
+    private var setup: Setup
+    private let output: (String) -> Void
+    public private(set) var session: AppSession?
+    private var launchFaults: ArmedFaults = []
+
+    public init(_ setup: Setup, output: @escaping (String) -> Void = { print($0) }) {
+        self.setup = setup
+        self.output = output
+    }
+
+    /// Plays `script`; the session it leaves (nil if nothing launched) stays readable afterwards.
+    public func play(_ script: Script) throws -> Outcome {
+        for line in script.steps {
+            if line.step == .handover, setup.stopAtHandover { return .passed }
+            let note: String?
+            do {
+                note = try perform(line.step)
+            } catch let failure as Failure {
+                say(line, "✘ " + failure.message)
+                output("screen at that moment:")
+                output(screenText())
+                return .failed(line: line.number, message: failure.message)
+            }
+            say(line, note.map { "✓ " + $0 } ?? "")
+        }
+        return .passed
+    }
+
+    private struct Failure: Error { let message: String }
+
+    private func say(_ line: Script.Line, _ note: String) {
+        let clock = session.map { String(format: "%7.1fs", $0.timers.now.timeIntervalSince(setup.start)) } ?? "      - "
+        output("\(clock)  \(line.text)\(note.isEmpty ? "" : "   " + note)")
+    }
+
+    private func app() throws -> AppSession {
+        if let session { return session }
+        return try launch(user: nil)
+    }
+
+    private func launch(user: String?) throws -> AppSession {
+        let session = try AppSession(directory: setup.directory, catalog: setup.catalog, options: setup.options,
+                                     faults: launchFaults, user: user, clock: .virtual(start: setup.start))
+        self.session = session
+        return session
+    }
+
+    public func screenText() -> String {
+        guard let session else { return "(the app is not running)" }
+        if session.runtime.halted { return "(the app has crashed: \(session.runtime.crashReason ?? "killed"); `relaunch` starts it again)" }
+        return session.screen(width: setup.width, height: setup.height).text
+    }
+
+    /// Does one step; answers what it checked, or throws the failure.
+    private func perform(_ step: Script.Step) throws -> String? {
+        switch step {
+        case let .launch(user):
+            guard session == nil else { throw Failure(message: "the app is already running (use `relaunch`)") }
+            _ = try launch(user: user)
+        case let .login(name):
+            let app = try app()
+            guard app.state.user == nil else { throw Failure(message: "\(app.state.user!) is logged in; press L first") }
+            app.type(name)
+            app.press(.enter)
+        case let .press(keys):
+            let app = try app()
+            for key in keys { app.press(key) }
+        case let .type(text):
+            try app().type(text)
+        case let .wait(seconds):
+            try app().advance(seconds)
+        case let .waitUntil(text, limit):
+            let app = try app()
+            let deadline = app.timers.now.addingTimeInterval(limit)
+            while !screenText().contains(text) {
+                guard app.timers.now < deadline else { throw Failure(message: "\"\(text)\" did not appear within \(Int(limit)) s") }
+                let next = min(app.timers.nextDue ?? deadline, app.timers.now.addingTimeInterval(1), deadline)
+                app.advance(max(next.timeIntervalSince(app.timers.now), 0))
+            }
+            return "after \(String(format: "%.1f", limit - deadline.timeIntervalSince(app.timers.now))) s"
+        case .skip:
+            let app = try app()
+            app.timers.skipToNextDue()
+            app.runtime.refreshClock()
+        case let .fault(fault, arm):
+            if let session { session.set(fault, arm) } else { launchFaults.insert(fault, arm) }
+        case let .clear(fault):
+            if let session { session.set(fault, nil) } else { launchFaults.remove(fault) }
+        case .crash:
+            try app().runtime.halt(afterEffects: 0)
+        case let .relaunch(user):
+            guard let session else { return try launch(user: user).state.user.map { "as \($0)" } }
+            try session.relaunch(user: user)
+        case .reinstall:
+            try app().reinstall()
+        case let .switchUser(name):
+            try app().runtime.send(.switchUser(name))
+        case let .lang(lang):
+            setup.options.lang = lang
+            try app().runtime.send(.setLanguage(lang))
+        case .refund:
+            let app = try app()
+            guard let user = app.state.user, let credit = try app.parties.backend.database.recentCredits(user: user, limit: 1).credits.first
+            else { throw Failure(message: "nothing to refund: no credit for the logged-in user") }
+            _ = try app.parties.backend.database.refund(transactionId: credit.transactionId, at: app.timers.now)
+            app.runtime.send(.foreground)  // the app sees the new balance the next time it looks
+            return "refunded \(credit.transactionId)"
+        case .compensate:
+            let app = try app()
+            guard let order = app.state.pendingOrders.first, let orderId = order.orderId
+            else { throw Failure(message: "nothing to compensate: no pending order with an order id") }
+            _ = try app.parties.backend.database.markCompensated(orderId: orderId, at: app.timers.now)
+            return "order \(orderId) marked compensated"
+        case let .expectScreen(text, present):
+            guard screenText().contains(text) == present else {
+                throw Failure(message: present ? "the screen does not show \"\(text)\"" : "the screen shows \"\(text)\"")
+            }
+            return present ? "on screen" : "not on screen"
+        case let .expectCount(what, user, expected):
+            let found = try count(what, user: user)
+            guard found == expected else { throw Failure(message: "\(what.rawValue)\(user.map { " of \($0)" } ?? ""): expected \(expected), found \(found)") }
+            return "\(found)"
+        case let .snapshot(name):
+            let text = screenText()
+            guard let folder = setup.snapshots else {
+                output(text)
+                return nil
+            }
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let path = (folder as NSString).appendingPathComponent(name + ".txt")
+            try Data((text + "\n").utf8).write(to: URL(fileURLWithPath: path))
+            return "written to \(path)"
+        case .handover:
+            return "(the UI would take over here)"
+        }
+        return nil
+    }
+
+    private func count(_ what: Script.Count, user: String?) throws -> Int {
+        let app = try app()
+        let parties = app.parties
+        switch what {
+        case .unfinished:
+            return parties.store.unfinished(limit: 0).total
+        case .credits, .coins, .pending:
+            guard let user = user ?? app.state.user else { throw Failure(message: "`expect \(what.rawValue)` needs a user (nobody is logged in)") }
+            switch what {
+            case .credits: return try parties.backend.database.recentCredits(user: user, limit: 0).total
+            case .coins:
+                let consumables = Set(setup.catalog.filter { $0.kind.isConsumable }.map(\.id))
+                return try parties.backend.database.account(user: user, consumables: consumables).coins
+            default: return try parties.vault.snapshot(user: user).pending.count
+            }
+        }
+    }
+}

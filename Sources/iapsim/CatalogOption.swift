@@ -1,0 +1,19 @@
+import ArgumentParser
+import IAPCore
+import MockStore
+import ShippedAssets
+
+struct CatalogOption: ParsableArguments {
+    @Option(help: "Product catalog: iapsim's JSON or an Xcode .storekit file (default: the shipped catalog).")
+    var catalog: String?
+
+    /// The products, or a clear error naming the file and the problem.
+    func load() -> [Product] {
+        guard let path = catalog ?? ShippedAssets.catalogPath else { Console.fail("the shipped catalog is missing beside the binary") }
+        do {
+            return try CatalogLoader.load(path: path)
+        } catch {
+            Console.fail("bad catalog: \(error)")
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import IAPApp
+import IAPCore
+import Testing
+
+let scenarioFolder = repositoryRoot.appendingPathComponent("assets/scenarios").path
+let scenarioFiles = ((try? FileManager.default.contentsOfDirectory(atPath: scenarioFolder)) ?? [])
+    .filter { $0.hasSuffix(".iapsim") }.sorted()
+
+@Suite("Scenario scripts and the script language")
+struct ScenarioTests {
+    private func play(_ script: Script, snapshots: String? = nil) throws -> (ScriptPlayer.Outcome, String) {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("iapsim-play-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var transcript = ""
+        var setup = ScriptPlayer.Setup(directory: DataDirectory(path: path), catalog: shippedCatalog)
+        setup.snapshots = snapshots
+        let outcome = try ScriptPlayer(setup) { transcript += $0 + "\n" }.play(script)
+        return (outcome, transcript)
+    }
+
+    @Test("every shipped scenario meets its expectations", arguments: scenarioFiles)
+    func shippedScenario(file: String) throws {
+        let script = try Script.load(path: scenarioFolder + "/" + file)
+        for key in ["name", "shows", "from", "expect"] {
+            #expect(script.header[key] != nil, "\(file) has no `# \(key):` line")
+        }
+        #expect(script.steps.contains { $0.step == .handover }, "\(file) never hands over to the person at the keyboard")
+        let (outcome, transcript) = try play(script)
+        guard case .passed = outcome else {
+            Issue.record("\(file) failed:\n\(transcript)")
+            return
+        }
+    }
+
+    @Test("the issue's loss cases each ship as a scenario")
+    func catalogOfScenarios() {
+        let names = Set(scenarioFiles.map { ($0 as NSString).deletingPathExtension })
+        for wanted in ["paid-then-killed", "empty-application-username", "failed-then-purchased", "backend-down-retries",
+                       "switched-mid-purchase", "unfinished-blocks-rebuy", "receipt-empty", "finish-not-found",
+                       "sandbox-receipt-in-production", "ask-to-buy-approved", "ask-to-buy-declined", "refund-after-credit",
+                       "reinstall-with-pending", "jailbroken"] {
+            #expect(names.contains(wanted), "missing scenario \(wanted)")
+        }
+    }
+
+    @Test("a failed expectation stops the script at its line and shows the screen at that moment")
+    func failureStops() throws {
+        let script = try Script.parse("""
+            launch alice
+            wait until Coins
+            expect credits alice 1
+            press Enter
+            """, file: "t.iapsim")
+        let (outcome, transcript) = try play(script)
+        guard case let .failed(line, message) = outcome else {
+            Issue.record("expected a failure:\n\(transcript)")
+            return
+        }
+        #expect(line == 3)
+        #expect(message == "credits of alice: expected 1, found 0")
+        #expect(transcript.contains("screen at that moment:"))
+        #expect(transcript.contains("Balance 0 coins"))
+        #expect(!transcript.contains("press Enter"))
+    }
+
+    @Test("script errors name the file, the line and the problem", arguments: [
+        ("wiggle", "t.iapsim:1: unknown step `wiggle`"),
+        ("press Ctrl", "t.iapsim:1: unknown key \"Ctrl\""),
+        ("fault backend-sideways", "t.iapsim:1: unknown fault \"backend-sideways\""),
+        ("fault crash-at=lunch", "t.iapsim:1: crash-at takes one of"),
+        ("wait soon", "t.iapsim:1: `wait` needs a number of seconds"),
+        ("expect credits alice many", "t.iapsim:1: `expect` takes"),
+    ])
+    func scriptErrors(text: String, expected: String) {
+        #expect(throws: ScriptError.self) { try Script.parse(text, file: "t.iapsim") }
+        do { _ = try Script.parse(text, file: "t.iapsim") } catch {
+            #expect("\(error)".hasPrefix(expected), "\(error)")
+        }
+    }
+
+    @Test("snapshot writes the screen as text, and one-shot faults are gone once they fire")
+    func snapshotAndOnce() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("iapsim-snap-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let script = try Script.parse("""
+            fault purchase-fails:once
+            launch alice
+            wait until Coins
+            expect screen "purchase-fails·once"
+            press Enter
+            wait until "Purchase failed"
+            expect no screen "purchase-fails"
+            snapshot failed
+            press Esc
+            press Enter
+            wait until "Purchase complete"
+            expect credits alice 1
+            """, file: "t.iapsim")
+        let (outcome, transcript) = try play(script, snapshots: folder)
+        guard case .passed = outcome else {
+            Issue.record("\(transcript)")
+            return
+        }
+        let snapshot = try String(contentsOfFile: folder + "/failed.txt", encoding: .utf8)
+        #expect(snapshot.contains("Purchase failed"))
+    }
+}
