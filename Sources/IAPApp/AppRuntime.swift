@@ -16,6 +16,8 @@ public final class AppRuntime {
     public private(set) var crashReason: String?
     /// The user asked to reinstall the app; the host wipes the sandbox and relaunches.
     public private(set) var reinstallRequested = false
+    /// The user picked a scenario; the host sets it up and hands it over.
+    public private(set) var scenarioRequested: String?
     /// Sees every action as it is reduced, with the effects it produced (the event timeline).
     public var onAction: ((Action, [Effect]) -> Void)?
 
@@ -114,6 +116,8 @@ public final class AppRuntime {
             crash(reason)
         case .reinstall:
             reinstallRequested = true
+        case let .startScenario(name):
+            scenarioRequested = name
         case .skipTime:
             // After this action's other effects, so that what they schedule is skipped to as well.
             timers.after(0) { [weak self] in

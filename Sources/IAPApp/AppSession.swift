@@ -10,7 +10,7 @@ import MockStore
 public final class AppSession {
     /// Whose time the app runs on.
     public enum Clock: Sendable {
-        case live(speed: Double)
+        case live(speed: Double, start: Date? = nil)
         case virtual(start: Date)
     }
 
@@ -29,6 +29,8 @@ public final class AppSession {
     public var onAction: ((Date, Action, [Effect]) -> Void)? {
         didSet { hookTimeline() }
     }
+    /// What happened, in words, across relaunches (the inspector's timeline).
+    public private(set) var timeline = Timeline()
 
     public static let epoch = Date(timeIntervalSince1970: 1_800_000_000)
 
@@ -42,25 +44,25 @@ public final class AppSession {
         self.clock = clock
         timers = Self.timers(clock)
         (parties, runtime) = try Self.launch(directory, catalog: catalog, timers: timers, options: options, faults: faults,
-                                             latency: latency, user: user)
+                                             latency: latency)
+        hookTimeline()
+        runtime.start(user: user)
     }
 
     private static func timers(_ clock: Clock) -> TimerQueue {
         switch clock {
-        case let .live(speed): TimerQueue(speed: speed)
+        case let .live(speed, start): TimerQueue(speed: speed, start: start)
         case let .virtual(start): TimerQueue(virtualStart: start)
         }
     }
 
     private static func launch(_ directory: DataDirectory, catalog: [Product], timers: TimerQueue, options: AppState,
-                               faults: ArmedFaults, latency: Parties.Latency, user: String?) throws -> (Parties, AppRuntime) {
+                               faults: ArmedFaults, latency: Parties.Latency) throws -> (Parties, AppRuntime) {
         let parties = try Parties.open(in: directory, catalog: catalog, scheduler: timers, latency: latency, faults: faults)
         var state = options
         state.faults = faults
         state.now = timers.now
-        let runtime = AppRuntime(state: state, parties: parties, timers: timers)
-        runtime.start(user: user)
-        return (parties, runtime)
+        return (parties, AppRuntime(state: state, parties: parties, timers: timers))
     }
 
     public var state: AppState { runtime.state }
@@ -69,10 +71,15 @@ public final class AppSession {
     public func relaunch(user: String? = nil, faults newFaults: ArmedFaults? = nil) throws {
         faults = newFaults ?? parties.faults.armed
         // A virtual clock goes on from where it was; a live one is the wall's again.
-        timers = Self.timers(timers.isVirtual ? .virtual(start: timers.now) : clock)
+        if case let .live(speed, _) = clock {
+            timers = Self.timers(.live(speed: speed, start: timers.now))
+        } else {
+            timers = Self.timers(.virtual(start: timers.now))
+        }
         (parties, runtime) = try Self.launch(directory, catalog: catalog, timers: timers, options: options, faults: faults,
-                                             latency: latency, user: user)
+                                             latency: latency)
         hookTimeline()
+        runtime.start(user: user)
     }
 
     /// Arms (an arm) or disarms (nil) a fault in the running app, as its panel would.
@@ -114,11 +121,22 @@ public final class AppSession {
     }
 
     private func hookTimeline() {
-        guard let onAction else {
-            runtime.onAction = nil
-            return
-        }
         let timers = timers
-        runtime.onAction = { action, effects in onAction(timers.now, action, effects) }
+        runtime.onAction = { [weak self] action, effects in
+            self?.timeline.record(action, effects, at: timers.now)
+            self?.onAction?(timers.now, action, effects)
+        }
+    }
+
+    /// The parties' side of the inspector for the logged-in user: a page of each, never the whole history.
+    public func inspectorView(rows: Int = 20) -> InspectorView {
+        var view = InspectorView()
+        (view.storeQueue, view.storeTotal) = parties.store.unfinished(limit: rows)
+        if let user = state.user, let page = try? parties.backend.database.recentCredits(user: user, limit: rows) {
+            view.credits = page.credits.map { ($0.transactionId, $0.productId, $0.coins) }
+            view.creditTotal = page.total
+        }
+        view.timeline = timeline.entries
+        return view
     }
 }

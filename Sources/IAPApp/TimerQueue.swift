@@ -17,9 +17,10 @@ public final class TimerQueue: Scheduler {
     private let realStart = Date()
     private var skipped: TimeInterval = 0
 
-    /// A live queue reads the real clock, `speed` times faster.
-    public init(speed: Double = 1) {
+    /// A live queue reads the real clock, `speed` times faster, from `start` on (a scenario set up ahead of the wall).
+    public init(speed: Double = 1, start: Date? = nil) {
         self.speed = max(speed, 0.01)
+        skipped = max(start.map { $0.timeIntervalSince(realStart) } ?? 0, 0)
     }
 
     /// A virtual queue: time moves only when `advance` says so.
@@ -27,8 +28,6 @@ public final class TimerQueue: Scheduler {
         virtualNow = virtualStart
         speed = 1
     }
-
-    public var isVirtual: Bool { virtualNow != nil }
 
     public var now: Date {
         virtualNow ?? realStart.addingTimeInterval(Date().timeIntervalSince(realStart) * speed + skipped)

@@ -50,6 +50,8 @@ public struct AppState: Sendable, Equatable {
     public var wakeAt: Date?
     public var alarms: [String] = []
     public var quitting = false
+    /// The scenarios the UI can start (shipped beside the binary).
+    public var scenarios: [ScenarioInfo] = []
 
     public init(lang: Language = .en, policy: VerifyPolicy = VerifyPolicy(), serialPurchases: Bool = true, now: Date = Date(timeIntervalSince1970: 0)) {
         self.lang = lang
@@ -123,4 +125,10 @@ public enum Modal: Sendable, Equatable {
     case unfinished(transactionId: String, choice: Int)
     /// `choice` 0 is Stay (the default), 1 is Log out anyway.
     case logoutWarning(choice: Int)
+    /// QA's fault panel; `selection` indexes `FaultPanelRow.all`.
+    case faultPanel(selection: Int)
+    /// The shipped scenarios; `selection` indexes `AppState.scenarios`.
+    case scenarios(selection: Int)
+    /// The three parties side by side, and the event timeline.
+    case inspector
 }

@@ -23,6 +23,8 @@ public enum Effect: Sendable, Equatable {
     case crash(reason: String)
     /// Delete the app and install it again: the sandbox goes, the keychain and the store's queue stay (C11).
     case reinstall
+    /// Set up a shipped scenario on its own data and hand it over (the host does it: it needs files and a clock).
+    case startScenario(String)
     /// Move the app's clock to the next scheduled event.
     case skipTime
     case quit

@@ -1,6 +1,7 @@
 /// What a key asks for. The keymap turns keys into commands; the reducer carries them out.
 public enum Command: Sendable, Equatable {
     case up, down, choose, back, logout, help, quit, confirmQuit, otherChoice, toggleBackend, foreground, skipTime, erase
+    case faultPanel, scenarios, inspector, language, armOnce
 }
 
 /// Where the keys go right now: the innermost thing on screen takes them.
@@ -13,6 +14,9 @@ public enum KeyContext: Sendable, Equatable, CaseIterable {
     case prompt
     case help
     case quitConfirm
+    /// The fault panel and the scenario list: a list to move in and choose from.
+    case panel
+    case inspector
 }
 
 /// One row of the keymap. The same table dispatches keys, fills the hint bar and the `?` overlay.
@@ -31,38 +35,53 @@ public enum Keymap {
     public static let bindings: [KeyBinding] = [
         KeyBinding(keys: [.up, .char("k")], label: "↑/k", help: Localized(en: "move up", zh: "上移"),
                    hint: Localized(en: "up", zh: "上移"),
-                   command: .up, contexts: [.products]),
+                   command: .up, contexts: [.products, .panel]),
         KeyBinding(keys: [.down, .char("j")], label: "↓/j", help: Localized(en: "move down", zh: "下移"),
                    hint: Localized(en: "down", zh: "下移"),
-                   command: .down, contexts: [.products]),
-        KeyBinding(keys: [.enter], label: "Enter", help: Localized(en: "buy / log in / take the default", zh: "购买 / 登录 / 默认选项"),
+                   command: .down, contexts: [.products, .panel]),
+        KeyBinding(keys: [.enter], label: "Enter", help: Localized(en: "buy / log in / take default", zh: "购买 / 登录 / 默认选项"),
                    hint: Localized(en: "choose", zh: "确定"),
-                   command: .choose, contexts: [.loginEmpty, .login, .products, .prompt]),
+                   command: .choose, contexts: [.loginEmpty, .login, .products, .prompt, .panel]),
         KeyBinding(keys: [.left, .right, .tab], label: "←/→", help: Localized(en: "switch button", zh: "切换按钮"),
                    hint: Localized(en: "switch", zh: "切换"),
                    command: .otherChoice, contexts: [.prompt]),
-        KeyBinding(keys: [.escape], label: "Esc", help: Localized(en: "back / dismiss / the safe choice", zh: "返回 / 关闭 / 安全选项"),
+        KeyBinding(keys: [.escape], label: "Esc", help: Localized(en: "back / dismiss / safe choice", zh: "返回 / 关闭 / 安全选项"),
                    hint: Localized(en: "back", zh: "返回"),
-                   command: .back, contexts: [.login, .hud, .prompt, .help, .quitConfirm]),
+                   command: .back, contexts: [.login, .hud, .prompt, .help, .quitConfirm, .panel, .inspector]),
         KeyBinding(keys: [.backspace], label: "⌫", help: Localized(en: "erase a letter", zh: "删除一个字"),
                    hint: nil,
                    command: .erase, contexts: [.login]),
         KeyBinding(keys: [.char("b")], label: "b", help: Localized(en: "backend up / down", zh: "切换后端可达"),
                    hint: Localized(en: "backend", zh: "后端"),
                    command: .toggleBackend, contexts: [.products, .hud]),
-        KeyBinding(keys: [.char("f")], label: "f", help: Localized(en: "back to foreground: retry pending now", zh: "回到前台:立即重试未完成订单"),
+        KeyBinding(keys: [.char("f")], label: "f", help: Localized(en: "foreground: retry pending now", zh: "回到前台:立即重试"),
                    hint: nil,
                    command: .foreground, contexts: [.products, .hud]),
-        KeyBinding(keys: [.char("t")], label: "t", help: Localized(en: "skip time to the next retry or reply", zh: "跳到下一次重试或回应"),
+        KeyBinding(keys: [.char("t")], label: "t", help: Localized(en: "skip to the next retry/reply", zh: "跳到下一次重试或回应"),
                    hint: nil,
                    command: .skipTime, contexts: [.products, .hud]),
+        KeyBinding(keys: [.char("o")], label: "o", help: Localized(en: "arm one-shot (fault panel)", zh: "只触发一次(故障面板)"),
+                   hint: Localized(en: "once", zh: "一次"),
+                   command: .armOnce, contexts: [.panel]),
+        KeyBinding(keys: [.char("F")], label: "F", help: Localized(en: "faults, crash now, reinstall", zh: "故障、立即崩溃、重装"),
+                   hint: nil,
+                   command: .faultPanel, contexts: [.loginEmpty, .products, .hud, .panel]),
+        KeyBinding(keys: [.char("S")], label: "S", help: Localized(en: "scenarios: known loss cases", zh: "场景:已知丢单情形"),
+                   hint: nil,
+                   command: .scenarios, contexts: [.loginEmpty, .products, .panel]),
+        KeyBinding(keys: [.char("i")], label: "i", help: Localized(en: "inspector: parties, timeline", zh: "检查器:三方与时间线"),
+                   hint: nil,
+                   command: .inspector, contexts: [.loginEmpty, .products, .hud, .inspector]),
+        KeyBinding(keys: [.char("l")], label: "l", help: Localized(en: "language: English / 简体中文", zh: "语言:English / 简体中文"),
+                   hint: nil,
+                   command: .language, contexts: [.loginEmpty, .products, .hud, .inspector]),
         KeyBinding(keys: [.char("L")], label: "L", help: Localized(en: "log out", zh: "退出登录"),
                    hint: Localized(en: "log out", zh: "退出登录"),
                    command: .logout, contexts: [.products]),
         KeyBinding(keys: [.char("?")], label: "?", help: Localized(en: "help: every key", zh: "帮助:所有按键"),
                    hint: Localized(en: "help", zh: "帮助"),
                    command: .help, contexts: [.loginEmpty, .products, .hud, .help]),
-        KeyBinding(keys: [.char("q")], label: "q", help: Localized(en: "quit (asks while a purchase is in flight)", zh: "退出(购买进行中会先确认)"),
+        KeyBinding(keys: [.char("q")], label: "q", help: Localized(en: "quit (asks if buying)", zh: "退出(购买中会先确认)"),
                    hint: Localized(en: "quit", zh: "退出"),
                    command: .quit, contexts: [.loginEmpty, .products, .hud]),
         KeyBinding(keys: [.char("y")], label: "y", help: Localized(en: "yes, quit", zh: "确认退出"),
@@ -85,6 +104,8 @@ extension AppState {
         case .help: return .help
         case .quitConfirm: return .quitConfirm
         case .unfinished, .logoutWarning: return .prompt
+        case .faultPanel, .scenarios: return .panel
+        case .inspector: return .inspector
         case nil: break
         }
         if user == nil { return loginText.isEmpty ? .loginEmpty : .login }

@@ -10,10 +10,26 @@ extension AppState {
             return []
         }
         switch command {
+        case .up where context == .panel:
+            movePanel(by: -1)
+        case .down where context == .panel:
+            movePanel(by: 1)
         case .up:
             selection = max(selection - 1, 0)
         case .down:
             selection = min(selection + 1, max(products.count - 1, 0))
+        case .choose where context == .panel:
+            return choosePanel(once: false)
+        case .armOnce:
+            return choosePanel(once: true)
+        case .faultPanel:
+            modal = modal == .faultPanel(selection: 0) || context == .panel ? nil : .faultPanel(selection: 0)
+        case .scenarios:
+            modal = .scenarios(selection: 0)
+        case .inspector:
+            modal = modal == .inspector ? nil : .inspector
+        case .language:
+            lang = lang == .en ? .zh : .en
         case .erase:
             if !loginText.isEmpty { loginText.removeLast() }
         case .choose:
@@ -71,7 +87,7 @@ extension AppState {
         switch modal {
         case let .unfinished(id, _):
             return putOff(id)
-        case .help, .quitConfirm, .logoutWarning:
+        case .help, .quitConfirm, .logoutWarning, .faultPanel, .scenarios, .inspector:
             modal = nil
             return []
         case nil:

@@ -15,6 +15,8 @@ public enum Text: String, Sendable, CaseIterable {
     case helpTitle, helpClose, retryCount, nextRetry, inBackground
     case tooSmall, consumable, nonConsumable, subscription, nonRenewing
     case orderOf, alarm, backendDownBadge
+    case faultPanel, faultPanelHint, scenariosTitle, scenariosHint, noScenarios
+    case inspectorStore, inspectorClient, inspectorBackend, inspectorTimeline
 
     public func callAsFunction(_ lang: Language) -> String {
         let pair = Self.table[self]!
@@ -64,6 +66,17 @@ public enum Text: String, Sendable, CaseIterable {
         .orderOf: ("Order", "订单"),
         .alarm: ("ALARM", "警报"),
         .backendDownBadge: ("backend down", "后端不可达"),
+        .faultPanel: ("Faults", "故障"),
+        .faultPanelHint: ("Enter arm/disarm (sticky) · o one-shot · Esc close · values: --fault NAME=VALUE",
+                          "Enter 启用/关闭(持续)· o 只触发一次 · Esc 关闭 · 取值:--fault 名称=值"),
+        .scenariosTitle: ("Scenarios", "场景"),
+        .scenariosHint: ("Enter sets it up on its own data and hands it to you · Esc close",
+                         "Enter 在独立数据上布置好场景后交给你操作 · Esc 关闭"),
+        .noScenarios: ("No scenarios are shipped beside this binary.", "此程序旁没有附带场景。"),
+        .inspectorStore: ("Store queue", "商店队列"),
+        .inspectorClient: ("Client", "客户端"),
+        .inspectorBackend: ("Backend", "后端"),
+        .inspectorTimeline: ("Timeline: what happened, and what it led to", "时间线:发生了什么,引出了什么"),
     ]
 }
 

@@ -38,15 +38,19 @@ extension Canvas {
         centred("\(Text.yesQuit(lang))   \(Text.noStay(lang))", x: origin.x, y: origin.y + 2, width: inner, style: theme.dimmed)
     }
 
+    /// Every key, in two columns so that the whole keymap fits the smallest screen.
     mutating func drawHelp() {
-        let inner = 56
+        let inner = min(width - 6, 100)
         let rows = Keymap.bindings
-        let origin = centredFrame(innerWidth: inner, innerHeight: rows.count + 2, title: Text.helpTitle(lang))
+        let perColumn = (rows.count + 1) / 2
+        let column = inner / 2
+        let origin = centredFrame(innerWidth: inner, innerHeight: perColumn + 2, title: Text.helpTitle(lang))
         for (i, binding) in rows.enumerated() {
-            grid.put(binding.label, x: origin.x, y: origin.y + i, style: theme.hintKey)
-            grid.put(binding.help[lang], x: origin.x + 8, y: origin.y + i, style: theme.plain, limit: inner - 8)
+            let x = origin.x + (i / perColumn) * column, y = origin.y + i % perColumn
+            grid.put(binding.label, x: x, y: y, style: theme.hintKey)
+            grid.put(binding.help[lang], x: x + 6, y: y, style: theme.plain, limit: column - 7)
         }
-        grid.put(Text.helpClose(lang), x: origin.x, y: origin.y + rows.count + 1, style: theme.dimmed)
+        grid.put(Text.helpClose(lang), x: origin.x, y: origin.y + perColumn + 1, style: theme.dimmed)
     }
 
     private mutating func drawButtons(_ labels: [String], focused: Int, x: Int, y: Int, width w: Int) {

@@ -6,7 +6,7 @@ public enum Renderer {
     public static let minimumWidth = 64
     public static let minimumHeight = 18
 
-    public static func render(_ state: AppState, width: Int, height: Int, theme: Theme) -> ScreenGrid {
+    public static func render(_ state: AppState, width: Int, height: Int, theme: Theme, inspector: InspectorView = InspectorView()) -> ScreenGrid {
         var grid = ScreenGrid(width: width, height: height)
         guard width >= minimumWidth, height >= minimumHeight else {
             drawTooSmall(&grid, lang: state.lang, theme: theme)
@@ -28,6 +28,9 @@ public enum Renderer {
         case let .logoutWarning(choice): canvas.drawLogoutWarning(choice: choice)
         case .quitConfirm: canvas.drawQuitConfirm()
         case .help: canvas.drawHelp()
+        case let .faultPanel(selection): canvas.drawFaultPanel(selection: selection)
+        case let .scenarios(selection): canvas.drawScenarioList(selection: selection)
+        case .inspector: canvas.drawInspector(inspector)
         case nil: break
         }
         grid = canvas.grid

@@ -79,6 +79,28 @@ enum Scenarios {
         return names.filter { $0.hasSuffix(".iapsim") }.sorted().compactMap { try? Script.load(path: folder + "/" + $0) }
     }
 
+    static var list: [ScenarioInfo] {
+        all().map { ScenarioInfo(name: $0.name, shows: $0.header["shows"] ?? "") }
+    }
+
+    /// Plays the scenario up to its handover, headlessly, on its own data under `data`, then hands the app over
+    /// live, on a clock that goes on from where the script left it.
+    static func setUp(_ name: String, under data: DataDirectory, catalog: [Product], options: AppState, speed: Double) throws -> AppSession {
+        let script = try Script.load(path: path(of: name))
+        let directory = DataDirectory(path: data.path + "/scenarios/" + script.name)
+        _ = try directory.removeAll()
+        var setup = ScriptPlayer.Setup(directory: directory, catalog: catalog, options: options)
+        setup.start = Date()
+        setup.stopAtHandover = true
+        let player = ScriptPlayer(setup) { _ in }
+        if case let .failed(line, message) = try player.play(script) {
+            throw ScriptError(file: script.name, line: line, message: message)
+        }
+        let prepared = player.session
+        return try AppSession(directory: directory, catalog: catalog, options: options, faults: prepared?.parties.faults.armed ?? [],
+                              user: prepared?.state.user, clock: .live(speed: speed, start: prepared?.timers.now))
+    }
+
     /// A path as given, else the shipped scenario of that name.
     static func path(of name: String) -> String {
         if FileManager.default.fileExists(atPath: name) { return name }

@@ -22,6 +22,9 @@ struct Run: ParsableCommand {
             transform: FaultSpec.init)
     var faults: [FaultSpec] = []
 
+    @Option(help: "Set up a shipped scenario (`iapsim scenarios`) on its own data under the data directory, then hand it over.")
+    var scenario: String?
+
     @Flag(help: "Allow a new purchase while another order is unfinished (the default is serial, C9).")
     var parallel = false
 
@@ -44,10 +47,16 @@ struct Run: ParsableCommand {
         let directory = data.lockedDirectory()
 
         let latency = instant ? Parties.Latency.instant : Parties.Latency()
+        var options = AppState(lang: lang, serialPurchases: !parallel)
+        options.scenarios = Scenarios.list
         let session: AppSession
         do {
-            session = try AppSession(directory: directory, catalog: products, options: AppState(lang: lang, serialPurchases: !parallel),
-                                     faults: FaultSpec.armed(faults), user: user, latency: latency, clock: .live(speed: speed))
+            if let scenario {
+                session = try Scenarios.setUp(scenario, under: directory, catalog: products, options: options, speed: speed)
+            } else {
+                session = try AppSession(directory: directory, catalog: products, options: options,
+                                         faults: FaultSpec.armed(faults), user: user, latency: latency, clock: .live(speed: speed))
+            }
         } catch {
             Console.fail("\(error)")
         }
@@ -59,7 +68,11 @@ struct Run: ParsableCommand {
             Console.fail("\(error)")
         }
         let theme: Theme = (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty ? .color : .monochrome
-        let ending = MainLoop(session: session, terminal: terminal, theme: theme, exitAfterFirstFrame: exitAfterFirstFrame).run()
+        var loop = MainLoop(session: session, terminal: terminal, theme: theme, exitAfterFirstFrame: exitAfterFirstFrame)
+        loop.startScenario = { name, current in
+            try Scenarios.setUp(name, under: directory, catalog: products, options: current.options, speed: speed)
+        }
+        let ending = loop.run()
         terminal.close()
         if case let .crashed(reason) = ending {
             Console.fail("crashed on purpose (\(reason)); run iapsim again to see the recovery", code: 137)
@@ -71,14 +84,26 @@ struct Run: ParsableCommand {
 struct MainLoop {
     enum Ending { case quit, crashed(String) }
 
-    let session: AppSession
+    var session: AppSession
     let terminal: TerminalSession
     let theme: Theme
     let exitAfterFirstFrame: Bool
+    var startScenario: (String, AppSession) throws -> AppSession = { _, current in current }
 
-    func run() -> Ending {
+    mutating func run() -> Ending {
         while true {
             let runtime = session.runtime
+            if let name = runtime.scenarioRequested {
+                do {
+                    var options = session.options
+                    options.lang = runtime.state.lang
+                    session.options = options
+                    session = try startScenario(name, session)
+                } catch {
+                    return .crashed("scenario \(name) could not be set up: \(error)")
+                }
+                continue
+            }
             runtime.timers.runDue()
             if let reason = runtime.crashReason { return .crashed(reason) }
             if runtime.reinstallRequested {
@@ -87,7 +112,8 @@ struct MainLoop {
             }
             runtime.refreshClock()
             let size = terminal.size
-            terminal.draw(Renderer.render(runtime.state, width: size.width, height: size.height, theme: theme))
+            let inspector = runtime.state.modal == .inspector ? session.inspectorView(rows: size.height) : InspectorView()
+            terminal.draw(Renderer.render(runtime.state, width: size.width, height: size.height, theme: theme, inspector: inspector))
             if runtime.state.quitting { return .quit }
             if exitAfterFirstFrame, runtime.state.productsStatus == .loaded { return .quit }
             let untilNext = runtime.timers.nextDue.map { runtime.timers.wallSeconds(until: $0) } ?? 1

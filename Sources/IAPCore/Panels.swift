@@ -1,0 +1,72 @@
+/// One row of the fault panel: a fault to arm or disarm, or an app event to cause now.
+public enum FaultPanelRow: Sendable, Equatable {
+    case fault(Fault)
+    case crashNow
+    case reinstall
+
+    public static let all: [FaultPanelRow] = Fault.allCases.map { .fault($0) } + [.crashNow, .reinstall]
+
+    public var label: String {
+        switch self {
+        case let .fault(fault): fault.rawValue
+        case .crashNow: "crash now"
+        case .reinstall: "reinstall"
+        }
+    }
+
+    public var summary: String {
+        switch self {
+        case let .fault(fault): fault.summary
+        case .crashNow: "the app dies this instant, as with kill -9; relaunch to see the recovery"
+        case .reinstall: "delete and reinstall the app: the sandbox goes, the keychain and the store's queue stay"
+        }
+    }
+}
+
+/// A shipped scenario as the list in the UI shows it.
+public struct ScenarioInfo: Sendable, Equatable {
+    public let name: String
+    public let shows: String
+
+    public init(name: String, shows: String) {
+        self.name = name
+        self.shows = shows
+    }
+}
+
+extension AppState {
+    mutating func movePanel(by step: Int) {
+        switch modal {
+        case let .faultPanel(selection):
+            modal = .faultPanel(selection: (selection + step + FaultPanelRow.all.count) % FaultPanelRow.all.count)
+        case let .scenarios(selection) where !scenarios.isEmpty:
+            modal = .scenarios(selection: (selection + step + scenarios.count) % scenarios.count)
+        default:
+            break
+        }
+    }
+
+    /// Enter (sticky) or `o` (one-shot) on the fault panel; Enter on the scenario list.
+    mutating func choosePanel(once: Bool) -> [Effect] {
+        switch modal {
+        case let .faultPanel(selection):
+            switch FaultPanelRow.all[selection] {
+            case let .fault(fault):
+                let armed = faults.arm(fault)
+                // Enter on an armed fault disarms it; `o` on a sticky one makes it one-shot.
+                if let armed, armed.once == once { return setFault(fault, nil) }
+                return setFault(fault, FaultArm(value: armed?.value, once: once))
+            case .crashNow:
+                return [.crash(reason: "crash now, from the fault panel")]
+            case .reinstall:
+                modal = nil
+                return [.reinstall]
+            }
+        case let .scenarios(selection) where scenarios.indices.contains(selection):
+            modal = nil
+            return [.startScenario(scenarios[selection].name)]
+        default:
+            return []
+        }
+    }
+}
