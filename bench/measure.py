@@ -7,7 +7,8 @@ RSS_FILE = tempfile.NamedTemporaryFile(delete=False).name
 def once(argv):
     pid, fd = pty.fork()
     if pid == 0:
-        os.environ.update(TERM="xterm-256color", LANG="C.UTF-8", COLUMNS="100", LINES="30")
+        os.environ.update(TERM="xterm-256color", LANG="C.UTF-8",
+                          COLUMNS=os.environ.get("BENCH_COLUMNS", "100"), LINES=os.environ.get("BENCH_LINES", "30"))
         os.execv("/usr/bin/time", ["/usr/bin/time", "-f", "%M", "-o", RSS_FILE] + argv)
     start = time.perf_counter()
     while True:

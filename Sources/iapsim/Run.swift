@@ -34,6 +34,10 @@ struct Run: ParsableCommand {
     @Flag(help: .hidden)
     var exitAfterFirstFrame = false
 
+    /// For benchmarks: after the first frame, render and flush this many full frames and write the median time to FILE.
+    @Option(help: .hidden)
+    var benchFrames: String?
+
     /// For benchmarks: the mock parties answer at once instead of after human-visible delays.
     @Flag(help: .hidden)
     var instant = false
@@ -73,6 +77,12 @@ struct Run: ParsableCommand {
             try Scenarios.setUp(name, under: directory, catalog: products, options: current.options, speed: speed)
         }
         let ending = loop.run()
+        if let benchFrames {
+            let median = FrameBench.run(session: session, terminal: terminal, theme: theme)
+            terminal.close()
+            try Data(String(format: "%.3f\n", median).utf8).write(to: URL(fileURLWithPath: benchFrames))
+            return
+        }
         terminal.close()
         if case let .crashed(reason) = ending {
             Console.fail("crashed on purpose (\(reason)); run iapsim again to see the recovery", code: 137)

@@ -1,0 +1,142 @@
+/* The floor for iapsim's engine: the same inserts, updates and read-backs of one purchase → verify → finish
+   cycle, each write in its own transaction as iapsim does, on three SQLite files in WAL with
+   synchronous=NORMAL. No receipts, no signing, no state machine: just the storage work.
+   usage: engine DIR CYCLES   prints cycles per second */
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static sqlite3 *open_db(const char *dir, const char *name, const char *schema) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    remove(path);
+    sqlite3 *db;
+    if (sqlite3_open(path, &db) != SQLITE_OK) { fprintf(stderr, "open %s\n", path); exit(1); }
+    sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", 0, 0, 0);
+    if (sqlite3_exec(db, schema, 0, 0, 0) != SQLITE_OK) { fprintf(stderr, "%s\n", sqlite3_errmsg(db)); exit(1); }
+    return db;
+}
+
+static sqlite3_stmt *prep(sqlite3 *db, const char *sql) {
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(db, sql, -1, &s, 0) != SQLITE_OK) { fprintf(stderr, "%s: %s\n", sql, sqlite3_errmsg(db)); exit(1); }
+    return s;
+}
+
+/* Binds text arguments (NULL allowed), steps to the end, resets. Answers the first column of the last row. */
+static long long run(sqlite3_stmt *s, int n, const char **args) {
+    for (int i = 0; i < n; i++) {
+        if (args[i]) sqlite3_bind_text(s, i + 1, args[i], -1, SQLITE_TRANSIENT); else sqlite3_bind_null(s, i + 1);
+    }
+    long long first = 0;
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) first = sqlite3_column_int64(s, 0);
+    if (rc != SQLITE_DONE) { fprintf(stderr, "step: %s\n", sqlite3_errmsg(sqlite3_db_handle(s))); exit(1); }
+    sqlite3_reset(s);
+    sqlite3_clear_bindings(s);
+    return first;
+}
+
+static void tx(sqlite3 *db, const char *sql) { sqlite3_exec(db, sql, 0, 0, 0); }
+
+int main(int argc, char **argv) {
+    if (argc < 3) { fprintf(stderr, "usage: engine DIR CYCLES\n"); return 2; }
+    const char *dir = argv[1];
+    int cycles = atoi(argv[2]);
+    sqlite3 *store = open_db(dir, "store.sqlite",
+        "CREATE TABLE storeTransaction (id TEXT PRIMARY KEY, productId TEXT NOT NULL, state TEXT NOT NULL,"
+        " applicationUsername TEXT, date DOUBLE NOT NULL, error TEXT, finished INTEGER NOT NULL DEFAULT 0);"
+        "CREATE INDEX storeTransactionUnfinished ON storeTransaction(finished) WHERE finished = 0;"
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value BLOB NOT NULL);");
+    sqlite3 *backend = open_db(dir, "backend.sqlite",
+        "CREATE TABLE orders (id TEXT PRIMARY KEY, user TEXT NOT NULL, productId TEXT NOT NULL, createdAt DOUBLE NOT NULL, compensatedAt DOUBLE);"
+        "CREATE TABLE credit (transactionId TEXT PRIMARY KEY, user TEXT NOT NULL, productId TEXT NOT NULL, orderId TEXT NOT NULL,"
+        " coins INTEGER NOT NULL, creditedAt DOUBLE NOT NULL, revokedAt DOUBLE);"
+        "CREATE INDEX creditByUser ON credit(user);"
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);");
+    sqlite3 *keychain = open_db(dir, "client-keychain.sqlite",
+        "CREATE TABLE pendingOrder (transactionId TEXT PRIMARY KEY, user TEXT NOT NULL, productId TEXT NOT NULL, orderId TEXT,"
+        " purchasedAt DOUBLE NOT NULL, price TEXT NOT NULL, receiptHash TEXT, attempts INTEGER NOT NULL, lastAttemptAt DOUBLE, status TEXT NOT NULL);"
+        "CREATE INDEX pendingOrderByUser ON pendingOrder(user);"
+        "CREATE TABLE paymentIntent (user TEXT NOT NULL, productId TEXT NOT NULL, orderId TEXT, PRIMARY KEY (user, productId));");
+
+    sqlite3_stmt *nextOrder = prep(backend, "SELECT value FROM meta WHERE key = 'nextOrder'");
+    sqlite3_stmt *bumpOrder = prep(backend, "INSERT OR REPLACE INTO meta (key, value) VALUES ('nextOrder', ?)");
+    sqlite3_stmt *insertOrder = prep(backend, "INSERT INTO orders (id, user, productId, createdAt) VALUES (?, 'alice', 'coins.60', 1)");
+    sqlite3_stmt *intent = prep(keychain, "INSERT OR REPLACE INTO paymentIntent (user, productId, orderId) VALUES ('alice', 'coins.60', ?)");
+    sqlite3_stmt *nextTx = prep(store, "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'nextTransaction'");
+    sqlite3_stmt *bumpTx = prep(store, "INSERT OR REPLACE INTO meta (key, value) VALUES ('nextTransaction', ?)");
+    sqlite3_stmt *insertTx = prep(store, "INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, error) VALUES (?, 'coins.60', 'purchasing', ?, 1, NULL)");
+    sqlite3_stmt *purchased = prep(store, "UPDATE storeTransaction SET state = 'purchased', error = NULL WHERE id = ?");
+    sqlite3_stmt *save = prep(keychain,
+        "INSERT INTO pendingOrder (transactionId, user, productId, orderId, purchasedAt, price, receiptHash, attempts, lastAttemptAt, status)"
+        " VALUES (?, 'alice', 'coins.60', ?, 1, '¥6', 'ab12', 0, NULL, ?) ON CONFLICT (transactionId) DO UPDATE SET"
+        " orderId = excluded.orderId, receiptHash = excluded.receiptHash, attempts = excluded.attempts,"
+        " lastAttemptAt = excluded.lastAttemptAt, status = excluded.status WHERE pendingOrder.user = excluded.user");
+    sqlite3_stmt *readBack = prep(keychain, "SELECT * FROM pendingOrder WHERE transactionId = ?");
+    sqlite3_stmt *receipt = prep(store, "SELECT id FROM storeTransaction WHERE finished = 0 AND state IN ('purchased', 'restored')");
+    sqlite3_stmt *compensated = prep(backend, "SELECT compensatedAt IS NOT NULL FROM orders WHERE id = ?");
+    sqlite3_stmt *existing = prep(backend, "SELECT * FROM credit WHERE transactionId = ?");
+    sqlite3_stmt *order = prep(backend, "SELECT * FROM orders WHERE id = ?");
+    sqlite3_stmt *credit = prep(backend, "INSERT INTO credit (transactionId, user, productId, orderId, coins, creditedAt) VALUES (?, 'alice', 'coins.60', ?, 60, 1)");
+    sqlite3_stmt *finish = prep(store, "UPDATE storeTransaction SET finished = 1 WHERE id = ? AND finished = 0");
+    sqlite3_stmt *findOrder = prep(keychain, "SELECT productId FROM pendingOrder WHERE transactionId = ? AND user = 'alice'");
+    sqlite3_stmt *dropIntent = prep(keychain, "DELETE FROM paymentIntent WHERE user = 'alice' AND productId = 'coins.60'");
+    sqlite3_stmt *dropOrder = prep(keychain, "DELETE FROM pendingOrder WHERE transactionId = ? AND user = 'alice'");
+    sqlite3_stmt *coins = prep(backend, "SELECT COALESCE(SUM(coins), 0) FROM credit WHERE user = 'alice' AND revokedAt IS NULL");
+    sqlite3_stmt *owned = prep(backend, "SELECT DISTINCT productId FROM credit WHERE user = 'alice' AND revokedAt IS NULL");
+
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (int c = 0; c < cycles; c++) {
+        char orderId[32], txId[32], number[32];
+        tx(backend, "BEGIN IMMEDIATE");
+        long long next = run(nextOrder, 0, 0) + 1;
+        snprintf(number, sizeof number, "%lld", next + 1);
+        run(bumpOrder, 1, (const char *[]){number});
+        snprintf(orderId, sizeof orderId, "ORD-%06lld", next);
+        run(insertOrder, 1, (const char *[]){orderId});
+        tx(backend, "COMMIT");
+
+        tx(keychain, "BEGIN IMMEDIATE"); run(intent, 1, (const char *[]){orderId}); tx(keychain, "COMMIT");
+
+        tx(store, "BEGIN IMMEDIATE");
+        long long t = run(nextTx, 0, 0);
+        if (t == 0) t = 1000000001;
+        snprintf(number, sizeof number, "%lld", t + 1);
+        run(bumpTx, 1, (const char *[]){number});
+        snprintf(txId, sizeof txId, "%lld", t);
+        run(insertTx, 2, (const char *[]){txId, orderId});
+        tx(store, "COMMIT");
+        tx(store, "BEGIN IMMEDIATE"); run(purchased, 1, (const char *[]){txId}); tx(store, "COMMIT");
+
+        run(receipt, 0, 0);
+        tx(keychain, "BEGIN IMMEDIATE"); run(save, 3, (const char *[]){txId, orderId, "pending"}); tx(keychain, "COMMIT");
+        run(readBack, 1, (const char *[]){txId});
+
+        run(receipt, 0, 0);
+        run(compensated, 1, (const char *[]){orderId});
+        tx(backend, "BEGIN IMMEDIATE");
+        run(existing, 1, (const char *[]){txId});
+        run(order, 1, (const char *[]){orderId});
+        run(credit, 2, (const char *[]){txId, orderId});
+        tx(backend, "COMMIT");
+
+        tx(keychain, "BEGIN IMMEDIATE"); run(save, 3, (const char *[]){txId, orderId, "verified"}); tx(keychain, "COMMIT");
+        run(readBack, 1, (const char *[]){txId});
+        tx(store, "BEGIN IMMEDIATE"); run(finish, 1, (const char *[]){txId}); tx(store, "COMMIT");
+        tx(keychain, "BEGIN IMMEDIATE");
+        run(findOrder, 1, (const char *[]){txId});
+        run(dropIntent, 0, 0);
+        run(dropOrder, 1, (const char *[]){txId});
+        tx(keychain, "COMMIT");
+        run(coins, 0, 0);
+        run(owned, 0, 0);
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double seconds = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+    printf("%.1f\n", cycles / seconds);
+    return 0;
+}
