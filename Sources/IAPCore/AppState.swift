@@ -85,7 +85,7 @@ public struct AppState: Sendable, Equatable {
 
 /// The heads-up display over the product list: one wait or one outcome.
 public struct HUD: Sendable, Equatable {
-    public enum Kind: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable, CaseIterable {
         case purchasing, confirming, success, failed, cancelled, deferred, disabled, verifyFailed, jailbroken
 
         public var text: Text {
@@ -118,7 +118,7 @@ public struct HUD: Sendable, Equatable {
 }
 
 /// A dialog that takes the keys until answered.
-public enum Modal: Sendable, Equatable {
+public indirect enum Modal: Sendable, Equatable {
     case help
     case quitConfirm
     /// `choice` 0 is Continue (the default), 1 is Later.
@@ -131,4 +131,8 @@ public enum Modal: Sendable, Equatable {
     case scenarios(selection: Int)
     /// The three parties side by side, and the event timeline.
     case inspector
+    /// The explanation of the state on screen (`stateId`), over what was open before.
+    case explain(stateId: String, under: Modal?)
+    /// Every state with its explanation; `selection` indexes `StateCatalog.entries`.
+    case stateCatalog(selection: Int)
 }

@@ -29,7 +29,18 @@ public enum Fault: String, Sendable, Equatable, CaseIterable, Comparable {
     case background
     case jailbroken
 
-    public enum Party: String, Sendable { case store, backend, app }
+    public enum Party: String, Sendable {
+        case store, backend, app
+
+        public func label(_ lang: Language) -> String {
+            guard lang == .zh else { return rawValue }
+            switch self {
+            case .store: return "商店"
+            case .backend: return "后端"
+            case .app: return "应用"
+            }
+        }
+    }
 
     public var party: Party {
         switch self {
@@ -97,6 +108,42 @@ public enum Fault: String, Sendable, Equatable, CaseIterable, Comparable {
         case .jailbroken: "the device is jailbroken: the app refuses purchases"
         }
     }
+
+    /// What the fault does, in the app's language (the panel) or English (`iapsim faults`).
+    public func summary(_ lang: Language) -> String {
+        lang == .en ? summary : summaryZh
+    }
+
+    private var summaryZh: String {
+        switch self {
+        case .paymentsDisabled: "此设备关闭了 canMakePayments"
+        case .productsEmpty: "商品请求返回空列表"
+        case .productsFail: "商品请求失败"
+        case .productsSlow: "商品请求 VALUE 秒后才返回"
+        case .userCancels: "用户在支付界面点了取消"
+        case .purchaseFails: "商店让每笔支付都失败"
+        case .askToBuy: "家长批准购买:支付等家长决定,10 秒后结果为 VALUE"
+        case .observerDelayed: "支付完成 VALUE 秒后观察者才收到通知"
+        case .observerLost: "观察者收不到支付通知,直到应用重启"
+        case .emptyApplicationUsername: "商店返回的交易没有 applicationUsername"
+        case .receiptEmpty: "应用收据为空(如刚购买后、刷新前)"
+        case .failedThenPurchased: "支付先报告失败,2 秒后又报告已购买(购买被中断)"
+        case .duplicateCallback: "每笔支付观察者都收到两次通知"
+        case .finishNotFound: "finishTransaction 找不到交易(交易留在队列中)"
+        case .backendDown: "后端不可达:无法创建订单,也无法验证"
+        case .backendTimeout: "后端做完了处理,但回应没有送达(10 秒后超时)"
+        case .backend5xx: "后端什么也不做,直接返回 HTTP VALUE"
+        case .backendSlow: "后端比平常晚 VALUE 秒回应"
+        case .verifyStatus: "Apple 的 verifyReceipt 在每个地址都返回状态 VALUE"
+        case .verificationPending: "后端先回答 VALUE 次“仍在验证”,再给出真实结果;客户端轮询"
+        case .orderMissing: "后端丢失了订单:为请求者入账并新建订单"
+        case .productMismatch: "订单上的商品与实际付款的不同:后端按实付商品入账"
+        case .crashAt: "应用在下一次 VALUE 步骤前崩溃(如 kill -9)"
+        case .background: "应用在后台:回到前台前不会自动重试"
+        case .jailbroken: "设备已越狱:应用拒绝购买"
+        }
+    }
+
 }
 
 /// How one fault is armed.

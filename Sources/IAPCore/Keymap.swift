@@ -1,7 +1,7 @@
 /// What a key asks for. The keymap turns keys into commands; the reducer carries them out.
 public enum Command: Sendable, Equatable {
     case up, down, choose, back, logout, help, quit, confirmQuit, otherChoice, toggleBackend, foreground, skipTime, erase
-    case faultPanel, scenarios, inspector, language, armOnce
+    case faultPanel, scenarios, inspector, language, armOnce, explain, stateCatalog
 }
 
 /// Where the keys go right now: the innermost thing on screen takes them.
@@ -17,6 +17,7 @@ public enum KeyContext: Sendable, Equatable, CaseIterable {
     /// The fault panel and the scenario list: a list to move in and choose from.
     case panel
     case inspector
+    case explain
 }
 
 /// One row of the keymap. The same table dispatches keys, fills the hint bar and the `?` overlay.
@@ -47,12 +48,12 @@ public enum Keymap {
                    command: .otherChoice, contexts: [.prompt]),
         KeyBinding(keys: [.escape], label: "Esc", help: Localized(en: "back / dismiss / safe choice", zh: "返回 / 关闭 / 安全选项"),
                    hint: Localized(en: "back", zh: "返回"),
-                   command: .back, contexts: [.login, .hud, .prompt, .help, .quitConfirm, .panel, .inspector]),
+                   command: .back, contexts: [.login, .hud, .prompt, .help, .quitConfirm, .panel, .inspector, .explain]),
         KeyBinding(keys: [.backspace], label: "⌫", help: Localized(en: "erase a letter", zh: "删除一个字"),
                    hint: nil,
                    command: .erase, contexts: [.login]),
         KeyBinding(keys: [.char("b")], label: "b", help: Localized(en: "backend up / down", zh: "切换后端可达"),
-                   hint: Localized(en: "backend", zh: "后端"),
+                   hint: nil,
                    command: .toggleBackend, contexts: [.products, .hud]),
         KeyBinding(keys: [.char("f")], label: "f", help: Localized(en: "foreground: retry pending now", zh: "回到前台:立即重试"),
                    hint: nil,
@@ -72,6 +73,12 @@ public enum Keymap {
         KeyBinding(keys: [.char("i")], label: "i", help: Localized(en: "inspector: parties, timeline", zh: "检查器:三方与时间线"),
                    hint: nil,
                    command: .inspector, contexts: [.loginEmpty, .products, .hud, .inspector]),
+        KeyBinding(keys: [.char("e")], label: "e", help: Localized(en: "explain what is on screen", zh: "解释当前画面"),
+                   hint: Localized(en: "explain", zh: "解释"),
+                   command: .explain, contexts: [.loginEmpty, .products, .hud, .prompt, .help, .panel, .inspector, .explain]),
+        KeyBinding(keys: [.char("E")], label: "E", help: Localized(en: "every state, explained", zh: "所有状态的说明"),
+                   hint: nil,
+                   command: .stateCatalog, contexts: [.loginEmpty, .products, .hud, .panel, .explain]),
         KeyBinding(keys: [.char("l")], label: "l", help: Localized(en: "language: English / 简体中文", zh: "语言:English / 简体中文"),
                    hint: nil,
                    command: .language, contexts: [.loginEmpty, .products, .hud, .inspector]),
@@ -104,8 +111,9 @@ extension AppState {
         case .help: return .help
         case .quitConfirm: return .quitConfirm
         case .unfinished, .logoutWarning: return .prompt
-        case .faultPanel, .scenarios: return .panel
+        case .faultPanel, .scenarios, .stateCatalog: return .panel
         case .inspector: return .inspector
+        case .explain: return .explain
         case nil: break
         }
         if user == nil { return loginText.isEmpty ? .loginEmpty : .login }

@@ -9,16 +9,18 @@ public enum FaultPanelRow: Sendable, Equatable {
     public var label: String {
         switch self {
         case let .fault(fault): fault.rawValue
-        case .crashNow: "crash now"
+        case .crashNow: "crash-now"
         case .reinstall: "reinstall"
         }
     }
 
-    public var summary: String {
+    public func summary(_ lang: Language) -> String {
         switch self {
-        case let .fault(fault): fault.summary
-        case .crashNow: "the app dies this instant, as with kill -9; relaunch to see the recovery"
-        case .reinstall: "delete and reinstall the app: the sandbox goes, the keychain and the store's queue stay"
+        case let .fault(fault): fault.summary(lang)
+        case .crashNow: lang == .en ? "the app dies this instant, as with kill -9; relaunch to see the recovery"
+                                    : "应用立即崩溃(如 kill -9);重启后可看到恢复过程"
+        case .reinstall: lang == .en ? "delete and reinstall the app: the sandbox goes, the keychain and the store's queue stay"
+                                     : "删除并重装应用:沙盒清空,钥匙串和商店队列保留"
         }
     }
 }
@@ -41,6 +43,9 @@ extension AppState {
             modal = .faultPanel(selection: (selection + step + FaultPanelRow.all.count) % FaultPanelRow.all.count)
         case let .scenarios(selection) where !scenarios.isEmpty:
             modal = .scenarios(selection: (selection + step + scenarios.count) % scenarios.count)
+        case let .stateCatalog(selection):
+            let count = StateCatalog.entries.count
+            modal = .stateCatalog(selection: (selection + step + count) % count)
         default:
             break
         }

@@ -30,6 +30,11 @@ extension AppState {
             modal = modal == .inspector ? nil : .inspector
         case .language:
             lang = lang == .en ? .zh : .en
+        case .explain:
+            if case let .explain(_, under) = modal { modal = under } else { modal = .explain(stateId: visibleStateId, under: modal) }
+        case .stateCatalog:
+            let current = StateCatalog.entries.firstIndex { $0.id == visibleStateId } ?? 0
+            modal = .stateCatalog(selection: current)
         case .erase:
             if !loginText.isEmpty { loginText.removeLast() }
         case .choose:
@@ -87,8 +92,11 @@ extension AppState {
         switch modal {
         case let .unfinished(id, _):
             return putOff(id)
-        case .help, .quitConfirm, .logoutWarning, .faultPanel, .scenarios, .inspector:
+        case .help, .quitConfirm, .logoutWarning, .faultPanel, .scenarios, .inspector, .stateCatalog:
             modal = nil
+            return []
+        case let .explain(_, under):
+            modal = under
             return []
         case nil:
             break

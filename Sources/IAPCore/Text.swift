@@ -17,6 +17,7 @@ public enum Text: String, Sendable, CaseIterable {
     case orderOf, alarm, backendDownBadge
     case faultPanel, faultPanelHint, scenariosTitle, scenariosHint, noScenarios
     case inspectorStore, inspectorClient, inspectorBackend, inspectorTimeline
+    case explainSees, explainUnderneath, explainSupport, explainReach, explainClose, stateCatalogTitle
 
     public func callAsFunction(_ lang: Language) -> String {
         let pair = Self.table[self]!
@@ -76,6 +77,12 @@ public enum Text: String, Sendable, CaseIterable {
         .inspectorStore: ("Store queue", "商店队列"),
         .inspectorClient: ("Client", "客户端"),
         .inspectorBackend: ("Backend", "后端"),
+        .explainSees: ("What the user sees", "用户看到"),
+        .explainUnderneath: ("What is happening underneath", "背后发生了什么"),
+        .explainSupport: ("What support should do", "客服应当怎么做"),
+        .explainReach: ("How to reach it", "如何重现"),
+        .explainClose: ("Esc or e closes · E every state", "Esc 或 e 关闭 · E 所有状态"),
+        .stateCatalogTitle: ("States explained", "状态说明"),
         .inspectorTimeline: ("Timeline: what happened, and what it led to", "时间线:发生了什么,引出了什么"),
     ]
 }

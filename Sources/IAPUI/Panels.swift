@@ -41,21 +41,21 @@ extension Canvas {
         for (offset, row) in rows[first..<first + visible].enumerated() {
             let index = first + offset
             let y = origin.y + offset
-            var mark = "   "
+            // ▸ marks the cursor; x armed, 1 armed one-shot, · an app event.
+            var status = "·"
             var label = row.label
-            if case let .fault(fault) = row, state.faults.contains(fault) {
-                mark = state.faults.arm(fault)?.once == true ? "[1]" : "[x]"
-                label = state.faults.label(fault)
-            } else if case .fault = row {
-                mark = "[ ]"
+            if case let .fault(fault) = row {
+                status = state.faults.contains(fault) ? (state.faults.arm(fault)?.once == true ? "1" : "x") : " "
+                if state.faults.contains(fault) { label = state.faults.label(fault) }
             }
+            let mark = (index == selection ? "▸" : " ") + status
             let style = index == selection ? theme.selected : theme.plain
             if index == selection { grid.fill(x: origin.x, y: y, width: inner, height: 1, style: style) }
-            let party: String
-            if case let .fault(fault) = row { party = fault.party.rawValue } else { party = "app" }
-            grid.put("\(mark) \(party.padding(toLength: 8, withPad: " ", startingAt: 0))", x: origin.x, y: y, style: style)
+            let party: Fault.Party
+            if case let .fault(fault) = row { party = fault.party } else { party = .app }
+            grid.put("\(mark) \(party.label(lang))", x: origin.x, y: y, style: style, limit: 12)
             grid.put(label, x: origin.x + 13, y: y, style: index == selection ? style : theme.heading, limit: 30)
-            grid.put(row.summary, x: origin.x + 44, y: y, style: index == selection ? style : theme.dimmed, limit: inner - 44)
+            grid.put(row.summary(lang), x: origin.x + 44, y: y, style: index == selection ? style : theme.dimmed, limit: inner - 44)
         }
         grid.put(Text.faultPanelHint(lang), x: origin.x, y: origin.y + visible + 1, style: theme.dimmed, limit: inner)
     }
@@ -74,7 +74,7 @@ extension Canvas {
             let index = first + offset
             let style = index == selection ? theme.selected : theme.plain
             if index == selection { grid.fill(x: origin.x, y: origin.y + offset, width: inner, height: 1, style: style) }
-            grid.put(scenario.name, x: origin.x + 1, y: origin.y + offset, style: style, limit: inner - 1)
+            grid.put((index == selection ? "▸" : " ") + scenario.name, x: origin.x, y: origin.y + offset, style: style, limit: inner)
         }
         if list.indices.contains(selection) {
             wrap(list[selection].shows, x: origin.x, y: origin.y + visible + 1, width: inner, lines: 2, style: theme.dimmed)
@@ -123,19 +123,8 @@ extension Canvas {
 
     /// Word-wraps `text` into at most `lines` rows; never splits a wide character.
     mutating func wrap(_ text: String, x: Int, y: Int, width w: Int, lines: Int, style: Style) {
-        var row = 0
-        var line = ""
-        for word in text.split(separator: " ") {
-            let candidate = line.isEmpty ? String(word) : line + " " + word
-            if displayWidth(candidate) > w, !line.isEmpty {
-                grid.put(line, x: x, y: y + row, style: style, limit: w)
-                row += 1
-                line = String(word)
-                guard row < lines else { return }
-            } else {
-                line = candidate
-            }
+        for (row, line) in wrappedLines(text, width: w).prefix(max(lines, 0)).enumerated() {
+            grid.put(line, x: x, y: y + row, style: style, limit: w)
         }
-        if !line.isEmpty, row < lines { grid.put(line, x: x, y: y + row, style: style, limit: w) }
     }
 }

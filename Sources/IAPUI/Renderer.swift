@@ -31,6 +31,8 @@ public enum Renderer {
         case let .faultPanel(selection): canvas.drawFaultPanel(selection: selection)
         case let .scenarios(selection): canvas.drawScenarioList(selection: selection)
         case .inspector: canvas.drawInspector(inspector)
+        case let .explain(id, _): canvas.drawExplanation(stateId: id)
+        case let .stateCatalog(selection): canvas.drawStateCatalog(selection: selection)
         case nil: break
         }
         grid = canvas.grid

@@ -107,8 +107,8 @@ public final class MockPaymentQueue: PaymentQueue {
 
     public func appReceipt() -> String? {
         guard faults.fire(.receiptEmpty) == nil else { return nil }
-        let consumables = Set(catalog.filter { $0.kind.isConsumable }.map(\.id))
-        guard let entries = attempt({ try database.receiptEntries(consumables: consumables) }), !entries.isEmpty else { return nil }
+        let nonConsumables = catalog.filter { !$0.kind.isConsumable }.map(\.id)
+        guard let entries = attempt({ try database.receiptEntries(nonConsumables: nonConsumables) }), !entries.isEmpty else { return nil }
         let receipt = Receipt(bundle_id: Receipt.bundleId, environment: "Sandbox", in_app: entries.map {
             Receipt.Entry(transaction_id: $0.id, original_transaction_id: $0.id, product_id: $0.productId,
                           purchase_date_ms: String(Int64($0.date.timeIntervalSince1970 * 1000)), quantity: "1")

@@ -24,6 +24,10 @@ public final class StoreDatabase {
                     CREATE TABLE meta (key TEXT PRIMARY KEY, value BLOB NOT NULL);
                     """)
             }),
+            // The receipt lists non-consumables by product; without this it scanned the whole history twice a purchase.
+            ("v2-by-product", { db in
+                try db.execute(sql: "CREATE INDEX storeTransactionByProduct ON storeTransaction(productId, state)")
+            }),
         ])
     }
 
@@ -74,14 +78,15 @@ public final class StoreDatabase {
 
     /// What the receipt lists: unfinished consumables and every paid non-consumable, chosen by SQLite
     /// (finished consumables are most of a long history and never listed).
-    func receiptEntries(consumables: Set<String>) throws -> [StoreTransaction] {
-        let placeholders = Array(repeating: "?", count: consumables.count).joined(separator: ", ")
+    func receiptEntries(nonConsumables: [String]) throws -> [StoreTransaction] {
+        let placeholders = Array(repeating: "?", count: nonConsumables.count).joined(separator: ", ")
         return try queue.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT \(Self.columns) FROM storeTransaction
-                WHERE state IN ('purchased', 'restored') AND (finished = 0 OR productId NOT IN (\(placeholders)))
+            try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT \(Self.columns) FROM storeTransaction WHERE finished = 0 AND state IN ('purchased', 'restored')
+                UNION
+                SELECT \(Self.columns) FROM storeTransaction WHERE productId IN (\(placeholders)) AND state IN ('purchased', 'restored')
                 ORDER BY date, id
-                """, arguments: StatementArguments(consumables.sorted())).map(Self.transaction)
+                """), arguments: StatementArguments(nonConsumables)).map(Self.transaction)
         }
     }
 

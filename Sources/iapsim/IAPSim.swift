@@ -9,7 +9,7 @@ struct IAPSim: ParsableCommand {
         commandName: "iapsim",
         abstract: "The iOS In-App Purchase client flow in a terminal, against a local mock App Store and backend.",
         version: "0.1.0",
-        subcommands: [Run.self, Play.self, ScenariosCommand.self, StateCommand.self, FaultsCommand.self, ResetCommand.self, BenchEngine.self],
+        subcommands: [Run.self, Play.self, ScenariosCommand.self, StateCommand.self, FaultsCommand.self, ResetCommand.self, GalleryCommand.self, BenchEngine.self],
         defaultSubcommand: Run.self
     )
 }

@@ -98,7 +98,7 @@ func explore(seed: UInt64, steps: Int = 24) throws -> [String] {
             app.advance(2)
             switch app.state.modal {
             case .unfinished: app.press(.enter)
-            case .logoutWarning, .help, .quitConfirm, .faultPanel, .scenarios, .inspector: app.press(.escape)
+            case .some: app.press(.escape)
             case nil: if app.state.hud != nil, app.state.hud?.kind.isWaiting == false { app.press(.escape) }
             }
         }

@@ -1,0 +1,151 @@
+import Foundation
+import IAPCore
+
+/// One screen of every user-visible state, built from a state (no parties, no clock): the gallery's pictures
+/// and the snapshot tests' screens are the same ones.
+public struct GalleryScreen: Sendable {
+    /// The `StateCatalog` id it shows.
+    public let id: String
+    public let width: Int
+    public let height: Int
+    public let inspector: InspectorView
+    private let make: @Sendable (Language) -> AppState
+
+    init(_ id: String, width: Int = 80, height: Int = 24, inspector: InspectorView = InspectorView(),
+         _ make: @escaping @Sendable (Language) -> AppState) {
+        self.id = id
+        self.width = width
+        self.height = height
+        self.inspector = inspector
+        self.make = make
+    }
+
+    public func state(_ lang: Language) -> AppState { make(lang) }
+
+    public func render(_ lang: Language, theme: Theme) -> ScreenGrid {
+        Renderer.render(state(lang), width: width, height: height, theme: theme, inspector: inspector)
+    }
+
+    public static let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    /// Every state of `StateCatalog`, in its order, over `catalog`'s products.
+    public static func all(catalog: [Product]) -> [GalleryScreen] {
+        let pending = PendingOrder(
+            transactionId: "1000000007", user: "alice", productId: "com.iapsim.coins.300", orderId: "ORD-000007",
+            purchasedAt: now.addingTimeInterval(-60), price: "¥30", receiptHash: "ab12", attempts: 2,
+            lastAttemptAt: now.addingTimeInterval(-2))
+        let shopping: @Sendable (Language) -> AppState = { lang in
+            var state = AppState(lang: lang, now: now)
+            state.products = catalog
+            state.productsStatus = .loaded
+            state.user = "alice"
+            state.account = Account(coins: 120, owned: ["com.iapsim.noads"])
+            return state
+        }
+        func screen(_ id: String, width: Int = 80, height: Int = 24, inspector: InspectorView = InspectorView(),
+                    _ change: @escaping @Sendable (inout AppState) -> Void = { _ in }) -> GalleryScreen {
+            GalleryScreen(id, width: width, height: height, inspector: inspector) { lang in
+                var state = shopping(lang)
+                change(&state)
+                return state
+            }
+        }
+        @Sendable func withPending(_ state: inout AppState) {
+            state.orders = [pending.transactionId: pending]
+        }
+        func hud(_ kind: HUD.Kind, _ change: @escaping @Sendable (inout AppState) -> Void = { _ in }) -> GalleryScreen {
+            screen("hud-" + kind.catalogName) {
+                $0.hud = HUD(kind, productId: "com.iapsim.coins.300", transactionId: pending.transactionId)
+                change(&$0)
+            }
+        }
+        var inspector = InspectorView()
+        inspector.storeQueue = [StoreTransaction(id: pending.transactionId, productId: pending.productId, state: .purchased,
+                                                 applicationUsername: pending.orderId, date: pending.purchasedAt)]
+        inspector.storeTotal = 1
+        inspector.credits = [("1000000003", "com.iapsim.coins.60", 60), ("1000000001", "com.iapsim.coins.60", 60)]
+        inspector.creditTotal = 2
+        inspector.timeline = [
+            .init(at: now.addingTimeInterval(-60), text: "key Enter → create order (com.iapsim.coins.300)"),
+            .init(at: now.addingTimeInterval(-60), text: "backend: no order for alice (unreachable) → note the buyer, pay com.iapsim.coins.300"),
+            .init(at: now.addingTimeInterval(-59), text: "store: tx 1000000007 purchased → save 1000000007"),
+            .init(at: now.addingTimeInterval(-59), text: "client: tx 1000000007 saved for alice, pending, 0 tries → verify 1000000007"),
+            .init(at: now.addingTimeInterval(-2), text: "backend: tx 1000000007 not verified: backend unreachable → save 1000000007"),
+        ]
+
+        return [
+            GalleryScreen("login") { lang in
+                var state = AppState(lang: lang, now: now)
+                state.loginText = "alice"
+                return state
+            },
+            screen("products"),
+            screen("products-pending") { withPending(&$0) },
+            screen("loading") { $0.productsStatus = .loading },
+            screen("no-products") { $0.productsStatus = .empty },
+            hud(.purchasing),
+            hud(.confirming),
+            GalleryScreen("hud-confirming-retry") { lang in
+                var state = shopping(lang)
+                state.hud = HUD(.confirming, productId: "com.iapsim.coins.300", transactionId: pending.transactionId)
+                state.orders = [pending.transactionId: pending]
+                state.triesSinceTrigger = [pending.transactionId: 2]
+                state.faults = [.backendDown]
+                return state
+            },
+            hud(.success),
+            hud(.failed),
+            hud(.cancelled),
+            hud(.deferred),
+            hud(.disabled),
+            hud(.verifyFailed),
+            hud(.jailbroken) { $0.faults = [.jailbroken] },
+            screen("prompt-unfinished") {
+                withPending(&$0)
+                $0.modal = .unfinished(transactionId: pending.transactionId, choice: 0)
+            },
+            screen("logout-warning") {
+                withPending(&$0)
+                $0.modal = .logoutWarning(choice: 0)
+            },
+            screen("quit-confirm") {
+                $0.hud = HUD(.purchasing, productId: "com.iapsim.coins.300")
+                $0.modal = .quitConfirm
+            },
+            screen("backend-down") {
+                withPending(&$0)
+                $0.faults = [.backendDown]
+            },
+            screen("fault-badges") {
+                var faults: ArmedFaults = [.emptyApplicationUsername]
+                faults.insert(.crashAt, FaultArm(value: "verify", once: true))
+                $0.faults = faults
+            },
+            screen("alarm") {
+                var order = pending
+                order.attempts = 10
+                $0.orders = [order.transactionId: order]
+                $0.alarms = ["order 1000000007 failed 10 verifications: backend unreachable"]
+            },
+            screen("too-small", width: 50, height: 12),
+            screen("help") { $0.modal = .help },
+            screen("fault-panel") {
+                $0.faults = [.backendDown]
+                $0.modal = .faultPanel(selection: 0)
+            },
+            screen("scenarios") {
+                $0.scenarios = [
+                    ScenarioInfo(name: "backend-down-retries", shows: "the backend is unreachable through several retries"),
+                    ScenarioInfo(name: "paid-then-killed", shows: "the app is killed after Apple took the money but before the backend verified it; at the next launch the order is found, verified and credited once"),
+                    ScenarioInfo(name: "switched-mid-purchase", shows: "alice starts paying, and the account switches to bob"),
+                ]
+                $0.modal = .scenarios(selection: 1)
+            },
+            screen("inspector", inspector: inspector) {
+                withPending(&$0)
+                $0.modal = .inspector
+            },
+            screen("state-catalog") { $0.modal = .stateCatalog(selection: 6) },
+        ]
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Testing
+
+/// The headless commands of the real binary: gallery, play, scenarios.
+@Suite("Headless commands of the real binary")
+struct CommandLineToolsTests {
+    @Test("gallery: every state in both languages as text and well-formed SVG, an index explaining each, the same bytes twice")
+    func gallery() throws {
+        let work = try makeWorkDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        #expect(try spawn([builtBinary, "gallery", "--out", work + "/a"], output: work + "/out-a") == 0)
+        #expect(try spawn([builtBinary, "gallery", "--out", work + "/b"], output: work + "/out-b") == 0)
+        let files = try FileManager.default.contentsOfDirectory(atPath: work + "/a").sorted()
+        #expect(files == (try FileManager.default.contentsOfDirectory(atPath: work + "/b").sorted()))
+        for file in files {
+            let a = try Data(contentsOf: URL(fileURLWithPath: work + "/a/" + file))
+            #expect(a == (try Data(contentsOf: URL(fileURLWithPath: work + "/b/" + file))), "\(file) differs between two runs")
+        }
+        let index = try String(contentsOfFile: work + "/a/index.html", encoding: .utf8)
+        let states = files.filter { $0.hasSuffix(".en.txt") }.map { String($0.dropLast(".en.txt".count)) }
+        #expect(states.count >= 27)
+        for state in states {
+            for lang in ["en", "zh"] {
+                #expect(files.contains("\(state).\(lang).txt"))
+                #expect(files.contains("\(state).\(lang).svg"))
+                let svg = try Data(contentsOf: URL(fileURLWithPath: "\(work)/a/\(state).\(lang).svg"))
+                #expect(XMLParser(data: svg).parse(), "\(state).\(lang).svg is not well-formed XML")
+            }
+            #expect(index.contains("id=\"\(state)\""))
+            #expect(index.contains("src=\"\(state).zh.svg\""))
+        }
+        let chinese = try String(contentsOfFile: work + "/a/prompt-unfinished.zh.svg", encoding: .utf8)
+        #expect(chinese.contains("发现未完成订单"))
+        #expect(chinese.contains("┌"))
+        #expect(chinese.contains("fill=\"#3fb1c5\""))  // the frame's colour survives
+        #expect(index.contains("What support should do"))
+        #expect(index.contains("客服应当怎么做"))
+    }
+
+    @Test("play: a passing script exits 0 with a transcript; a failing one exits 1 at its line with the screen")
+    func play() throws {
+        let work = try makeWorkDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        #expect(try spawn([builtBinary, "play", "paid-then-killed"], output: work + "/pass") == 0)
+        let pass = try String(contentsOfFile: work + "/pass", encoding: .utf8)
+        #expect(pass.contains("expect credits alice 1   ✓ 1"))
+        #expect(pass.contains("✔ paid-then-killed"))
+
+        try "launch alice\nwait until Coins\nexpect coins alice 60\npress Enter\n".write(toFile: work + "/fail.iapsim", atomically: true, encoding: .utf8)
+        #expect(try spawn([builtBinary, "play", work + "/fail.iapsim"], output: work + "/fail") == 1)
+        let fail = try String(contentsOfFile: work + "/fail", encoding: .utf8)
+        #expect(fail.contains("fail.iapsim:3: coins of alice: expected 60, found 0"))
+        #expect(fail.contains("screen at that moment:"))
+        #expect(fail.contains("Balance 0 coins"))
+        #expect(!fail.contains("press Enter"))
+    }
+
+    @Test("scenarios lists each shipped scenario with what it shows and how it should end")
+    func scenarios() throws {
+        let work = try makeWorkDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        #expect(try spawn([builtBinary, "scenarios"], output: work + "/out") == 0)
+        let out = try String(contentsOfFile: work + "/out", encoding: .utf8)
+        for name in ["paid-then-killed", "reinstall-with-pending", "ask-to-buy-declined"] {
+            #expect(out.contains("\n\(name)\n") || out.hasPrefix("\(name)\n"))
+        }
+        #expect(out.contains("expect  "))
+    }
+}

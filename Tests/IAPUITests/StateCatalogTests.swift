@@ -1,0 +1,116 @@
+import Foundation
+import IAPCore
+import IAPUI
+import MockStore
+import Testing
+
+private let catalog = try! CatalogLoader.load(
+    path: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("assets/catalog.json").path)
+
+@Suite("Every state explained, in both languages")
+struct StateCatalogTests {
+    /// States the app can put on screen, reached through the reducer's own vocabulary.
+    static var reachableIds: [String] {
+        var ids = HUD.Kind.allCases.map { "hud-" + $0.catalogName } + ["hud-confirming-retry"]
+        let modals: [Modal] = [.help, .quitConfirm, .unfinished(transactionId: "1", choice: 0), .logoutWarning(choice: 0),
+                               .faultPanel(selection: 0), .scenarios(selection: 0), .inspector,
+                               .explain(stateId: "login", under: nil), .stateCatalog(selection: 0)]
+        for modal in modals {
+            var state = AppState()
+            state.user = "alice"
+            state.modal = modal
+            ids.append(state.visibleStateId)
+        }
+        var state = AppState()
+        ids.append(state.visibleStateId)  // login
+        state.user = "alice"
+        for status in [AppState.ProductsStatus.loading, .empty, .failed] {
+            state.productsStatus = status
+            ids.append(state.visibleStateId)
+        }
+        state.productsStatus = .loaded
+        ids.append(state.visibleStateId)
+        state.faults = [.backendDown]
+        ids.append(state.visibleStateId)
+        state.faults = [.jailbroken]
+        ids.append(state.visibleStateId)
+        state.alarms = ["x"]
+        ids.append(state.visibleStateId)
+        return ids + ["products-pending", "too-small"]
+    }
+
+    @Test("a state the app can show without an explanation fails here")
+    func everyStateExplained() {
+        for id in Self.reachableIds {
+            #expect(StateCatalog.entry(id) != nil, "no explanation for \(id)")
+        }
+        #expect(Set(StateCatalog.entries.map(\.id)).count == StateCatalog.entries.count, "an id is explained twice")
+    }
+
+    @Test("every explanation says all four things in both languages")
+    func explanationsComplete() {
+        for entry in StateCatalog.entries {
+            for text in [entry.title, entry.sees, entry.underneath, entry.support] {
+                #expect(!text.en.isEmpty && !text.zh.isEmpty, "\(entry.id)")
+                #expect(text.en != text.zh, "\(entry.id): \(text.en) is not translated")
+            }
+            #expect(!entry.reach.isEmpty, "\(entry.id) does not say how to reach it")
+        }
+    }
+
+    @Test("the gallery has one screen per explained state, and each shows what its explanation says")
+    func galleryCoversCatalog() {
+        let screens = GalleryScreen.all(catalog: catalog)
+        #expect(screens.map(\.id) == StateCatalog.entries.map(\.id))
+        for screen in screens where screen.id != "too-small" {
+            #expect(screen.state(.en).visibleStateId == screen.id, "the \(screen.id) screen shows \(screen.state(.en).visibleStateId)")
+        }
+    }
+
+    @Test("every sentence of the app, every key and every fault speaks both languages")
+    func bilingual() {
+        for text in IAPCore.Text.allCases {
+            #expect(!text(.en).isEmpty && !text(.zh).isEmpty, "\(text)")
+        }
+        for binding in Keymap.bindings {
+            #expect(binding.help.en != binding.help.zh, "\(binding.label)")
+        }
+        for row in FaultPanelRow.all {
+            #expect(row.summary(.en) != row.summary(.zh), "\(row.label)")
+        }
+    }
+
+    @Test("e explains the state on screen and gives it back; l switches the language at once")
+    func explainAndLanguage() {
+        var state = AppState()
+        state.user = "alice"
+        state.productsStatus = .loaded
+        state.modal = .unfinished(transactionId: "1", choice: 1)
+        _ = state.reduce(.key(.char("e")), now: state.now)
+        #expect(state.modal == .explain(stateId: "prompt-unfinished", under: .unfinished(transactionId: "1", choice: 1)))
+        let screen = Renderer.render(state, width: 80, height: 24, theme: .monochrome).text
+        #expect(screen.contains("What support should do"))
+        _ = state.reduce(.key(.escape), now: state.now)
+        #expect(state.modal == .unfinished(transactionId: "1", choice: 1))
+        state.modal = nil
+        _ = state.reduce(.key(.char("l")), now: state.now)
+        #expect(state.lang == .zh)
+        #expect(Renderer.render(state, width: 80, height: 24, theme: .monochrome).text.contains("待处理"))
+    }
+
+    @Test("explanations wrap inside their box at every size, never splitting a wide character", arguments: [64, 80, 120])
+    func wrapping(width: Int) {
+        for lang in Language.allCases {
+            for index in StateCatalog.entries.indices {
+                var state = AppState(lang: lang)
+                state.user = "alice"
+                state.modal = .stateCatalog(selection: index)
+                let grid = Renderer.render(state, width: width, height: 24, theme: .monochrome)
+                for line in grid.lines {
+                    #expect(displayWidth(line) == width, "\(line)")
+                }
+            }
+        }
+    }
+}
