@@ -42,13 +42,13 @@ public final class ClientDatabase: ClientVault {
     }
 
     public func snapshot(user: String) throws -> UserSnapshot {
-        try keychain.read { db in
+        try keychain.inDatabase { db in
             UserSnapshot(
-                pending: try Row.fetchAll(db, sql: "SELECT \(Self.columns) FROM pendingOrder WHERE user = ?", arguments: [user]).map(Self.order),
-                paymentIntents: try Row.fetchAll(db, sql: "SELECT * FROM paymentIntent ORDER BY user, productId").map {
+                pending: try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Self.columns) FROM pendingOrder WHERE user = ?"), arguments: [user]).map(Self.order),
+                paymentIntents: try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM paymentIntent ORDER BY user, productId")).map {
                     PaymentIntent(user: $0["user"], productId: $0["productId"], orderId: $0["orderId"])
                 },
-                otherUsersTransactions: Set(try String.fetchAll(db, sql: "SELECT transactionId FROM pendingOrder WHERE user <> ?", arguments: [user]))
+                otherUsersTransactions: Set(try String.fetchAll(db.cachedStatement(sql: "SELECT transactionId FROM pendingOrder WHERE user <> ?"), arguments: [user]))
             )
         }
     }
@@ -56,27 +56,27 @@ public final class ClientDatabase: ClientVault {
     /// Upserts the order for its own user only (never takes over another user's transaction), then reads it back.
     public func save(_ order: PendingOrder) throws {
         try keychain.write { db in
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 INSERT INTO pendingOrder (transactionId, user, productId, orderId, purchasedAt, price, receiptHash, attempts, lastAttemptAt, status)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (transactionId) DO UPDATE SET
                     orderId = excluded.orderId, receiptHash = excluded.receiptHash, attempts = excluded.attempts,
                     lastAttemptAt = excluded.lastAttemptAt, status = excluded.status
                 WHERE pendingOrder.user = excluded.user
-                """, arguments: [
+                """).execute(arguments: [
                     order.transactionId, order.user, order.productId, order.orderId, order.purchasedAt.timeIntervalSince1970,
                     order.price, order.receiptHash, order.attempts, order.lastAttemptAt?.timeIntervalSince1970, order.status.rawValue,
                 ])
         }
-        let stored = try keychain.read { db in
-            try Row.fetchOne(db, sql: "SELECT \(Self.columns) FROM pendingOrder WHERE transactionId = ?", arguments: [order.transactionId]).map(Self.order)
+        let stored = try keychain.inDatabase { db in
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.columns) FROM pendingOrder WHERE transactionId = ?"), arguments: [order.transactionId]).map(Self.order)
         }
         guard let stored, stored.sameRecord(as: order) else { throw ReadBackMismatch(transactionId: order.transactionId) }
     }
 
     public func recordIntent(user: String, productId: String, orderId: String?) throws {
         try keychain.write { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO paymentIntent (user, productId, orderId) VALUES (?, ?, ?)",
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO paymentIntent (user, productId, orderId) VALUES (?, ?, ?)").execute(
                            arguments: [user, productId, orderId])
         }
     }
@@ -84,28 +84,28 @@ public final class ClientDatabase: ClientVault {
     /// Drops a finished order and the payment intent it came from, together.
     public func remove(transactionId: String, user: String) throws {
         try keychain.write { db in
-            if let productId = try String.fetchOne(db, sql: "SELECT productId FROM pendingOrder WHERE transactionId = ? AND user = ?",
+            if let productId = try String.fetchOne(db.cachedStatement(sql: "SELECT productId FROM pendingOrder WHERE transactionId = ? AND user = ?"),
                                                    arguments: [transactionId, user]) {
-                try db.execute(sql: "DELETE FROM paymentIntent WHERE user = ? AND productId = ?", arguments: [user, productId])
+                try db.cachedStatement(sql: "DELETE FROM paymentIntent WHERE user = ? AND productId = ?").execute(arguments: [user, productId])
             }
-            try db.execute(sql: "DELETE FROM pendingOrder WHERE transactionId = ? AND user = ?", arguments: [transactionId, user])
+            try db.cachedStatement(sql: "DELETE FROM pendingOrder WHERE transactionId = ? AND user = ?").execute(arguments: [transactionId, user])
         }
     }
 
     public func lastUser() throws -> String? {
-        try sandbox.read { db in try String.fetchOne(db, sql: "SELECT value FROM session WHERE key = 'lastUser'") }
+        try sandbox.inDatabase { db in try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM session WHERE key = 'lastUser'")) }
     }
 
     public func setLastUser(_ user: String?) throws {
         try sandbox.write { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO session (key, value) VALUES ('lastUser', ?)", arguments: [user])
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO session (key, value) VALUES ('lastUser', ?)").execute(arguments: [user])
         }
     }
 
     /// Every user's orders, for `iapsim state`.
     public func allOrders() throws -> [PendingOrder] {
-        try keychain.read { db in
-            try Row.fetchAll(db, sql: "SELECT \(Self.columns) FROM pendingOrder ORDER BY user, purchasedAt, transactionId").map(Self.order)
+        try keychain.inDatabase { db in
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Self.columns) FROM pendingOrder ORDER BY user, purchasedAt, transactionId")).map(Self.order)
         }
     }
 

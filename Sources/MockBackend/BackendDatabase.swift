@@ -53,15 +53,14 @@ public final class BackendDatabase {
     /// The credit goes to the order's owner (I3) for the product actually paid (B4).
     func credit(transactionId: String, paidProduct: String, orderId: String?, requester: String, coins: Int, at date: Date) throws -> (Credit, new: Bool) {
         try queue.write { db in
-            if let existing = try Row.fetchOne(db, sql: "SELECT * FROM credit WHERE transactionId = ?", arguments: [transactionId]) {
+            if let existing = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM credit WHERE transactionId = ?"), arguments: [transactionId]) {
                 return (Self.credit(existing), false)
             }
-            let order = try orderId.flatMap { try Row.fetchOne(db, sql: "SELECT * FROM orders WHERE id = ?", arguments: [$0]) }
+            let order = try orderId.flatMap { try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM orders WHERE id = ?"), arguments: [$0]) }
             let owner: String = order?["user"] ?? requester
             let resolvedOrder: String = try order?["id"] ?? Self.createOrder(db, user: owner, productId: paidProduct, at: date)
             let credit = Credit(transactionId: transactionId, user: owner, productId: paidProduct, orderId: resolvedOrder, coins: coins)
-            try db.execute(
-                sql: "INSERT INTO credit (transactionId, user, productId, orderId, coins, creditedAt) VALUES (?, ?, ?, ?, ?, ?)",
+            try db.cachedStatement(sql: "INSERT INTO credit (transactionId, user, productId, orderId, coins, creditedAt) VALUES (?, ?, ?, ?, ?, ?)").execute(
                 arguments: [transactionId, owner, paidProduct, resolvedOrder, coins, date.timeIntervalSince1970])
             return (credit, true)
         }
@@ -70,57 +69,57 @@ public final class BackendDatabase {
     /// B5: support settled this order by hand; its next verification tells the client to finish it.
     public func markCompensated(orderId: String, at date: Date) throws -> Bool {
         try queue.write { db in
-            try db.execute(sql: "UPDATE orders SET compensatedAt = ? WHERE id = ?", arguments: [date.timeIntervalSince1970, orderId])
+            try db.cachedStatement(sql: "UPDATE orders SET compensatedAt = ? WHERE id = ?").execute(arguments: [date.timeIntervalSince1970, orderId])
             return db.changesCount > 0
         }
     }
 
     func isCompensated(orderId: String) throws -> Bool {
-        try queue.read { db in
-            try Bool.fetchOne(db, sql: "SELECT compensatedAt IS NOT NULL FROM orders WHERE id = ?", arguments: [orderId]) ?? false
+        try queue.inDatabase { db in
+            try Bool.fetchOne(db.cachedStatement(sql: "SELECT compensatedAt IS NOT NULL FROM orders WHERE id = ?"), arguments: [orderId]) ?? false
         }
     }
 
     /// B5: a refund revokes the credit; the transaction id stays spent, so a replay credits nothing.
     public func refund(transactionId: String, at date: Date) throws -> Bool {
         try queue.write { db in
-            try db.execute(sql: "UPDATE credit SET revokedAt = ? WHERE transactionId = ? AND revokedAt IS NULL",
+            try db.cachedStatement(sql: "UPDATE credit SET revokedAt = ? WHERE transactionId = ? AND revokedAt IS NULL").execute(
                            arguments: [date.timeIntervalSince1970, transactionId])
             return db.changesCount > 0
         }
     }
 
     public func account(user: String, consumables: Set<String>) throws -> Account {
-        try queue.read { db in
-            let coins = try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(coins), 0) FROM credit WHERE user = ? AND revokedAt IS NULL", arguments: [user]) ?? 0
-            let products = try String.fetchAll(db, sql: "SELECT DISTINCT productId FROM credit WHERE user = ? AND revokedAt IS NULL", arguments: [user])
+        try queue.inDatabase { db in
+            let coins = try Int.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(SUM(coins), 0) FROM credit WHERE user = ? AND revokedAt IS NULL"), arguments: [user]) ?? 0
+            let products = try String.fetchAll(db.cachedStatement(sql: "SELECT DISTINCT productId FROM credit WHERE user = ? AND revokedAt IS NULL"), arguments: [user])
             return Account(coins: coins, owned: Set(products).subtracting(consumables))
         }
     }
 
     /// Every live credit, for `iapsim state`.
     public func credits() throws -> [Credit] {
-        try queue.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM credit WHERE revokedAt IS NULL ORDER BY creditedAt, transactionId").map(Self.credit)
+        try queue.inDatabase { db in
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM credit WHERE revokedAt IS NULL ORDER BY creditedAt, transactionId")).map(Self.credit)
         }
     }
 
     /// A user's latest live credits, newest first, and how many there are: what the inspector shows.
     public func recentCredits(user: String, limit: Int) throws -> (credits: [Credit], total: Int) {
-        try queue.read { db in
-            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM credit WHERE user = ? AND revokedAt IS NULL", arguments: [user]) ?? 0
-            let credits = try Row.fetchAll(db, sql: """
+        try queue.inDatabase { db in
+            let total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM credit WHERE user = ? AND revokedAt IS NULL"), arguments: [user]) ?? 0
+            let credits = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT * FROM credit WHERE user = ? AND revokedAt IS NULL ORDER BY creditedAt DESC, transactionId DESC LIMIT ?
-                """, arguments: [user, limit]).map(Self.credit)
+                """), arguments: [user, limit]).map(Self.credit)
             return (credits, total)
         }
     }
 
     private static func createOrder(_ db: Database, user: String, productId: String, at date: Date) throws -> String {
-        let next = try Int.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'nextOrder'") ?? 1
-        try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('nextOrder', ?)", arguments: [next + 1])
+        let next = try Int.fetchOne(db.cachedStatement(sql: "SELECT value FROM meta WHERE key = 'nextOrder'")) ?? 1
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('nextOrder', ?)").execute(arguments: [next + 1])
         let id = String(format: "ORD-%06d", next)
-        try db.execute(sql: "INSERT INTO orders (id, user, productId, createdAt) VALUES (?, ?, ?, ?)",
+        try db.cachedStatement(sql: "INSERT INTO orders (id, user, productId, createdAt) VALUES (?, ?, ?, ?)").execute(
                        arguments: [id, user, productId, date.timeIntervalSince1970])
         return id
     }

@@ -34,12 +34,11 @@ public final class StoreDatabase {
     /// Inserts a new transaction with the next id, atomically.
     func insert(productId: String, state: TransactionState, applicationUsername: String?, date: Date, error: StoreError? = nil) throws -> StoreTransaction {
         try queue.write { db in
-            let next = try Int.fetchOne(db, sql: "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'nextTransaction'") ?? 1_000_000_001
-            try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('nextTransaction', ?)", arguments: [next + 1])
+            let next = try Int.fetchOne(db.cachedStatement(sql: "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'nextTransaction'")) ?? 1_000_000_001
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('nextTransaction', ?)").execute(arguments: [next + 1])
             let transaction = StoreTransaction(id: String(next), productId: productId, state: state,
                                                applicationUsername: applicationUsername, date: date, error: error)
-            try db.execute(
-                sql: "INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, error) VALUES (?, ?, ?, ?, ?, ?)",
+            try db.cachedStatement(sql: "INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, error) VALUES (?, ?, ?, ?, ?, ?)").execute(
                 arguments: [transaction.id, productId, state.rawValue, applicationUsername, date.timeIntervalSince1970, error?.rawValue])
             return transaction
         }
@@ -47,40 +46,40 @@ public final class StoreDatabase {
 
     func update(_ id: String, state: TransactionState, error: StoreError? = nil) throws {
         try queue.write { db in
-            try db.execute(sql: "UPDATE storeTransaction SET state = ?, error = ? WHERE id = ?", arguments: [state.rawValue, error?.rawValue, id])
+            try db.cachedStatement(sql: "UPDATE storeTransaction SET state = ?, error = ? WHERE id = ?").execute(arguments: [state.rawValue, error?.rawValue, id])
         }
     }
 
     /// Marks the transaction finished; false when no unfinished transaction has that id.
     func finish(_ id: String) throws -> Bool {
         try queue.write { db in
-            try db.execute(sql: "UPDATE storeTransaction SET finished = 1 WHERE id = ? AND finished = 0", arguments: [id])
+            try db.cachedStatement(sql: "UPDATE storeTransaction SET finished = 1 WHERE id = ? AND finished = 0").execute(arguments: [id])
             return db.changesCount > 0
         }
     }
 
     func transaction(_ id: String) throws -> StoreTransaction? {
-        try queue.read { db in
-            try Row.fetchOne(db, sql: "SELECT \(Self.columns) FROM storeTransaction WHERE id = ?", arguments: [id]).map(Self.transaction)
+        try queue.inDatabase { db in
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.columns) FROM storeTransaction WHERE id = ?"), arguments: [id]).map(Self.transaction)
         }
     }
 
     public func unfinished(limit: Int = -1) throws -> [StoreTransaction] {
-        try queue.read { db in
-            try Row.fetchAll(db, sql: "SELECT \(Self.columns) FROM storeTransaction WHERE finished = 0 ORDER BY date, id LIMIT ?",
+        try queue.inDatabase { db in
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Self.columns) FROM storeTransaction WHERE finished = 0 ORDER BY date, id LIMIT ?"),
                              arguments: [limit]).map(Self.transaction)
         }
     }
 
     public func unfinishedCount() throws -> Int {
-        try queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM storeTransaction WHERE finished = 0") ?? 0 }
+        try queue.inDatabase { db in try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM storeTransaction WHERE finished = 0")) ?? 0 }
     }
 
     /// What the receipt lists: unfinished consumables and every paid non-consumable, chosen by SQLite
     /// (finished consumables are most of a long history and never listed).
     func receiptEntries(nonConsumables: [String]) throws -> [StoreTransaction] {
         let placeholders = Array(repeating: "?", count: nonConsumables.count).joined(separator: ", ")
-        return try queue.read { db in
+        return try queue.inDatabase { db in
             try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT \(Self.columns) FROM storeTransaction WHERE finished = 0 AND state IN ('purchased', 'restored')
                 UNION
@@ -92,27 +91,27 @@ public final class StoreDatabase {
 
     /// Whether the product has a transaction the store still holds open (StoreKit then refuses a new payment).
     func hasOpenTransaction(productId: String) throws -> Bool {
-        try queue.read { db in
-            try Bool.fetchOne(db, sql: """
+        try queue.inDatabase { db in
+            try Bool.fetchOne(db.cachedStatement(sql: """
                 SELECT EXISTS (SELECT 1 FROM storeTransaction WHERE finished = 0 AND productId = ? AND state <> 'failed')
-                """, arguments: [productId]) ?? false
+                """), arguments: [productId]) ?? false
         }
     }
 
     /// Every transaction with whether it was finished, for `iapsim state`.
     public func all() throws -> [(StoreTransaction, finished: Bool)] {
-        try queue.read { db in
-            try Row.fetchAll(db, sql: "SELECT \(Self.columns) FROM storeTransaction ORDER BY date, id").map { (Self.transaction($0), $0[6] as Bool) }
+        try queue.inDatabase { db in
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Self.columns) FROM storeTransaction ORDER BY date, id")).map { (Self.transaction($0), $0[6] as Bool) }
         }
     }
 
     func value(_ key: String) throws -> Data? {
-        try queue.read { db in try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key]) }
+        try queue.inDatabase { db in try Data.fetchOne(db.cachedStatement(sql: "SELECT value FROM meta WHERE key = ?"), arguments: [key]) }
     }
 
     func setValue(_ value: Data, for key: String) throws {
         try queue.write { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", arguments: [key, value])
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)").execute(arguments: [key, value])
         }
     }
 
