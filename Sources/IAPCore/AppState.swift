@@ -70,7 +70,13 @@ public struct AppState: Sendable, Equatable {
 
     /// Orders not yet credited: what the status line counts and logout warns about (I6).
     public var pendingOrders: [PendingOrder] {
-        orders.values.filter { $0.status == .pending }.sorted(by: VerifyPolicy.precedes)
+        pendingIds.compactMap { orders[$0] }
+    }
+
+    /// The pending orders' ids in queue order.
+    public var pendingIds: [String] {
+        orders.values.compactMap { $0.status == .pending ? (VerifyPolicy.queueKey($0), $0.transactionId) : nil }
+            .sorted { $0.0 < $1.0 }.map(\.1)
     }
 
     public var pendingCount: Int {

@@ -105,7 +105,7 @@ extension AppState {
         triesSinceTrigger = [:]
         snoozed = []
         // C8: every order found at login is asked about before the queue touches it.
-        prompts = pendingOrders.map(\.transactionId)
+        prompts = pendingIds
         var effects: [Effect] = []
         let waiting = unclaimed
         unclaimed = []
