@@ -25,7 +25,7 @@ public final class AppRuntime {
         self.state = state
         self.parties = parties
         self.timers = timers
-        parties.onStoreError { [weak self] in self?.send(.alarm($0)) }
+        parties.onStoreError { [weak self] in self?.send(.alarm(.storage(party: "store", detail: $0))) }
         parties.faults.onFired = { [weak self] in self?.send(.faultFired($0)) }
     }
 
@@ -151,7 +151,7 @@ public final class AppRuntime {
         do {
             return try work()
         } catch {
-            send(.alarm("client store: \(error)"))
+            send(.alarm(.storage(party: "client", detail: "\(error)")))
             return nil
         }
     }

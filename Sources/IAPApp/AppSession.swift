@@ -136,7 +136,7 @@ public final class AppSession {
             view.credits = page.credits.map { ($0.transactionId, $0.productId, $0.coins) }
             view.creditTotal = page.total
         }
-        view.timeline = timeline.entries
+        view.timeline = timeline.entries(state.lang)
         return view
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import IAPCore
 
 /// A QA script: one step per line, `#` comments, and a header of `# key: value` lines
-/// (name, shows, from, expect) that the scenario list and the gallery read.
+/// (name, shows, shows.zh, from, expect) that the scenario list reads.
 public struct Script: Sendable {
     public let name: String
     public let header: [String: String]
@@ -67,7 +67,7 @@ public struct Script: Sendable {
                 let body = line.dropFirst().trimmingCharacters(in: .whitespaces)
                 if let colon = body.firstIndex(of: ":"), steps.isEmpty {
                     let key = body[..<colon].lowercased()
-                    if ["name", "shows", "from", "expect", "state"].contains(key) {
+                    if ["name", "shows", "shows.zh", "from", "expect"].contains(key) {
                         let value = body[body.index(after: colon)...].trimmingCharacters(in: .whitespaces)
                         header[key] = header[key].map { $0 + " " + value } ?? value
                     }

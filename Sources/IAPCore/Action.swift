@@ -21,7 +21,7 @@ public enum Action: Sendable, Equatable {
     case foreground
     case setLanguage(Language)
     /// A party could not do its own bookkeeping; shown, never swallowed.
-    case alarm(String)
+    case alarm(Alarm)
 }
 
 /// One key press, already decoded by the terminal layer.

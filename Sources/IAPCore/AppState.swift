@@ -48,7 +48,7 @@ public struct AppState: Sendable, Equatable {
     public var priority: String?
     public var verifying: String?
     public var wakeAt: Date?
-    public var alarms: [String] = []
+    public var alarms: [Alarm] = []
     public var quitting = false
     /// The scenarios the UI can start (shipped beside the binary).
     public var scenarios: [ScenarioInfo] = []

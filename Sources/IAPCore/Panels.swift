@@ -28,9 +28,9 @@ public enum FaultPanelRow: Sendable, Equatable {
 /// A shipped scenario as the list in the UI shows it.
 public struct ScenarioInfo: Sendable, Equatable {
     public let name: String
-    public let shows: String
+    public let shows: Localized
 
-    public init(name: String, shows: String) {
+    public init(name: String, shows: Localized) {
         self.name = name
         self.shows = shows
     }

@@ -111,7 +111,7 @@ extension AppState {
     }
 
     mutating func persisted(_ order: PendingOrder, ok: Bool) -> [Effect] {
-        if !ok { alarms.append("order \(order.transactionId) could not be written to the client store") }
+        if !ok { alarms.append(.writeFailed(transactionId: order.transactionId)) }
         if order.user == user { orders[order.transactionId] = order }
         if order.status == .pending, purchase?.transactionId == order.transactionId, hud?.kind == .purchasing {
             hud = HUD(.confirming, productId: order.productId, transactionId: order.transactionId)
@@ -144,7 +144,7 @@ extension AppState {
             order.attempts += 1
             order.lastAttemptAt = now
             if order.attempts == policy.alarmThreshold {
-                alarms.append("order \(order.transactionId) failed \(order.attempts) verifications: \(reason)")
+                alarms.append(.verifyFailing(transactionId: order.transactionId, attempts: order.attempts, reason: reason))
             }
             effects = [.persist(order)]
         }

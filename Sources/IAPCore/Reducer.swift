@@ -96,7 +96,7 @@ extension AppState {
     private mutating func userLoaded(_ name: String, _ snapshot: UserSnapshot?) -> [Effect] {
         guard name == user else { return [] }
         guard let snapshot else {
-            alarms.append("could not read \(name)'s orders from the client store")
+            alarms.append(.readFailed(user: name))
             return []
         }
         orders = Dictionary(uniqueKeysWithValues: snapshot.pending.map { ($0.transactionId, $0) })

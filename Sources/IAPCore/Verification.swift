@@ -43,6 +43,10 @@ public enum VerifyOutcome: Sendable, Equatable {
     case invalid(status: Int)
     case retry(reason: String)
 
+    public var reason: String? {
+        if case let .retry(reason) = self { reason } else { nil }
+    }
+
     /// Apple's statuses, as the client must treat them.
     public init(_ result: Result<VerifyResponse, BackendError>) {
         switch result {

@@ -23,7 +23,7 @@ extension Canvas {
             x += grid.put(" \(state.faults.label(fault)) ", x: x, y: y, style: theme.badge, limit: width - x - 1) + 1
         }
         if let alarm = state.alarms.last {
-            grid.put("\(Text.alarm(lang)): \(alarm)", x: x, y: y, style: theme.bad, limit: width - x - 1)
+            grid.put("\(Text.alarm(lang)): \(alarm.text(lang))", x: x, y: y, style: theme.bad, limit: width - x - 1)
         }
     }
 

@@ -8,11 +8,14 @@ public struct GalleryScreen: Sendable {
     public let id: String
     public let width: Int
     public let height: Int
-    public let inspector: InspectorView
+    private let inspector: InspectorView
+    /// Told in the screen's language into the inspector.
+    private let timeline: Timeline
     private let make: @Sendable (Language) -> AppState
 
-    init(_ id: String, width: Int = 80, height: Int = 24, inspector: InspectorView = InspectorView(),
+    init(_ id: String, width: Int = 80, height: Int = 24, inspector: InspectorView = InspectorView(), timeline: Timeline = Timeline(),
          _ make: @escaping @Sendable (Language) -> AppState) {
+        self.timeline = timeline
         self.id = id
         self.width = width
         self.height = height
@@ -23,7 +26,9 @@ public struct GalleryScreen: Sendable {
     public func state(_ lang: Language) -> AppState { make(lang) }
 
     public func render(_ lang: Language, theme: Theme) -> ScreenGrid {
-        Renderer.render(state(lang), width: width, height: height, theme: theme, inspector: inspector)
+        var view = inspector
+        view.timeline = timeline.entries(lang)
+        return Renderer.render(state(lang), width: width, height: height, theme: theme, inspector: view)
     }
 
     public static let now = Date(timeIntervalSince1970: 1_800_000_000)
@@ -42,9 +47,9 @@ public struct GalleryScreen: Sendable {
             state.account = Account(coins: 120, owned: ["com.iapsim.noads"])
             return state
         }
-        func screen(_ id: String, width: Int = 80, height: Int = 24, inspector: InspectorView = InspectorView(),
+        func screen(_ id: String, width: Int = 80, height: Int = 24, inspector: InspectorView = InspectorView(), timeline: Timeline = Timeline(),
                     _ change: @escaping @Sendable (inout AppState) -> Void = { _ in }) -> GalleryScreen {
-            GalleryScreen(id, width: width, height: height, inspector: inspector) { lang in
+            GalleryScreen(id, width: width, height: height, inspector: inspector, timeline: timeline) { lang in
                 var state = shopping(lang)
                 change(&state)
                 return state
@@ -65,13 +70,20 @@ public struct GalleryScreen: Sendable {
         inspector.storeTotal = 1
         inspector.credits = [("1000000003", "com.iapsim.coins.60", 60), ("1000000001", "com.iapsim.coins.60", 60)]
         inspector.creditTotal = 2
-        inspector.timeline = [
-            .init(at: now.addingTimeInterval(-60), text: "key Enter → create order (com.iapsim.coins.300)"),
-            .init(at: now.addingTimeInterval(-60), text: "backend: no order for alice (unreachable) → note the buyer, pay com.iapsim.coins.300"),
-            .init(at: now.addingTimeInterval(-59), text: "store: tx 1000000007 purchased → save 1000000007"),
-            .init(at: now.addingTimeInterval(-59), text: "client: tx 1000000007 saved for alice, pending, 0 tries → verify 1000000007"),
-            .init(at: now.addingTimeInterval(-2), text: "backend: tx 1000000007 not verified: backend unreachable → save 1000000007"),
-        ]
+        // The story of the pending order, told by the real timeline.
+        var timeline = Timeline()
+        var order = pending
+        order.attempts = 0
+        let transaction = StoreTransaction(id: order.transactionId, productId: order.productId, state: .purchased,
+                                           applicationUsername: nil, date: order.purchasedAt)
+        timeline.record(.key(.enter), [.createOrder(user: "alice", productId: order.productId)], at: now.addingTimeInterval(-60))
+        timeline.record(.orderCreated(user: "alice", productId: order.productId, .failure(.unreachable)),
+                        [.recordIntent(user: "alice", productId: order.productId, orderId: nil),
+                         .addPayment(Payment(productId: order.productId, applicationUsername: nil))], at: now.addingTimeInterval(-60))
+        timeline.record(.storeUpdated([transaction]), [.persist(order)], at: now.addingTimeInterval(-59))
+        timeline.record(.persisted(order, ok: true), [.verify(order)], at: now.addingTimeInterval(-59))
+        timeline.record(.verified(order, .retry(reason: "backend unreachable")), [.persist(pending)], at: now.addingTimeInterval(-58))
+        timeline.record(.tick, [.verify(pending)], at: now.addingTimeInterval(-2))
 
         return [
             GalleryScreen("login") { lang in
@@ -125,7 +137,7 @@ public struct GalleryScreen: Sendable {
                 var order = pending
                 order.attempts = 10
                 $0.orders = [order.transactionId: order]
-                $0.alarms = ["order 1000000007 failed 10 verifications: backend unreachable"]
+                $0.alarms = [.verifyFailing(transactionId: order.transactionId, attempts: 10, reason: "backend unreachable")]
             },
             screen("too-small", width: 50, height: 12),
             screen("help") { $0.modal = .help },
@@ -135,13 +147,13 @@ public struct GalleryScreen: Sendable {
             },
             screen("scenarios") {
                 $0.scenarios = [
-                    ScenarioInfo(name: "backend-down-retries", shows: "the backend is unreachable through several retries"),
-                    ScenarioInfo(name: "paid-then-killed", shows: "the app is killed after Apple took the money but before the backend verified it; at the next launch the order is found, verified and credited once"),
-                    ScenarioInfo(name: "switched-mid-purchase", shows: "alice starts paying, and the account switches to bob"),
+                    ScenarioInfo(name: "backend-down-retries", shows: Localized(en: "the backend is unreachable through several retries", zh: "后端多次重试都不可达")),
+                    ScenarioInfo(name: "paid-then-killed", shows: Localized(en: "the app is killed after Apple took the money but before the backend verified it; at the next launch the order is found, verified and credited once", zh: "Apple 扣款后、后端验证前应用被杀;下次启动时找到订单,验证并只入账一次")),
+                    ScenarioInfo(name: "switched-mid-purchase", shows: Localized(en: "alice starts paying, and the account switches to bob", zh: "alice 开始付款时账号被切换为 bob")),
                 ]
                 $0.modal = .scenarios(selection: 1)
             },
-            screen("inspector", inspector: inspector) {
+            screen("inspector", inspector: inspector, timeline: timeline) {
                 withPending(&$0)
                 $0.modal = .inspector
             },

@@ -77,7 +77,7 @@ extension Canvas {
             grid.put((index == selection ? "▸" : " ") + scenario.name, x: origin.x, y: origin.y + offset, style: style, limit: inner)
         }
         if list.indices.contains(selection) {
-            wrap(list[selection].shows, x: origin.x, y: origin.y + visible + 1, width: inner, lines: 2, style: theme.dimmed)
+            wrap(list[selection].shows[lang], x: origin.x, y: origin.y + visible + 1, width: inner, lines: 2, style: theme.dimmed)
         }
         grid.put(Text.scenariosHint(lang), x: origin.x, y: origin.y + visible + 3, style: theme.dimmed, limit: inner)
     }
@@ -98,7 +98,7 @@ extension Canvas {
             grid.put(String(repeating: "─", count: column - 1), x: 1 + i * column, y: top + 1, style: theme.frame)
         }
         for (row, transaction) in view.storeQueue.prefix(listHeight).enumerated() {
-            let line = "\(transaction.id) \(transaction.state.rawValue) \(transaction.applicationUsername ?? "∅")"
+            let line = "\(transaction.id) \(Timeline.state(transaction.state, lang)) \(transaction.applicationUsername ?? "∅")"
             grid.put(line, x: 1, y: top + 2 + row, style: theme.plain, limit: column - 1)
         }
         for (row, order) in state.pendingOrders.prefix(listHeight).enumerated() {

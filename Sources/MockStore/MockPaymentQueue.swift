@@ -176,7 +176,7 @@ public final class MockPaymentQueue: PaymentQueue {
         do {
             return try work()
         } catch {
-            onError("store database: \(error)")
+            onError("\(error)")
             return nil
         }
     }

@@ -80,7 +80,7 @@ enum Scenarios {
     }
 
     static var list: [ScenarioInfo] {
-        all().map { ScenarioInfo(name: $0.name, shows: $0.header["shows"] ?? "") }
+        all().map { ScenarioInfo(name: $0.name, shows: Localized(en: $0.header["shows"] ?? "", zh: $0.header["shows.zh"] ?? $0.header["shows"] ?? "")) }
     }
 
     /// Plays the scenario up to its handover, headlessly, on its own data under `data`, then hands the app over

@@ -22,7 +22,7 @@ struct ScenarioTests {
     @Test("every shipped scenario meets its expectations", arguments: scenarioFiles)
     func shippedScenario(file: String) throws {
         let script = try Script.load(path: scenarioFolder + "/" + file)
-        for key in ["name", "shows", "from", "expect"] {
+        for key in ["name", "shows", "shows.zh", "from", "expect"] {
             #expect(script.header[key] != nil, "\(file) has no `# \(key):` line")
         }
         #expect(script.steps.contains { $0.step == .handover }, "\(file) never hands over to the person at the keyboard")

@@ -35,7 +35,7 @@ struct StateCatalogTests {
         ids.append(state.visibleStateId)
         state.faults = [.jailbroken]
         ids.append(state.visibleStateId)
-        state.alarms = ["x"]
+        state.alarms = [.readFailed(user: "x")]
         ids.append(state.visibleStateId)
         return ids + ["products-pending", "too-small"]
     }
@@ -79,6 +79,36 @@ struct StateCatalogTests {
         for row in FaultPanelRow.all {
             #expect(row.summary(.en) != row.summary(.zh), "\(row.label)")
         }
+        let alarms: [Alarm] = [.writeFailed(transactionId: "1"), .readFailed(user: "a"), .storage(party: "store", detail: "disk I/O error"),
+                               .verifyFailing(transactionId: "1", attempts: 10, reason: "backend unreachable")]
+        for alarm in alarms {
+            #expect(alarm.text(.en) != alarm.text(.zh), "\(alarm)")
+        }
+        #expect(alarms[3].text(.zh).contains("后端不可达"))
+    }
+
+    @Test("the inspector's timeline is told in the screen's language")
+    func timelineBilingual() {
+        let order = PendingOrder(transactionId: "7", user: "alice", productId: "p", orderId: nil, purchasedAt: .init(timeIntervalSince1970: 0),
+                                 price: "¥6", receiptHash: nil)
+        let story: [(Action, [Effect])] = [
+            (.launched(canMakePayments: false, user: "alice"), [.loadUser("alice")]),
+            (.key(.enter), [.createOrder(user: "alice", productId: "p")]),
+            (.orderCreated(user: "alice", productId: "p", .failure(.unreachable)), [.addPayment(Payment(productId: "p", applicationUsername: nil))]),
+            (.storeUpdated([StoreTransaction(id: "7", productId: "p", state: .purchased, applicationUsername: nil, date: .init(timeIntervalSince1970: 0))]), [.persist(order)]),
+            (.persisted(order, ok: true), [.verify(order)]),
+            (.verified(order, .retry(reason: "HTTP 503")), [.wake(at: .init(timeIntervalSince1970: 3))]),
+            (.verified(order, .valid), [.finish(transactionId: "7", user: "alice")]),
+            (.finished(transactionId: "7", user: "alice", found: false), []),
+            (.setFault(.backendDown, FaultArm(once: true)), []),
+            (.alarm(.readFailed(user: "alice")), []),
+        ]
+        var timeline = Timeline()
+        for (action, effects) in story { timeline.record(action, effects, at: .init(timeIntervalSince1970: 0)) }
+        let en = timeline.entries(.en).map(\.text), zh = timeline.entries(.zh).map(\.text)
+        #expect(en.count == story.count)
+        for (a, b) in zip(en, zh) { #expect(a != b, "\(a) is not translated") }
+        #expect(zh[5].contains("HTTP 错误 503") && zh[5].contains("3 秒后重试"))
     }
 
     @Test("e explains the state on screen and gives it back; l switches the language at once")

@@ -1,0 +1,48 @@
+/// Something that must not go unseen (I6), said in the app's language when drawn.
+public enum Alarm: Sendable, Equatable {
+    /// An order could not be written to (or read back from) the client's store.
+    case writeFailed(transactionId: String)
+    /// An order keeps failing verification.
+    case verifyFailing(transactionId: String, attempts: Int, reason: String)
+    /// A user's orders could not be read at login.
+    case readFailed(user: String)
+    /// A party's own database failed; the detail is the database's message, which stays as it is.
+    case storage(party: String, detail: String)
+
+    public func text(_ lang: Language) -> String {
+        switch (self, lang) {
+        case let (.writeFailed(id), .en): "order \(id) could not be written to the client store"
+        case let (.writeFailed(id), .zh): "订单 \(id) 无法写入客户端存储"
+        case let (.verifyFailing(id, attempts, reason), .en): "order \(id) failed \(attempts) verifications: \(reason)"
+        case let (.verifyFailing(id, attempts, reason), .zh): "订单 \(id) 已验证失败 \(attempts) 次:\(Self.reason(reason, .zh))"
+        case let (.readFailed(user), .en): "could not read \(user)'s orders from the client store"
+        case let (.readFailed(user), .zh): "无法从客户端存储读取 \(user) 的订单"
+        case let (.storage(party, detail), .en): "\(party) storage: \(detail)"
+        case let (.storage(party, detail), .zh): "\(Self.party(party))存储出错:\(detail)"
+        }
+    }
+
+    /// A retry reason (`VerifyOutcome.retry`) in the app's language; codes and statuses stay as they are.
+    public static func reason(_ reason: String, _ lang: Language) -> String {
+        guard lang == .zh else { return reason }
+        switch reason {
+        case "backend unreachable": return "后端不可达"
+        case "backend timed out": return "后端超时"
+        case "receipt empty": return "收据为空"
+        case "verification pending": return "仍在验证"
+        default:
+            if reason.hasPrefix("HTTP ") { return "HTTP 错误 " + reason.dropFirst(5) }
+            if reason.hasPrefix("status ") { return "状态码 " + reason.dropFirst(7) }
+            return reason
+        }
+    }
+
+    private static func party(_ name: String) -> String {
+        switch name {
+        case "store": "商店"
+        case "client": "客户端"
+        case "backend": "后端"
+        default: name
+        }
+    }
+}
