@@ -226,10 +226,11 @@ public struct ArmedFaults: Sendable, Equatable, Sequence, ExpressibleByArrayLite
         return (fault, FaultArm(value: value, once: once))
     }
 
-    /// How the fault reads on a badge: `name`, `name=value`, with `·once` when one-shot.
+    /// How the fault reads on a badge: `name`, or `name=value` with the value in force (given or default),
+    /// with `·once` when one-shot.
     public func label(_ fault: Fault) -> String {
         guard let arm = arms[fault] else { return fault.rawValue }
-        return fault.rawValue + (arm.value.map { "=\($0)" } ?? "") + (arm.once ? "·once" : "")
+        return fault.rawValue + (value(fault).map { $0.isEmpty ? "" : "=\($0)" } ?? "") + (arm.once ? "·once" : "")
     }
 }
 

@@ -72,7 +72,7 @@ public enum Keymap {
                    command: .scenarios, contexts: [.loginEmpty, .products, .panel]),
         KeyBinding(keys: [.char("i")], label: "i", help: Localized(en: "inspector: parties, timeline", zh: "检查器:三方与时间线"),
                    hint: nil,
-                   command: .inspector, contexts: [.loginEmpty, .products, .hud, .inspector]),
+                   command: .inspector, contexts: [.loginEmpty, .products, .hud, .prompt, .inspector]),
         KeyBinding(keys: [.char("e")], label: "e", help: Localized(en: "explain what is on screen", zh: "解释当前画面"),
                    hint: Localized(en: "explain", zh: "解释"),
                    command: .explain, contexts: [.loginEmpty, .products, .hud, .prompt, .help, .panel, .inspector, .explain]),

@@ -28,6 +28,7 @@ extension AppState {
             modal = .scenarios(selection: 0)
         case .inspector:
             modal = modal == .inspector ? nil : .inspector
+            if modal == nil { showNextPrompt() }
         case .language:
             lang = lang == .en ? .zh : .en
         case .explain:
@@ -94,6 +95,7 @@ extension AppState {
             return putOff(id)
         case .help, .quitConfirm, .logoutWarning, .faultPanel, .scenarios, .inspector, .stateCatalog:
             modal = nil
+            showNextPrompt()  // an overlay opened over a prompt gives the prompt back
             return []
         case let .explain(_, under):
             modal = under

@@ -139,6 +139,9 @@ public struct Timeline: Sendable {
         case let .crash(reason): return (en ? "CRASH (" : "崩溃(") + reason + (en ? ")" : ")")
         case .reinstall: return en ? "reinstall" : "重装"
         case .loadUser: return en ? "read the user's orders" : "读取该用户的订单"
+        case let .setFault(fault, arm):
+            guard let arm else { return (en ? "disarm " : "关闭故障 ") + fault.rawValue }
+            return (en ? "arm " : "启用故障 ") + fault.rawValue + (arm.once ? (en ? " (once)" : "(一次)") : "")
         default: return nil
         }
     }

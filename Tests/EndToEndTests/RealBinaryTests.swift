@@ -46,6 +46,16 @@ struct RealBinaryTests {
         try settled(try play("switch-user"), user: "alice")
     }
 
+    @Test("the fault panel arms crash-at by keyboard, the app really dies before verifying, and the relaunch credits once")
+    func panelCrash() throws {
+        try settled(try play("panel-crash"), user: "alice")
+    }
+
+    @Test("--scenario sets a loss case up on its own data and hands it over at its prompt")
+    func scenarioHandover() throws {
+        try settled(try play("scenario"), user: "alice")
+    }
+
     @Test("`iapsim faults` lists every fault with what it does; `iapsim reset` empties every party")
     func faultsAndReset() throws {
         let work = try makeWorkDirectory()

@@ -107,6 +107,40 @@ case $scenario in
     tmux_ send-keys Escape q
     wait_exit
     ;;
+  panel-crash)
+    # The fault panel arms crash-at (one-shot) by keyboard; the app really dies before verifying.
+    start --user alice
+    wait_for "60 Coins"
+    tmux_ send-keys F
+    wait_for "payments-disabled"
+    tmux_ send-keys Up Up Up Up Up o
+    wait_for "crash-at=verify·once"
+    tmux_ send-keys Escape i
+    wait_for "key o → arm crash-at (once)"
+    tmux_ send-keys Escape Enter
+    wait_exit
+    start
+    wait_for "Unfinished order found"
+    tmux_ send-keys i
+    wait_for "Store queue (1)"
+    tmux_ send-keys Escape
+    wait_for "Unfinished order found"
+    tmux_ send-keys Enter
+    wait_for "Purchase complete"
+    tmux_ send-keys Escape q
+    wait_exit
+    ;;
+  scenario)
+    # A shipped scenario set up on its own data and handed over at its prompt.
+    start --scenario paid-then-killed
+    wait_for "Unfinished order found"
+    wait_for "user alice · pending 1"
+    tmux_ send-keys Enter
+    wait_for "Purchase complete"
+    tmux_ send-keys Escape q
+    wait_exit
+    data="$data/scenarios/paid-then-killed"
+    ;;
   *) fail "unknown scenario $scenario" ;;
 esac
 "$bin" state --data-dir "$data" > "$work/state.json"
