@@ -44,10 +44,10 @@ public final class ClientDatabase: ClientVault {
     public func snapshot(user: String) throws -> UserSnapshot {
         try keychain.inDatabase { db in
             UserSnapshot(
-                pending: try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Self.columns) FROM pendingOrder WHERE user = ?"), arguments: [user]).map(Self.order),
-                paymentIntents: try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM paymentIntent ORDER BY user, productId")).map {
+                pending: try Array(Row.fetchCursor(db.cachedStatement(sql: "SELECT \(Self.columns) FROM pendingOrder WHERE user = ?"), arguments: [user]).map(Self.order)),
+                paymentIntents: try Array(Row.fetchCursor(db.cachedStatement(sql: "SELECT * FROM paymentIntent ORDER BY user, productId")).map {
                     PaymentIntent(user: $0["user"], productId: $0["productId"], orderId: $0["orderId"])
-                },
+                }),
                 otherUsersTransactions: Set(try String.fetchAll(db.cachedStatement(sql: "SELECT transactionId FROM pendingOrder WHERE user <> ?"), arguments: [user]))
             )
         }
@@ -105,7 +105,7 @@ public final class ClientDatabase: ClientVault {
     /// Every user's orders, for `iapsim state`.
     public func allOrders() throws -> [PendingOrder] {
         try keychain.inDatabase { db in
-            try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Self.columns) FROM pendingOrder ORDER BY user, purchasedAt, transactionId")).map(Self.order)
+            try Array(Row.fetchCursor(db.cachedStatement(sql: "SELECT \(Self.columns) FROM pendingOrder ORDER BY user, purchasedAt, transactionId")).map(Self.order))
         }
     }
 
@@ -114,9 +114,9 @@ public final class ClientDatabase: ClientVault {
 
     private static func order(_ row: Row) -> PendingOrder {
         PendingOrder(
-            transactionId: row[0], user: row[1], productId: row[2], orderId: row[3],
-            purchasedAt: Date(timeIntervalSince1970: row[4]), price: row[5], receiptHash: row[6],
-            attempts: row[7], lastAttemptAt: (row[8] as Double?).map(Date.init(timeIntervalSince1970:)),
+            transactionId: row[0], user: row[1], productId: row[2], orderId: row.text(3),
+            purchasedAt: Date(timeIntervalSince1970: row[4]), price: row[5], receiptHash: row.text(6),
+            attempts: row[7], lastAttemptAt: row.real(8).map(Date.init(timeIntervalSince1970:)),
             status: PendingOrder.Status(rawValue: row[9]) ?? .pending
         )
     }

@@ -51,3 +51,16 @@ public enum DataFile {
         }
     }
 }
+
+extension Row {
+    /// A nullable text column. Decoding `String?` goes through GRDB's generic optional path, a runtime metadata
+    /// lookup per value; checking for NULL first keeps the fast path (a third of a 10,000-order login).
+    public func text(_ index: Int) -> String? {
+        hasNull(atIndex: index) ? nil : self[index] as String
+    }
+
+    /// A nullable real column, decoded the fast way (see `text`).
+    public func real(_ index: Int) -> Double? {
+        hasNull(atIndex: index) ? nil : self[index] as Double
+    }
+}

@@ -100,7 +100,7 @@ public final class BackendDatabase {
     /// Every live credit, for `iapsim state`.
     public func credits() throws -> [Credit] {
         try queue.inDatabase { db in
-            try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM credit WHERE revokedAt IS NULL ORDER BY creditedAt, transactionId")).map(Self.credit)
+            try Array(Row.fetchCursor(db.cachedStatement(sql: "SELECT * FROM credit WHERE revokedAt IS NULL ORDER BY creditedAt, transactionId")).map(Self.credit))
         }
     }
 
@@ -108,9 +108,9 @@ public final class BackendDatabase {
     public func recentCredits(user: String, limit: Int) throws -> (credits: [Credit], total: Int) {
         try queue.inDatabase { db in
             let total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM credit WHERE user = ? AND revokedAt IS NULL"), arguments: [user]) ?? 0
-            let credits = try Row.fetchAll(db.cachedStatement(sql: """
+            let credits = try Array(Row.fetchCursor(db.cachedStatement(sql: """
                 SELECT * FROM credit WHERE user = ? AND revokedAt IS NULL ORDER BY creditedAt DESC, transactionId DESC LIMIT ?
-                """), arguments: [user, limit]).map(Self.credit)
+                """), arguments: [user, limit]).map(Self.credit))
             return (credits, total)
         }
     }

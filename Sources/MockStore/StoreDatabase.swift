@@ -66,8 +66,8 @@ public final class StoreDatabase {
 
     public func unfinished(limit: Int = -1) throws -> [StoreTransaction] {
         try queue.inDatabase { db in
-            try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Self.columns) FROM storeTransaction WHERE finished = 0 ORDER BY date, id LIMIT ?"),
-                             arguments: [limit]).map(Self.transaction)
+            try Array(Row.fetchCursor(db.cachedStatement(sql: "SELECT \(Self.columns) FROM storeTransaction WHERE finished = 0 ORDER BY date, id LIMIT ?"),
+                             arguments: [limit]).map(Self.transaction))
         }
     }
 
@@ -80,12 +80,12 @@ public final class StoreDatabase {
     func receiptEntries(nonConsumables: [String]) throws -> [StoreTransaction] {
         let placeholders = Array(repeating: "?", count: nonConsumables.count).joined(separator: ", ")
         return try queue.inDatabase { db in
-            try Row.fetchAll(db.cachedStatement(sql: """
+            try Array(Row.fetchCursor(db.cachedStatement(sql: """
                 SELECT \(Self.columns) FROM storeTransaction WHERE finished = 0 AND state IN ('purchased', 'restored')
                 UNION
                 SELECT \(Self.columns) FROM storeTransaction WHERE productId IN (\(placeholders)) AND state IN ('purchased', 'restored')
                 ORDER BY date, id
-                """), arguments: StatementArguments(nonConsumables)).map(Self.transaction)
+                """), arguments: StatementArguments(nonConsumables)).map(Self.transaction))
         }
     }
 
@@ -101,7 +101,7 @@ public final class StoreDatabase {
     /// Every transaction with whether it was finished, for `iapsim state`.
     public func all() throws -> [(StoreTransaction, finished: Bool)] {
         try queue.inDatabase { db in
-            try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Self.columns) FROM storeTransaction ORDER BY date, id")).map { (Self.transaction($0), $0[6] as Bool) }
+            try Array(Row.fetchCursor(db.cachedStatement(sql: "SELECT \(Self.columns) FROM storeTransaction ORDER BY date, id")).map { (Self.transaction($0), $0[6] as Bool) })
         }
     }
 
@@ -122,9 +122,9 @@ public final class StoreDatabase {
         StoreTransaction(
             id: row[0], productId: row[1],
             state: TransactionState(rawValue: row[2]) ?? .failed,
-            applicationUsername: row[3],
+            applicationUsername: row.text(3),
             date: Date(timeIntervalSince1970: row[4]),
-            error: (row[5] as String?).flatMap(StoreError.init(rawValue:))
+            error: row.text(5).flatMap(StoreError.init(rawValue:))
         )
     }
 }
