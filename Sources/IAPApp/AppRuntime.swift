@@ -18,6 +18,8 @@ public final class AppRuntime {
     public private(set) var reinstallRequested = false
     /// The user picked a scenario; the host sets it up and hands it over.
     public private(set) var scenarioRequested: String?
+    /// Where the scenario list comes from (the host knows where scenarios are shipped).
+    public var scenarioSource: () -> [ScenarioInfo] = { [] }
     /// Sees every action as it is reduced, with the effects it produced (the event timeline).
     public var onAction: ((Action, [Effect]) -> Void)?
 
@@ -118,6 +120,8 @@ public final class AppRuntime {
             reinstallRequested = true
         case let .startScenario(name):
             scenarioRequested = name
+        case .listScenarios:
+            send(.scenariosListed(scenarioSource()))
         case .skipTime:
             // After this action's other effects, so that what they schedule is skipped to as well.
             timers.after(0) { [weak self] in

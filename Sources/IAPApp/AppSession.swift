@@ -12,6 +12,21 @@ public final class AppSession {
     public enum Clock: Sendable {
         case live(speed: Double, start: Date? = nil)
         case virtual(start: Date)
+
+        /// The same kind of clock, going on from `date` (a relaunch does not turn time back).
+        func resumed(at date: Date) -> Clock {
+            switch self {
+            case let .live(speed, _): .live(speed: speed, start: date)
+            case .virtual: .virtual(start: date)
+            }
+        }
+
+        var timers: TimerQueue {
+            switch self {
+            case let .live(speed, start): TimerQueue(speed: speed, start: start)
+            case let .virtual(start): TimerQueue(virtualStart: start)
+            }
+        }
     }
 
     public let directory: DataDirectory
@@ -20,15 +35,13 @@ public final class AppSession {
     public private(set) var parties: Parties
     public private(set) var runtime: AppRuntime
     /// The state every launch starts from (language, policy, serial purchases).
-    public var options: AppState
-    /// Armed faults; kept across relaunches, as flags on the command line would be.
-    public private(set) var faults: ArmedFaults
+    private let options: AppState
     private let latency: Parties.Latency
     private let clock: Clock
+    /// Where the scenario list comes from; the terminal UI points it at the shipped scenarios.
+    public var scenarioSource: () -> [ScenarioInfo] = { [] }
     /// Sees every action with its effects and the app's clock, across relaunches.
-    public var onAction: ((Date, Action, [Effect]) -> Void)? {
-        didSet { hookTimeline() }
-    }
+    public var onAction: ((Date, Action, [Effect]) -> Void)?
     /// What happened, in words, across relaunches (the inspector's timeline).
     public private(set) var timeline = Timeline()
 
@@ -39,47 +52,42 @@ public final class AppSession {
         self.directory = directory
         self.catalog = catalog
         self.options = options
-        self.faults = faults
         self.latency = latency
         self.clock = clock
-        timers = Self.timers(clock)
-        (parties, runtime) = try Self.launch(directory, catalog: catalog, timers: timers, options: options, faults: faults,
-                                             latency: latency)
-        hookTimeline()
-        runtime.start(user: user)
+        (timers, parties, runtime) = try Self.boot(directory, catalog: catalog, clock: clock, options: options, faults: faults,
+                                                   latency: latency)
+        start(user: user)
     }
 
-    private static func timers(_ clock: Clock) -> TimerQueue {
-        switch clock {
-        case let .live(speed, start): TimerQueue(speed: speed, start: start)
-        case let .virtual(start): TimerQueue(virtualStart: start)
-        }
-    }
-
-    private static func launch(_ directory: DataDirectory, catalog: [Product], timers: TimerQueue, options: AppState,
-                               faults: ArmedFaults, latency: Parties.Latency) throws -> (Parties, AppRuntime) {
+    private static func boot(_ directory: DataDirectory, catalog: [Product], clock: Clock, options: AppState, faults: ArmedFaults,
+                             latency: Parties.Latency) throws -> (TimerQueue, Parties, AppRuntime) {
+        let timers = clock.timers
         let parties = try Parties.open(in: directory, catalog: catalog, scheduler: timers, latency: latency, faults: faults)
         var state = options
         state.faults = faults
         state.now = timers.now
-        return (parties, AppRuntime(state: state, parties: parties, timers: timers))
+        return (timers, parties, AppRuntime(state: state, parties: parties, timers: timers))
+    }
+
+    /// Hooks the new runtime to the session (timeline, scenario list), then launches it.
+    private func start(user: String?) {
+        let timers = timers
+        runtime.onAction = { [weak self] action, effects in
+            self?.timeline.record(action, effects, at: timers.now)
+            self?.onAction?(timers.now, action, effects)
+        }
+        runtime.scenarioSource = { [weak self] in self?.scenarioSource() ?? [] }
+        runtime.start(user: user)
     }
 
     public var state: AppState { runtime.state }
 
     /// Drops every object of the running app on the floor, as `kill -9` does, and starts a new one on the same files.
-    public func relaunch(user: String? = nil, faults newFaults: ArmedFaults? = nil) throws {
-        faults = newFaults ?? parties.faults.armed
-        // A virtual clock goes on from where it was; a live one is the wall's again.
-        if case let .live(speed, _) = clock {
-            timers = Self.timers(.live(speed: speed, start: timers.now))
-        } else {
-            timers = Self.timers(.virtual(start: timers.now))
-        }
-        (parties, runtime) = try Self.launch(directory, catalog: catalog, timers: timers, options: options, faults: faults,
-                                             latency: latency)
-        hookTimeline()
-        runtime.start(user: user)
+    /// The faults armed stay armed, as flags on the command line would, unless `faults` says otherwise.
+    public func relaunch(user: String? = nil, faults: ArmedFaults? = nil) throws {
+        (timers, parties, runtime) = try Self.boot(directory, catalog: catalog, clock: clock.resumed(at: timers.now), options: options,
+                                                   faults: faults ?? parties.faults.armed, latency: latency)
+        start(user: user)
     }
 
     /// Arms (an arm) or disarms (nil) a fault in the running app, as its panel would.
@@ -118,14 +126,6 @@ public final class AppSession {
 
     public func screen(width: Int = 80, height: Int = 24, theme: Theme = .monochrome) -> ScreenGrid {
         Renderer.render(runtime.state, width: width, height: height, theme: theme)
-    }
-
-    private func hookTimeline() {
-        let timers = timers
-        runtime.onAction = { [weak self] action, effects in
-            self?.timeline.record(action, effects, at: timers.now)
-            self?.onAction?(timers.now, action, effects)
-        }
     }
 
     /// The parties' side of the inspector for the logged-in user: a page of each, never the whole history.

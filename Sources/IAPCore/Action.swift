@@ -20,6 +20,7 @@ public enum Action: Sendable, Equatable {
     /// The app came back to the foreground: a trigger for the verify queue, and a fresh look at the account.
     case foreground
     case setLanguage(Language)
+    case scenariosListed([ScenarioInfo])
     /// A party could not do its own bookkeeping; shown, never swallowed.
     case alarm(Alarm)
 }

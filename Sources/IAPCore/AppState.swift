@@ -50,7 +50,7 @@ public struct AppState: Sendable, Equatable {
     public var wakeAt: Date?
     public var alarms: [Alarm] = []
     public var quitting = false
-    /// The scenarios the UI can start (shipped beside the binary).
+    /// The scenarios the UI can start (shipped beside the binary), read when the list is first opened.
     public var scenarios: [ScenarioInfo] = []
 
     public init(lang: Language = .en, policy: VerifyPolicy = VerifyPolicy(), serialPurchases: Bool = true, now: Date = Date(timeIntervalSince1970: 0)) {

@@ -25,6 +25,8 @@ public enum Effect: Sendable, Equatable {
     case reinstall
     /// Set up a shipped scenario on its own data and hand it over (the host does it: it needs files and a clock).
     case startScenario(String)
+    /// Read the shipped scenarios (only when the list is opened: parsing them is a quarter of the start-up time).
+    case listScenarios
     /// Move the app's clock to the next scheduled event.
     case skipTime
     case quit

@@ -20,8 +20,9 @@ public final class FaultBoard {
     @discardableResult
     public func fire(_ fault: Fault) -> String? {
         guard let arm = armed.arm(fault) else { return nil }
+        let value = armed.value(fault) ?? ""
         if arm.once { armed.remove(fault) }
         onFired(fault)
-        return arm.value ?? fault.defaultValue ?? ""
+        return value
     }
 }

@@ -23,12 +23,12 @@ extension AppState {
         case .armOnce:
             return choosePanel(once: true)
         case .faultPanel:
-            modal = modal == .faultPanel(selection: 0) || context == .panel ? nil : .faultPanel(selection: 0)
+            if case .faultPanel = modal { closeOverlay() } else { modal = .faultPanel(selection: 0) }
         case .scenarios:
             modal = .scenarios(selection: 0)
+            return scenarios.isEmpty ? [.listScenarios] : []
         case .inspector:
-            modal = modal == .inspector ? nil : .inspector
-            if modal == nil { showNextPrompt() }
+            if modal == .inspector { closeOverlay() } else { modal = .inspector }
         case .language:
             lang = lang == .en ? .zh : .en
         case .explain:
@@ -49,7 +49,7 @@ extension AppState {
         case .back:
             return back()
         case .help:
-            modal = modal == .help ? nil : .help
+            if modal == .help { closeOverlay() } else { modal = .help }
         case .quit:
             if purchase != nil || hud?.kind.isWaiting == true {
                 modal = .quitConfirm
@@ -94,8 +94,7 @@ extension AppState {
         case let .unfinished(id, _):
             return putOff(id)
         case .help, .quitConfirm, .logoutWarning, .faultPanel, .scenarios, .inspector, .stateCatalog:
-            modal = nil
-            showNextPrompt()  // an overlay opened over a prompt gives the prompt back
+            closeOverlay()
             return []
         case let .explain(_, under):
             modal = under
@@ -122,6 +121,12 @@ extension AppState {
         if shown.kind == .confirming { purchase = nil }
         showNextPrompt()
         return []
+    }
+
+    /// An overlay opened over a prompt gives the prompt back when it closes.
+    private mutating func closeOverlay() {
+        modal = nil
+        showNextPrompt()
     }
 
     private mutating func continueOrder(_ id: String) -> [Effect] {

@@ -51,6 +51,9 @@ extension AppState {
         case let .setLanguage(language):
             lang = language
             return []
+        case let .scenariosListed(list):
+            scenarios = list
+            return []
         case let .alarm(message):
             alarms.append(message)
             return []

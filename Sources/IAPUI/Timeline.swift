@@ -84,6 +84,8 @@ public struct Timeline: Sendable {
             return en ? "app back in the foreground" : "应用回到前台"
         case let .setLanguage(language):
             return (en ? "language " : "语言 ") + language.rawValue
+        case .scenariosListed:
+            return nil
         case let .alarm(alarm):
             return (en ? "ALARM: " : "警报:") + alarm.text(lang)
         }

@@ -98,11 +98,13 @@ public final class MockBackend: Backend {
         if let orderId, try database.isCompensated(orderId: orderId) {
             return VerifyResponse(status: ReceiptStatus.compensatedBySupport)
         }
-        var apple = appleVerify(request.receipt, environment: verifyEnvironment)
+        // Apple's two endpoints read the same receipt: its signature is checked once, not once per endpoint.
+        let checked = ReceiptVerifier.check(request.receipt, publicKey: receiptKey)
+        var apple = appleVerify(checked, environment: verifyEnvironment)
         if case .status(ReceiptStatus.sandboxReceiptInProduction) = apple {
-            apple = appleVerify(request.receipt, environment: .sandbox)
+            apple = appleVerify(checked, environment: .sandbox)
         } else if case .status(ReceiptStatus.productionReceiptInSandbox) = apple {
-            apple = appleVerify(request.receipt, environment: .production)
+            apple = appleVerify(checked, environment: .production)
         }
         let receipt: Receipt
         switch apple {
@@ -127,9 +129,9 @@ public final class MockBackend: Backend {
     }
 
     /// Apple's `verifyReceipt` at one endpoint.
-    private func appleVerify(_ base64: String, environment: Environment) -> AppleAnswer {
+    private func appleVerify(_ checked: ReceiptCheck, environment: Environment) -> AppleAnswer {
         if let forced = faults.fire(.verifyStatus).flatMap(Int.init) { return .status(forced) }
-        switch ReceiptVerifier.check(base64, publicKey: receiptKey) {
+        switch checked {
         case .malformed: return .status(ReceiptStatus.malformed)
         case .notAuthenticated: return .status(ReceiptStatus.notAuthenticated)
         case let .valid(receipt):

@@ -79,6 +79,7 @@ enum Scenarios {
         return names.filter { $0.hasSuffix(".iapsim") }.sorted().compactMap { try? Script.load(path: folder + "/" + $0) }
     }
 
+    /// What the scenario list shows; read only when it is opened.
     static var list: [ScenarioInfo] {
         all().map { ScenarioInfo(name: $0.name, shows: Localized(en: $0.header["shows"] ?? "", zh: $0.header["shows.zh"] ?? $0.header["shows"] ?? "")) }
     }
@@ -97,8 +98,10 @@ enum Scenarios {
             throw ScriptError(file: script.name, line: line, message: message)
         }
         let prepared = player.session
-        return try AppSession(directory: directory, catalog: catalog, options: options, faults: prepared?.parties.faults.armed ?? [],
-                              user: prepared?.state.user, clock: .live(speed: speed, start: prepared?.timers.now))
+        let session = try AppSession(directory: directory, catalog: catalog, options: options, faults: prepared?.parties.faults.armed ?? [],
+                                     user: prepared?.state.user, clock: .live(speed: speed, start: prepared?.timers.now))
+        session.scenarioSource = { list }
+        return session
     }
 
     /// A path as given, else the shipped scenario of that name.

@@ -51,39 +51,43 @@ struct Run: ParsableCommand {
         let directory = data.lockedDirectory()
 
         let latency = instant ? Parties.Latency.instant : Parties.Latency()
-        var options = AppState(lang: lang, serialPurchases: !parallel)
-        options.scenarios = Scenarios.list
+        let options = AppState(lang: lang, serialPurchases: !parallel)
+        /// A shipped scenario set up on its own data, in the language the app speaks at that moment.
+        let setUpScenario = { (name: String, lang: Language) throws -> AppSession in
+            var options = options
+            options.lang = lang
+            return try Scenarios.setUp(name, under: directory, catalog: products, options: options, speed: speed)
+        }
         let session: AppSession
         do {
             if let scenario {
-                session = try Scenarios.setUp(scenario, under: directory, catalog: products, options: options, speed: speed)
+                session = try setUpScenario(scenario, lang)
             } else {
-                session = try AppSession(directory: directory, catalog: products, options: options,
-                                         faults: FaultSpec.armed(faults), user: user, latency: latency, clock: .live(speed: speed))
+                session = try AppSession(directory: directory, catalog: products, options: options, faults: FaultSpec.armed(faults),
+                                         user: user, latency: latency, clock: .live(speed: speed))
+                session.scenarioSource = { Scenarios.list }
             }
         } catch {
             Console.fail("\(error)")
         }
 
+        let monochrome = !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
         let terminal: TerminalSession
         do {
-            terminal = try TerminalSession(monochrome: !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty)
+            terminal = try TerminalSession(monochrome: monochrome)
         } catch {
             Console.fail("\(error)")
         }
-        let theme: Theme = (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty ? .color : .monochrome
+        let theme: Theme = monochrome ? .monochrome : .color
         var loop = MainLoop(session: session, terminal: terminal, theme: theme, exitAfterFirstFrame: exitAfterFirstFrame)
-        loop.startScenario = { name, current in
-            try Scenarios.setUp(name, under: directory, catalog: products, options: current.options, speed: speed)
-        }
+        loop.startScenario = setUpScenario
         let ending = loop.run()
-        if let benchFrames {
-            let median = FrameBench.run(session: session, terminal: terminal, theme: theme)
-            terminal.close()
-            try Data(String(format: "%.3f\n", median).utf8).write(to: URL(fileURLWithPath: benchFrames))
+        let frameMedian = benchFrames.map { _ in FrameBench.run(session: session, terminal: terminal, theme: theme) }
+        terminal.close()
+        if let benchFrames, let frameMedian {
+            try Data(String(format: "%.3f\n", frameMedian).utf8).write(to: URL(fileURLWithPath: benchFrames))
             return
         }
-        terminal.close()
         if case let .crashed(reason) = ending {
             Console.fail("crashed on purpose (\(reason)); run iapsim again to see the recovery", code: 137)
         }
@@ -98,17 +102,15 @@ struct MainLoop {
     let terminal: TerminalSession
     let theme: Theme
     let exitAfterFirstFrame: Bool
-    var startScenario: (String, AppSession) throws -> AppSession = { _, current in current }
+    /// Sets a scenario up, in the language the app speaks now, and gives the session to hand over.
+    var startScenario: (String, Language) throws -> AppSession = { _, _ in throw CancellationError() }
 
     mutating func run() -> Ending {
         while true {
             let runtime = session.runtime
             if let name = runtime.scenarioRequested {
                 do {
-                    var options = session.options
-                    options.lang = runtime.state.lang
-                    session.options = options
-                    session = try startScenario(name, session)
+                    session = try startScenario(name, runtime.state.lang)
                 } catch {
                     return .crashed("scenario \(name) could not be set up: \(error)")
                 }

@@ -4,23 +4,12 @@ import IAPUI
 import MockStore
 import Testing
 
-private let catalog = try! CatalogLoader.load(
+let shippedCatalog = try! CatalogLoader.load(
     path: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("assets/catalog.json").path)
-private let now = Date(timeIntervalSince1970: 1_800_000_000)
-
-/// A logged-in user with a balance, one owned product and a catalog loaded.
-private func shoppingState(_ lang: Language) -> AppState {
-    var state = AppState(lang: lang, now: now)
-    state.products = catalog
-    state.productsStatus = .loaded
-    state.user = "alice"
-    state.account = Account(coins: 120, owned: ["com.iapsim.noads"])
-    return state
-}
 
 /// Every screen a person can see (the gallery's), by state id.
-private let screens = GalleryScreen.all(catalog: catalog)
+private let screens = GalleryScreen.all(catalog: shippedCatalog)
 
 private func screen(_ id: String) -> GalleryScreen {
     screens.first { $0.id == id }!
@@ -39,7 +28,7 @@ struct ScreenSnapshotTests {
 
     @Test("a terminal smaller than 64×18 says which size it needs")
     func tooSmall() {
-        let text = Renderer.render(shoppingState(.en), width: 40, height: 10, theme: .color).text
+        let text = Renderer.render(screen("products").state(.en), width: 40, height: 10, theme: .color).text
         #expect(text.contains("need at least 64×18"))
         #expect(text.contains("(40×10)"))
     }
@@ -53,7 +42,7 @@ struct ScreenSnapshotTests {
 
     @Test("Chinese product rows line up: every row is exactly as wide as the screen", arguments: [64, 80, 101])
     func cjkAlignment(width: Int) {
-        let grid = Renderer.render(shoppingState(.zh), width: width, height: 24, theme: .color)
+        let grid = Renderer.render(screen("products").state(.zh), width: width, height: 24, theme: .color)
         for line in grid.lines {
             #expect(displayWidth(line) == width, "\(line)")
         }
@@ -63,7 +52,7 @@ struct ScreenSnapshotTests {
 
     @Test("the help overlay lists every binding of the keymap that dispatches keys")
     func helpListsKeymap() {
-        var state = shoppingState(.en)
+        var state = screen("products").state(.en)
         state.modal = .help
         let text = Renderer.render(state, width: 80, height: 24, theme: .color).text
         for binding in Keymap.bindings {

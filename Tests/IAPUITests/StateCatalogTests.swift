@@ -1,12 +1,7 @@
 import Foundation
 import IAPCore
 import IAPUI
-import MockStore
 import Testing
-
-private let catalog = try! CatalogLoader.load(
-    path: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("assets/catalog.json").path)
 
 @Suite("Every state explained, in both languages")
 struct StateCatalogTests {
@@ -61,7 +56,7 @@ struct StateCatalogTests {
 
     @Test("the gallery has one screen per explained state, and each shows what its explanation says")
     func galleryCoversCatalog() {
-        let screens = GalleryScreen.all(catalog: catalog)
+        let screens = GalleryScreen.all(catalog: shippedCatalog)
         #expect(screens.map(\.id) == StateCatalog.entries.map(\.id))
         for screen in screens where screen.id != "too-small" {
             #expect(screen.state(.en).visibleStateId == screen.id, "the \(screen.id) screen shows \(screen.state(.en).visibleStateId)")
