@@ -33,6 +33,22 @@ public final class ClientDatabase: ClientVault {
                     );
                     """)
             }),
+            // One intent per payment, open until its payment is claimed, fails or is cancelled; never matched to a
+            // payment older than itself. Intents kept from before carry no date and so may match any payment.
+            ("v2-intents-per-payment", { db in
+                try db.execute(sql: """
+                    CREATE TABLE intent (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        user TEXT NOT NULL,
+                        productId TEXT NOT NULL,
+                        orderId TEXT,
+                        createdAt DOUBLE NOT NULL,
+                        interrupted INTEGER NOT NULL DEFAULT 0
+                    );
+                    INSERT INTO intent (user, productId, orderId, createdAt) SELECT user, productId, orderId, 0 FROM paymentIntent;
+                    DROP TABLE paymentIntent;
+                    """)
+            }),
         ])
         sandbox = try DataFile.open(sandboxPath, migrations: [
             ("v1", { db in
@@ -45,17 +61,19 @@ public final class ClientDatabase: ClientVault {
         try keychain.inDatabase { db in
             UserSnapshot(
                 pending: try Array(Row.fetchCursor(db.cachedStatement(sql: "SELECT \(Self.columns) FROM pendingOrder WHERE user = ?"), arguments: [user]).map(Self.order)),
-                paymentIntents: try Array(Row.fetchCursor(db.cachedStatement(sql: "SELECT * FROM paymentIntent ORDER BY user, productId")).map {
-                    PaymentIntent(user: $0["user"], productId: $0["productId"], orderId: $0["orderId"])
-                }),
+                paymentIntents: try Self.intents(db),
                 otherUsersTransactions: Set(try String.fetchAll(db.cachedStatement(sql: "SELECT transactionId FROM pendingOrder WHERE user <> ?"), arguments: [user]))
             )
         }
     }
 
-    /// Upserts the order for its own user only (never takes over another user's transaction), then reads it back.
-    public func save(_ order: PendingOrder) throws {
+    /// Upserts the order for its own user only (never takes over another user's transaction), closing the intent it
+    /// was claimed by in the same write, then reads it back.
+    public func save(_ order: PendingOrder, closingIntent: Int64? = nil) throws {
         try keychain.write { db in
+            if let closingIntent {
+                try db.cachedStatement(sql: "DELETE FROM intent WHERE id = ?").execute(arguments: [closingIntent])
+            }
             try db.cachedStatement(sql: """
                 INSERT INTO pendingOrder (transactionId, user, productId, orderId, purchasedAt, price, receiptHash, attempts, lastAttemptAt, status)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -74,20 +92,30 @@ public final class ClientDatabase: ClientVault {
         guard let stored, stored.sameRecord(as: order) else { throw ReadBackMismatch(transactionId: order.transactionId) }
     }
 
-    public func recordIntent(user: String, productId: String, orderId: String?) throws {
+    public func recordIntent(user: String, productId: String, orderId: String?, at date: Date) throws -> PaymentIntent {
         try keychain.write { db in
-            try db.cachedStatement(sql: "INSERT OR REPLACE INTO paymentIntent (user, productId, orderId) VALUES (?, ?, ?)").execute(
-                           arguments: [user, productId, orderId])
+            try db.cachedStatement(sql: "INSERT INTO intent (user, productId, orderId, createdAt) VALUES (?, ?, ?, ?)").execute(
+                arguments: [user, productId, orderId, date.timeIntervalSince1970])
+            return PaymentIntent(id: db.lastInsertedRowID, user: user, productId: productId, orderId: orderId, createdAt: date)
         }
     }
 
-    /// Drops a finished order and the payment intent it came from, together.
+    public func closeIntent(_ id: Int64) throws {
+        try keychain.write { db in try db.cachedStatement(sql: "DELETE FROM intent WHERE id = ?").execute(arguments: [id]) }
+    }
+
+    public func markIntentInterrupted(_ id: Int64) throws {
+        try keychain.write { db in try db.cachedStatement(sql: "UPDATE intent SET interrupted = 1 WHERE id = ?").execute(arguments: [id]) }
+    }
+
+    /// Every open intent, for `iapsim state` and the tests.
+    public func openIntents() throws -> [PaymentIntent] {
+        try keychain.inDatabase(Self.intents)
+    }
+
+    /// Drops a finished order.
     public func remove(transactionId: String, user: String) throws {
         try keychain.write { db in
-            if let productId = try String.fetchOne(db.cachedStatement(sql: "SELECT productId FROM pendingOrder WHERE transactionId = ? AND user = ?"),
-                                                   arguments: [transactionId, user]) {
-                try db.cachedStatement(sql: "DELETE FROM paymentIntent WHERE user = ? AND productId = ?").execute(arguments: [user, productId])
-            }
             try db.cachedStatement(sql: "DELETE FROM pendingOrder WHERE transactionId = ? AND user = ?").execute(arguments: [transactionId, user])
         }
     }
@@ -107,6 +135,13 @@ public final class ClientDatabase: ClientVault {
         try keychain.inDatabase { db in
             try Array(Row.fetchCursor(db.cachedStatement(sql: "SELECT \(Self.columns) FROM pendingOrder ORDER BY user, purchasedAt, transactionId")).map(Self.order))
         }
+    }
+
+    private static func intents(_ db: Database) throws -> [PaymentIntent] {
+        try Array(Row.fetchCursor(db.cachedStatement(sql: "SELECT id, user, productId, orderId, createdAt, interrupted FROM intent ORDER BY id")).map {
+            PaymentIntent(id: $0[0], user: $0[1], productId: $0[2], orderId: $0.text(3), createdAt: Date(timeIntervalSince1970: $0[4]),
+                          interrupted: $0[5])
+        })
     }
 
     /// Read by position: a backlog of thousands is decoded at login, and lookups by name cost more.

@@ -31,9 +31,19 @@ public final class AppRuntime {
         parties.faults.onFired = { [weak self] in self?.send(.faultFired($0)) }
     }
 
+    /// The app dies the next time the store has news for it: Apple's side has happened, durably; the app never hears.
+    public func haltAtNextStoreNews() {
+        haltOnStoreNews = true
+    }
+    private var haltOnStoreNews = false
+
     /// C1: the observer is attached before anything else happens, so re-delivered transactions are never missed.
     public func start(user: String?) {
-        parties.store.add(observer: { [weak self] in self?.send(.storeUpdated($0)) })
+        parties.store.add(observer: { [weak self] transactions in
+            guard let self else { return }
+            if self.haltOnStoreNews { self.halted = true }
+            self.send(.storeUpdated(transactions))
+        })
         let remembered = user ?? (try? parties.vault.lastUser()) ?? nil
         send(.launched(canMakePayments: parties.store.canMakePayments, user: remembered))
     }
@@ -96,14 +106,24 @@ public final class AppRuntime {
             backend.createOrder(user: user, productId: productId) { [weak self] in
                 self?.send(.orderCreated(user: user, productId: productId, $0))
             }
-        case let .recordIntent(user, productId, orderId):
-            record { try vault.recordIntent(user: user, productId: productId, orderId: orderId) }
+        case let .recordIntent(user, productId, orderId, date):
+            let intent = record { try vault.recordIntent(user: user, productId: productId, orderId: orderId, at: date) }
+            send(.intentRecorded(user: user, productId: productId, intent))
+        case let .closeIntent(id):
+            record { try vault.closeIntent(id) }
+        case let .markIntentInterrupted(id):
+            record { try vault.markIntentInterrupted(id) }
         case let .addPayment(payment):
             store.add(payment)
         case let .cancelPayment(id):
-            store.cancelPayment(transactionId: id)
-        case let .persist(order):
-            persist(order)
+            send(.cancelAnswered(transactionId: id, cancelled: store.cancelPayment(transactionId: id)))
+        case let .readStoreQueue(seconds):
+            timers.after(seconds) { [weak self] in
+                guard let self, !self.halted else { return }
+                self.send(.storeUpdated(self.parties.store.transactions))
+            }
+        case let .persist(order, intent):
+            persist(order, closingIntent: intent)
         case let .verify(order):
             VerifyTask(order: order, store: store, backend: backend) { [weak self] in self?.send(.verified($0, $1)) }.run()
         case let .finish(id, user):
@@ -141,12 +161,12 @@ public final class AppRuntime {
     }
 
     /// C2: write, read back, and say whether it took.
-    private func persist(_ order: PendingOrder) {
+    private func persist(_ order: PendingOrder, closingIntent: Int64?) {
         var order = order
         if order.receiptHash == nil, let receipt = parties.store.appReceipt() {
             order.receiptHash = SHA256.hash(data: Data(receipt.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
         }
-        let ok = record { try parties.vault.save(order) } != nil
+        let ok = record { try parties.vault.save(order, closingIntent: closingIntent) } != nil
         send(.persisted(order, ok: ok))
     }
 

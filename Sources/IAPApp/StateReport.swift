@@ -9,10 +9,12 @@ public enum StateReport {
         let files = FileManager.default
         var transactions: [[String: Any]] = []
         if files.fileExists(atPath: directory.store) {
-            transactions = try StoreDatabase(path: directory.store).all().map { transaction, finished in
-                ["transactionId": transaction.id, "productId": transaction.productId, "state": transaction.state.rawValue,
-                 "finished": finished, "applicationUsername": transaction.applicationUsername ?? NSNull(),
-                 "error": transaction.error?.rawValue ?? NSNull()]
+            transactions = try StoreDatabase(path: directory.store).all().map { record in
+                let transaction = record.transaction
+                return ["transactionId": transaction.id, "productId": transaction.productId, "state": transaction.state.rawValue,
+                        "finished": record.finished, "applicationUsername": transaction.applicationUsername ?? NSNull(),
+                        "error": transaction.error?.rawValue ?? NSNull(), "account": record.account ?? NSNull(),
+                        "originalTransactionId": transaction.originalTransactionId ?? NSNull()]
             }
         }
         var credits: [[String: Any]] = []
@@ -23,12 +25,19 @@ public enum StateReport {
         }
         var users: [String: Any] = [:]
         if files.fileExists(atPath: directory.keychain) {
-            let orders = try ClientDatabase(keychainPath: directory.keychain, sandboxPath: directory.sandbox).allOrders()
-            for (user, owned) in Dictionary(grouping: orders, by: \.user) {
-                users[user] = ["pending": owned.map {
-                    ["transactionId": $0.transactionId, "productId": $0.productId, "orderId": $0.orderId ?? NSNull(),
-                     "attempts": $0.attempts, "status": $0.status.rawValue] as [String: Any]
-                }]
+            let client = try ClientDatabase(keychainPath: directory.keychain, sandboxPath: directory.sandbox)
+            let orders = Dictionary(grouping: try client.allOrders(), by: \.user)
+            let intents = Dictionary(grouping: try client.openIntents(), by: \.user)
+            for user in Set(orders.keys).union(intents.keys) {
+                users[user] = [
+                    "pending": (orders[user] ?? []).map {
+                        ["transactionId": $0.transactionId, "productId": $0.productId, "orderId": $0.orderId ?? NSNull(),
+                         "attempts": $0.attempts, "status": $0.status.rawValue] as [String: Any]
+                    },
+                    "openIntents": (intents[user] ?? []).map {
+                        ["id": $0.id, "productId": $0.productId, "orderId": $0.orderId ?? NSNull(), "interrupted": $0.interrupted] as [String: Any]
+                    },
+                ]
             }
         }
         let report: [String: Any] = [

@@ -6,7 +6,13 @@ public enum Action: Sendable, Equatable {
     case userLoaded(String, UserSnapshot?)
     case accountLoaded(String, Account)
     case orderCreated(user: String, productId: String, Result<String, BackendError>)
+    /// The intent for a payment is on disk (nil: the write failed, so the app does not pay).
+    case intentRecorded(user: String, productId: String, PaymentIntent?)
     case storeUpdated([StoreTransaction])
+    /// The payment sheet's Cancel was answered: false when Apple had already taken the payment.
+    case cancelAnswered(transactionId: String, cancelled: Bool)
+    /// Support tied a transaction no evidence could attribute to the user who paid (from Apple's records).
+    case assignToBuyer(transactionId: String, user: String)
     case persisted(PendingOrder, ok: Bool)
     case verified(PendingOrder, VerifyOutcome)
     case finished(transactionId: String, user: String?, found: Bool)

@@ -8,6 +8,8 @@ public enum Alarm: Sendable, Equatable {
     case readFailed(user: String)
     /// A party's own database failed; the detail is the database's message, which stays as it is.
     case storage(party: String, detail: String)
+    /// A paid transaction no evidence ties to one user: it waits unclaimed in the store's queue for support (I3).
+    case unattributed(transactionId: String, productId: String)
 
     public func text(_ lang: Language) -> String {
         switch (self, lang) {
@@ -19,6 +21,8 @@ public enum Alarm: Sendable, Equatable {
         case let (.readFailed(user), .zh): "无法从客户端存储读取 \(user) 的订单"
         case let (.storage(party, detail), .en): "\(party) storage: \(detail)"
         case let (.storage(party, detail), .zh): "\(Self.party(party))存储出错:\(detail)"
+        case let (.unattributed(id, product), .en): "paid transaction \(id) (\(product)) cannot be tied to one buyer: it waits for support"
+        case let (.unattributed(id, product), .zh): "已付款交易 \(id)(\(product))无法确定购买者:等待客服处理"
         }
     }
 

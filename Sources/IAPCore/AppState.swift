@@ -8,7 +8,16 @@ public struct AppState: Sendable, Equatable {
     public struct Purchase: Sendable, Equatable {
         public let user: String
         public let productId: String
+        /// The payment's identity once the intent for it is written: it claims only the transaction it produced.
+        public var paymentId: Int64?
         public var transactionId: String?
+
+        public init(user: String, productId: String, paymentId: Int64? = nil, transactionId: String? = nil) {
+            self.user = user
+            self.productId = productId
+            self.paymentId = paymentId
+            self.transactionId = transactionId
+        }
     }
 
     public var lang: Language
@@ -28,12 +37,15 @@ public struct AppState: Sendable, Equatable {
 
     /// The logged-in user's orders still in the client's store, by transaction id.
     public var orders: [String: PendingOrder] = [:]
+    /// Every user's open payment intents on this device: the evidence of who is paying (C3, I3).
     public var paymentIntents: [PaymentIntent] = []
     public var otherUsersTransactions: Set<String> = []
     /// Transactions the store holds unfinished, as its observer has seen them (complete from launch on, C1).
-    public var storeQueue: Set<String> = []
-    /// Paid transactions the store delivered while nobody was logged in.
+    public var storeQueue: [String: StoreTransaction] = [:]
+    /// Paid transactions no user can be given yet: nobody is logged in, or the evidence names no single buyer.
     public var unclaimed: [StoreTransaction] = []
+    /// Transactions this run has written (or is writing) to a user's store: never claimed twice.
+    public var claimed: Set<String> = []
 
     public var purchase: Purchase?
     public var hud: HUD?
@@ -92,11 +104,13 @@ public struct AppState: Sendable, Equatable {
 /// The heads-up display over the product list: one wait or one outcome.
 public struct HUD: Sendable, Equatable {
     public enum Kind: Sendable, Equatable, CaseIterable {
-        case purchasing, confirming, success, failed, cancelled, deferred, disabled, verifyFailed, jailbroken
+        case purchasing, alreadyOwned, confirming, success, failed, cancelled, deferred, disabled, verifyFailed, jailbroken, backgrounded
 
         public var text: Text {
             switch self {
             case .purchasing: .purchasing
+            case .alreadyOwned: .alreadyOwned
+            case .backgrounded: .continuesInBackground
             case .confirming: .confirming
             case .success: .success
             case .failed: .failed
@@ -109,7 +123,10 @@ public struct HUD: Sendable, Equatable {
         }
 
         /// A wait, as opposed to an outcome that Esc dismisses.
-        public var isWaiting: Bool { self == .purchasing || self == .confirming }
+        public var isWaiting: Bool { self == .purchasing || self == .alreadyOwned || self == .confirming }
+
+        /// The payment sheet is up: Esc is its Cancel.
+        public var isPaymentSheet: Bool { self == .purchasing || self == .alreadyOwned }
     }
 
     public var kind: Kind

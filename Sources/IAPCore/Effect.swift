@@ -7,11 +7,18 @@ public enum Effect: Sendable, Equatable {
     case setLastUser(String?)
     case refreshAccount(String)
     case createOrder(user: String, productId: String)
-    case recordIntent(user: String, productId: String, orderId: String?)
+    /// Answers `.intentRecorded`.
+    case recordIntent(user: String, productId: String, orderId: String?, at: Date)
+    case closeIntent(Int64)
+    case markIntentInterrupted(Int64)
     case addPayment(Payment)
+    /// Answers `.cancelAnswered`.
     case cancelPayment(transactionId: String)
-    /// Write the order (insert or update) and read it back; answers `.persisted`.
-    case persist(PendingOrder)
+    /// Look at the store's unfinished transactions again after `after` seconds (a callback may have been lost);
+    /// answers `.storeUpdated`.
+    case readStoreQueue(after: Double)
+    /// Write the order (insert or update, closing the intent it was claimed by) and read it back; answers `.persisted`.
+    case persist(PendingOrder, closingIntent: Int64?)
     /// Resolve the order id, fetch the receipt, ask the backend; answers `.verified`.
     case verify(PendingOrder)
     /// Answers `.finished`; `user` names whose order to remove afterwards.

@@ -8,6 +8,9 @@ public struct Product: Sendable, Equatable, Identifiable {
 
         /// Consumables are re-bought; everything else is owned once paid.
         public var isConsumable: Bool { self == .consumable }
+        /// What an account owns once bought and is never charged for again (S7): a non-consumable, and (until
+        /// subscriptions expire) an auto-renewable subscription. Non-renewing subscriptions are bought again.
+        public var isOwnedOnce: Bool { self == .nonConsumable || self == .subscription }
     }
 
     public let id: String

@@ -107,7 +107,7 @@ extension AppState {
             return []
         }
         guard let shown = hud else { return [] }
-        if shown.kind == .purchasing {
+        if shown.kind.isPaymentSheet {
             // The payment sheet's Cancel; before the store has a transaction there is nothing to cancel.
             guard let id = purchase?.transactionId else {
                 purchase = nil

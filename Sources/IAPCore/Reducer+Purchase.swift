@@ -1,7 +1,11 @@
 import Foundation
 
-/// The client rules: order before paying, persist before verifying, finish only after a verdict.
+/// The client rules: order before paying, an intent on disk before the payment, persist before verifying, finish
+/// only after a verdict.
 extension AppState {
+    /// A payment whose callback is lost is found by looking at the store's queue again this long after paying.
+    public static let lookAgainAfterPayment = 5.0
+
     mutating func buySelected() -> [Effect] {
         guard hud == nil, let buyer = user, let product = selectedProduct else { return [] }
         guard !faults.contains(.jailbroken) else {
@@ -26,26 +30,42 @@ extension AppState {
     }
 
     mutating func orderCreated(buyer: String, productId: String, _ result: Result<String, BackendError>) -> [Effect] {
-        guard let current = purchase, current.user == buyer, current.productId == productId, current.transactionId == nil else {
-            return []
-        }
+        guard let current = purchase, current.user == buyer, current.productId == productId, current.paymentId == nil else { return [] }
         // Without an order the payment still goes ahead (the verify step asks for one later, C3, B4),
         // but never without a durable note of who is paying.
-        let orderId = try? result.get()
-        paymentIntents.removeAll { $0.user == buyer && $0.productId == productId }
-        paymentIntents.append(PaymentIntent(user: buyer, productId: productId, orderId: orderId))
+        return [.recordIntent(user: buyer, productId: productId, orderId: try? result.get(), at: now)]
+    }
+
+    mutating func intentRecorded(buyer: String, productId: String, _ intent: PaymentIntent?) -> [Effect] {
+        guard let current = purchase, current.user == buyer, current.productId == productId, current.paymentId == nil else {
+            // The purchase was given up meanwhile: this intent's payment is never added.
+            return intent.map { [.closeIntent($0.id)] } ?? []
+        }
+        guard let intent else {
+            // The note of who is paying could not be written (the runtime raised the alarm): do not pay.
+            purchase = nil
+            hud = HUD(.failed, productId: productId)
+            return []
+        }
+        paymentIntents.append(intent)
+        purchase?.paymentId = intent.id
         return [
-            .recordIntent(user: buyer, productId: productId, orderId: orderId),
-            .addPayment(Payment(productId: productId, applicationUsername: orderId)),
+            .addPayment(Payment(productId: productId, applicationUsername: intent.orderId, account: buyer, id: intent.id)),
+            .readStoreQueue(after: Self.lookAgainAfterPayment),
         ]
     }
 
     mutating func storeUpdated(_ transaction: StoreTransaction) -> [Effect] {
-        storeQueue.insert(transaction.id)
-        let ours = purchase.map { $0.productId == transaction.productId && ($0.transactionId ?? transaction.id) == transaction.id } ?? false
+        let seenBefore = storeQueue[transaction.id]
+        storeQueue[transaction.id] = transaction
+        let ours = purchase?.paymentId != nil && transaction.paymentId == purchase?.paymentId
         switch transaction.state {
         case .purchasing:
-            if ours { purchase?.transactionId = transaction.id }
+            if ours {
+                purchase?.transactionId = transaction.id
+                // S7: the sheet says it is owned already and will be restored for free.
+                if transaction.originalTransactionId != nil, hud?.kind == .purchasing { hud?.kind = .alreadyOwned }
+            }
             return []
         case .deferred:
             if ours {
@@ -58,8 +78,21 @@ extension AppState {
                 hud = HUD(transaction.error == .cancelled ? .cancelled : .failed, productId: transaction.productId, transactionId: transaction.id)
                 purchase = nil
             }
+            var effects: [Effect] = []
+            for intent in seenBefore?.state == .failed ? [] : intentsOfFailed(transaction) {
+                if transaction.error == .interrupted {
+                    // Apple may still complete an interrupted payment with a new transaction: the intent waits for it.
+                    if let index = paymentIntents.firstIndex(where: { $0.id == intent.id }), !intent.interrupted {
+                        paymentIntents[index].interrupted = true
+                        effects.append(.markIntentInterrupted(intent.id))
+                    }
+                } else {
+                    paymentIntents.removeAll { $0.id == intent.id }
+                    effects.append(.closeIntent(intent.id))
+                }
+            }
             // A failed transaction was never charged: finish it so it leaves the queue.
-            return [.finish(transactionId: transaction.id, user: nil)]
+            return effects + [.finish(transactionId: transaction.id, user: nil)]
         case .purchased, .restored:
             if ours { purchase?.transactionId = transaction.id }
             return claim(transaction)
@@ -69,14 +102,34 @@ extension AppState {
     /// The observer's rule: a paid transaction is written to its buyer's store before anything else (C2).
     mutating func claim(_ transaction: StoreTransaction) -> [Effect] {
         if let known = orders[transaction.id] {
+            unclaimed.removeAll { $0.id == transaction.id }
             // Re-delivered: a pending one is already queued; a verdict already reached only waits for the finish (C5, C6).
             return known.status == .pending ? [] : [.finish(transactionId: known.transactionId, user: known.user)]
         }
-        guard !otherUsersTransactions.contains(transaction.id) else { return [] }  // C7: its owner resumes it
-        guard let (owner, orderId) = buyer(of: transaction) else {
-            unclaimed.append(transaction)
+        // C7: another user's transaction is resumed by its owner; one already being written is not written twice.
+        guard !otherUsersTransactions.contains(transaction.id), !claimed.contains(transaction.id) else {
+            unclaimed.removeAll { $0.id == transaction.id }
             return []
         }
+        switch attribute(transaction) {
+        case .awaitingLogin:
+            hold(transaction)
+            return []
+        case .unattributable:
+            hold(transaction)
+            let alarm = Alarm.unattributed(transactionId: transaction.id, productId: transaction.productId)
+            if !alarms.contains(alarm) { alarms.append(alarm) }
+            return []
+        case let .buyer(owner, orderId, intent):
+            return claim(transaction, for: owner, orderId: orderId, intent: intent)
+        }
+    }
+
+    private mutating func claim(_ transaction: StoreTransaction, for owner: String, orderId: String?, intent: Int64?) -> [Effect] {
+        unclaimed.removeAll { $0.id == transaction.id }
+        if let intent { paymentIntents.removeAll { $0.id == intent } }
+        claimed.insert(transaction.id)
+        if owner != user { otherUsersTransactions.insert(transaction.id) }
         let order = PendingOrder(
             transactionId: transaction.id,
             user: owner,
@@ -86,38 +139,52 @@ extension AppState {
             price: product(transaction.productId)?.price[lang] ?? "",
             receiptHash: nil
         )
-        return [.persist(order)]
+        return [.persist(order, closingIntent: intent)]
     }
 
-    /// I3: who paid, from the purchase in flight, else the order named by `applicationUsername`, else the order
-    /// made before paying for that product (C3); only then whoever is logged in. Nil: wait for a login.
-    private func buyer(of transaction: StoreTransaction) -> (String, String?)? {
-        let name = transaction.applicationUsername.flatMap { $0.isEmpty ? nil : $0 }
-        if let current = purchase, current.transactionId == transaction.id {
-            return (current.user, name ?? intent(transaction.productId, preferring: current.user).flatMap(\.orderId))
+    private mutating func hold(_ transaction: StoreTransaction) {
+        if let index = unclaimed.firstIndex(where: { $0.id == transaction.id }) {
+            unclaimed[index] = transaction
+        } else {
+            unclaimed.append(transaction)
         }
-        if let name {
-            if let made = paymentIntents.first(where: { $0.orderId == name }) { return (made.user, name) }
-            if let made = intent(transaction.productId, preferring: user) { return (made.user, name) }
-            return user.map { ($0, name) }
-        }
-        if let made = intent(transaction.productId, preferring: user) { return (made.user, made.orderId) }
-        return user.map { ($0, nil) }
     }
 
-    private func intent(_ productId: String, preferring preferred: String?) -> PaymentIntent? {
-        let candidates = paymentIntents.filter { $0.productId == productId }
-        return candidates.first { $0.user == preferred } ?? candidates.first
+    /// Transactions held unclaimed get another look when the evidence may have changed (a login, an intent closed).
+    mutating func retryUnclaimed() -> [Effect] {
+        // Only what the store still holds: a transaction finished meanwhile (by its owner) is nobody's to claim.
+        unclaimed.removeAll { storeQueue[$0.id] == nil }
+        let waiting = unclaimed
+        var effects: [Effect] = []
+        for transaction in waiting { effects += claim(transaction) }
+        return effects
+    }
+
+    /// Support read Apple's records and names who paid for a transaction no evidence could attribute.
+    mutating func assignToBuyer(_ transactionId: String, _ buyer: String) -> [Effect] {
+        guard let transaction = unclaimed.first(where: { $0.id == transactionId }) else { return [] }
+        alarms.removeAll { $0 == .unattributed(transactionId: transaction.id, productId: transaction.productId) }
+        let intent = paymentIntents.filter { $0.user == buyer && $0.productId == transaction.productId && $0.createdAt <= transaction.date }
+            .min { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+        return claim(transaction, for: buyer, orderId: transaction.applicationUsername.flatMap { $0.isEmpty ? nil : $0 } ?? intent?.orderId,
+                     intent: intent?.id) + pumpVerifyQueue()
     }
 
     mutating func persisted(_ order: PendingOrder, ok: Bool) -> [Effect] {
         if !ok { alarms.append(.writeFailed(transactionId: order.transactionId)) }
         if order.user == user { orders[order.transactionId] = order }
-        if order.status == .pending, purchase?.transactionId == order.transactionId, hud?.kind == .purchasing {
+        if order.status == .pending, purchase?.transactionId == order.transactionId, hud?.kind == .purchasing || hud?.kind == .alreadyOwned {
             hud = HUD(.confirming, productId: order.productId, transactionId: order.transactionId)
             priority = order.transactionId
         }
         return pumpVerifyQueue()
+    }
+
+    /// The sheet's Cancel came too late: Apple had taken the payment, which goes on in the background.
+    mutating func cancelAnswered(_ transactionId: String, cancelled: Bool) -> [Effect] {
+        guard !cancelled, purchase?.transactionId == transactionId, hud?.kind == .purchasing || hud?.kind == .alreadyOwned else { return [] }
+        hud = HUD(.backgrounded, productId: purchase?.productId, transactionId: transactionId)
+        return [.readStoreQueue(after: 0)]
     }
 
     mutating func verified(_ sent: PendingOrder, _ outcome: VerifyOutcome) -> [Effect] {
@@ -128,37 +195,34 @@ extension AppState {
         switch outcome {
         case .valid:
             order.status = .verified
-            effects = [.persist(order), .finish(transactionId: order.transactionId, user: order.user)]
-            if shown {
-                hud?.kind = .success
-                purchase = nil
-            }
+            effects = [.persist(order, closingIntent: nil), .finish(transactionId: order.transactionId, user: order.user)]
+            if shown { hud?.kind = .success }
         case .invalid:
             order.status = .rejected
-            effects = [.persist(order), .finish(transactionId: order.transactionId, user: order.user)]
-            if shown {
-                hud?.kind = .verifyFailed
-                purchase = nil
-            }
+            effects = [.persist(order, closingIntent: nil), .finish(transactionId: order.transactionId, user: order.user)]
+            if shown { hud?.kind = .verifyFailed }
         case let .retry(reason):
             order.attempts += 1
             order.lastAttemptAt = now
             if order.attempts == policy.alarmThreshold {
                 alarms.append(.verifyFailing(transactionId: order.transactionId, attempts: order.attempts, reason: reason))
             }
-            effects = [.persist(order)]
+            effects = [.persist(order, closingIntent: nil)]
         }
+        if outcome.reason == nil, purchase?.transactionId == order.transactionId { purchase = nil }
         if order.user == user { orders[order.transactionId] = order }
         return effects
     }
 
     mutating func finished(_ transactionId: String, owner: String?, found: Bool) -> [Effect] {
-        if found { storeQueue.remove(transactionId) }
+        if found {
+            storeQueue[transactionId] = nil
+            unclaimed.removeAll { $0.id == transactionId }
+        }
         guard let owner else { return [] }
-        if owner == user, let order = orders[transactionId] {
+        if owner == user, orders[transactionId] != nil {
             guard found else { return [] }  // C5: stays flagged, finished when the store shows it again
             orders[transactionId] = nil
-            paymentIntents.removeAll { $0.user == owner && $0.productId == order.productId }
             return [.remove(transactionId: transactionId, user: owner), .refreshAccount(owner)]
         }
         return found ? [.remove(transactionId: transactionId, user: owner)] : []

@@ -8,7 +8,8 @@ extension AppState {
         case let .launched(canPay, user):
             canMakePayments = canPay
             productsStatus = .loading
-            return [.requestProducts] + (user.map { logIn($0) } ?? [])
+            // The observer has just been handed the whole queue (C1): no need to look again at this login.
+            return [.requestProducts] + (user.map { logIn($0, lookAtStoreQueue: false) } ?? [])
         case let .key(key):
             return handle(key)
         case let .productsLoaded(.success(list)):
@@ -26,10 +27,18 @@ extension AppState {
             return []
         case let .orderCreated(buyer, productId, result):
             return orderCreated(buyer: buyer, productId: productId, result)
+        case let .intentRecorded(buyer, productId, intent):
+            return intentRecorded(buyer: buyer, productId: productId, intent)
         case let .storeUpdated(transactions):
             var effects: [Effect] = []
             for transaction in transactions { effects += storeUpdated(transaction) }
+            // An intent closed by this news may have been all that kept a held transaction from its buyer.
+            if effects.contains(where: { if case .closeIntent = $0 { true } else { false } }) { effects += retryUnclaimed() }
             return effects + pumpVerifyQueue()
+        case let .cancelAnswered(transactionId, cancelled):
+            return cancelAnswered(transactionId, cancelled: cancelled)
+        case let .assignToBuyer(transactionId, buyer):
+            return assignToBuyer(transactionId, buyer)
         case let .persisted(order, ok):
             return persisted(order, ok: ok)
         case let .verified(order, outcome):
@@ -68,17 +77,19 @@ extension AppState {
         return [.setFault(fault, arm)] + (trigger ? triggerVerifyQueue() : [])
     }
 
+    /// Back in the foreground: a trigger for the verify queue, and a fresh look at the store's queue (seeds 002, 004).
     mutating func foreground() -> [Effect] {
-        triggerVerifyQueue() + (user.map { [.refreshAccount($0)] } ?? [])
+        triggerVerifyQueue() + [.readStoreQueue(after: 0)] + (user.map { [.refreshAccount($0)] } ?? [])
     }
 
-    mutating func logIn(_ name: String) -> [Effect] {
+    /// Entering the product list also looks at the store's queue again, in case a callback was lost meanwhile.
+    mutating func logIn(_ name: String, lookAtStoreQueue: Bool = true) -> [Effect] {
         user = name
         loginText = ""
         selection = 0
         account = Account()
         orders = [:]
-        return [.setLastUser(name), .loadUser(name), .refreshAccount(name)]
+        return [.setLastUser(name), .loadUser(name), .refreshAccount(name)] + (lookAtStoreQueue ? [.readStoreQueue(after: 0)] : [])
     }
 
     mutating func logOut() -> [Effect] {
@@ -87,7 +98,6 @@ extension AppState {
         hud = nil
         account = Account()
         orders = [:]
-        paymentIntents = []
         otherUsersTransactions = []
         prompts = []
         snoozed = []
@@ -110,12 +120,16 @@ extension AppState {
         // C8: every order found at login is asked about before the queue touches it.
         prompts = pendingIds
         var effects: [Effect] = []
-        let waiting = unclaimed
-        unclaimed = []
-        for transaction in waiting { effects += claim(transaction) }
+        // The store's whole queue is known by now (C1): an intent none of it could belong to is closed before
+        // anything is attributed, so that it cannot make a payment look ambiguous.
+        for stale in staleIntents() {
+            paymentIntents.removeAll { $0.id == stale.id }
+            effects.append(.closeIntent(stale.id))
+        }
+        effects += retryUnclaimed()
         // A verdict reached before a crash: finish it if the store still holds it, else the store already did.
         for order in orders.values where order.status != .pending {
-            if storeQueue.contains(order.transactionId) {
+            if storeQueue[order.transactionId] != nil {
                 effects.append(.finish(transactionId: order.transactionId, user: name))
             } else {
                 orders[order.transactionId] = nil

@@ -63,6 +63,22 @@ public enum StateCatalog {
           support: ("Wait. If the app is killed now, the payment still completes and is recovered at the next launch.",
                     "稍候。若此时应用被杀,支付仍会完成,并在下次启动时恢复。"),
           reach: "scripts/run --user alice, Enter"),
+        e("hud-already-owned", ("Already purchased", "已购买过"),
+          sees: ("“You've already purchased this. It will be restored for free.” on the payment sheet.",
+                 "付款页显示“你已购买过此项目,将免费为你恢复。”"),
+          underneath: ("The store account already owns this non-consumable (or an active subscription of its group), so Apple does not charge again: a `restored` transaction carrying the original transaction id follows, and the backend credits nothing new.",
+                       "该商店账户已拥有此非消耗型项目(或同组内有效的订阅),苹果不会再次扣款:随后到来一笔带原始交易号的“restored”交易,后端不会重复入账。"),
+          support: ("Reassure the user: nothing was charged. If the item does not unlock, have them use Restore Purchases.",
+                    "安抚用户:没有扣款。如果项目没有解锁,请用户使用“恢复购买”。"),
+          reach: "buy Remove Ads twice with the same user (scenario bought-twice-restored)"),
+        e("hud-backgrounded", ("Payment continues in the background", "付款在后台继续"),
+          sees: ("“Payment went through: it continues in the background” after pressing Esc on “Purchasing…”.",
+                 "在“正在购买…”时按 Esc 后,显示“付款已完成:将在后台继续处理”。"),
+          underneath: ("The user tried to cancel, but Apple had already taken the payment. The app looks at the store's queue again, saves the order and verifies it without the HUD; 'pending N' counts it until it is credited.",
+                       "用户想取消,但苹果已经完成扣款。应用会重新查看商店队列,保存订单并在后台验证;入账前标题栏的“待处理 N”会计入它。"),
+          support: ("Tell the user the payment is being confirmed and the item will arrive shortly; check 'pending' goes back to 0.",
+                    "告诉用户付款正在确认,物品很快到账;确认“待处理”回到 0。"),
+          reach: "--fault observer-lost, buy, wait 2 s, Esc"),
         e("hud-confirming", ("Confirming payment", "正在确认支付"),
           sees: ("“Confirming payment…” with the product and price.", "“正在确认支付…”,并显示商品与价格。"),
           underneath: ("Apple charged the user. The client saved the order, then sent the receipt to the backend and waits for its verdict.",
@@ -158,6 +174,14 @@ public enum StateCatalog {
                        "不能静默的问题:某订单验证失败已达 10 次,或设备无法保存订单。"),
           support: ("Escalate to engineering with the transaction id shown.", "带上显示的交易号升级给技术人员。"),
           reach: "scenario backend-down-retries with 10 retries (t skips the waits)"),
+        e("unattributed", ("Payment waiting for support", "付款等待客服处理"),
+          sees: ("“ALARM: paid transaction … cannot be tied to one buyer: it waits for support”.",
+                 "“警报:已付款交易……无法确定购买者:等待客服处理”。"),
+          underneath: ("Apple charged for a payment whose order id came back empty, and several users on this device had started paying for that product: the app will not guess whose it is. The transaction stays unfinished in the store's queue, nothing is credited and nothing is lost.",
+                       "苹果已扣款,但该付款的订单号为空,且本设备上有多位用户都发起过该商品的付款:应用不会猜测归属。该交易留在商店队列中未完成,没有入账,也没有丢失。"),
+          support: ("Look the transaction up in Apple's records (the account that paid) and assign it to that user (script step `assign TX USER`); it is then verified and credited to them.",
+                    "在苹果的记录中查到付款账户,把交易分配给该用户(脚本步骤 `assign 交易号 用户`);之后会为其验证并入账。"),
+          reach: "scenario unattributed-payment"),
         e("too-small", ("Terminal too small", "终端太小"),
           sees: ("“Terminal too small: need at least 64×18”.", "“终端太小,至少需要 64×18”。"),
           underneath: ("The window is smaller than the app can draw; nothing else changed.", "窗口小于应用可绘制的尺寸;其他一切不变。"),
@@ -211,6 +235,7 @@ extension AppState {
             return "hud-" + hud.kind.catalogName
         }
         guard user != nil else { return "login" }
+        if alarms.contains(where: { if case .unattributed = $0 { true } else { false } }) { return "unattributed" }
         if !alarms.isEmpty { return "alarm" }
         switch productsStatus {
         case .loading: return "loading"
@@ -227,6 +252,8 @@ extension HUD.Kind {
     public var catalogName: String {
         switch self {
         case .purchasing: "purchasing"
+        case .alreadyOwned: "already-owned"
+        case .backgrounded: "backgrounded"
         case .confirming: "confirming"
         case .success: "success"
         case .failed: "failed"

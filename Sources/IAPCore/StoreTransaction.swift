@@ -25,24 +25,40 @@ public struct StoreTransaction: Sendable, Equatable {
     public let applicationUsername: String?
     public let date: Date
     public var error: StoreError?
+    /// A `restored` transaction names the purchase it restores; nil means the transaction is its own original.
+    public let originalTransactionId: String?
+    /// The identity of the payment object the app added, as StoreKit hands the same `SKPayment` back: known only
+    /// to the process that added it (a relaunch re-delivers transactions without it).
+    public let paymentId: Int64?
 
-    public init(id: String, productId: String, state: TransactionState, applicationUsername: String?, date: Date, error: StoreError? = nil) {
+    public init(id: String, productId: String, state: TransactionState, applicationUsername: String?, date: Date, error: StoreError? = nil,
+                originalTransactionId: String? = nil, paymentId: Int64? = nil) {
         self.id = id
         self.productId = productId
         self.state = state
         self.applicationUsername = applicationUsername
         self.date = date
         self.error = error
+        self.originalTransactionId = originalTransactionId
+        self.paymentId = paymentId
     }
+
+    public var originalId: String { originalTransactionId ?? id }
 }
 
 /// A payment as the client adds it to the queue.
 public struct Payment: Sendable, Equatable {
     public let productId: String
     public let applicationUsername: String?
+    /// The store account signed in on the payment sheet: whom Apple charges, and who then owns what was bought.
+    public let account: String?
+    /// This payment's identity in this process: the id of the intent recorded for it (C3).
+    public let id: Int64?
 
-    public init(productId: String, applicationUsername: String?) {
+    public init(productId: String, applicationUsername: String?, account: String? = nil, id: Int64? = nil) {
         self.productId = productId
         self.applicationUsername = applicationUsername
+        self.account = account
+        self.id = id
     }
 }

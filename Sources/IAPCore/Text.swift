@@ -9,7 +9,9 @@ public enum Text: String, Sendable, CaseIterable {
     case logoutPending = "logout-pending"
     case verifyFailed = "verify-failed"
     case jailbroken
+    case alreadyOwned = "already-owned"
     // the app's own
+    case continuesInBackground
     case appTitle, loginPrompt, loginHint, user, pending, balance, coins, owned, products
     case stay, logoutAnyway, quitInFlight, yesQuit, noStay
     case helpTitle, helpClose, retryCount, nextRetry, inBackground
@@ -40,6 +42,8 @@ public enum Text: String, Sendable, CaseIterable {
         .logoutPending: ("Orders still pending — log out anyway?", "有订单尚未完成,仍要退出登录吗?"),
         .verifyFailed: ("Verification failed, please contact support", "验证失败,请联系客服"),
         .jailbroken: ("Purchases are not available on this device", "此设备不支持内购"),
+        .alreadyOwned: ("You've already purchased this. It will be restored for free.", "你已购买过此项目,将免费为你恢复。"),
+        .continuesInBackground: ("Payment went through: it continues in the background", "付款已完成:将在后台继续处理"),
         .appTitle: ("iapsim · mock App Store", "iapsim · 模拟 App Store"),
         .loginPrompt: ("Log in as:", "登录用户名:"),
         .loginHint: ("Type a name and press Enter", "输入用户名后按 Enter"),

@@ -77,12 +77,14 @@ public struct GalleryScreen: Sendable {
         let transaction = StoreTransaction(id: order.transactionId, productId: order.productId, state: .purchased,
                                            applicationUsername: nil, date: order.purchasedAt)
         timeline.record(.key(.enter), [.createOrder(user: "alice", productId: order.productId)], at: now.addingTimeInterval(-60))
+        let intent = PaymentIntent(id: 1, user: "alice", productId: order.productId, orderId: nil, createdAt: now.addingTimeInterval(-60))
         timeline.record(.orderCreated(user: "alice", productId: order.productId, .failure(.unreachable)),
-                        [.recordIntent(user: "alice", productId: order.productId, orderId: nil),
-                         .addPayment(Payment(productId: order.productId, applicationUsername: nil))], at: now.addingTimeInterval(-60))
-        timeline.record(.storeUpdated([transaction]), [.persist(order)], at: now.addingTimeInterval(-59))
+                        [.recordIntent(user: "alice", productId: order.productId, orderId: nil, at: intent.createdAt)], at: intent.createdAt)
+        timeline.record(.intentRecorded(user: "alice", productId: order.productId, intent),
+                        [.addPayment(Payment(productId: order.productId, applicationUsername: nil, account: "alice", id: 1))], at: intent.createdAt)
+        timeline.record(.storeUpdated([transaction]), [.persist(order, closingIntent: 1)], at: now.addingTimeInterval(-59))
         timeline.record(.persisted(order, ok: true), [.verify(order)], at: now.addingTimeInterval(-59))
-        timeline.record(.verified(order, .retry(reason: "backend unreachable")), [.persist(pending)], at: now.addingTimeInterval(-58))
+        timeline.record(.verified(order, .retry(reason: "backend unreachable")), [.persist(pending, closingIntent: nil)], at: now.addingTimeInterval(-58))
         timeline.record(.tick, [.verify(pending)], at: now.addingTimeInterval(-2))
 
         return [
@@ -96,6 +98,13 @@ public struct GalleryScreen: Sendable {
             screen("loading") { $0.productsStatus = .loading },
             screen("no-products") { $0.productsStatus = .empty },
             hud(.purchasing),
+            GalleryScreen("hud-already-owned") { lang in
+                var state = shopping(lang)
+                state.selection = 3
+                state.hud = HUD(.alreadyOwned, productId: "com.iapsim.noads")
+                return state
+            },
+            hud(.backgrounded),
             hud(.confirming),
             GalleryScreen("hud-confirming-retry") { lang in
                 var state = shopping(lang)
@@ -138,6 +147,9 @@ public struct GalleryScreen: Sendable {
                 order.attempts = 10
                 $0.orders = [order.transactionId: order]
                 $0.alarms = [.verifyFailing(transactionId: order.transactionId, attempts: 10, reason: "backend unreachable")]
+            },
+            screen("unattributed") {
+                $0.alarms = [.unattributed(transactionId: "1000000009", productId: "com.iapsim.coins.60")]
             },
             screen("too-small", width: 50, height: 12),
             screen("help") { $0.modal = .help },

@@ -50,7 +50,7 @@ extension Canvas {
 
     private func footer(_ kind: HUD.Kind) -> String {
         switch kind {
-        case .purchasing: lang == .en ? "Esc cancel" : "Esc 取消"
+        case .purchasing, .alreadyOwned: lang == .en ? "Esc cancel" : "Esc 取消"
         case .confirming: Text.inBackground(lang)
         default: lang == .en ? "Esc close" : "Esc 关闭"
         }
@@ -58,7 +58,7 @@ extension Canvas {
 
     private func textStyle(_ kind: HUD.Kind) -> Style {
         switch kind {
-        case .purchasing, .confirming, .deferred: theme.waiting
+        case .purchasing, .alreadyOwned, .confirming, .deferred, .backgrounded: theme.waiting
         case .success: theme.good
         case .failed, .cancelled, .disabled, .verifyFailed, .jailbroken: theme.bad
         }

@@ -53,6 +53,14 @@ public struct Timeline: Sendable {
                 let why = Alarm.reason(VerifyOutcome(.failure(error)).reason ?? "\(error)", lang)
                 return en ? "backend: no order for \(user) (\(why))" : "后端:未能为 \(user) 创建订单(\(why))"
             }
+        case let .intentRecorded(user, productId, intent):
+            guard let intent else { return en ? "client: could not note \(user) as the buyer of \(productId)" : "客户端:无法记下 \(user) 为 \(productId) 的买家" }
+            return en ? "client: \(user) noted as the buyer of \(productId) (intent \(intent.id))" : "客户端:已记下 \(user) 为 \(productId) 的买家(意图 \(intent.id))"
+        case let .cancelAnswered(id, cancelled):
+            if cancelled { return nil }
+            return en ? "store: too late to cancel tx \(id), the payment went through" : "商店:tx \(id) 已付款,无法取消"
+        case let .assignToBuyer(id, user):
+            return en ? "support: tx \(id) assigned to \(user)" : "客服:tx \(id) 分配给 \(user)"
         case let .storeUpdated(transactions):
             let listed = transactions.prefix(3).map { "tx \($0.id) \(state($0.state, lang))\($0.error.map { " (\($0.rawValue))" } ?? "")" }
             return (en ? "store: " : "商店:") + listed.joined(separator: "; ") + (transactions.count > 3 ? "; +\(transactions.count - 3)" : "")
@@ -128,7 +136,9 @@ public struct Timeline: Sendable {
         let en = lang == .en
         switch effect {
         case let .verify(order): return (en ? "verify " : "验证 ") + order.transactionId
-        case let .persist(order): return (en ? "save " : "保存 ") + order.transactionId
+        case let .persist(order, _): return (en ? "save " : "保存 ") + order.transactionId
+        case .closeIntent: return en ? "close the buyer's note" : "关闭买家记录"
+        case let .readStoreQueue(after): return after > 0 ? nil : (en ? "look at the store's queue" : "查看商店队列")
         case let .finish(id, _): return (en ? "finish " : "结束 ") + id
         case let .remove(id, _): return en ? "drop \(id) from the client" : "从客户端删除 \(id)"
         case let .createOrder(_, productId): return en ? "create order (\(productId))" : "创建订单(\(productId))"

@@ -115,10 +115,11 @@ public final class MockBackend: Backend {
             // Not in this receipt: the client should fetch a fresh one and try again.
             return VerifyResponse(status: ReceiptStatus.unavailable)
         }
-        // B4: credit what was paid (the receipt's product), whatever product the order named.
+        // B4: credit what was paid (the receipt's product), whatever product the order named. A restore (S7) names the
+        // purchase it restores: the ledger keys on that original, so what is owned is credited once, however often restored.
         let coins = catalog[entry.product_id]?.coins ?? 0
         let (credit, new) = try database.credit(
-            transactionId: entry.transaction_id, paidProduct: entry.product_id, orderId: orderId,
+            transactionId: entry.original_transaction_id, paidProduct: entry.product_id, orderId: orderId,
             requester: request.user, coins: coins, at: scheduler.now)
         return VerifyResponse(status: ReceiptStatus.ok, creditedUser: credit.user, newlyCredited: new)
     }

@@ -1,7 +1,8 @@
 import Foundation
 import IAPCore
 
-/// StoreKit and Apple's servers in one: a payment queue whose transactions live in the store's database.
+/// StoreKit and Apple's servers in one: a payment queue whose transactions, and what Apple has decided will happen
+/// to them, live in the store's database.
 public final class MockPaymentQueue: PaymentQueue {
     /// How long Apple takes to answer, on the app's clock.
     public struct Latency: Sendable {
@@ -24,6 +25,9 @@ public final class MockPaymentQueue: PaymentQueue {
     private let latency: Latency
     private let signer: ReceiptSigner
     private var observer: (([StoreTransaction]) -> Void)?
+    /// The payment each transaction of this process came from, as StoreKit hands back the same `SKPayment` object;
+    /// a relaunch starts without it.
+    private var paymentIds: [String: Int64] = [:]
 
     public init(database: StoreDatabase, catalog: [Product], scheduler: Scheduler, latency: Latency = Latency(),
                 faults: FaultBoard = FaultBoard()) throws {
@@ -48,18 +52,18 @@ public final class MockPaymentQueue: PaymentQueue {
     public static let interruptionResolved = 2.0
 
     public func add(observer: @escaping ([StoreTransaction]) -> Void) {
+        // What Apple did while the app was not running has happened by now; the rest goes on on the store's clock.
+        for (id, due) in attempt({ try database.planned() }) ?? [(id: String, due: Date)]() {
+            if due <= scheduler.now { takeDueSteps(id, notifying: false) } else { schedule(id, at: due) }
+        }
         self.observer = observer
-        guard let unfinished = attempt({ try database.unfinished() }), !unfinished.isEmpty else { return }
-        observer(unfinished)
-        // A payment interrupted by the kill still goes through on Apple's side.
-        for transaction in unfinished where transaction.state == .purchasing {
-            scheduler.after(latency.payment) { [weak self] in self?.complete(transaction.id) }
-        }
-        // The parent still decides, whether or not the app was running.
-        for transaction in unfinished where transaction.state == .deferred {
-            let approve = faults.armed.value(.askToBuy) != "decline"
-            scheduler.after(Self.askToBuyDecision) { [weak self] in self?.decide(transaction.id, approve: approve) }
-        }
+        let unfinished = transactions
+        if !unfinished.isEmpty { observer(unfinished) }
+    }
+
+    /// The unfinished transactions, as `SKPaymentQueue.transactions` (the app may look again at any time).
+    public var transactions: [StoreTransaction] {
+        (attempt { try database.unfinished() } ?? []).map(identified)
     }
 
     public func requestProducts(_ completion: @escaping (Result<[Product], StoreRequestError>) -> Void) {
@@ -70,7 +74,7 @@ public final class MockPaymentQueue: PaymentQueue {
     }
 
     public func add(_ payment: Payment) {
-        guard catalog.contains(where: { $0.id == payment.productId }) else {
+        guard let product = catalog.first(where: { $0.id == payment.productId }) else {
             record(payment, state: .failed, error: .unknownProduct)
             return
         }
@@ -79,25 +83,36 @@ public final class MockPaymentQueue: PaymentQueue {
             record(payment, state: .failed, error: .alreadyPending)
             return
         }
-        guard let transaction = record(payment, state: .purchasing) else { return }
-        let id = transaction.id
-        if faults.fire(.userCancels) != nil {
-            scheduler.after(latency.payment) { [weak self] in self?.resolve(id, to: .failed, error: .cancelled) }
-        } else if let decision = faults.fire(.askToBuy) {
-            scheduler.after(latency.payment) { [weak self] in self?.resolve(id, to: .deferred, error: nil) }
-            scheduler.after(latency.payment + Self.askToBuyDecision) { [weak self] in self?.decide(id, approve: decision != "decline") }
-        } else if faults.fire(.failedThenPurchased) != nil {
-            scheduler.after(latency.payment) { [weak self] in self?.resolve(id, to: .failed, error: .interrupted) }
-            scheduler.after(latency.payment + Self.interruptionResolved) { [weak self] in
-                self?.record(payment, state: .purchased)
-            }
-        } else {
-            scheduler.after(latency.payment) { [weak self] in self?.complete(id) }
+        let due = scheduler.now.addingTimeInterval(latency.payment)
+        // S7: what the account owns is never charged again; the sheet offers it back for free.
+        if product.kind.isOwnedOnce, let account = payment.account,
+           let original = attempt({ try database.originalPurchase(account: account, productId: product.id) }) ?? nil {
+            record(payment, state: .purchasing, originalTransactionId: original, plan: [.init(at: due, .restored)])
+            return
         }
+        // Apple decides now what will become of the payment; the decision is written with it (S10).
+        let steps: [StorePlan.Step]
+        if faults.fire(.userCancels) != nil {
+            steps = [.init(at: due, .failed, error: .cancelled)]
+        } else if let decision = faults.fire(.askToBuy) {
+            let answer = due.addingTimeInterval(Self.askToBuyDecision)
+            steps = [.init(at: due, .deferred), decision == "decline" ? .init(at: answer, .failed, error: .declined) : .init(at: answer, .purchased)]
+        } else if faults.fire(.failedThenPurchased) != nil {
+            steps = [.init(at: due, .failed, error: .interrupted),
+                     .init(at: due.addingTimeInterval(Self.interruptionResolved), .purchased, spawns: true)]
+        } else if faults.fire(.purchaseFails) != nil {
+            steps = [.init(at: due, .failed, error: .paymentFailed)]
+        } else {
+            steps = [.init(at: due, .purchased)]
+        }
+        record(payment, state: .purchasing, plan: steps)
     }
 
-    public func cancelPayment(transactionId: String) {
-        resolve(transactionId, to: .failed, error: .cancelled)
+    /// The sheet's Cancel: true when it stopped the payment; false when Apple had already taken it.
+    public func cancelPayment(transactionId: String) -> Bool {
+        guard let transaction = attempt({ try database.settle(transactionId, state: .failed, error: .cancelled) }) ?? nil else { return false }
+        notify(identified(transaction))
+        return true
     }
 
     public func finish(transactionId: String) -> Bool {
@@ -110,7 +125,7 @@ public final class MockPaymentQueue: PaymentQueue {
         let nonConsumables = catalog.filter { !$0.kind.isConsumable }.map(\.id)
         guard let entries = attempt({ try database.receiptEntries(nonConsumables: nonConsumables) }), !entries.isEmpty else { return nil }
         let receipt = Receipt(bundle_id: Receipt.bundleId, environment: "Sandbox", in_app: entries.map {
-            Receipt.Entry(transaction_id: $0.id, original_transaction_id: $0.id, product_id: $0.productId,
+            Receipt.Entry(transaction_id: $0.id, original_transaction_id: $0.originalId, product_id: $0.productId,
                           purchase_date_ms: String(Int64($0.date.timeIntervalSince1970 * 1000)), quantity: "1")
         })
         return attempt { try signer.sign(receipt) }
@@ -125,32 +140,33 @@ public final class MockPaymentQueue: PaymentQueue {
         attempt { try database.hasOpenTransaction(productId: productId) } ?? false
     }
 
-    private func complete(_ id: String) {
-        let succeeded = faults.fire(.purchaseFails) == nil
-        resolve(id, to: succeeded ? .purchased : .failed, error: succeeded ? nil : .paymentFailed)
+    private func schedule(_ id: String, at date: Date) {
+        scheduler.after(max(date.timeIntervalSince(scheduler.now), 0)) { [weak self] in self?.takeDueSteps(id, notifying: true) }
     }
 
-    private func decide(_ id: String, approve: Bool) {
-        resolve(id, to: approve ? .purchased : .failed, error: approve ? nil : .declined)
+    /// Applies every step of the transaction's plan that is due, durably, then tells the observer and waits for the next.
+    private func takeDueSteps(_ id: String, notifying: Bool) {
+        while let changed = attempt({ try database.takeDueStep(id, now: scheduler.now) }) ?? nil {
+            if changed.id != id, let payment = paymentIds[id] { paymentIds[changed.id] = payment }
+            if notifying { notify(identified(changed)) }
+        }
+        if let next = attempt({ try database.nextStep(of: id) }) ?? nil { schedule(id, at: next) }
     }
 
-    /// Moves a waiting transaction to its outcome, durably, then tells the observer.
-    private func resolve(_ id: String, to state: TransactionState, error: StoreError?) {
-        guard var transaction = attempt({ try database.transaction(id) }) ?? nil,
-              transaction.state == .purchasing || transaction.state == .deferred else { return }
-        guard attempt({ try database.update(id, state: state, error: error) }) != nil else { return }
-        transaction.state = state
-        transaction.error = error
-        notify(transaction)
+    private func identified(_ transaction: StoreTransaction) -> StoreTransaction {
+        guard let payment = paymentIds[transaction.id] else { return transaction }
+        return StoreTransaction(id: transaction.id, productId: transaction.productId, state: transaction.state,
+                                applicationUsername: transaction.applicationUsername, date: transaction.date, error: transaction.error,
+                                originalTransactionId: transaction.originalTransactionId, paymentId: payment)
     }
 
     /// Tells the observer, unless a fault delays, drops or doubles the news of a payment.
     private func notify(_ transaction: StoreTransaction) {
-        guard transaction.state == .purchased else {
+        guard transaction.state == .purchased || transaction.state == .restored else {
             observer?([transaction])
             return
         }
-        if faults.fire(.observerLost) != nil { return }  // still unfinished: the next launch re-delivers it
+        if faults.fire(.observerLost) != nil { return }  // still unfinished: the app finds it when it looks again
         let deliveries = faults.fire(.duplicateCallback) != nil ? 2 : 1
         let delay = faults.fire(.observerDelayed).flatMap(Double.init) ?? 0
         for _ in 0..<deliveries {
@@ -162,14 +178,17 @@ public final class MockPaymentQueue: PaymentQueue {
         }
     }
 
-    @discardableResult
-    private func record(_ payment: Payment, state: TransactionState, error: StoreError? = nil) -> StoreTransaction? {
+    private func record(_ payment: Payment, state: TransactionState, error: StoreError? = nil, originalTransactionId: String? = nil,
+                        plan steps: [StorePlan.Step] = []) {
         let name = faults.fire(.emptyApplicationUsername) != nil ? nil : payment.applicationUsername
         guard let transaction = attempt({
-            try database.insert(productId: payment.productId, state: state, applicationUsername: name, date: scheduler.now, error: error)
-        }) else { return nil }
-        notify(transaction)
-        return transaction
+            try database.insert(productId: payment.productId, state: state, applicationUsername: name, account: payment.account,
+                                date: scheduler.now, error: error, originalTransactionId: originalTransactionId,
+                                plan: steps.isEmpty ? nil : StorePlan(steps: steps))
+        }) else { return }
+        if let id = payment.id { paymentIds[transaction.id] = id }
+        notify(identified(transaction))
+        if let first = steps.first { schedule(transaction.id, at: first.date) }
     }
 
     private func attempt<T>(_ work: () throws -> T) -> T? {

@@ -3,7 +3,17 @@ import DataFiles
 import GRDB
 import IAPCore
 
-/// The store's own durable state: every transaction and the receipt signing key. Survives app kills.
+/// One transaction as Apple holds it: what the app sees, whether the app finished it, and what only Apple knows
+/// (the account that paid). `iapsim state`, the tests and the campaign read these.
+public struct StoreRecord: Sendable, Equatable {
+    public let transaction: StoreTransaction
+    public let finished: Bool
+    /// The store account charged (or restored to); nil for transactions written before accounts were recorded.
+    public let account: String?
+}
+
+/// The store's own durable state: every transaction, what is planned for it, and the receipt signing key.
+/// Survives app kills.
 public final class StoreDatabase {
     let queue: DatabaseQueue
 
@@ -28,25 +38,95 @@ public final class StoreDatabase {
             ("v2-by-product", { db in
                 try db.execute(sql: "CREATE INDEX storeTransactionByProduct ON storeTransaction(productId, state)")
             }),
+            // Who paid (ownership belongs to the store account), what a restore restores, and Apple's plan for later.
+            ("v3-accounts-and-plans", { db in
+                try db.execute(sql: """
+                    ALTER TABLE storeTransaction ADD COLUMN account TEXT;
+                    ALTER TABLE storeTransaction ADD COLUMN originalTransactionId TEXT;
+                    ALTER TABLE storeTransaction ADD COLUMN plan TEXT;
+                    CREATE INDEX storeTransactionPlanned ON storeTransaction(id) WHERE plan IS NOT NULL;
+                    CREATE INDEX storeTransactionOwned ON storeTransaction(account, productId, state);
+                    """)
+            }),
         ])
     }
 
     /// Inserts a new transaction with the next id, atomically.
-    func insert(productId: String, state: TransactionState, applicationUsername: String?, date: Date, error: StoreError? = nil) throws -> StoreTransaction {
-        try queue.write { db in
+    func insert(productId: String, state: TransactionState, applicationUsername: String?, account: String?, date: Date,
+                error: StoreError? = nil, originalTransactionId: String? = nil, plan: StorePlan? = nil) throws -> StoreTransaction {
+        let planText = try plan?.encoded()
+        return try queue.write { db in
             let next = try Int.fetchOne(db.cachedStatement(sql: "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'nextTransaction'")) ?? 1_000_000_001
             try db.cachedStatement(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('nextTransaction', ?)").execute(arguments: [next + 1])
-            let transaction = StoreTransaction(id: String(next), productId: productId, state: state,
-                                               applicationUsername: applicationUsername, date: date, error: error)
-            try db.cachedStatement(sql: "INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, error) VALUES (?, ?, ?, ?, ?, ?)").execute(
-                arguments: [transaction.id, productId, state.rawValue, applicationUsername, date.timeIntervalSince1970, error?.rawValue])
+            let transaction = StoreTransaction(id: String(next), productId: productId, state: state, applicationUsername: applicationUsername,
+                                               date: date, error: error, originalTransactionId: originalTransactionId)
+            try db.cachedStatement(sql: """
+                INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, error, account, originalTransactionId, plan)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [transaction.id, productId, state.rawValue, applicationUsername, date.timeIntervalSince1970,
+                                         error?.rawValue, account, originalTransactionId, planText])
             return transaction
         }
     }
 
-    func update(_ id: String, state: TransactionState, error: StoreError? = nil) throws {
+    /// Moves a transaction that is still waiting (purchasing or deferred) to `state` now, dropping what was planned
+    /// for it (the user cancelled on the sheet). Nil when it was no longer waiting.
+    func settle(_ id: String, state: TransactionState, error: StoreError?) throws -> StoreTransaction? {
         try queue.write { db in
-            try db.cachedStatement(sql: "UPDATE storeTransaction SET state = ?, error = ? WHERE id = ?").execute(arguments: [state.rawValue, error?.rawValue, id])
+            try db.cachedStatement(sql: """
+                UPDATE storeTransaction SET state = ?, error = ?, plan = NULL WHERE id = ? AND state IN ('purchasing', 'deferred')
+                """).execute(arguments: [state.rawValue, error?.rawValue, id])
+            guard db.changesCount > 0 else { return nil }
+            return try Self.transaction(db, id)
+        }
+    }
+
+    /// Takes the transaction's next planned step if it is due by `now`, in one database transaction: the step happens
+    /// once, whoever asks (a timer of this process, or the next launch). Answers the transaction as it now is (a new
+    /// one when the step spawns it), or nil when nothing was due.
+    func takeDueStep(_ id: String, now: Date) throws -> StoreTransaction? {
+        try queue.write { db in
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.columns) FROM storeTransaction WHERE id = ?"),
+                                             arguments: [id]),
+                  var plan = StorePlan.decode(row.text(8)), let step = plan.steps.first, step.date <= now
+            else { return nil }
+            plan.steps.removeFirst()
+            let rest = plan.steps.isEmpty ? nil : try plan.encoded()
+            try db.cachedStatement(sql: "UPDATE storeTransaction SET plan = ? WHERE id = ?").execute(arguments: [rest, id])
+            let original = Self.transaction(row)
+            if step.spawns {
+                let next = try Int.fetchOne(db.cachedStatement(sql: "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'nextTransaction'")) ?? 1_000_000_001
+                try db.cachedStatement(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('nextTransaction', ?)").execute(arguments: [next + 1])
+                let spawned = StoreTransaction(id: String(next), productId: original.productId, state: step.state,
+                                               applicationUsername: original.applicationUsername, date: step.date, error: step.error)
+                try db.cachedStatement(sql: """
+                    INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, error, account)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """).execute(arguments: [spawned.id, spawned.productId, step.state.rawValue, spawned.applicationUsername,
+                                             step.at, step.error?.rawValue, row.text(9)])
+                return spawned
+            }
+            try db.cachedStatement(sql: "UPDATE storeTransaction SET state = ?, error = ? WHERE id = ?").execute(
+                arguments: [step.state.rawValue, step.error?.rawValue, id])
+            return try Self.transaction(db, id)
+        }
+    }
+
+    /// Every transaction with something planned, and when its next step is due.
+    func planned() throws -> [(id: String, due: Date)] {
+        try queue.inDatabase { db in
+            try Array(Row.fetchCursor(db.cachedStatement(sql: "SELECT id, plan FROM storeTransaction WHERE plan IS NOT NULL ORDER BY date, id"))
+                .compactMap { row -> (String, Date)? in
+                    StorePlan.decode(row.text(1))?.steps.first.map { (row[0], $0.date) }
+                })
+        }
+    }
+
+    /// When the transaction's next planned step is due, if it has one.
+    func nextStep(of id: String) throws -> Date? {
+        try queue.inDatabase { db in
+            StorePlan.decode(try String.fetchOne(db.cachedStatement(sql: "SELECT plan FROM storeTransaction WHERE id = ?"), arguments: [id]))?
+                .steps.first?.date
         }
     }
 
@@ -59,9 +139,7 @@ public final class StoreDatabase {
     }
 
     func transaction(_ id: String) throws -> StoreTransaction? {
-        try queue.inDatabase { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.columns) FROM storeTransaction WHERE id = ?"), arguments: [id]).map(Self.transaction)
-        }
+        try queue.inDatabase { db in try Self.transaction(db, id) }
     }
 
     public func unfinished(limit: Int = -1) throws -> [StoreTransaction] {
@@ -98,10 +176,21 @@ public final class StoreDatabase {
         }
     }
 
-    /// Every transaction with whether it was finished, for `iapsim state`.
-    public func all() throws -> [(StoreTransaction, finished: Bool)] {
+    /// The transaction by which `account` first paid for `productId`, if it did (S7: what it owns).
+    func originalPurchase(account: String, productId: String) throws -> String? {
         try queue.inDatabase { db in
-            try Array(Row.fetchCursor(db.cachedStatement(sql: "SELECT \(Self.columns) FROM storeTransaction ORDER BY date, id")).map { (Self.transaction($0), $0[6] as Bool) })
+            try String.fetchOne(db.cachedStatement(sql: """
+                SELECT id FROM storeTransaction WHERE account = ? AND productId = ? AND state = 'purchased' ORDER BY date, id LIMIT 1
+                """), arguments: [account, productId])
+        }
+    }
+
+    /// Every transaction with whether it was finished and who paid, for `iapsim state` and the tests.
+    public func all() throws -> [StoreRecord] {
+        try queue.inDatabase { db in
+            try Array(Row.fetchCursor(db.cachedStatement(sql: "SELECT \(Self.columns) FROM storeTransaction ORDER BY date, id")).map {
+                StoreRecord(transaction: Self.transaction($0), finished: $0[6] as Bool, account: $0.text(9))
+            })
         }
     }
 
@@ -116,7 +205,11 @@ public final class StoreDatabase {
     }
 
     /// Read by position: a backlog of thousands is decoded at launch, and lookups by name cost more.
-    private static let columns = "id, productId, state, applicationUsername, date, error, finished"
+    private static let columns = "id, productId, state, applicationUsername, date, error, finished, originalTransactionId, plan, account"
+
+    private static func transaction(_ db: Database, _ id: String) throws -> StoreTransaction? {
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(columns) FROM storeTransaction WHERE id = ?"), arguments: [id]).map(transaction)
+    }
 
     private static func transaction(_ row: Row) -> StoreTransaction {
         StoreTransaction(
@@ -124,7 +217,8 @@ public final class StoreDatabase {
             state: TransactionState(rawValue: row[2]) ?? .failed,
             applicationUsername: row.text(3),
             date: Date(timeIntervalSince1970: row[4]),
-            error: row.text(5).flatMap(StoreError.init(rawValue:))
+            error: row.text(5).flatMap(StoreError.init(rawValue:)),
+            originalTransactionId: row.text(7)
         )
     }
 }

@@ -61,7 +61,9 @@ final class Harness {
     // What each party holds, read from its own database through a connection of the test's own.
     private lazy var storeReader = try? StoreDatabase(path: directory.store)
     private lazy var backendReader = try? BackendDatabase(path: directory.backend)
-    func storeTransactions() throws -> [(StoreTransaction, finished: Bool)] { try storeReader!.all() }
+    func storeTransactions() throws -> [(StoreTransaction, finished: Bool)] { try storeReader!.all().map { ($0.transaction, $0.finished) } }
+    /// With what only Apple knows: the account that paid.
+    func storeRecords() throws -> [StoreRecord] { try storeReader!.all() }
     func credits() throws -> [Credit] { try backendReader!.credits() }
     func clientOrders() throws -> [PendingOrder] { try parties.vault.allOrders() }
 }

@@ -69,8 +69,12 @@ struct ReducerTests {
         var state = loggedIn()
         #expect(state.reduce(.key(.enter), now: t0) == [.createOrder(user: "a", productId: "coins")])
         let effects = state.reduce(.orderCreated(user: "a", productId: "coins", .success("ORD-1")), now: t0)
-        #expect(effects == [.recordIntent(user: "a", productId: "coins", orderId: "ORD-1"),
-                            .addPayment(Payment(productId: "coins", applicationUsername: "ORD-1"))])
+        #expect(effects == [.recordIntent(user: "a", productId: "coins", orderId: "ORD-1", at: t0)])
+        let intent = PaymentIntent(id: 1, user: "a", productId: "coins", orderId: "ORD-1", createdAt: t0)
+        #expect(state.reduce(.intentRecorded(user: "a", productId: "coins", intent), now: t0) == [
+            .addPayment(Payment(productId: "coins", applicationUsername: "ORD-1", account: "a", id: 1)),
+            .readStoreQueue(after: AppState.lookAgainAfterPayment),
+        ])
     }
 
     @Test("a paid transaction is persisted before anything talks to the backend (C2)")
@@ -81,7 +85,7 @@ struct ReducerTests {
         let paid = StoreTransaction(id: "t1", productId: "coins", state: .purchased, applicationUsername: "ORD-1", date: t0)
         let effects = state.reduce(.storeUpdated([paid]), now: t0)
         #expect(effects.count == 1)
-        guard case let .persist(order) = effects.first else { Issue.record("expected persist, got \(effects)"); return }
+        guard case let .persist(order, _) = effects.first else { Issue.record("expected persist, got \(effects)"); return }
         #expect(order.orderId == "ORD-1" && order.user == "a" && order.status == .pending)
         #expect(state.reduce(.persisted(order, ok: true), now: t0) == [.verify(order)])
     }

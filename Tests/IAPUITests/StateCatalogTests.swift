@@ -90,7 +90,7 @@ struct StateCatalogTests {
             (.launched(canMakePayments: false, user: "alice"), [.loadUser("alice")]),
             (.key(.enter), [.createOrder(user: "alice", productId: "p")]),
             (.orderCreated(user: "alice", productId: "p", .failure(.unreachable)), [.addPayment(Payment(productId: "p", applicationUsername: nil))]),
-            (.storeUpdated([StoreTransaction(id: "7", productId: "p", state: .purchased, applicationUsername: nil, date: .init(timeIntervalSince1970: 0))]), [.persist(order)]),
+            (.storeUpdated([StoreTransaction(id: "7", productId: "p", state: .purchased, applicationUsername: nil, date: .init(timeIntervalSince1970: 0))]), [.persist(order, closingIntent: nil)]),
             (.persisted(order, ok: true), [.verify(order)]),
             (.verified(order, .retry(reason: "HTTP 503")), [.wake(at: .init(timeIntervalSince1970: 3))]),
             (.verified(order, .valid), [.finish(transactionId: "7", user: "alice")]),

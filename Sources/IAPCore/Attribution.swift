@@ -1,0 +1,83 @@
+import Foundation
+
+/// Who paid for a transaction (I3, C3), decided only by evidence about that very payment, in this order:
+/// 1. the payment the app itself added in this process (the purchase in flight claims only the transaction its own
+///    payment produced, never one that merely has the same product);
+/// 2. the order id in `applicationUsername`, through the intent recorded with that order;
+/// 3. with no order id on it (the backend was down, or `applicationUsername` came back empty): the open intents for
+///    the product recorded no later than the transaction, when they all belong to one user: that user (an intent is closed when its payment is claimed, fails or is cancelled, and is never matched to a
+///    payment older than itself);
+/// 4. an order id no intent names: the backend knows the order's owner and credits them, so the logged-in user may
+///    carry it;
+/// 5. no order id and no user with any open intent for the product: the logged-in user, as the seeds assume.
+/// Anything else is unattributable: it waits unclaimed, with an alarm, for support. Never guessed.
+public enum Attribution: Equatable, Sendable {
+    case buyer(user: String, orderId: String?, intent: Int64?)
+    /// Nobody is logged in to carry it; the next login decides.
+    case awaitingLogin
+    /// Several users have open intents that could be this payment.
+    case unattributable(candidates: [String])
+}
+
+extension AppState {
+    func attribute(_ transaction: StoreTransaction) -> Attribution {
+        let orderId = transaction.applicationUsername.flatMap { $0.isEmpty ? nil : $0 }
+        // 1. Our own payment, known by its identity.
+        if let current = purchase, let paid = transaction.paymentId, current.paymentId == paid {
+            let intent = paymentIntents.first { $0.id == paid }
+            return .buyer(user: current.user, orderId: orderId ?? intent?.orderId, intent: paid)
+        }
+        // 2. The order id, through the intent written with it.
+        if let orderId, let intent = paymentIntents.first(where: { $0.orderId == orderId }) {
+            return .buyer(user: intent.user, orderId: orderId, intent: intent.id)
+        }
+        if let orderId {
+            // 4. The backend credits the order's owner; any logged-in user may carry it there.
+            return user.map { .buyer(user: $0, orderId: orderId, intent: nil) } ?? .awaitingLogin
+        }
+        // 3. The open intents that could be this payment.
+        let candidates = possibleIntents(of: transaction)
+        let buyers = Set(candidates.map(\.user))
+        if buyers.count == 1 {
+            // Its own intent is the latest before it, unless it completes an interrupted payment.
+            let chosen = candidates.first(where: \.interrupted) ?? candidates.max { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }!
+            return .buyer(user: chosen.user, orderId: chosen.orderId, intent: chosen.id)
+        }
+        if buyers.count > 1 { return .unattributable(candidates: buyers.sorted()) }
+        // 5. Only when nobody has an open intent for the product.
+        if paymentIntents.contains(where: { $0.productId == transaction.productId }) {
+            return .unattributable(candidates: Set(paymentIntents.filter { $0.productId == transaction.productId }.map(\.user)).sorted())
+        }
+        return user.map { .buyer(user: $0, orderId: nil, intent: nil) } ?? .awaitingLogin
+    }
+
+    /// The open intents a failed transaction may have come from, by the same evidence: its own payment, its order id,
+    /// or the only intent that could be it. Several of one user for an interrupted payment are all kept open; several
+    /// otherwise are left alone (closing the wrong one would orphan a payment still on its way), and the next login
+    /// closes whichever proves stale.
+    func intentsOfFailed(_ transaction: StoreTransaction) -> [PaymentIntent] {
+        if let paid = transaction.paymentId, let intent = paymentIntents.first(where: { $0.id == paid }) { return [intent] }
+        if let orderId = transaction.applicationUsername.flatMap({ $0.isEmpty ? nil : $0 }) {
+            return paymentIntents.filter { $0.orderId == orderId }
+        }
+        let candidates = possibleIntents(of: transaction)
+        if candidates.count == 1 { return candidates }
+        return transaction.error == .interrupted && Set(candidates.map(\.user)).count == 1 ? candidates : []
+    }
+
+    /// Open intents for the product recorded no later than the transaction.
+    private func possibleIntents(of transaction: StoreTransaction) -> [PaymentIntent] {
+        paymentIntents.filter { $0.productId == transaction.productId && $0.createdAt <= transaction.date }
+    }
+
+    /// Intents whose payment never reached the store (the app died before paying) or failed and was finished before
+    /// the intent could be closed: at login the store's whole queue is known (C1), and none of it could be theirs.
+    func staleIntents() -> [PaymentIntent] {
+        paymentIntents.filter { intent in
+            !intent.interrupted && purchase?.paymentId != intent.id && !storeQueue.values.contains { transaction in
+                transaction.productId == intent.productId && intent.createdAt <= transaction.date
+                    && (transaction.applicationUsername.map { $0.isEmpty || $0 == intent.orderId } ?? true)
+            }
+        }
+    }
+}
