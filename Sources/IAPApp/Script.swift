@@ -31,6 +31,8 @@ public struct Script: Sendable {
         case lang(Language)
         case refund
         case compensate
+        /// Support ties a transaction no evidence could attribute to the user Apple's records say paid.
+        case assign(transactionId: String, user: String)
         case expectScreen(String, present: Bool)
         case expectCount(Count, user: String?, Int)
         case snapshot(String)
@@ -138,6 +140,9 @@ public struct Script: Sendable {
             return .lang(lang)
         case "refund": return .refund
         case "compensate": return .compensate
+        case "assign":
+            guard rest.count == 2 else { throw StepError(message: "`assign` takes a transaction id and a user name") }
+            return .assign(transactionId: rest[0], user: rest[1])
         case "snapshot": return .snapshot(try needs("a name"))
         case "handover": return .handover
         case "expect":

@@ -143,6 +143,12 @@ public final class ScriptPlayer {
             else { throw Failure(message: "nothing to compensate: no pending order with an order id") }
             _ = try app.parties.backend.database.markCompensated(orderId: orderId, at: app.timers.now)
             return "order \(orderId) marked compensated"
+        case let .assign(id, user):
+            let app = try app()
+            guard app.state.unclaimed.contains(where: { $0.id == id })
+            else { throw Failure(message: "transaction \(id) is not waiting for support") }
+            app.runtime.send(.assignToBuyer(transactionId: id, user: user))
+            return "\(id) assigned to \(user)"
         case let .expectScreen(text, present):
             guard screenText().contains(text) == present else {
                 throw Failure(message: present ? "the screen does not show \"\(text)\"" : "the screen shows \"\(text)\"")

@@ -21,8 +21,8 @@ public enum Alarm: Sendable, Equatable {
         case let (.readFailed(user), .zh): "无法从客户端存储读取 \(user) 的订单"
         case let (.storage(party, detail), .en): "\(party) storage: \(detail)"
         case let (.storage(party, detail), .zh): "\(Self.party(party))存储出错:\(detail)"
-        case let (.unattributed(id, product), .en): "paid transaction \(id) (\(product)) cannot be tied to one buyer: it waits for support"
-        case let (.unattributed(id, product), .zh): "已付款交易 \(id)(\(product))无法确定购买者:等待客服处理"
+        case let (.unattributed(id, _), .en): "tx \(id) paid, buyer unknown: support assigns it"
+        case let (.unattributed(id, _), .zh): "交易 \(id) 已付款,买家不明:待客服分配"
         }
     }
 

@@ -71,11 +71,13 @@ extension AppState {
     }
 
     /// Intents whose payment never reached the store (the app died before paying) or failed and was finished before
-    /// the intent could be closed: at login the store's whole queue is known (C1), and none of it could be theirs.
+    /// the intent could be closed: at login the store's whole queue is known (C1), and nothing in it that is still
+    /// nobody's could be theirs. An interrupted payment's intent waits for its second half.
     func staleIntents() -> [PaymentIntent] {
         paymentIntents.filter { intent in
             !intent.interrupted && purchase?.paymentId != intent.id && !storeQueue.values.contains { transaction in
-                transaction.productId == intent.productId && intent.createdAt <= transaction.date
+                !claimed.contains(transaction.id) && orders[transaction.id] == nil && !otherUsersTransactions.contains(transaction.id)
+                    && transaction.productId == intent.productId && intent.createdAt <= transaction.date
                     && (transaction.applicationUsername.map { $0.isEmpty || $0 == intent.orderId } ?? true)
             }
         }

@@ -11,7 +11,7 @@ public enum Text: String, Sendable, CaseIterable {
     case jailbroken
     case alreadyOwned = "already-owned"
     // the app's own
-    case continuesInBackground
+    case continuesInBackground, unclaimed
     case appTitle, loginPrompt, loginHint, user, pending, balance, coins, owned, products
     case stay, logoutAnyway, quitInFlight, yesQuit, noStay
     case helpTitle, helpClose, retryCount, nextRetry, inBackground
@@ -43,6 +43,7 @@ public enum Text: String, Sendable, CaseIterable {
         .verifyFailed: ("Verification failed, please contact support", "验证失败,请联系客服"),
         .jailbroken: ("Purchases are not available on this device", "此设备不支持内购"),
         .alreadyOwned: ("You've already purchased this. It will be restored for free.", "你已购买过此项目,将免费为你恢复。"),
+        .unclaimed: ("? unclaimed, for support", "? 未认领,待客服"),
         .continuesInBackground: ("Payment went through: it continues in the background", "付款已完成:将在后台继续处理"),
         .appTitle: ("iapsim · mock App Store", "iapsim · 模拟 App Store"),
         .loginPrompt: ("Log in as:", "登录用户名:"),

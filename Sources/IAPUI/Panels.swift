@@ -106,6 +106,12 @@ extension Canvas {
             let line = "\(order.transactionId) ×\(order.attempts)\(next)"
             grid.put(line, x: 1 + column, y: top + 2 + row, style: theme.plain, limit: column - 1)
         }
+        // Paid transactions no evidence ties to a buyer: support's to assign (I3).
+        let shownOrders = min(state.pendingOrders.count, listHeight)
+        for (row, transaction) in state.unclaimed.prefix(listHeight - shownOrders).enumerated() {
+            let line = "\(transaction.id) \(Text.unclaimed(lang))"
+            grid.put(line, x: 1 + column, y: top + 2 + shownOrders + row, style: theme.bad, limit: column - 1)
+        }
         for (row, credit) in view.credits.prefix(listHeight).enumerated() {
             grid.put("\(credit.transactionId) +\(credit.coins)", x: 1 + 2 * column, y: top + 2 + row, style: theme.good, limit: column - 1)
         }

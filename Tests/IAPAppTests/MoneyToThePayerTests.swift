@@ -1,0 +1,168 @@
+import Foundation
+import IAPCore
+import Testing
+
+/// The stories of issue 11, each ending with the money where it belongs. They use only what a person does (keys,
+/// waits, kills, relaunches) and what each party holds, so the same file runs against any version of the app.
+@Suite("Money goes to the person who paid (I3, I7, S10)")
+struct MoneyToThePayerTests {
+    private func logIn(_ app: Harness, _ name: String) {
+        app.press(.escape, .char("L"))
+        if app.screen().contains("log out anyway") { app.press(.right, .enter) }
+        app.type(name)
+        app.press(.enter)
+        app.advance(0.5)
+    }
+
+    private func select(_ app: Harness, _ productId: String) {
+        let index = shippedCatalog.firstIndex { $0.id == productId }!
+        for _ in 0..<shippedCatalog.count { app.press(.up) }
+        for _ in 0..<index { app.press(.down) }
+    }
+
+    private func credits(_ app: Harness, _ user: String) throws -> [String] {
+        try app.credits().filter { $0.user == user }.map(\.productId)
+    }
+
+    @Test("stale intent: alice cancelled 60 Coins; bob's order-less 60 Coins, killed mid-payment, is never alice's")
+    func staleIntentOfACancelledPayment() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        app.press(.enter)  // 60 Coins
+        app.advance(0.3)
+        app.press(.escape)  // Cancel on the sheet
+        app.advance(2)
+        #expect(app.screen().contains("Purchase cancelled"))
+        logIn(app, "bob")
+        app.session.set(.backendDown, FaultArm())
+        app.press(.enter)  // 60 Coins, no order: the backend is down
+        app.advance(0.5)
+        #expect(app.screen().contains("Purchasing…"))
+        try app.relaunch(user: "alice", faults: [])  // killed while the store still says purchasing
+        app.advance(30)  // alice touches nothing
+        #expect(try credits(app, "alice").isEmpty)
+        try app.relaunch(user: "bob", faults: [])
+        app.advance(1)
+        app.press(.enter)  // Continue
+        app.advance(5)
+        #expect(try credits(app, "bob") == ["com.iapsim.coins.60"])
+        #expect(try app.clientOrders().isEmpty)
+    }
+
+    @Test("same product, two users: 小明's Remove Ads, killed mid-payment, is not taken as alice's purchase in flight")
+    func sameProductTwoUsers() throws {
+        let app = try Harness(user: "小明", faults: [.backendDown])
+        app.advance(0.5)
+        select(app, "com.iapsim.noads")
+        app.press(.enter)
+        app.advance(0.5)
+        try app.relaunch(user: "alice", faults: [])  // killed while purchasing
+        app.advance(0.5)
+        select(app, "com.iapsim.noads")
+        app.press(.enter)  // alice buys straight away
+        app.advance(30)
+        #expect(try credits(app, "alice").isEmpty)
+        try app.relaunch(user: "小明", faults: [])
+        app.advance(1)
+        if app.screen().contains("Unfinished order found") { app.press(.enter) }
+        app.advance(5)
+        #expect(try credits(app, "小明") == ["com.iapsim.noads"])
+        #expect(try credits(app, "alice").isEmpty)
+        let charges = try app.storeTransactions().filter { $0.0.state == .purchased }
+        #expect(charges.count == 1)
+    }
+
+    @Test("owned, never charged again: Remove Ads bought twice is restored for free, credited once")
+    func ownedIsRestoredNotCharged() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        select(app, "com.iapsim.noads")
+        app.press(.enter)
+        app.advance(5)
+        #expect(app.screen().contains("Purchase complete"))
+        app.press(.escape)
+        app.press(.enter)  // again
+        app.advance(0.5)
+        #expect(app.screen().contains("You've already purchased this. It will be restored for free."))
+        app.advance(5)
+        let store = try app.storeTransactions()
+        #expect(store.filter { $0.0.state == .purchased }.count == 1)
+        let restored = store.filter { $0.0.state == .restored }
+        #expect(restored.count == 1)
+        #expect(restored.first?.0.originalId == store.first?.0.id)
+        #expect(try app.credits().count == 1)
+        #expect(store.allSatisfy { $0.finished })
+        #expect(try app.clientOrders().isEmpty)
+    }
+
+    @Test("the same for an active subscription: Monthly VIP is not charged twice")
+    func subscriptionNotChargedTwice() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        select(app, "com.iapsim.vip.monthly")
+        app.press(.enter)
+        app.advance(5)
+        app.press(.escape, .enter)
+        app.advance(5)
+        #expect(try app.storeTransactions().filter { $0.0.state == .purchased }.count == 1)
+        #expect(try app.credits().count == 1)
+    }
+
+    @Test("Ask to Buy: a parent's 'decline' armed once stays a decline after the app is killed and relaunched")
+    func askToBuyDeclineSurvivesRelaunch() throws {
+        var once = ArmedFaults()
+        once.insert(.askToBuy, FaultArm(value: "decline", once: true))
+        let app = try Harness(user: "alice", faults: once)
+        app.advance(0.5)
+        app.press(.enter)
+        app.advance(2)
+        #expect(app.screen().contains("Waiting for approval"))
+        try app.relaunch()
+        app.advance(20)
+        #expect(try app.credits().isEmpty)
+        #expect(try app.storeTransactions().allSatisfy { $0.0.state == .failed && $0.finished })
+        #expect(try app.clientOrders().isEmpty)
+    }
+
+    @Test("interrupted purchase: killed between 'failed' and 'purchased', Apple still completes it and alice is credited")
+    func interruptedPurchaseKilledMidway() throws {
+        var once = ArmedFaults()
+        once.insert(.failedThenPurchased, FaultArm(once: true))
+        let app = try Harness(user: "alice", faults: once)
+        app.advance(0.5)
+        app.press(.enter)
+        app.advance(1.2)
+        #expect(app.screen().contains("Purchase failed"))
+        try app.relaunch()  // within the 2 s before the purchased half
+        app.advance(10)
+        if app.screen().contains("Unfinished order found") { app.press(.enter) }
+        app.advance(5)
+        #expect(try credits(app, "alice") == ["com.iapsim.coins.60"])
+        #expect(try app.storeTransactions().allSatisfy(\.finished))
+        #expect(try app.clientOrders().isEmpty)
+    }
+
+    @Test("lost callback: the HUD leaves 'Purchasing…' without a relaunch and the payment is credited")
+    func lostCallbackRecoveredWithoutRelaunch() throws {
+        let app = try Harness(user: "alice", faults: [.observerLost])
+        app.advance(0.5)
+        app.press(.enter)
+        app.advance(10)
+        #expect(!app.screen().contains("Purchasing…"))
+        #expect(try credits(app, "alice") == ["com.iapsim.coins.60"])
+        #expect(try app.clientOrders().isEmpty)
+    }
+
+    @Test("Esc on 'Purchasing…' after Apple took the payment: the HUD says it continues, and it is credited")
+    func escapeAfterTheChargeContinuesInBackground() throws {
+        let app = try Harness(user: "alice", faults: [.observerLost])
+        app.advance(0.5)
+        app.press(.enter)
+        app.advance(1.5)  // charged, the callback lost
+        app.press(.escape)
+        #expect(app.screen().contains("Payment went through: it continues in the background"))
+        app.advance(5)
+        #expect(try credits(app, "alice") == ["com.iapsim.coins.60"])
+        #expect(try app.clientOrders().isEmpty)
+    }
+}
