@@ -51,23 +51,22 @@ extension AppState {
         return user.map { .buyer(user: $0, orderId: nil, intent: nil) } ?? .awaitingLogin
     }
 
-    /// The open intents a failed transaction may have come from, by the same evidence: its own payment, its order id,
-    /// or the only intent that could be it. Several of one user for an interrupted payment are all kept open; several
-    /// otherwise are left alone (closing the wrong one would orphan a payment still on its way), and the next login
-    /// closes whichever proves stale.
+    /// The open intents a failed transaction came from, by what ties them to that very payment: its identity or its
+    /// order id. Without either nothing is closed (the only intent that could be it may belong to a payment still on
+    /// its way); the next login closes whichever proves stale. An interrupted payment without either keeps all of its
+    /// one user's possible intents open for its second half.
     func intentsOfFailed(_ transaction: StoreTransaction) -> [PaymentIntent] {
         if let paid = transaction.paymentId, let intent = paymentIntents.first(where: { $0.id == paid }) { return [intent] }
         if let orderId = transaction.applicationUsername.flatMap({ $0.isEmpty ? nil : $0 }) {
             return paymentIntents.filter { $0.orderId == orderId }
         }
         let candidates = possibleIntents(of: transaction)
-        if candidates.count == 1 { return candidates }
         return transaction.error == .interrupted && Set(candidates.map(\.user)).count == 1 ? candidates : []
     }
 
     /// Open intents for the product recorded no later than the transaction.
     private func possibleIntents(of transaction: StoreTransaction) -> [PaymentIntent] {
-        paymentIntents.filter { $0.productId == transaction.productId && $0.createdAt <= transaction.date }
+        paymentIntents.filter { $0.productId == transaction.productId && $0.precedes(transaction) }
     }
 
     /// Intents whose payment never reached the store (the app died before paying) or failed and was finished before
@@ -77,9 +76,17 @@ extension AppState {
         paymentIntents.filter { intent in
             !intent.interrupted && purchase?.paymentId != intent.id && !storeQueue.values.contains { transaction in
                 !claimed.contains(transaction.id) && orders[transaction.id] == nil && !otherUsersTransactions.contains(transaction.id)
-                    && transaction.productId == intent.productId && intent.createdAt <= transaction.date
+                    && transaction.productId == intent.productId && intent.precedes(transaction)
                     && (transaction.applicationUsername.map { $0.isEmpty || $0 == intent.orderId } ?? true)
             }
         }
+    }
+}
+
+extension PaymentIntent {
+    /// Recorded no later than the transaction: a payment follows its intent at once, and a date read back from a
+    /// database may differ from the one written in its last bit, so within a millisecond counts as before.
+    func precedes(_ transaction: StoreTransaction) -> Bool {
+        createdAt.timeIntervalSince(transaction.date) <= 0.001
     }
 }

@@ -164,7 +164,7 @@ extension AppState {
     mutating func assignToBuyer(_ transactionId: String, _ buyer: String) -> [Effect] {
         guard let transaction = unclaimed.first(where: { $0.id == transactionId }) else { return [] }
         alarms.removeAll { $0 == .unattributed(transactionId: transaction.id, productId: transaction.productId) }
-        let intent = paymentIntents.filter { $0.user == buyer && $0.productId == transaction.productId && $0.createdAt <= transaction.date }
+        let intent = paymentIntents.filter { $0.user == buyer && $0.productId == transaction.productId && $0.precedes(transaction) }
             .min { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
         return claim(transaction, for: buyer, orderId: transaction.applicationUsername.flatMap { $0.isEmpty ? nil : $0 } ?? intent?.orderId,
                      intent: intent?.id) + pumpVerifyQueue()

@@ -28,12 +28,14 @@ public final class MockPaymentQueue: PaymentQueue {
     /// The payment each transaction of this process came from, as StoreKit hands back the same `SKPayment` object;
     /// a relaunch starts without it.
     private var paymentIds: [String: Int64] = [:]
+    private let ownedOnce: Set<String>
 
     public init(database: StoreDatabase, catalog: [Product], scheduler: Scheduler, latency: Latency = Latency(),
                 faults: FaultBoard = FaultBoard()) throws {
         self.database = database
         self.faults = faults
         self.catalog = catalog
+        ownedOnce = Set(catalog.filter(\.kind.isOwnedOnce).map(\.id))
         self.scheduler = scheduler
         self.latency = latency
         let stored = try database.value("signingKey")
@@ -146,7 +148,7 @@ public final class MockPaymentQueue: PaymentQueue {
 
     /// Applies every step of the transaction's plan that is due, durably, then tells the observer and waits for the next.
     private func takeDueSteps(_ id: String, notifying: Bool) {
-        while let changed = attempt({ try database.takeDueStep(id, now: scheduler.now) }) ?? nil {
+        while let changed = attempt({ try database.takeDueStep(id, now: scheduler.now, ownedOnce: ownedOnce) }) ?? nil {
             if changed.id != id, let payment = paymentIds[id] { paymentIds[changed.id] = payment }
             if notifying { notify(identified(changed)) }
         }

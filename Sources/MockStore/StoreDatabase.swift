@@ -84,7 +84,8 @@ public final class StoreDatabase {
     /// Takes the transaction's next planned step if it is due by `now`, in one database transaction: the step happens
     /// once, whoever asks (a timer of this process, or the next launch). Answers the transaction as it now is (a new
     /// one when the step spawns it), or nil when nothing was due.
-    func takeDueStep(_ id: String, now: Date) throws -> StoreTransaction? {
+    /// A charge of a product in `ownedOnce` that the account already owns by then becomes a free restore (S7).
+    func takeDueStep(_ id: String, now: Date, ownedOnce: Set<String>) throws -> StoreTransaction? {
         try queue.write { db in
             guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.columns) FROM storeTransaction WHERE id = ?"),
                                              arguments: [id]),
@@ -93,21 +94,32 @@ public final class StoreDatabase {
             plan.steps.removeFirst()
             let rest = plan.steps.isEmpty ? nil : try plan.encoded()
             try db.cachedStatement(sql: "UPDATE storeTransaction SET plan = ? WHERE id = ?").execute(arguments: [rest, id])
-            let original = Self.transaction(row)
+            let current = Self.transaction(row)
+            let account = row.text(9)
+            var state = step.state
+            var original = current.originalTransactionId
+            if state == .purchased, ownedOnce.contains(current.productId), let account,
+               let owned = try String.fetchOne(db.cachedStatement(sql: """
+                   SELECT id FROM storeTransaction WHERE account = ? AND productId = ? AND state = 'purchased' AND id <> ? ORDER BY date, id LIMIT 1
+                   """), arguments: [account, current.productId, id]) {
+                state = .restored
+                original = owned
+            }
             if step.spawns {
                 let next = try Int.fetchOne(db.cachedStatement(sql: "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'nextTransaction'")) ?? 1_000_000_001
                 try db.cachedStatement(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('nextTransaction', ?)").execute(arguments: [next + 1])
-                let spawned = StoreTransaction(id: String(next), productId: original.productId, state: step.state,
-                                               applicationUsername: original.applicationUsername, date: step.date, error: step.error)
+                let spawned = StoreTransaction(id: String(next), productId: current.productId, state: state,
+                                               applicationUsername: current.applicationUsername, date: step.date, error: step.error,
+                                               originalTransactionId: original)
                 try db.cachedStatement(sql: """
-                    INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, error, account)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """).execute(arguments: [spawned.id, spawned.productId, step.state.rawValue, spawned.applicationUsername,
-                                             step.at, step.error?.rawValue, row.text(9)])
+                    INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, error, account, originalTransactionId)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """).execute(arguments: [spawned.id, spawned.productId, state.rawValue, spawned.applicationUsername,
+                                             step.at, step.error?.rawValue, account, original])
                 return spawned
             }
-            try db.cachedStatement(sql: "UPDATE storeTransaction SET state = ?, error = ? WHERE id = ?").execute(
-                arguments: [step.state.rawValue, step.error?.rawValue, id])
+            try db.cachedStatement(sql: "UPDATE storeTransaction SET state = ?, error = ?, originalTransactionId = ? WHERE id = ?").execute(
+                arguments: [state.rawValue, step.error?.rawValue, original, id])
             return try Self.transaction(db, id)
         }
     }

@@ -30,6 +30,24 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
     var log: [String] = []
     var everHeld: Set<String> = []
     var broken: [String] = []
+    var lastBought: Int?
+    /// Transactions whose Ask to Buy a parent declined: never charged, whatever happens to the app. The fault fires
+    /// as the store records the payment, so the newest transaction when the app hears of it is the declined one.
+    final class Declines: @unchecked Sendable {
+        var armed = false
+        var ids: Set<String> = []
+    }
+    let declines = Declines()
+    let traced = app.session.onAction
+    app.session.onAction = { [weak app] now, action, effects in
+        traced?(now, action, effects)
+        if case .faultFired(.askToBuy) = action, declines.armed, let newest = try? app?.storeRecords().last?.transaction.id {
+            declines.ids.insert(newest)
+            declines.armed = false
+        }
+    }
+    /// Since when the HUD has said "Purchasing…" (a payment sheet) without a relaunch.
+    var sheetSince: Date?
     let oneShots: [(Fault, String?)] = [
         (.observerLost, nil), (.observerDelayed, "2"), (.askToBuy, "approve"), (.askToBuy, "decline"),
         (.failedThenPurchased, nil), (.userCancels, nil), (.purchaseFails, nil), (.duplicateCallback, nil),
@@ -48,6 +66,15 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
     }
 
     func observe() throws {
+        // A payment sheet that never goes away is a stuck HUD (I6); Apple answers within seconds, a slow backend
+        // (the order is created first) within its timeout.
+        if app.state.hud?.kind.isPaymentSheet == true {
+            let since = sheetSince ?? app.timers.now
+            sheetSince = since
+            if app.timers.now.timeIntervalSince(since) > 25 { broken.append("stuck: Purchasing… for over 25 s") }
+        } else {
+            sheetSince = nil
+        }
         let held = Set(try app.clientOrders().map(\.transactionId))
         let store = Dictionary(uniqueKeysWithValues: try app.storeRecords().map { ($0.transaction.id, $0) })
         let credited = Set(try app.credits().map(\.transactionId))
@@ -65,14 +92,20 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
 
     func relaunch(_ user: String?, faults: ArmedFaults) throws {
         try app.relaunch(user: user, faults: faults)
+        sheetSince = nil
     }
 
     for _ in 0..<steps {
         let roll = Int.random(in: 0..<100, using: &rng)
         switch roll {
         case 0..<20:
-            let index = Int.random(in: 0..<shippedCatalog.count, using: &rng)
+            // Often the product bought last: the same product by two users in overlapping windows.
+            let index = lastBought.flatMap { Bool.random(using: &rng) ? $0 : nil } ?? Int.random(in: 0..<shippedCatalog.count, using: &rng)
+            lastBought = index
             log.append("buy \(index)")
+            // As a person would: wait for the list, put an outcome away, then choose.
+            if app.state.productsStatus == .loading { app.advance(0.35) }
+            if app.state.hud?.kind.isWaiting == false { app.press(.escape) }
             for _ in 0..<shippedCatalog.count { app.press(.up) }
             for _ in 0..<index { app.press(.down) }
             app.press(.enter)
@@ -105,6 +138,7 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
             let once = fault != .emptyApplicationUsername || Bool.random(using: &rng)
             log.append("arm \(fault.rawValue)\(value.map { "=\($0)" } ?? "")\(once ? ":once" : "")")
             app.session.set(fault, FaultArm(value: value, once: once))
+            declines.armed = app.parties.faults.armed.value(.askToBuy) == "decline"
             if !once { sticky.insert(fault, FaultArm(value: value)) }
         case 84..<92:
             let effects = Int.random(in: 0..<8, using: &rng)
@@ -123,6 +157,7 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
             app.advance(pick([0.5, 1, 2.5, 12]))
             try relaunch(next, faults: sticky)
         }
+        declines.armed = app.parties.faults.armed.value(.askToBuy) == "decline"
         try observe()
     }
 
@@ -167,6 +202,18 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
         }
     }
     if credits.count != Set(credits.map(\.transactionId)).count { broken.append("I2: a transaction credited twice") }
+    // S10: what Apple decided stays decided: a declined Ask to Buy is never charged; an interrupted payment's
+    // purchased half happens even if the app died in between.
+    for record in records where declines.ids.contains(record.transaction.id) && record.transaction.state != .failed {
+        broken.append("S10: \(record.transaction.id) was declined by the parent but ended \(record.transaction.state)")
+    }
+    for record in records where record.transaction.error == .interrupted {
+        let completed = records.contains {
+            [.purchased, .restored].contains($0.transaction.state) && $0.account == record.account && $0.transaction.productId == record.transaction.productId
+                && $0.transaction.date >= record.transaction.date && $0.transaction.id != record.transaction.id
+        }
+        if !completed { broken.append("S10: \(record.transaction.id) was interrupted and its purchased half never came") }
+    }
     let paidIds = Set(records.filter { $0.transaction.state == .purchased }.map(\.transaction.id))
     for credit in credits where !paidIds.contains(credit.transactionId) { broken.append("orphan: credit \(credit.transactionId) without a payment") }
     // I7: what an account owns is charged once.

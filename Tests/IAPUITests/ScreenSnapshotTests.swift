@@ -26,6 +26,18 @@ struct ScreenSnapshotTests {
         try assertSnapshot(id, color: screen(name).render(lang, theme: .color), monochrome: screen(name).render(lang, theme: .monochrome))
     }
 
+    @Test("every HUD's canonical sentence is on screen whole at the smallest size, in both languages", arguments: HUD.Kind.allCases)
+    func hudTextNeverCut(kind: HUD.Kind) {
+        for lang in Language.allCases {
+            var state = screen("products").state(lang)
+            state.hud = HUD(kind, productId: "com.iapsim.noads")
+            let text = Renderer.render(state, width: 64, height: 18, theme: .monochrome).text
+            for word in kind.text(lang).split(separator: " ") {
+                #expect(text.contains(word), "\(kind) (\(lang)): \"\(word)\" is cut")
+            }
+        }
+    }
+
     @Test("a terminal smaller than 64×18 says which size it needs")
     func tooSmall() {
         let text = Renderer.render(screen("products").state(.en), width: 40, height: 10, theme: .color).text
