@@ -55,8 +55,9 @@ public final class MockPaymentQueue: PaymentQueue {
 
     public func add(observer: @escaping ([StoreTransaction]) -> Void) {
         // What Apple did while the app was not running has happened by now; the rest goes on on the store's clock.
-        for (id, due) in attempt({ try database.planned() }) ?? [(id: String, due: Date)]() {
-            if due <= scheduler.now { takeDueSteps(id, notifying: false) } else { schedule(id, at: due) }
+        let planned = attempt { try database.planned() } ?? []
+        for step in planned {
+            if step.due <= scheduler.now { takeDueSteps(step.id, notifying: false) } else { schedule(step.id, at: step.due) }
         }
         self.observer = observer
         let unfinished = transactions
