@@ -56,9 +56,7 @@ public final class StoreDatabase {
                 error: StoreError? = nil, originalTransactionId: String? = nil, plan: StorePlan? = nil) throws -> StoreTransaction {
         let planText = try plan?.encoded()
         return try queue.write { db in
-            let next = try Int.fetchOne(db.cachedStatement(sql: "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'nextTransaction'")) ?? 1_000_000_001
-            try db.cachedStatement(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('nextTransaction', ?)").execute(arguments: [next + 1])
-            let transaction = StoreTransaction(id: String(next), productId: productId, state: state, applicationUsername: applicationUsername,
+            let transaction = StoreTransaction(id: try Self.nextId(db), productId: productId, state: state, applicationUsername: applicationUsername,
                                                date: date, error: error, originalTransactionId: originalTransactionId)
             try db.cachedStatement(sql: """
                 INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, error, account, originalTransactionId, plan)
@@ -106,9 +104,7 @@ public final class StoreDatabase {
                 original = owned
             }
             if step.spawns {
-                let next = try Int.fetchOne(db.cachedStatement(sql: "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'nextTransaction'")) ?? 1_000_000_001
-                try db.cachedStatement(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('nextTransaction', ?)").execute(arguments: [next + 1])
-                let spawned = StoreTransaction(id: String(next), productId: current.productId, state: state,
+                let spawned = StoreTransaction(id: try Self.nextId(db), productId: current.productId, state: state,
                                                applicationUsername: current.applicationUsername, date: step.date, error: step.error,
                                                originalTransactionId: original)
                 try db.cachedStatement(sql: """
@@ -214,6 +210,13 @@ public final class StoreDatabase {
         try queue.write { db in
             try db.cachedStatement(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)").execute(arguments: [key, value])
         }
+    }
+
+    /// Takes the next transaction id, inside the caller's database transaction.
+    private static func nextId(_ db: Database) throws -> String {
+        let next = try Int.fetchOne(db.cachedStatement(sql: "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'nextTransaction'")) ?? 1_000_000_001
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('nextTransaction', ?)").execute(arguments: [next + 1])
+        return String(next)
     }
 
     /// Read by position: a backlog of thousands is decoded at launch, and lookups by name cost more.
