@@ -1,34 +1,45 @@
 import Foundation
-import ClientPersistence
-import MockBackend
-import MockStore
+import DataFiles
+import GRDB
 
 /// `iapsim state`: what each party holds, as JSON. The field names are a contract with QA scripts.
+/// It only reads: each file is checked as the app checks it, then read through a read-only connection that never
+/// checkpoints, deletes or creates a WAL file.
 public enum StateReport {
     public static func json(for directory: DataDirectory) throws -> String {
+        try directory.checkExisting()
         let files = FileManager.default
+        guard [directory.store, directory.backend, directory.keychain].contains(where: files.fileExists(atPath:)) else {
+            throw DataDirectoryError(description: "\(directory.path) holds no iapsim data (no store.sqlite, backend.sqlite or client-keychain.sqlite); check --data-dir")
+        }
         var transactions: [[String: Any]] = []
         if files.fileExists(atPath: directory.store) {
-            transactions = try StoreDatabase(path: directory.store).all().map { transaction, finished in
-                ["transactionId": transaction.id, "productId": transaction.productId, "state": transaction.state.rawValue,
-                 "finished": finished, "applicationUsername": transaction.applicationUsername ?? NSNull(),
-                 "error": transaction.error?.rawValue ?? NSNull()]
+            transactions = try read(directory.store, as: .store, """
+                SELECT id, productId, state, applicationUsername, error, finished FROM storeTransaction ORDER BY date, id
+                """) { row in
+                ["transactionId": row[0] as String, "productId": row[1] as String, "state": row[2] as String,
+                 "finished": row[5] as Bool, "applicationUsername": row.text(3) ?? NSNull(), "error": row.text(4) ?? NSNull()]
             }
         }
         var credits: [[String: Any]] = []
         if files.fileExists(atPath: directory.backend) {
-            credits = try BackendDatabase(path: directory.backend).credits().map {
-                ["transactionId": $0.transactionId, "user": $0.user, "productId": $0.productId, "orderId": $0.orderId, "coins": $0.coins]
+            credits = try read(directory.backend, as: .backend, """
+                SELECT transactionId, user, productId, orderId, coins FROM credit WHERE revokedAt IS NULL ORDER BY creditedAt, transactionId
+                """) { row in
+                ["transactionId": row[0] as String, "user": row[1] as String, "productId": row[2] as String, "orderId": row[3] as String,
+                 "coins": row[4] as Int]
             }
         }
         var users: [String: Any] = [:]
         if files.fileExists(atPath: directory.keychain) {
-            let orders = try ClientDatabase(keychainPath: directory.keychain, sandboxPath: directory.sandbox).allOrders()
-            for (user, owned) in Dictionary(grouping: orders, by: \.user) {
-                users[user] = ["pending": owned.map {
-                    ["transactionId": $0.transactionId, "productId": $0.productId, "orderId": $0.orderId ?? NSNull(),
-                     "attempts": $0.attempts, "status": $0.status.rawValue] as [String: Any]
-                }]
+            let orders = try read(directory.keychain, as: .keychain, """
+                SELECT transactionId, user, productId, orderId, attempts, status FROM pendingOrder ORDER BY user, purchasedAt, transactionId
+                """) { row -> (String, [String: Any]) in
+                (row[1], ["transactionId": row[0] as String, "productId": row[2] as String, "orderId": row.text(3) ?? NSNull(),
+                          "attempts": row[4] as Int, "status": row[5] as String])
+            }
+            for (user, owned) in Dictionary(grouping: orders, by: \.0) {
+                users[user] = ["pending": owned.map(\.1)]
             }
         }
         let report: [String: Any] = [
@@ -38,5 +49,19 @@ public enum StateReport {
         ]
         let data = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys, .prettyPrinted])
         return String(decoding: data, as: UTF8.self)
+    }
+
+    private static func read<T>(_ path: String, as identity: DataFileIdentity, _ sql: String, _ row: (Row) -> T) throws -> [T] {
+        let queue = try DataFile.openForReading(path, as: identity)
+        do {
+            return try queue.inDatabase { db in
+                var rows: [T] = []
+                let cursor = try Row.fetchCursor(db, sql: sql)
+                while let next = try cursor.next() { rows.append(row(next)) }
+                return rows
+            }
+        } catch let error as DatabaseError {
+            throw DataFileError(path: path, problem: error.message ?? "\(error)")
+        }
     }
 }

@@ -8,6 +8,9 @@ public enum Alarm: Sendable, Equatable {
     case readFailed(user: String)
     /// A party's own database failed; the detail is the database's message, which stays as it is.
     case storage(party: String, detail: String)
+    /// The store finished paid transactions the backend has no record of (a lost write, e.g. a lost WAL file):
+    /// the user paid and was never credited.
+    case creditMissing(transactionIds: [String])
 
     public func text(_ lang: Language) -> String {
         switch (self, lang) {
@@ -19,6 +22,10 @@ public enum Alarm: Sendable, Equatable {
         case let (.readFailed(user), .zh): "无法从客户端存储读取 \(user) 的订单"
         case let (.storage(party, detail), .en): "\(party) storage: \(detail)"
         case let (.storage(party, detail), .zh): "\(Self.party(party))存储出错:\(detail)"
+        case let (.creditMissing(ids), .en):
+            "the store finished \(ids.count) paid transaction(s) with no credit on the backend (\(Self.list(ids))): data was lost; credit by hand"
+        case let (.creditMissing(ids), .zh):
+            "商店已完成 \(ids.count) 笔已付款交易,后端却没有入账记录(\(Self.list(ids))):数据已丢失,请人工补发"
         }
     }
 
@@ -35,6 +42,10 @@ public enum Alarm: Sendable, Equatable {
             if reason.hasPrefix("status ") { return "状态码 " + reason.dropFirst(7) }
             return reason
         }
+    }
+
+    private static func list(_ ids: [String]) -> String {
+        ids.prefix(3).joined(separator: ", ") + (ids.count > 3 ? ", …" : "")
     }
 
     private static func party(_ name: String) -> String {
