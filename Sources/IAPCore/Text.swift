@@ -13,11 +13,11 @@ public enum Text: String, Sendable, CaseIterable {
     case appTitle, loginPrompt, loginHint, user, pending, balance, coins, owned, products
     case stay, logoutAnyway, quitInFlight, yesQuit, noStay
     case helpTitle, helpClose, retryCount, nextRetry, inBackground
-    case tooSmall, consumable, nonConsumable, subscription, nonRenewing
+    case tooSmall, tooSmallQuit, consumable, nonConsumable, subscription, nonRenewing
     case orderOf, alarm, backendDownBadge
     case faultPanel, faultPanelHint, scenariosTitle, scenariosHint, noScenarios
     case inspectorStore, inspectorClient, inspectorBackend, inspectorTimeline
-    case explainSees, explainUnderneath, explainSupport, explainReach, explainClose, stateCatalogTitle
+    case explainSees, explainUnderneath, explainSupport, explainReach, explainClose, stateCatalogTitle, stateCatalogClose
 
     public func callAsFunction(_ lang: Language) -> String {
         let pair = Self.table[self]!
@@ -60,6 +60,7 @@ public enum Text: String, Sendable, CaseIterable {
         .nextRetry: ("next in", "下次"),
         .inBackground: ("Esc: keep it pending in the background", "Esc:转入后台继续处理"),
         .tooSmall: ("Terminal too small: need at least", "终端太小,至少需要"),
+        .tooSmallQuit: ("Enlarge the window; q quits.", "请放大窗口;按 q 退出。"),
         .consumable: ("Consumable", "消耗型"),
         .nonConsumable: ("Non-consumable", "非消耗型"),
         .subscription: ("Subscription", "订阅"),
@@ -83,6 +84,7 @@ public enum Text: String, Sendable, CaseIterable {
         .explainReach: ("How to reach it", "如何重现"),
         .explainClose: ("Esc or e closes · E every state", "Esc 或 e 关闭 · E 所有状态"),
         .stateCatalogTitle: ("States explained", "状态说明"),
+        .stateCatalogClose: ("↑/↓ browse · e explain it alone · Esc closes", "↑/↓ 浏览 · e 单独解释 · Esc 关闭"),
         .inspectorTimeline: ("Timeline: what happened, and what it led to", "时间线:发生了什么,引出了什么"),
     ]
 }

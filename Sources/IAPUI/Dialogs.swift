@@ -45,10 +45,11 @@ extension Canvas {
         let perColumn = (rows.count + 1) / 2
         let column = inner / 2
         let origin = centredFrame(innerWidth: inner, innerHeight: perColumn + 2, title: Text.helpTitle(lang))
+        let labelWidth = (rows.map { displayWidth($0.label) }.max() ?? 5) + 1
         for (i, binding) in rows.enumerated() {
             let x = origin.x + (i / perColumn) * column, y = origin.y + i % perColumn
             grid.put(binding.label, x: x, y: y, style: theme.hintKey)
-            grid.put(binding.help[lang], x: x + 6, y: y, style: theme.plain, limit: column - 7)
+            grid.put(binding.help[lang], x: x + labelWidth, y: y, style: theme.plain, limit: column - labelWidth - 1)
         }
         grid.put(Text.helpClose(lang), x: origin.x, y: origin.y + perColumn + 1, style: theme.dimmed)
     }
