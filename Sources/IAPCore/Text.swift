@@ -10,7 +10,7 @@ public enum Text: String, Sendable, CaseIterable {
     case verifyFailed = "verify-failed"
     case jailbroken
     // the app's own
-    case appTitle, loginPrompt, loginHint, user, pending, balance, coins, owned, products
+    case appTitle, loginPrompt, loginHint, user, pending, balance, balanceUnknown, coins, owned, products
     case stay, logoutAnyway, quitInFlight, yesQuit, noStay
     case helpTitle, helpClose, retryCount, nextRetry, inBackground
     case tooSmall, tooSmallQuit, consumable, nonConsumable, subscription, nonRenewing
@@ -46,6 +46,7 @@ public enum Text: String, Sendable, CaseIterable {
         .user: ("user", "用户"),
         .pending: ("pending", "待处理"),
         .balance: ("Balance", "余额"),
+        .balanceUnknown: ("Balance unknown (backend down)", "余额未知(后端不可达)"),
         .coins: ("coins", "金币"),
         .owned: ("Owned", "已拥有"),
         .products: ("Products", "商品"),

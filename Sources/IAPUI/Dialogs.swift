@@ -31,11 +31,14 @@ extension Canvas {
         drawButtons([Text.stay(lang), Text.logoutAnyway(lang)], focused: choice, x: origin.x, y: y + 1, width: inner)
     }
 
+    /// Over the HUD it asks about, the same size, so that no edge of the HUD peeks out a row off.
     mutating func drawQuitConfirm() {
-        let inner = 44
-        let origin = centredFrame(innerWidth: inner, innerHeight: 3)
-        centred(Text.quitInFlight(lang), x: origin.x, y: origin.y, width: inner, style: theme.heading)
-        centred("\(Text.yesQuit(lang))   \(Text.noStay(lang))", x: origin.x, y: origin.y + 2, width: inner, style: theme.dimmed)
+        let size = state.hud.map(hudSize) ?? (width: 44, height: 3)
+        let inner = max(size.width, 44)
+        let origin = centredFrame(innerWidth: inner, innerHeight: size.height)
+        let top = origin.y + (size.height - 3) / 2
+        centred(Text.quitInFlight(lang), x: origin.x, y: top, width: inner, style: theme.heading)
+        centred("\(Text.yesQuit(lang))   \(Text.noStay(lang))", x: origin.x, y: top + 2, width: inner, style: theme.dimmed)
     }
 
     /// Every key, in two columns so that the whole keymap fits the smallest screen.

@@ -52,4 +52,28 @@ struct ScreenInputTests {
         let inspector = app.session.screen(width: 64, height: 24).lines
         #expect(inspector.contains { $0.contains("…") }, "\(inspector.joined(separator: "\n"))")
     }
+
+    @Test("while the backend is down and the balance was never read, it says unknown, not 0 coins")
+    func balanceUnknown() throws {
+        let app = try Harness(user: "alice", faults: [.backendDown])
+        app.advance(0.5)
+        #expect(!app.screen().contains("Balance 0 coins"), "\(app.screen())")
+        #expect(app.screen().contains("Balance unknown"))
+        app.press(.char("b"))
+        app.advance(0.5)
+        #expect(app.screen().contains("Balance 0 coins"))
+    }
+
+    @Test("the quit question covers the HUD it asks about, not one row off it", arguments: [HUD.Kind.purchasing, .confirming])
+    func quitOverHUD(_ kind: HUD.Kind) {
+        var state = AppState()
+        state.user = "alice"
+        state.productsStatus = .loaded
+        state.products = shippedCatalog
+        state.hud = HUD(kind, productId: shippedCatalog[1].id)
+        state.modal = .quitConfirm
+        let lines = Renderer.render(state, width: 80, height: 24, theme: .monochrome).lines
+        #expect(lines.filter { $0.contains("┌") }.count == 1, "\(lines.joined(separator: "\n"))")
+        #expect(lines.filter { $0.contains("└") }.count == 1)
+    }
 }
