@@ -52,9 +52,9 @@ struct Run: ParsableCommand {
         }
         // Everything that can be checked is checked before the data directory is touched: a failure leaves nothing behind.
         var user = user
-        do { user = try user.map(UserName.normalized) } catch { Console.fail("--user: \(error)") }
+        do { user = try user.map(UserName.normalized) } catch { Console.fail("--user: \(error)", code: ExitCode.validationFailure.rawValue) }
         if let scenario {
-            do { _ = try Scenarios.script(scenario) } catch { Console.fail("--scenario: \(error)") }
+            do { _ = try Scenarios.script(scenario) } catch { Console.fail("--scenario: \(error)", code: ExitCode.validationFailure.rawValue) }
         }
         do { try TerminalSession.check() } catch { Console.fail("\(error)") }
         let products = catalog.load()
