@@ -205,11 +205,15 @@ public struct Script: Sendable {
         case "left": return .left
         case "right": return .right
         case "tab": return .tab
+        case "pgup", "pageup": return .pageUp
+        case "pgdn", "pagedown": return .pageDown
+        case "home": return .home
+        case "end": return .end
         case "backspace": return .backspace
         case "space": return .char(" ")
         default:
             guard word.count == 1, let c = word.first else {
-                throw StepError(message: "unknown key \"\(word)\" (Enter, Esc, Up, Down, Left, Right, Tab, Backspace, Space or one character)")
+                throw StepError(message: "unknown key \"\(word)\" (Enter, Esc, Up, Down, Left, Right, Tab, Backspace, Space, PgUp, PgDn, Home, End or one character)")
             }
             return .char(c)
         }

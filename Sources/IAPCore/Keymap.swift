@@ -1,6 +1,6 @@
 /// What a key asks for. The keymap turns keys into commands; the reducer carries them out.
 public enum Command: Sendable, Equatable {
-    case up, down, choose, back, logout, help, quit, confirmQuit, otherChoice, toggleBackend, foreground, skipTime, erase
+    case up, down, pageUp, pageDown, first, last, choose, back, logout, help, quit, confirmQuit, otherChoice, toggleBackend, foreground, skipTime, erase
     case faultPanel, scenarios, inspector, language, armOnce, explain, stateCatalog
 }
 
@@ -41,6 +41,12 @@ public enum Keymap {
     /// and the quit question (it takes `y` or Esc).
     public static let anywhere: Set<KeyContext> = Set(KeyContext.allCases).subtracting([.login, .quitConfirm])
 
+    /// The product list and the list overlays, where PgUp/PgDn/Home/End move.
+    public static let lists: Set<KeyContext> = [.products, .panel, .scenarioList, .stateBrowser]
+
+    /// How far PgUp/PgDn move.
+    public static let page = 10
+
     public static let bindings: [KeyBinding] = [
         KeyBinding(keys: [.up, .char("k")], label: "↑/k", help: Localized(en: "move up", zh: "上移"),
                    hint: Localized(en: "up", zh: "上移"),
@@ -48,6 +54,14 @@ public enum Keymap {
         KeyBinding(keys: [.down, .char("j")], label: "↓/j", help: Localized(en: "move down", zh: "下移"),
                    hint: Localized(en: "down", zh: "下移"),
                    command: .down, contexts: [.products, .panel, .scenarioList, .stateBrowser]),
+        KeyBinding(keys: [.pageUp], label: "PgUp", help: Localized(en: "a page up", zh: "上翻一页"), hint: nil,
+                   command: .pageUp, contexts: lists),
+        KeyBinding(keys: [.pageDown], label: "PgDn", help: Localized(en: "a page down", zh: "下翻一页"), hint: nil,
+                   command: .pageDown, contexts: lists),
+        KeyBinding(keys: [.home], label: "Home", help: Localized(en: "to the first", zh: "到第一项"), hint: nil,
+                   command: .first, contexts: lists),
+        KeyBinding(keys: [.end], label: "End", help: Localized(en: "to the last", zh: "到最后一项"), hint: nil,
+                   command: .last, contexts: lists),
         KeyBinding(keys: [.enter], label: "Enter", help: Localized(en: "buy / log in / take default", zh: "购买 / 登录 / 默认选项"),
                    hint: Localized(en: "choose", zh: "确定"),
                    command: .choose, contexts: [.loginEmpty, .login, .products, .prompt, .panel, .scenarioList]),

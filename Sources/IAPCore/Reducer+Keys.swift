@@ -19,6 +19,16 @@ extension AppState {
             movePanel(by: -1)
         case .down where context.isList:
             movePanel(by: 1)
+        case .pageUp where context.isList, .pageDown where context.isList, .first where context.isList, .last where context.isList:
+            jumpPanel(command)
+        case .pageUp:
+            selection = max(selection - Keymap.page, 0)
+        case .pageDown:
+            selection = min(selection + Keymap.page, max(products.count - 1, 0))
+        case .first:
+            selection = 0
+        case .last:
+            selection = max(products.count - 1, 0)
         case .up:
             selection = max(selection - 1, 0)
         case .down:

@@ -104,4 +104,28 @@ struct KeyInputTests {
     func userRefused(_ raw: String) {
         #expect(throws: UserNameError.self) { try UserName.normalized(raw) }
     }
+
+    @Test("PgUp/PgDn move a page and Home/End to the ends, in the product list and every list overlay")
+    func paging() {
+        var state = AppState()
+        state.user = "alice"
+        state.products = shippedCatalog
+        state.productsStatus = .loaded
+        _ = state.reduce(.key(.end), now: state.now)
+        #expect(state.selection == shippedCatalog.count - 1)
+        _ = state.reduce(.key(.home), now: state.now)
+        #expect(state.selection == 0)
+        _ = state.reduce(.key(.pageDown), now: state.now)
+        #expect(state.selection == min(Keymap.page, shippedCatalog.count - 1))
+        state.modal = .faultPanel(selection: 0)
+        _ = state.reduce(.key(.pageDown), now: state.now)
+        #expect(state.modal == .faultPanel(selection: Keymap.page))
+        _ = state.reduce(.key(.end), now: state.now)
+        #expect(state.modal == .faultPanel(selection: FaultPanelRow.all.count - 1))
+        _ = state.reduce(.key(.pageUp), now: state.now)
+        #expect(state.modal == .faultPanel(selection: FaultPanelRow.all.count - 1 - Keymap.page))
+        state.modal = .stateCatalog(selection: 3)
+        _ = state.reduce(.key(.home), now: state.now)
+        #expect(state.modal == .stateCatalog(selection: 0))
+    }
 }
