@@ -14,7 +14,7 @@ public enum Text: String, Sendable, CaseIterable {
     case stay, logoutAnyway, quitInFlight, yesQuit, noStay
     case helpTitle, helpClose, retryCount, nextRetry, inBackground
     case tooSmall, tooSmallQuit, consumable, nonConsumable, subscription, nonRenewing
-    case orderOf, alarm, backendDownBadge
+    case orderOf, serialPolicy, alarm, backendDownBadge
     case faultPanel, faultPanelHint, scenariosTitle, scenariosHint, noScenarios
     case inspectorStore, inspectorClient, inspectorBackend, inspectorTimeline
     case explainSees, explainUnderneath, explainSupport, explainReach, explainClose, stateCatalogTitle, stateCatalogClose
@@ -67,6 +67,7 @@ public enum Text: String, Sendable, CaseIterable {
         .subscription: ("Subscription", "订阅"),
         .nonRenewing: ("Non-renewing", "非续期订阅"),
         .orderOf: ("Order", "订单"),
+        .serialPolicy: ("Serial purchases: one order at a time", "串行购买:一次只处理一笔订单"),
         .alarm: ("ALARM", "警报"),
         .backendDownBadge: ("backend down", "后端不可达"),
         .faultPanel: ("Faults", "故障"),

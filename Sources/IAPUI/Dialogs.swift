@@ -6,11 +6,14 @@ extension Canvas {
     mutating func drawUnfinishedPrompt(transactionId: String, choice: Int) {
         let inner = 46
         let order = state.orders[transactionId]
-        let origin = centredFrame(innerWidth: inner, innerHeight: 6, title: Text.unfinished(lang))
+        // Under the serial policy (C9) this prompt is also what a new purchase gets: it says why.
+        let serial = state.serialPurchases
+        let origin = centredFrame(innerWidth: inner, innerHeight: serial ? 7 : 6, title: Text.unfinished(lang))
         centred(productLine(order?.productId), x: origin.x, y: origin.y + 1, width: inner, style: theme.heading)
         let ref = "\(Text.orderOf(lang)) \(order?.orderId ?? "—") · tx \(transactionId)"
         centred(ref, x: origin.x, y: origin.y + 2, width: inner, style: theme.dimmed)
-        drawButtons([Text.continueAction(lang), Text.later(lang)], focused: choice, x: origin.x, y: origin.y + 4, width: inner)
+        if serial { centred(Text.serialPolicy(lang), x: origin.x, y: origin.y + 3, width: inner, style: theme.dimmed) }
+        drawButtons([Text.continueAction(lang), Text.later(lang)], focused: choice, x: origin.x, y: origin.y + (serial ? 5 : 4), width: inner)
     }
 
     mutating func drawLogoutWarning(choice: Int) {

@@ -76,4 +76,15 @@ struct ScreenInputTests {
         #expect(lines.filter { $0.contains("┌") }.count == 1, "\(lines.joined(separator: "\n"))")
         #expect(lines.filter { $0.contains("└") }.count == 1)
     }
+
+    @Test("a purchase the serial policy holds back says why", arguments: Language.allCases)
+    func serialPolicySaysWhy(_ lang: Language) throws {
+        let app = try Harness.paidWhile()
+        app.press(.escape)  // Confirming… goes on in the background
+        app.runtime.send(.setLanguage(lang))
+        app.press(.down, .enter)
+        let text = app.screen()
+        #expect(text.contains(Text.unfinished(lang)), "\(text)")
+        #expect(text.contains(lang == .en ? "one order at a time" : "一次只处理一笔订单"), "\(text)")
+    }
 }
