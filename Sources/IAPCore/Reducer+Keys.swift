@@ -136,6 +136,9 @@ extension AppState {
                 hud = HUD(.cancelled, productId: shown.productId)
                 return []
             }
+            // The App Store may already have charged (its news can be late): the HUD says the cancel was sent, and
+            // the store's answer follows (Purchase cancelled, or the purchase going on to Confirming…).
+            hud?.transactionId = id
             return [.cancelPayment(transactionId: id)]
         }
         // A confirming order stays pending in the background; an outcome is just dismissed.

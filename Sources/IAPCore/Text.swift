@@ -12,7 +12,7 @@ public enum Text: String, Sendable, CaseIterable {
     // the app's own
     case appTitle, loginPrompt, loginHint, user, pending, balance, balanceUnknown, coins, owned, products
     case stay, logoutAnyway, quitInFlight, yesQuit, noStay
-    case helpTitle, helpClose, retryCount, nextRetry, inBackground
+    case helpTitle, helpClose, retryCount, nextRetry, inBackground, cancelSent
     case tooSmall, tooSmallQuit, consumable, nonConsumable, subscription, nonRenewing
     case orderOf, serialPolicy, alarm, backendDownBadge
     case faultPanel, faultPanelHint, scenariosTitle, scenariosHint, noScenarios
@@ -60,6 +60,7 @@ public enum Text: String, Sendable, CaseIterable {
         .retryCount: ("retry", "重试"),
         .nextRetry: ("next in", "下次"),
         .inBackground: ("Esc: keep it pending in the background", "Esc:转入后台继续处理"),
+        .cancelSent: ("Cancel sent: waiting for the App Store's answer", "已请求取消,等待 App Store 回应"),
         .tooSmall: ("Terminal too small: need at least", "终端太小,至少需要"),
         .tooSmallQuit: ("Enlarge the window; q quits.", "请放大窗口;按 q 退出。"),
         .consumable: ("Consumable", "消耗型"),

@@ -60,7 +60,8 @@ public struct GalleryScreen: Sendable {
         }
         func hud(_ kind: HUD.Kind, _ change: @escaping @Sendable (inout AppState) -> Void = { _ in }) -> GalleryScreen {
             screen("hud-" + kind.catalogName) {
-                $0.hud = HUD(kind, productId: "com.iapsim.coins.300", transactionId: pending.transactionId)
+                // As live: Purchasing… names its transaction only once Esc sent the cancel (see HUDView's footer).
+                $0.hud = HUD(kind, productId: "com.iapsim.coins.300", transactionId: kind == .purchasing ? nil : pending.transactionId)
                 change(&$0)
             }
         }

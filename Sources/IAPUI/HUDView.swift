@@ -12,7 +12,7 @@ extension Canvas {
     func hudSize(_ hud: HUD) -> (width: Int, height: Int) {
         let lines = detailLines(for: hud)
         // Canonical strings are never cut: the HUD grows to fit them (up to the screen).
-        let widest = ([headline(hud.kind), footer(hud.kind)] + lines).map(displayWidth).max() ?? 0
+        let widest = ([headline(hud.kind), footer(hud)] + lines).map(displayWidth).max() ?? 0
         return (min(max(44, widest + 4), width - 4), 4 + lines.count)
     }
 
@@ -24,7 +24,7 @@ extension Canvas {
         for (i, line) in lines.enumerated() {
             centred(line, x: origin.x, y: origin.y + 2 + i, width: inner, style: theme.plain)
         }
-        centred(footer(hud.kind), x: origin.x, y: origin.y + 3 + lines.count, width: inner, style: theme.dimmed)
+        centred(footer(hud), x: origin.x, y: origin.y + 3 + lines.count, width: inner, style: theme.dimmed)
     }
 
     private func headline(_ kind: HUD.Kind) -> String {
@@ -54,8 +54,10 @@ extension Canvas {
         return lines
     }
 
-    private func footer(_ kind: HUD.Kind) -> String {
-        switch kind {
+    private func footer(_ hud: HUD) -> String {
+        switch hud.kind {
+        // Purchasing… carries its transaction id only once Esc has sent the cancel to the store.
+        case .purchasing where hud.transactionId != nil: Text.cancelSent(lang)
         case .purchasing: lang == .en ? "Esc cancel" : "Esc 取消"
         case .confirming: Text.inBackground(lang)
         default: lang == .en ? "Esc close" : "Esc 关闭"

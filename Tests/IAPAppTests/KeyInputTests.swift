@@ -128,4 +128,17 @@ struct KeyInputTests {
         _ = state.reduce(.key(.home), now: state.now)
         #expect(state.modal == .stateCatalog(selection: 0))
     }
+
+    @Test("Esc on Purchasing… after the App Store already charged says the cancel was sent, and the purchase then completes")
+    func escOnChargedPurchasing() throws {
+        let app = try Harness(user: "alice", faults: [.observerDelayed])
+        app.advance(0.5)
+        app.press(.enter)
+        app.advance(3)  // the store has charged; its observer hears of it 8 s later
+        #expect(app.state.hud?.kind == .purchasing)
+        app.press(.escape)
+        #expect(app.screen().contains("Cancel sent"), "\(app.screen())")
+        app.session.settle(within: 30)
+        #expect(app.state.hud?.kind == .success)
+    }
 }
