@@ -24,15 +24,19 @@ public enum DataFile {
     public static func open(_ path: String, identity: DataFileIdentity, migrations: [(String, @Sendable (Database) throws -> Void)]) throws -> DatabaseQueue {
         var config = Configuration()
         config.busyMode = .timeout(2)
-        config.prepareDatabase { db in
-            // WAL with synchronous=NORMAL: a commit survives a process kill (only power loss could lose the last ones).
-            try db.execute(sql: "PRAGMA journal_mode = WAL")
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
-        }
         do {
-            if FileManager.default.fileExists(atPath: path) { try inspect(path, as: identity) }
+            let existed = FileManager.default.fileExists(atPath: path)
+            if existed { try checkNotEmpty(path, as: identity) }
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            // One connection: it only reads until the checks pass (a foreign file's journal mode is not even set),
+            // then it is switched to WAL and migrated. A second connection just for checking cost ~2 ms a file.
             let queue = try DatabaseQueue(path: path, configuration: config)
+            if existed { try queue.inDatabase { db in try check(db, path: path, as: identity) } }
+            try queue.writeWithoutTransaction { db in
+                // WAL with synchronous=NORMAL: a commit survives a process kill (only power loss could lose the last ones).
+                try db.execute(sql: "PRAGMA journal_mode = WAL")
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            }
             var migrator = DatabaseMigrator()
             for (name, migrate) in migrations { migrator.registerMigration(name, migrate: migrate) }
             try migrator.migrate(queue)

@@ -46,39 +46,46 @@ extension DataFile {
     /// not empty, passes SQLite's quick check, is this party's (or an earlier iapsim's), and holds no row that
     /// would stop the app. Throws a one-line error naming the file.
     static func inspect(_ path: String, as identity: DataFileIdentity) throws {
+        try checkNotEmpty(path, as: identity)
+        do {
+            let queue = try readOnly(path)
+            try queue.inDatabase { db in try check(db, path: path, as: identity) }
+        } catch let error as DatabaseError {
+            throw DataFileError(path: path, problem: explain(error))
+        }
+    }
+
+    static func checkNotEmpty(_ path: String, as identity: DataFileIdentity) throws {
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? -1
         if size == 0 {
             throw DataFileError(path: path, problem: "is empty (0 bytes): the \(identity.party)'s data is gone from it; left untouched — restore it from a backup, or move it away to start afresh")
         }
-        do {
-            let queue = try readOnly(path)
-            try queue.inDatabase { db in
-                let verdict = try String.fetchAll(db, sql: "PRAGMA quick_check(3)")
-                guard verdict == ["ok"] else {
-                    let said = verdict.joined(separator: "; ").split(whereSeparator: \.isNewline).joined(separator: " ")
-                    throw DataFileError(path: path, problem: "fails SQLite's integrity check (\(said.prefix(160))); left untouched — restore it from a backup, or move it away to start afresh")
-                }
-                let owner = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
-                let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"))
-                if owner != identity.applicationId {
-                    if let other = DataFileIdentity.all.first(where: { $0.applicationId == owner }) {
-                        throw DataFileError(path: path, problem: "is not an iapsim \(identity.party) database: it is the \(other.party)'s; left untouched — put each file back in its place, or move it away")
-                    }
-                    let unknown = tables.subtracting(identity.tables).subtracting(["grdb_migrations"])
-                    // application_id 0 with only our tables: written by an earlier iapsim, stamped once opened.
-                    guard owner == 0, unknown.isEmpty, tables.isEmpty || !tables.isDisjoint(with: identity.tables) else {
-                        let what = owner != 0 ? "application_id \(owner)" : "tables \(unknown.sorted().prefix(3).joined(separator: ", "))"
-                        throw DataFileError(path: path, problem: "is not an iapsim \(identity.party) database (it has \(what)); left untouched — move it away, or give another --data-dir")
-                    }
-                }
-                for check in identity.rowChecks where tables.contains(check.table) {
-                    if let key = try String.fetchOne(db, sql: check.sql) {
-                        throw DataFileError(path: path, problem: check.problem.replacingOccurrences(of: "%@", with: key) + "; left untouched — restore it from a backup, or move it away to start afresh")
-                    }
-                }
+    }
+
+    /// The checks of `inspect`, on a connection that has not written anything yet (reads only).
+    static func check(_ db: Database, path: String, as identity: DataFileIdentity) throws {
+        let verdict = try String.fetchAll(db, sql: "PRAGMA quick_check(3)")
+        guard verdict == ["ok"] else {
+            let said = verdict.joined(separator: "; ").split(whereSeparator: \.isNewline).joined(separator: " ")
+            throw DataFileError(path: path, problem: "fails SQLite's integrity check (\(said.prefix(160))); left untouched — restore it from a backup, or move it away to start afresh")
+        }
+        let owner = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+        let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"))
+        if owner != identity.applicationId {
+            if let other = DataFileIdentity.all.first(where: { $0.applicationId == owner }) {
+                throw DataFileError(path: path, problem: "is not an iapsim \(identity.party) database: it is the \(other.party)'s; left untouched — put each file back in its place, or move it away")
             }
-        } catch let error as DatabaseError {
-            throw DataFileError(path: path, problem: explain(error))
+            let unknown = tables.subtracting(identity.tables).subtracting(["grdb_migrations"])
+            // application_id 0 with only our tables: written by an earlier iapsim, stamped once opened.
+            guard owner == 0, unknown.isEmpty, tables.isEmpty || !tables.isDisjoint(with: identity.tables) else {
+                let what = owner != 0 ? "application_id \(owner)" : "tables \(unknown.sorted().prefix(3).joined(separator: ", "))"
+                throw DataFileError(path: path, problem: "is not an iapsim \(identity.party) database (it has \(what)); left untouched — move it away, or give another --data-dir")
+            }
+        }
+        for check in identity.rowChecks where tables.contains(check.table) {
+            if let key = try String.fetchOne(db, sql: check.sql) {
+                throw DataFileError(path: path, problem: check.problem.replacingOccurrences(of: "%@", with: key) + "; left untouched — restore it from a backup, or move it away to start afresh")
+            }
         }
     }
 
