@@ -172,6 +172,18 @@ struct CommandLineInputTests {
         nothingCreated(work + "/a/b/iapsim.lock")
     }
 
+    @Test("play's transcript goes out line by line: a long wait shows where it is, even to a file")
+    func transcriptFlushed() throws {
+        let work = try makeWorkDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        try "launch alice\nwait until Coins\nwait until \"never on screen\" within 3600\n".write(toFile: work + "/long.iapsim", atomically: true, encoding: .utf8)
+        // Killed mid-wait: what was said before must already be in the file.
+        _ = try spawn(["timeout", "-s", "KILL", "3", builtBinary, "play", work + "/long.iapsim"], output: work + "/out")
+        let output = try String(contentsOfFile: work + "/out", encoding: .utf8)
+        #expect(output.contains("▶ long"), "\(output)")
+        #expect(output.contains("wait until Coins"), "\(output)")
+    }
+
     @Test("gallery speaks like every other command")
     func gallery() throws {
         let work = try makeWorkDirectory()
