@@ -46,6 +46,7 @@ let package = Package(
         .target(name: "IAPApp", dependencies: [
             "IAPCore", "IAPUI", "MockStore", "MockBackend", "ClientPersistence", "DataFiles",
             .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .executableTarget(name: "iapsim", dependencies: [
             "IAPApp", "Terminal", "ShippedAssets",
@@ -53,8 +54,10 @@ let package = Package(
         ]),
         .testTarget(name: "IAPCoreTests", dependencies: ["IAPCore"]),
         .testTarget(name: "IAPUITests", dependencies: ["IAPUI", "IAPCore", "MockStore"], exclude: ["Snapshots"]),
-        .testTarget(name: "IAPAppTests", dependencies: ["IAPApp", "IAPCore", "IAPUI", "MockStore", "MockBackend", "ClientPersistence"]),
-        .testTarget(name: "EndToEndTests", dependencies: [], exclude: ["drive.sh"]),
+        .testTarget(name: "IAPAppTests", dependencies: [
+            "IAPApp", "IAPCore", "IAPUI", "MockStore", "MockBackend", "ClientPersistence", .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        .testTarget(name: "EndToEndTests", dependencies: [], exclude: ["drive.sh", "keys.sh"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -8,7 +8,12 @@
 #include <poll.h>
 #include <unistd.h>
 #include <stdio.h>
+#include <string.h>
+#include <signal.h>
 #include <ncursesw/curses.h>
+
+// From term.h, which is not included for the many macros it defines.
+extern int setupterm(const char *term, int fildes, int *errret);
 
 // Hidden by glibc without _XOPEN_SOURCE.
 extern int wcwidth(wchar_t c);
@@ -39,5 +44,26 @@ static inline int cnc_stdin_gone(void) {
     if (poll(&fd, 1, 0) < 0) return 1;
     return (fd.revents & (POLLHUP | POLLERR | POLLNVAL)) != 0;
 }
+
+// 1 when the terminal type can move the cursor (terminfo `cup`), 0 when it cannot (e.g. dumb), -1 when unknown.
+static inline int cnc_term_can_address_cursor(const char *term) {
+    int err = 0;
+    if (setupterm(term, 1, &err) != OK) return -1;
+    char *cup = tigetstr("cup");
+    return (cup != NULL && cup != (char *)-1) ? 1 : 0;
+}
+
+// SIGINT and SIGTERM are noted, not acted on: the main loop restores the terminal and exits with 128 + N.
+static volatile sig_atomic_t cnc_signal_caught = 0;
+static void cnc_on_signal(int number) { cnc_signal_caught = number; }
+static inline void cnc_catch_quit_signals(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = cnc_on_signal;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, NULL);
+    sigaction(SIGTERM, &action, NULL);
+}
+static inline int cnc_caught_signal(void) { return cnc_signal_caught; }
 
 #endif

@@ -9,7 +9,7 @@ public final class ClientDatabase: ClientVault {
     let sandbox: DatabaseQueue
 
     public init(keychainPath: String, sandboxPath: String) throws {
-        keychain = try DataFile.open(keychainPath, migrations: [
+        keychain = try DataFile.open(keychainPath, identity: .keychain, migrations: [
             ("v1", { db in
                 try db.execute(sql: """
                     CREATE TABLE pendingOrder (
@@ -50,7 +50,7 @@ public final class ClientDatabase: ClientVault {
                     """)
             }),
         ])
-        sandbox = try DataFile.open(sandboxPath, migrations: [
+        sandbox = try DataFile.open(sandboxPath, identity: .sandbox, migrations: [
             ("v1", { db in
                 try db.execute(sql: "CREATE TABLE session (key TEXT PRIMARY KEY, value TEXT)")
             }),

@@ -7,6 +7,11 @@ public struct DataFileError: Error, CustomStringConvertible {
     public let problem: String
 
     public var description: String { "\(path): \(problem)" }
+
+    public init(path: String, problem: String) {
+        self.path = path
+        self.problem = problem
+    }
 }
 
 public enum DataFile {
@@ -14,20 +19,32 @@ public enum DataFile {
     /// Reads go through `inDatabase`, not `read`: the queue already serializes every access of this process, and
     /// the directory lock keeps other writers out, so `read`'s per-call isolation (a transaction and two pragmas,
     /// each prepared anew) only cost time: the engine went from ~500 to ~980 purchase cycles/s without it (`scripts/bench`).
-    public static func open(_ path: String, migrations: [(String, @Sendable (Database) throws -> Void)]) throws -> DatabaseQueue {
+    /// A file already there is checked first (`inspect`): an empty, damaged or foreign one is named and left as it was.
+    /// After the migrations the file carries the party's `application_id`.
+    public static func open(_ path: String, identity: DataFileIdentity, migrations: [(String, @Sendable (Database) throws -> Void)]) throws -> DatabaseQueue {
         var config = Configuration()
         config.busyMode = .timeout(2)
-        config.prepareDatabase { db in
-            // WAL with synchronous=NORMAL: a commit survives a process kill (only power loss could lose the last ones).
-            try db.execute(sql: "PRAGMA journal_mode = WAL")
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
-        }
         do {
+            let existed = FileManager.default.fileExists(atPath: path)
+            if existed { try checkNotEmpty(path, as: identity) }
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            // One connection: it only reads until the checks pass (a foreign file's journal mode is not even set),
+            // then it is switched to WAL and migrated. A second connection just for checking cost ~2 ms a file.
             let queue = try DatabaseQueue(path: path, configuration: config)
+            if existed { try queue.inDatabase { db in try check(db, path: path, as: identity) } }
+            try queue.writeWithoutTransaction { db in
+                // WAL with synchronous=NORMAL: a commit survives a process kill (only power loss could lose the last ones).
+                try db.execute(sql: "PRAGMA journal_mode = WAL")
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            }
             var migrator = DatabaseMigrator()
             for (name, migrate) in migrations { migrator.registerMigration(name, migrate: migrate) }
             try migrator.migrate(queue)
+            try queue.writeWithoutTransaction { db in
+                if try Int32.fetchOne(db, sql: "PRAGMA application_id") != identity.applicationId {
+                    try db.execute(sql: "PRAGMA application_id = \(identity.applicationId)")
+                }
+            }
             return queue
         } catch let error as DatabaseError {
             throw DataFileError(path: path, problem: explain(error))

@@ -80,6 +80,9 @@ public final class AppSession {
         }
         runtime.scenarioSource = { [weak self] in self?.scenarioSource() ?? [] }
         runtime.start(user: user)
+        for alarm in PartyAgreement.alarms(store: directory.store, backend: parties.backend.database) {
+            runtime.send(.alarm(alarm))
+        }
     }
 
     public var state: AppState { runtime.state }
@@ -126,8 +129,11 @@ public final class AppSession {
         return timers.now.timeIntervalSince(start)
     }
 
+    /// The screen as the terminal shows it, the inspector's records included: `play`, the tests and the live UI
+    /// draw through here, so the same state draws the same screen in all of them.
     public func screen(width: Int = 80, height: Int = 24, theme: Theme = .monochrome) -> ScreenGrid {
-        Renderer.render(runtime.state, width: width, height: height, theme: theme)
+        let inspector = runtime.state.modal == .inspector ? inspectorView(rows: height) : InspectorView()
+        return Renderer.render(runtime.state, width: width, height: height, theme: theme, inspector: inspector)
     }
 
     /// The parties' side of the inspector for the logged-in user: a page of each, never the whole history.

@@ -19,9 +19,23 @@ public final class Parties {
         self.faults = faults
     }
 
-    /// Opens (creating when new) every party's database in `directory`.
+    /// Opens (creating when new) every party's database in `directory`. When one cannot be opened, the files this
+    /// attempt created are removed again: a failed launch leaves the directory as it found it.
     public static func open(in directory: DataDirectory, catalog: [Product], scheduler: Scheduler, latency: Latency = Latency(),
                             faults: ArmedFaults = []) throws -> Parties {
+        let files = [directory.store, directory.backend, directory.keychain, directory.sandbox].flatMap { [$0, $0 + "-wal", $0 + "-shm"] }
+        let new = files.filter { !FileManager.default.fileExists(atPath: $0) }
+        do {
+            return try openEach(in: directory, catalog: catalog, scheduler: scheduler, latency: latency, faults: faults)
+        } catch {
+            // By now the parties opened are closed again (their objects went with the failed attempt).
+            for file in new { unlink(file) }
+            throw error
+        }
+    }
+
+    private static func openEach(in directory: DataDirectory, catalog: [Product], scheduler: Scheduler, latency: Latency,
+                                 faults: ArmedFaults) throws -> Parties {
         let board = FaultBoard(faults)
         let store = try MockPaymentQueue(database: StoreDatabase(path: directory.store), catalog: catalog, scheduler: scheduler,
                                          latency: latency.store, faults: board)

@@ -53,9 +53,16 @@ public struct Script: Sendable {
     }
 
     public static func load(path: String) throws -> Script {
-        let text: String
-        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-            throw ScriptError(file: path, line: 0, message: "cannot read the script: \(error.localizedDescription)")
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw ScriptError(file: path, line: 0, message: "no such file; give a script's path or a shipped scenario's name (`iapsim scenarios`)")
+        }
+        guard !isFolder.boolValue else { throw ScriptError(file: path, line: 0, message: "is a folder, not a script; give a script file") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ScriptError(file: path, line: 0, message: "cannot be read (\(String(cString: strerror(errno)))); check its permissions")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ScriptError(file: path, line: 0, message: "is not UTF-8 text; save the script as UTF-8")
         }
         return try parse(text, file: path)
     }
@@ -63,7 +70,8 @@ public struct Script: Sendable {
     public static func parse(_ text: String, file: String) throws -> Script {
         var header: [String: String] = [:]
         var steps: [Line] = []
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Any line ending: "\r\n" is one Character in Swift, so splitting on "\n" alone would read a CRLF file as one line.
+        for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = raw.trimmingCharacters(in: .whitespaces)
             if line.hasPrefix("#") {
                 let body = line.dropFirst().trimmingCharacters(in: .whitespaces)
@@ -85,9 +93,25 @@ public struct Script: Sendable {
                 throw ScriptError(file: file, line: index + 1, message: error.message)
             }
         }
+        guard !steps.isEmpty else {
+            throw ScriptError(file: file, line: 0, message: "has no steps (every line is empty or a comment), so it would pass without running")
+        }
         let fallback = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
-        return Script(name: header["name"] ?? fallback, header: header, steps: steps)
+        let name = header["name"] ?? fallback
+        guard header["name"] == nil || isPlainName(name) else {
+            throw ScriptError(file: file, line: 0, message: "the scenario name \"\(name)\" is not a plain name (letters, digits, - _ and ., not starting with a dot); it names the folder its data is kept in")
+        }
+        return Script(name: name, header: header, steps: steps)
     }
+
+    /// A scenario's name becomes a folder under `DATA_DIR/scenarios/`: no separators, no `..`, nothing hidden.
+    public static func isPlainName(_ name: String) -> Bool {
+        !name.isEmpty && name.count <= 64 && !name.hasPrefix(".")
+            && name.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0) }
+    }
+
+    /// The longest `wait`, and the longest `wait until … within` (it draws the screen once a virtual second).
+    public static let longestWait = 86_400.0, longestWaitUntil = 3_600.0
 
     private struct StepError: Error { let message: String }
 
@@ -99,16 +123,21 @@ public struct Script: Sendable {
             guard !argument.isEmpty else { throw StepError(message: "`\(command)` needs \(what)") }
             return argument
         }
-        func number(_ text: String?) throws -> Double {
-            guard let text, let value = Double(text.hasSuffix("s") ? String(text.dropLast()) : text), value >= 0 else {
-                throw StepError(message: "`\(command)` needs a number of seconds, not \"\(text ?? "")\"")
+        func number(_ text: String?, upTo limit: Double) throws -> Double {
+            guard let text, let value = Double(text.hasSuffix("s") ? String(text.dropLast()) : text), value.isFinite, value >= 0, value <= limit else {
+                throw StepError(message: "`\(command)` needs a number of seconds from 0 to \(Int(limit)), not \"\(text ?? "")\"")
             }
             return value
         }
+        func user(_ text: String) throws -> String {
+            do { return try UserName.normalized(text) } catch { throw StepError(message: "`\(command)`: \(error)") }
+        }
         switch command {
-        case "launch": return .launch(user: rest.first)
-        case "login": return .login(try needs("a user name"))
-        case "press": return .press(try rest.map(key))
+        case "launch": return .launch(user: try rest.first.map(user))
+        case "login": return .login(try user(needs("a user name")))
+        case "press":
+            guard !rest.isEmpty else { throw StepError(message: "`press` needs at least one key (Enter, Esc, Up, Down, Left, Right, Tab, Backspace, Space or one character)") }
+            return .press(try rest.map(key))
         case "type": return .type(try needs("text"))
         case "wait":
             if rest.first == "until" {
@@ -116,14 +145,14 @@ public struct Script: Sendable {
                 var words = Array(rest.dropFirst())
                 var limit = 120.0
                 if words.count >= 2, words[words.count - 2] == "within" {
-                    limit = try number(words.last)
+                    limit = try number(words.last, upTo: longestWaitUntil)
                     words.removeLast(2)
                 }
-                let text = unquote(words.joined(separator: " "))
+                let text = try unquote(words.joined(separator: " "))
                 guard !text.isEmpty else { throw StepError(message: "`wait until` needs the text to wait for") }
                 return .waitUntil(text, within: limit)
             }
-            return .wait(try number(rest.first))
+            return .wait(try number(rest.first, upTo: longestWait))
         case "skip": return .skip
         case "fault":
             let (fault, arm) = try ArmedFaults.parse(try needs("a fault"))
@@ -132,9 +161,9 @@ public struct Script: Sendable {
             guard let fault = Fault(rawValue: try needs("a fault")) else { throw StepError(message: "unknown fault \"\(argument)\"") }
             return .clear(fault)
         case "crash": return .crash
-        case "relaunch": return .relaunch(user: rest.first)
+        case "relaunch": return .relaunch(user: try rest.first.map(user))
         case "reinstall": return .reinstall
-        case "switch-user": return .switchUser(try needs("a user name"))
+        case "switch-user": return .switchUser(try user(needs("a user name")))
         case "lang":
             guard let lang = Language(rawValue: try needs("en or zh")) else { throw StepError(message: "`lang` takes en or zh") }
             return .lang(lang)
@@ -148,7 +177,7 @@ public struct Script: Sendable {
         case "expect":
             if rest.first == "screen" || (rest.first == "no" && rest.dropFirst().first == "screen") {
                 let present = rest.first == "screen"
-                let text = unquote(rest.dropFirst(present ? 1 : 2).joined(separator: " "))
+                let text = try unquote(rest.dropFirst(present ? 1 : 2).joined(separator: " "))
                 guard !text.isEmpty else { throw StepError(message: "`expect screen` needs the text to look for") }
                 return .expectScreen(text, present: present)
             }
@@ -162,8 +191,13 @@ public struct Script: Sendable {
         }
     }
 
-    private static func unquote(_ text: String) -> String {
-        text.count >= 2 && text.hasPrefix("\"") && text.hasSuffix("\"") ? String(text.dropFirst().dropLast()) : text
+    /// `"TEXT"` or TEXT; a quote that opens without closing (or closes without opening) is a mistake, not text.
+    private static func unquote(_ text: String) throws -> String {
+        if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") { return String(text.dropFirst().dropLast()) }
+        if text.hasPrefix("\"") || text.hasSuffix("\"") {
+            throw StepError(message: "unterminated quote in \(text): write \"TEXT\" with a quote at each end")
+        }
+        return text
     }
 
     /// Key names as scripts write them: Enter, Esc, Up, Down, Left, Right, Tab, Backspace, or one character.
@@ -176,11 +210,15 @@ public struct Script: Sendable {
         case "left": return .left
         case "right": return .right
         case "tab": return .tab
+        case "pgup", "pageup": return .pageUp
+        case "pgdn", "pagedown": return .pageDown
+        case "home": return .home
+        case "end": return .end
         case "backspace": return .backspace
         case "space": return .char(" ")
         default:
             guard word.count == 1, let c = word.first else {
-                throw StepError(message: "unknown key \"\(word)\" (Enter, Esc, Up, Down, Left, Right, Tab, Backspace, Space or one character)")
+                throw StepError(message: "unknown key \"\(word)\" (Enter, Esc, Up, Down, Left, Right, Tab, Backspace, Space, PgUp, PgDn, Home, End or one character)")
             }
             return .char(c)
         }

@@ -1,43 +1,53 @@
 import Foundation
-import ClientPersistence
-import MockBackend
-import MockStore
+import DataFiles
+import GRDB
 
 /// `iapsim state`: what each party holds, as JSON. The field names are a contract with QA scripts.
+/// It only reads: each file is checked as the app checks it, then read through a read-only connection that never
+/// checkpoints, deletes or creates a WAL file.
 public enum StateReport {
     public static func json(for directory: DataDirectory) throws -> String {
+        try directory.checkExisting()
         let files = FileManager.default
+        guard [directory.store, directory.backend, directory.keychain].contains(where: files.fileExists(atPath:)) else {
+            throw DataDirectoryError(description: "\(directory.path) holds no iapsim data (no store.sqlite, backend.sqlite or client-keychain.sqlite); check --data-dir")
+        }
         var transactions: [[String: Any]] = []
         if files.fileExists(atPath: directory.store) {
-            transactions = try StoreDatabase(path: directory.store).all().map { record in
-                let transaction = record.transaction
-                return ["transactionId": transaction.id, "productId": transaction.productId, "state": transaction.state.rawValue,
-                        "finished": record.finished, "applicationUsername": transaction.applicationUsername ?? NSNull(),
-                        "error": transaction.error?.rawValue ?? NSNull(), "account": record.account ?? NSNull(),
-                        "originalTransactionId": transaction.originalTransactionId ?? NSNull()]
+            // By name: a file of an earlier version (not yet migrated by the app) has no account or original id.
+            transactions = try read(directory.store, as: .store, "SELECT * FROM storeTransaction ORDER BY date, id") { row in
+                ["transactionId": row["id"] as String, "productId": row["productId"] as String, "state": row["state"] as String,
+                 "finished": row["finished"] as Bool, "applicationUsername": row["applicationUsername"] as String? ?? NSNull(),
+                 "error": row["error"] as String? ?? NSNull(), "account": (row.hasColumn("account") ? row["account"] as String? : nil) ?? NSNull(),
+                 "originalTransactionId": (row.hasColumn("originalTransactionId") ? row["originalTransactionId"] as String? : nil) ?? NSNull()]
             }
         }
         var credits: [[String: Any]] = []
         if files.fileExists(atPath: directory.backend) {
-            credits = try BackendDatabase(path: directory.backend).credits().map {
-                ["transactionId": $0.transactionId, "user": $0.user, "productId": $0.productId, "orderId": $0.orderId, "coins": $0.coins]
+            credits = try read(directory.backend, as: .backend, """
+                SELECT transactionId, user, productId, orderId, coins FROM credit WHERE revokedAt IS NULL ORDER BY creditedAt, transactionId
+                """) { row in
+                ["transactionId": row[0] as String, "user": row[1] as String, "productId": row[2] as String, "orderId": row[3] as String,
+                 "coins": row[4] as Int]
             }
         }
         var users: [String: Any] = [:]
         if files.fileExists(atPath: directory.keychain) {
-            let client = try ClientDatabase(keychainPath: directory.keychain, sandboxPath: directory.sandbox)
-            let orders = Dictionary(grouping: try client.allOrders(), by: \.user)
-            let intents = Dictionary(grouping: try client.openIntents(), by: \.user)
-            for user in Set(orders.keys).union(intents.keys) {
-                users[user] = [
-                    "pending": (orders[user] ?? []).map {
-                        ["transactionId": $0.transactionId, "productId": $0.productId, "orderId": $0.orderId ?? NSNull(),
-                         "attempts": $0.attempts, "status": $0.status.rawValue] as [String: Any]
-                    },
-                    "openIntents": (intents[user] ?? []).map {
-                        ["id": $0.id, "productId": $0.productId, "orderId": $0.orderId ?? NSNull(), "interrupted": $0.interrupted] as [String: Any]
-                    },
-                ]
+            let orders = try read(directory.keychain, as: .keychain, """
+                SELECT transactionId, user, productId, orderId, attempts, status FROM pendingOrder ORDER BY user, purchasedAt, transactionId
+                """) { row -> (String, [String: Any]) in
+                (row[1], ["transactionId": row[0] as String, "productId": row[2] as String, "orderId": row.text(3) ?? NSNull(),
+                          "attempts": row[4] as Int, "status": row[5] as String])
+            }
+            // The notes of who is paying (issue 11); a file of an earlier version has none yet.
+            let hasIntents = try !read(directory.keychain, as: .keychain, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'intent'") { _ in 1 }.isEmpty
+            let intents = hasIntents ? try read(directory.keychain, as: .keychain, "SELECT id, user, productId, orderId, interrupted FROM intent ORDER BY id") {
+                row -> (String, [String: Any]) in
+                (row[1], ["id": row[0] as Int64, "productId": row[2] as String, "orderId": row.text(3) ?? NSNull(), "interrupted": row[4] as Bool])
+            } : []
+            let pending = Dictionary(grouping: orders, by: \.0), open = Dictionary(grouping: intents, by: \.0)
+            for user in Set(pending.keys).union(open.keys) {
+                users[user] = ["pending": (pending[user] ?? []).map(\.1), "openIntents": (open[user] ?? []).map(\.1)]
             }
         }
         let report: [String: Any] = [
@@ -47,5 +57,19 @@ public enum StateReport {
         ]
         let data = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys, .prettyPrinted])
         return String(decoding: data, as: UTF8.self)
+    }
+
+    private static func read<T>(_ path: String, as identity: DataFileIdentity, _ sql: String, _ row: (Row) -> T) throws -> [T] {
+        let queue = try DataFile.openForReading(path, as: identity)
+        do {
+            return try queue.inDatabase { db in
+                var rows: [T] = []
+                let cursor = try Row.fetchCursor(db, sql: sql)
+                while let next = try cursor.next() { rows.append(row(next)) }
+                return rows
+            }
+        } catch let error as DatabaseError {
+            throw DataFileError(path: path, problem: error.message ?? "\(error)")
+        }
     }
 }

@@ -51,6 +51,8 @@ public final class TimerQueue: Scheduler {
     }
 
     public func after(_ seconds: Double, _ work: @escaping () -> Void) {
+        // Values are checked at the edge; should a non-finite one get through, it means "never", not a date of Inf.
+        guard seconds.isFinite else { return at(.distantFuture, work) }
         at(now.addingTimeInterval(max(seconds, 0)), work)
     }
 

@@ -34,5 +34,5 @@ public enum Action: Sendable, Equatable {
 /// One key press, already decoded by the terminal layer.
 public enum Key: Hashable, Sendable {
     case char(Character)
-    case up, down, left, right, enter, escape, backspace, tab
+    case up, down, left, right, enter, escape, backspace, tab, pageUp, pageDown, home, end
 }

@@ -10,6 +10,9 @@ public enum Alarm: Sendable, Equatable {
     case storage(party: String, detail: String)
     /// A paid transaction no evidence ties to one user: it waits unclaimed in the store's queue for support (I3).
     case unattributed(transactionId: String, productId: String)
+    /// The store finished paid transactions the backend has no record of (a lost write, e.g. a lost WAL file):
+    /// the user paid and was never credited.
+    case creditMissing(transactionIds: [String])
 
     public func text(_ lang: Language) -> String {
         switch (self, lang) {
@@ -23,6 +26,10 @@ public enum Alarm: Sendable, Equatable {
         case let (.storage(party, detail), .zh): "\(Self.party(party))存储出错:\(detail)"
         case let (.unattributed(id, _), .en): "tx \(id) paid, buyer unknown: support assigns it"
         case let (.unattributed(id, _), .zh): "交易 \(id) 已付款,买家不明:待客服分配"
+        case let (.creditMissing(ids), .en):
+            "the store finished \(ids.count) paid transaction(s) with no credit on the backend (\(Self.list(ids))): data was lost; credit by hand"
+        case let (.creditMissing(ids), .zh):
+            "商店已完成 \(ids.count) 笔已付款交易,后端却没有入账记录(\(Self.list(ids))):数据已丢失,请人工补发"
         }
     }
 
@@ -39,6 +46,10 @@ public enum Alarm: Sendable, Equatable {
             if reason.hasPrefix("status ") { return "状态码 " + reason.dropFirst(7) }
             return reason
         }
+    }
+
+    private static func list(_ ids: [String]) -> String {
+        ids.prefix(3).joined(separator: ", ") + (ids.count > 3 ? ", …" : "")
     }
 
     private static func party(_ name: String) -> String {

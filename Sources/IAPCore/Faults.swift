@@ -66,6 +66,20 @@ public enum Fault: String, Sendable, Equatable, CaseIterable, Comparable {
         }
     }
 
+    /// The numbers VALUE may take; nil for faults whose value is a word (or that take none).
+    public var valueRange: ClosedRange<Double>? {
+        switch self {
+        case .productsSlow, .observerDelayed, .backendSlow: 0...3600
+        case .backend5xx: 500...599
+        case .verifyStatus: 0...21199
+        case .verificationPending: 0...100
+        default: nil
+        }
+    }
+
+    /// Seconds may be fractional; statuses and counts are whole numbers.
+    var takesFraction: Bool { self == .productsSlow || self == .observerDelayed || self == .backendSlow }
+
     /// What VALUE means, for `iapsim faults` and the panel.
     public var valueHelp: String? {
         switch self {
@@ -219,8 +233,12 @@ public struct ArmedFaults: Sendable, Equatable, Sequence, ExpressibleByArrayLite
             if fault == .crashAt, !Effect.crashPoints.contains(value) {
                 throw FaultSyntaxError(message: "crash-at takes one of \(Effect.crashPoints.joined(separator: ", ")), not \"\(value)\"")
             }
-            if fault != .askToBuy, fault != .crashAt, Double(value) == nil {
-                throw FaultSyntaxError(message: "\(fault.rawValue) takes a number (\(fault.valueHelp ?? "")), not \"\(value)\"")
+            if let range = fault.valueRange {
+                // Checked at the edge: a non-finite or huge value would end up as a date in a party's database.
+                guard let number = Double(value), number.isFinite, range.contains(number), fault.takesFraction || number.rounded() == number else {
+                    throw FaultSyntaxError(message: "\(fault.rawValue) takes \(fault.takesFraction ? "" : "a whole number ")"
+                        + "\(Int(range.lowerBound)) to \(Int(range.upperBound)) (\(fault.valueHelp ?? "")), not \"\(value)\"")
+                }
             }
         }
         return (fault, FaultArm(value: value, once: once))

@@ -1,6 +1,6 @@
 /// What a key asks for. The keymap turns keys into commands; the reducer carries them out.
 public enum Command: Sendable, Equatable {
-    case up, down, choose, back, logout, help, quit, confirmQuit, otherChoice, toggleBackend, foreground, skipTime, erase
+    case up, down, pageUp, pageDown, first, last, choose, back, logout, help, quit, confirmQuit, otherChoice, toggleBackend, foreground, skipTime, erase
     case faultPanel, scenarios, inspector, language, armOnce, explain, stateCatalog
 }
 
@@ -14,8 +14,12 @@ public enum KeyContext: Sendable, Equatable, CaseIterable {
     case prompt
     case help
     case quitConfirm
-    /// The fault panel and the scenario list: a list to move in and choose from.
+    /// The fault panel: a list to move in, arm (Enter) or arm once (o).
     case panel
+    /// The scenario list: a list to move in and start one from.
+    case scenarioList
+    /// Every state explained: a list to move in; the explanation follows the cursor.
+    case stateBrowser
     case inspector
     case explain
 }
@@ -33,29 +37,47 @@ public struct KeyBinding: Sendable {
 }
 
 public enum Keymap {
+    /// Where `q`, `?` and `E` work: everywhere but the login screen with a name typed (letters are text there)
+    /// and the quit question (it takes `y` or Esc).
+    public static let anywhere: Set<KeyContext> = Set(KeyContext.allCases).subtracting([.login, .quitConfirm])
+
+    /// The product list and the list overlays, where PgUp/PgDn/Home/End move.
+    public static let lists: Set<KeyContext> = [.products, .panel, .scenarioList, .stateBrowser]
+
+    /// How far PgUp/PgDn move.
+    public static let page = 10
+
     public static let bindings: [KeyBinding] = [
         KeyBinding(keys: [.up, .char("k")], label: "↑/k", help: Localized(en: "move up", zh: "上移"),
                    hint: Localized(en: "up", zh: "上移"),
-                   command: .up, contexts: [.products, .panel]),
+                   command: .up, contexts: [.products, .panel, .scenarioList, .stateBrowser]),
         KeyBinding(keys: [.down, .char("j")], label: "↓/j", help: Localized(en: "move down", zh: "下移"),
                    hint: Localized(en: "down", zh: "下移"),
-                   command: .down, contexts: [.products, .panel]),
+                   command: .down, contexts: [.products, .panel, .scenarioList, .stateBrowser]),
+        KeyBinding(keys: [.pageUp], label: "PgUp", help: Localized(en: "a page up", zh: "上翻一页"), hint: nil,
+                   command: .pageUp, contexts: lists),
+        KeyBinding(keys: [.pageDown], label: "PgDn", help: Localized(en: "a page down", zh: "下翻一页"), hint: nil,
+                   command: .pageDown, contexts: lists),
+        KeyBinding(keys: [.home], label: "Home", help: Localized(en: "to the first", zh: "到第一项"), hint: nil,
+                   command: .first, contexts: lists),
+        KeyBinding(keys: [.end], label: "End", help: Localized(en: "to the last", zh: "到最后一项"), hint: nil,
+                   command: .last, contexts: lists),
         KeyBinding(keys: [.enter], label: "Enter", help: Localized(en: "buy / log in / take default", zh: "购买 / 登录 / 默认选项"),
                    hint: Localized(en: "choose", zh: "确定"),
-                   command: .choose, contexts: [.loginEmpty, .login, .products, .prompt, .panel]),
-        KeyBinding(keys: [.left, .right, .tab], label: "←/→", help: Localized(en: "switch button", zh: "切换按钮"),
+                   command: .choose, contexts: [.loginEmpty, .login, .products, .prompt, .panel, .scenarioList]),
+        KeyBinding(keys: [.left, .right, .tab], label: "←/→/Tab", help: Localized(en: "switch button", zh: "切换按钮"),
                    hint: Localized(en: "switch", zh: "切换"),
                    command: .otherChoice, contexts: [.prompt]),
         KeyBinding(keys: [.escape], label: "Esc", help: Localized(en: "back / dismiss / safe choice", zh: "返回 / 关闭 / 安全选项"),
                    hint: Localized(en: "back", zh: "返回"),
-                   command: .back, contexts: [.login, .hud, .prompt, .help, .quitConfirm, .panel, .inspector, .explain]),
+                   command: .back, contexts: [.login, .hud, .prompt, .help, .quitConfirm, .panel, .scenarioList, .stateBrowser, .inspector, .explain]),
         KeyBinding(keys: [.backspace], label: "⌫", help: Localized(en: "erase a letter", zh: "删除一个字"),
                    hint: nil,
                    command: .erase, contexts: [.login]),
         KeyBinding(keys: [.char("b")], label: "b", help: Localized(en: "backend up / down", zh: "切换后端可达"),
                    hint: nil,
                    command: .toggleBackend, contexts: [.products, .hud]),
-        KeyBinding(keys: [.char("f")], label: "f", help: Localized(en: "foreground: retry pending now", zh: "回到前台:立即重试"),
+        KeyBinding(keys: [.char("f")], label: "f", help: Localized(en: "foreground: retry now", zh: "回到前台:立即重试"),
                    hint: nil,
                    command: .foreground, contexts: [.products, .hud]),
         KeyBinding(keys: [.char("t")], label: "t", help: Localized(en: "skip to the next retry/reply", zh: "跳到下一次重试或回应"),
@@ -66,19 +88,19 @@ public enum Keymap {
                    command: .armOnce, contexts: [.panel]),
         KeyBinding(keys: [.char("F")], label: "F", help: Localized(en: "faults, crash now, reinstall", zh: "故障、立即崩溃、重装"),
                    hint: nil,
-                   command: .faultPanel, contexts: [.loginEmpty, .products, .hud, .panel]),
+                   command: .faultPanel, contexts: [.loginEmpty, .products, .hud, .panel, .scenarioList, .stateBrowser]),
         KeyBinding(keys: [.char("S")], label: "S", help: Localized(en: "scenarios: known loss cases", zh: "场景:已知丢单情形"),
                    hint: nil,
-                   command: .scenarios, contexts: [.loginEmpty, .products, .panel]),
+                   command: .scenarios, contexts: [.loginEmpty, .products, .panel, .scenarioList, .stateBrowser]),
         KeyBinding(keys: [.char("i")], label: "i", help: Localized(en: "inspector: parties, timeline", zh: "检查器:三方与时间线"),
                    hint: nil,
                    command: .inspector, contexts: [.loginEmpty, .products, .hud, .prompt, .inspector]),
         KeyBinding(keys: [.char("e")], label: "e", help: Localized(en: "explain what is on screen", zh: "解释当前画面"),
                    hint: Localized(en: "explain", zh: "解释"),
-                   command: .explain, contexts: [.loginEmpty, .products, .hud, .prompt, .help, .panel, .inspector, .explain]),
+                   command: .explain, contexts: [.loginEmpty, .products, .hud, .prompt, .help, .panel, .scenarioList, .stateBrowser, .inspector, .explain]),
         KeyBinding(keys: [.char("E")], label: "E", help: Localized(en: "every state, explained", zh: "所有状态的说明"),
                    hint: nil,
-                   command: .stateCatalog, contexts: [.loginEmpty, .products, .hud, .panel, .explain]),
+                   command: .stateCatalog, contexts: anywhere),
         KeyBinding(keys: [.char("l")], label: "l", help: Localized(en: "language: English / 简体中文", zh: "语言:English / 简体中文"),
                    hint: nil,
                    command: .language, contexts: [.loginEmpty, .products, .hud, .inspector]),
@@ -87,10 +109,10 @@ public enum Keymap {
                    command: .logout, contexts: [.products]),
         KeyBinding(keys: [.char("?")], label: "?", help: Localized(en: "help: every key", zh: "帮助:所有按键"),
                    hint: Localized(en: "help", zh: "帮助"),
-                   command: .help, contexts: [.loginEmpty, .products, .hud, .help]),
+                   command: .help, contexts: anywhere),
         KeyBinding(keys: [.char("q")], label: "q", help: Localized(en: "quit (asks if buying)", zh: "退出(购买中会先确认)"),
                    hint: Localized(en: "quit", zh: "退出"),
-                   command: .quit, contexts: [.loginEmpty, .products, .hud]),
+                   command: .quit, contexts: anywhere),
         KeyBinding(keys: [.char("y")], label: "y", help: Localized(en: "yes, quit", zh: "确认退出"),
                    hint: Localized(en: "quit", zh: "退出"),
                    command: .confirmQuit, contexts: [.quitConfirm]),
@@ -111,7 +133,9 @@ extension AppState {
         case .help: return .help
         case .quitConfirm: return .quitConfirm
         case .unfinished, .logoutWarning: return .prompt
-        case .faultPanel, .scenarios, .stateCatalog: return .panel
+        case .faultPanel: return .panel
+        case .scenarios: return .scenarioList
+        case .stateCatalog: return .stateBrowser
         case .inspector: return .inspector
         case .explain: return .explain
         case nil: break

@@ -51,6 +51,25 @@ extension AppState {
         }
     }
 
+    /// PgUp/PgDn (a page, stopping at the ends) and Home/End in a list overlay.
+    mutating func jumpPanel(_ command: Command) {
+        func target(_ current: Int, _ count: Int) -> Int {
+            let last = max(count - 1, 0)
+            switch command {
+            case .pageUp: return max(current - Keymap.page, 0)
+            case .pageDown: return min(current + Keymap.page, last)
+            case .first: return 0
+            default: return last
+            }
+        }
+        switch modal {
+        case let .faultPanel(selection): modal = .faultPanel(selection: target(selection, FaultPanelRow.all.count))
+        case let .scenarios(selection) where !scenarios.isEmpty: modal = .scenarios(selection: target(selection, scenarios.count))
+        case let .stateCatalog(selection): modal = .stateCatalog(selection: target(selection, StateCatalog.entries.count))
+        default: break
+        }
+    }
+
     /// Enter (sticky) or `o` (one-shot) on the fault panel; Enter on the scenario list.
     mutating func choosePanel(once: Bool) -> [Effect] {
         switch modal {

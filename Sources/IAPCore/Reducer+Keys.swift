@@ -1,26 +1,42 @@
 import Foundation
 
+extension KeyContext {
+    /// An overlay that is a list to move in.
+    var isList: Bool { self == .panel || self == .scenarioList || self == .stateBrowser }
+}
+
 extension AppState {
     mutating func handle(_ key: Key) -> [Effect] {
         let context = keyContext
         guard let command = Keymap.command(for: key, in: context) else {
-            if context == .login || context == .loginEmpty, case let .char(c) = key, !c.isNewline, c.isLetter || c.isNumber || c.isPunctuation || c == " " {
-                if loginText.count < 24 { loginText.append(c) }
+            if context == .login || context == .loginEmpty, case let .char(c) = key, UserName.allows(c) {
+                if loginText.count < UserName.maximumLength { loginText.append(c) }
             }
             return []
         }
         switch command {
-        case .up where context == .panel:
+        case .up where context.isList:
             movePanel(by: -1)
-        case .down where context == .panel:
+        case .down where context.isList:
             movePanel(by: 1)
+        case .pageUp where context.isList, .pageDown where context.isList, .first where context.isList, .last where context.isList:
+            jumpPanel(command)
+        case .pageUp:
+            selection = max(selection - Keymap.page, 0)
+        case .pageDown:
+            selection = min(selection + Keymap.page, max(products.count - 1, 0))
+        case .first:
+            selection = 0
+        case .last:
+            selection = max(products.count - 1, 0)
         case .up:
             selection = max(selection - 1, 0)
         case .down:
             selection = min(selection + 1, max(products.count - 1, 0))
-        case .choose where context == .panel:
+        case .choose where context.isList:
             return choosePanel(once: false)
         case .armOnce:
+            guard case .faultPanel = modal else { return [] }
             return choosePanel(once: true)
         case .faultPanel:
             if case .faultPanel = modal { closeOverlay() } else { modal = .faultPanel(selection: 0) }
@@ -32,7 +48,13 @@ extension AppState {
         case .language:
             lang = lang == .en ? .zh : .en
         case .explain:
-            if case let .explain(_, under) = modal { modal = under } else { modal = .explain(stateId: visibleStateId, under: modal) }
+            if case let .explain(_, under) = modal {
+                modal = under
+            } else if case let .stateCatalog(selection) = modal, StateCatalog.entries.indices.contains(selection) {
+                modal = .explain(stateId: StateCatalog.entries[selection].id, under: modal)  // the state under the cursor
+            } else {
+                modal = .explain(stateId: visibleStateId, under: modal)
+            }
         case .stateCatalog:
             let current = StateCatalog.entries.firstIndex { $0.id == visibleStateId } ?? 0
             modal = .stateCatalog(selection: current)
@@ -83,8 +105,8 @@ extension AppState {
             break
         }
         if user == nil {
-            let name = loginText.trimmingCharacters(in: .whitespaces)
-            return name.isEmpty ? [] : logIn(name)
+            guard let name = try? UserName.normalized(loginText) else { return [] }
+            return logIn(name)
         }
         return buySelected()
     }

@@ -12,14 +12,14 @@ public enum Text: String, Sendable, CaseIterable {
     case alreadyOwned = "already-owned"
     // the app's own
     case continuesInBackground, unclaimed
-    case appTitle, loginPrompt, loginHint, user, pending, balance, coins, owned, products
+    case appTitle, loginPrompt, loginHint, user, pending, balance, balanceUnknown, coins, owned, products
     case stay, logoutAnyway, quitInFlight, yesQuit, noStay
     case helpTitle, helpClose, retryCount, nextRetry, inBackground
-    case tooSmall, consumable, nonConsumable, subscription, nonRenewing
-    case orderOf, alarm, backendDownBadge
+    case tooSmall, tooSmallQuit, consumable, nonConsumable, subscription, nonRenewing
+    case orderOf, serialPolicy, alarm, backendDownBadge
     case faultPanel, faultPanelHint, scenariosTitle, scenariosHint, noScenarios
     case inspectorStore, inspectorClient, inspectorBackend, inspectorTimeline
-    case explainSees, explainUnderneath, explainSupport, explainReach, explainClose, stateCatalogTitle
+    case explainSees, explainUnderneath, explainSupport, explainReach, explainClose, stateCatalogTitle, stateCatalogClose
 
     public func callAsFunction(_ lang: Language) -> String {
         let pair = Self.table[self]!
@@ -51,6 +51,7 @@ public enum Text: String, Sendable, CaseIterable {
         .user: ("user", "用户"),
         .pending: ("pending", "待处理"),
         .balance: ("Balance", "余额"),
+        .balanceUnknown: ("Balance unknown (backend down)", "余额未知(后端不可达)"),
         .coins: ("coins", "金币"),
         .owned: ("Owned", "已拥有"),
         .products: ("Products", "商品"),
@@ -65,11 +66,13 @@ public enum Text: String, Sendable, CaseIterable {
         .nextRetry: ("next in", "下次"),
         .inBackground: ("Esc: keep it pending in the background", "Esc:转入后台继续处理"),
         .tooSmall: ("Terminal too small: need at least", "终端太小,至少需要"),
+        .tooSmallQuit: ("Enlarge the window; q quits.", "请放大窗口;按 q 退出。"),
         .consumable: ("Consumable", "消耗型"),
         .nonConsumable: ("Non-consumable", "非消耗型"),
         .subscription: ("Subscription", "订阅"),
         .nonRenewing: ("Non-renewing", "非续期订阅"),
         .orderOf: ("Order", "订单"),
+        .serialPolicy: ("Serial purchases: one order at a time", "串行购买:一次只处理一笔订单"),
         .alarm: ("ALARM", "警报"),
         .backendDownBadge: ("backend down", "后端不可达"),
         .faultPanel: ("Faults", "故障"),
@@ -88,6 +91,7 @@ public enum Text: String, Sendable, CaseIterable {
         .explainReach: ("How to reach it", "如何重现"),
         .explainClose: ("Esc or e closes · E every state", "Esc 或 e 关闭 · E 所有状态"),
         .stateCatalogTitle: ("States explained", "状态说明"),
+        .stateCatalogClose: ("↑/↓ browse · e explain it alone · Esc closes", "↑/↓ 浏览 · e 单独解释 · Esc 关闭"),
         .inspectorTimeline: ("Timeline: what happened, and what it led to", "时间线:发生了什么,引出了什么"),
     ]
 }

@@ -6,10 +6,11 @@ extension Canvas {
     mutating func drawTitleBar() {
         grid.fill(x: 0, y: 0, width: width, height: 1, style: theme.titleBar)
         grid.put(" " + Text.appTitle(lang), x: 0, y: 0, style: theme.titleBar, limit: width / 2)
-        let who = state.user ?? "—"
-        let status = "\(Text.user(lang)) \(who) · \(Text.pending(lang)) \(state.pendingCount) "
-        let cut = truncated(status, to: width / 2)
-        grid.put(cut, x: width - displayWidth(cut), y: 0, style: theme.titleBar)
+        // The pending count is never cut (I6): a long name gives way instead.
+        let who = "\(Text.user(lang)) ", count = " · \(Text.pending(lang)) \(state.pendingCount) "
+        let room = max(width / 2 - displayWidth(who) - displayWidth(count), 1)
+        let status = who + truncated(state.user ?? "—", to: room) + count
+        grid.put(status, x: max(width - displayWidth(status), 0), y: 0, style: theme.titleBar)
     }
 
     /// Armed faults and alarms, so no state is silent (I6).

@@ -6,11 +6,14 @@ extension Canvas {
     mutating func drawUnfinishedPrompt(transactionId: String, choice: Int) {
         let inner = 46
         let order = state.orders[transactionId]
-        let origin = centredFrame(innerWidth: inner, innerHeight: 6, title: Text.unfinished(lang))
+        // Under the serial policy (C9) this prompt is also what a new purchase gets: it says why.
+        let serial = state.serialPurchases
+        let origin = centredFrame(innerWidth: inner, innerHeight: serial ? 7 : 6, title: Text.unfinished(lang))
         centred(productLine(order?.productId), x: origin.x, y: origin.y + 1, width: inner, style: theme.heading)
         let ref = "\(Text.orderOf(lang)) \(order?.orderId ?? "—") · tx \(transactionId)"
         centred(ref, x: origin.x, y: origin.y + 2, width: inner, style: theme.dimmed)
-        drawButtons([Text.continueAction(lang), Text.later(lang)], focused: choice, x: origin.x, y: origin.y + 4, width: inner)
+        if serial { centred(Text.serialPolicy(lang), x: origin.x, y: origin.y + 3, width: inner, style: theme.dimmed) }
+        drawButtons([Text.continueAction(lang), Text.later(lang)], focused: choice, x: origin.x, y: origin.y + (serial ? 5 : 4), width: inner)
     }
 
     mutating func drawLogoutWarning(choice: Int) {
@@ -31,11 +34,14 @@ extension Canvas {
         drawButtons([Text.stay(lang), Text.logoutAnyway(lang)], focused: choice, x: origin.x, y: y + 1, width: inner)
     }
 
+    /// Over the HUD it asks about, the same size, so that no edge of the HUD peeks out a row off.
     mutating func drawQuitConfirm() {
-        let inner = 44
-        let origin = centredFrame(innerWidth: inner, innerHeight: 3)
-        centred(Text.quitInFlight(lang), x: origin.x, y: origin.y, width: inner, style: theme.heading)
-        centred("\(Text.yesQuit(lang))   \(Text.noStay(lang))", x: origin.x, y: origin.y + 2, width: inner, style: theme.dimmed)
+        let size = state.hud.map(hudSize) ?? (width: 44, height: 3)
+        let inner = max(size.width, 44)
+        let origin = centredFrame(innerWidth: inner, innerHeight: size.height)
+        let top = origin.y + (size.height - 3) / 2
+        centred(Text.quitInFlight(lang), x: origin.x, y: top, width: inner, style: theme.heading)
+        centred("\(Text.yesQuit(lang))   \(Text.noStay(lang))", x: origin.x, y: top + 2, width: inner, style: theme.dimmed)
     }
 
     /// Every key, in two columns so that the whole keymap fits the smallest screen.
@@ -45,10 +51,11 @@ extension Canvas {
         let perColumn = (rows.count + 1) / 2
         let column = inner / 2
         let origin = centredFrame(innerWidth: inner, innerHeight: perColumn + 2, title: Text.helpTitle(lang))
+        let labelWidth = (rows.map { displayWidth($0.label) }.max() ?? 5) + 1
         for (i, binding) in rows.enumerated() {
             let x = origin.x + (i / perColumn) * column, y = origin.y + i % perColumn
             grid.put(binding.label, x: x, y: y, style: theme.hintKey)
-            grid.put(binding.help[lang], x: x + 6, y: y, style: theme.plain, limit: column - 7)
+            grid.put(binding.help[lang], x: x + labelWidth, y: y, style: theme.plain, limit: column - labelWidth - 1)
         }
         grid.put(Text.helpClose(lang), x: origin.x, y: origin.y + perColumn + 1, style: theme.dimmed)
     }

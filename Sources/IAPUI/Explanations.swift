@@ -28,7 +28,7 @@ extension Canvas {
             drawSections(entries[selection], x: origin.x + listWidth + 2, y: origin.y, width: inner - listWidth - 2,
                          lastRow: origin.y + visible - 1)
         }
-        grid.put(Text.explainClose(lang), x: origin.x, y: origin.y + height - 7, style: theme.dimmed, limit: inner)
+        grid.put(Text.stateCatalogClose(lang), x: origin.x, y: origin.y + height - 7, style: theme.dimmed, limit: inner)
     }
 
     /// The four parts of an explanation, each a heading and wrapped text, down to `lastRow`.

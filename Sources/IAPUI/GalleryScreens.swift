@@ -60,7 +60,7 @@ public struct GalleryScreen: Sendable {
         }
         func hud(_ kind: HUD.Kind, _ change: @escaping @Sendable (inout AppState) -> Void = { _ in }) -> GalleryScreen {
             screen("hud-" + kind.catalogName) {
-                $0.hud = HUD(kind, productId: "com.iapsim.coins.300", transactionId: pending.transactionId)
+                $0.hud = HUD(kind, productId: "com.iapsim.coins.300", transactionId: kind == .purchasing ? nil : pending.transactionId)
                 change(&$0)
             }
         }
@@ -169,7 +169,7 @@ public struct GalleryScreen: Sendable {
                 withPending(&$0)
                 $0.modal = .inspector
             },
-            screen("state-catalog") { $0.modal = .stateCatalog(selection: 6) },
+            screen("state-catalog") { $0.modal = .stateCatalog(selection: StateCatalog.entries.firstIndex { $0.id == "hud-confirming" } ?? 0) },
         ]
     }
 }

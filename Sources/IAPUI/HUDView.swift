@@ -8,11 +8,17 @@ extension Canvas {
         centred(Text.loading(lang), x: origin.x, y: origin.y + 1, width: 36, style: theme.waiting)
     }
 
-    mutating func drawHUD(_ hud: HUD) {
+    /// The HUD's inner size: what a dialog over it (the quit question) takes to cover it exactly.
+    func hudSize(_ hud: HUD) -> (width: Int, height: Int) {
         let lines = detailLines(for: hud)
         // Canonical strings are never cut: the HUD grows to fit them (up to the screen).
         let widest = ([headline(hud.kind), footer(hud.kind)] + lines).map(displayWidth).max() ?? 0
-        let inner = min(max(44, widest + 4), width - 4)
+        return (min(max(44, widest + 4), width - 4), 4 + lines.count)
+    }
+
+    mutating func drawHUD(_ hud: HUD) {
+        let lines = detailLines(for: hud)
+        let inner = hudSize(hud).width
         let origin = centredFrame(innerWidth: inner, innerHeight: 4 + lines.count, style: frameStyle(hud.kind))
         centred(headline(hud.kind), x: origin.x, y: origin.y + 1, width: inner, style: textStyle(hud.kind))
         for (i, line) in lines.enumerated() {

@@ -9,7 +9,7 @@ public enum Renderer {
     public static func render(_ state: AppState, width: Int, height: Int, theme: Theme, inspector: InspectorView = InspectorView()) -> ScreenGrid {
         var grid = ScreenGrid(width: width, height: height)
         guard width >= minimumWidth, height >= minimumHeight else {
-            drawTooSmall(&grid, lang: state.lang, theme: theme)
+            drawTooSmall(&grid, state: state, theme: theme)
             return grid
         }
         var canvas = Canvas(grid: grid, state: state, theme: theme)
@@ -39,19 +39,13 @@ public enum Renderer {
         return grid
     }
 
-    private static func drawTooSmall(_ grid: inout ScreenGrid, lang: Language, theme: Theme) {
-        let message = "\(Text.tooSmall(lang)) \(minimumWidth)×\(minimumHeight) (\(grid.width)×\(grid.height))"
-        var y = 0
-        var rest = Substring(message)
-        while !rest.isEmpty, y < grid.height {
-            var line = ""
-            while let c = rest.first, displayWidth(line) + displayWidth(c) <= grid.width {
-                line.append(c)
-                rest.removeFirst()
-            }
-            if line.isEmpty { break }
-            grid.put(line, x: 0, y: y, style: theme.bad)
-            y += 1
+    /// Only `q` works on this screen (and `y`/Esc once q asked), so it says so.
+    private static func drawTooSmall(_ grid: inout ScreenGrid, state: AppState, theme: Theme) {
+        let lang = state.lang
+        let keys = state.modal == .quitConfirm ? "\(Text.quitInFlight(lang)) \(Text.yesQuit(lang)) · \(Text.noStay(lang))" : Text.tooSmallQuit(lang)
+        let message = "\(Text.tooSmall(lang)) \(minimumWidth)×\(minimumHeight) (\(grid.width)×\(grid.height)). \(keys)"
+        for (y, line) in wrappedLines(message, width: grid.width).prefix(grid.height).enumerated() {
+            grid.put(line.trimmingCharacters(in: .whitespaces), x: 0, y: y, style: theme.bad)
         }
     }
 }

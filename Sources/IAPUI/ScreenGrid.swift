@@ -20,11 +20,19 @@ public struct ScreenGrid: Sendable, Equatable {
         cells[y * width + x]
     }
 
-    /// Writes `text` from column `x` on row `y`, stopping at `limit` columns; returns the columns used.
+    /// Writes `text` from column `x` on row `y`, stopping at `limit` columns (or the edge); returns the columns used.
+    /// Text cut to fit ends in "…", so that nobody takes a cut word for the whole one (trailing spaces are just dropped).
     @discardableResult
     public mutating func put(_ text: String, x: Int, y: Int, style: Style, limit: Int? = nil) -> Int {
         guard y >= 0, y < height, x >= 0 else { return 0 }
         let end = min(width, x + (limit ?? width))
+        var text = text
+        // Columns never exceed UTF-8 bytes, so most text skips the measuring.
+        if text.utf8.count > end - x, displayWidth(text) > end - x {
+            var trimmed = Substring(text)
+            while trimmed.last == " " { trimmed.removeLast() }
+            if displayWidth(String(trimmed)) > end - x { text = truncated(String(trimmed), to: end - x) }
+        }
         var column = x
         for character in text {
             let w = displayWidth(character)

@@ -14,7 +14,9 @@ extension Canvas {
     }
 
     mutating func drawProductList() {
-        let balance = "\(Text.balance(lang)) \(state.account.coins) \(Text.coins(lang))"
+        // With the backend down and nothing read from it yet, 0 would be a guess: say it is unknown.
+        let unknown = state.faults.contains(.backendDown) && state.account == Account()
+        let balance = unknown ? Text.balanceUnknown(lang) : "\(Text.balance(lang)) \(state.account.coins) \(Text.coins(lang))"
         grid.put(Text.products(lang), x: 2, y: 2, style: theme.heading)
         grid.put(balance, x: width - 2 - displayWidth(balance), y: 2, style: theme.heading)
         grid.put(String(repeating: "─", count: width - 4), x: 2, y: 3, style: theme.frame)

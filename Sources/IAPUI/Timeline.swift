@@ -129,6 +129,10 @@ public struct Timeline: Sendable {
         case .escape: "Esc"
         case .backspace: "⌫"
         case .tab: "Tab"
+        case .pageUp: "PgUp"
+        case .pageDown: "PgDn"
+        case .home: "Home"
+        case .end: "End"
         }
     }
 

@@ -17,7 +17,7 @@ public final class BackendDatabase {
     let queue: DatabaseQueue
 
     public init(path: String) throws {
-        queue = try DataFile.open(path, migrations: [
+        queue = try DataFile.open(path, identity: .backend, migrations: [
             ("v1", { db in
                 try db.execute(sql: """
                     CREATE TABLE orders (
@@ -42,7 +42,33 @@ public final class BackendDatabase {
             ("v2-support", { db in
                 try db.execute(sql: "ALTER TABLE orders ADD COLUMN compensatedAt DOUBLE")
             }),
+            // What the backend told the client to finish without a credit (rejected, compensated by support): with the
+            // ledger, it accounts for every transaction the store may have finished.
+            ("v3-verdicts", { db in
+                try db.execute(sql: "CREATE TABLE verdict (transactionId TEXT PRIMARY KEY, status INTEGER NOT NULL, decidedAt DOUBLE NOT NULL)")
+            }),
         ])
+    }
+
+    /// Notes that the client was told to finish this transaction without a credit.
+    func recordVerdict(transactionId: String, status: Int, at date: Date) throws {
+        try queue.write { db in
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO verdict (transactionId, status, decidedAt) VALUES (?, ?, ?)").execute(
+                arguments: [transactionId, status, date.timeIntervalSince1970])
+        }
+    }
+
+    /// Of `ids`, those the backend has neither a credit (live or refunded) nor a verdict for.
+    public func unaccounted(_ ids: [String]) throws -> [String] {
+        guard !ids.isEmpty else { return [] }
+        let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
+        return try queue.inDatabase { db in
+            let known = Set(try String.fetchAll(db, sql: """
+                SELECT transactionId FROM credit WHERE transactionId IN (\(marks))
+                UNION SELECT transactionId FROM verdict WHERE transactionId IN (\(marks))
+                """, arguments: StatementArguments(ids + ids)))
+            return ids.filter { !known.contains($0) }
+        }
     }
 
     func createOrder(user: String, productId: String, at date: Date) throws -> String {

@@ -96,6 +96,7 @@ public final class MockBackend: Backend {
         // order-missing: the server cannot find the order the client names, and proceeds as if none was named (B4).
         let orderId = faults.fire(.orderMissing) != nil ? nil : request.orderId
         if let orderId, try database.isCompensated(orderId: orderId) {
+            try database.recordVerdict(transactionId: request.transactionId, status: ReceiptStatus.compensatedBySupport, at: scheduler.now)
             return VerifyResponse(status: ReceiptStatus.compensatedBySupport)
         }
         // Apple's two endpoints read the same receipt: its signature is checked once, not once per endpoint.
@@ -108,7 +109,11 @@ public final class MockBackend: Backend {
         }
         let receipt: Receipt
         switch apple {
-        case let .status(code): return VerifyResponse(status: code)
+        case let .status(code):
+            if case .invalid = VerifyOutcome(.success(VerifyResponse(status: code))) {
+                try database.recordVerdict(transactionId: request.transactionId, status: code, at: scheduler.now)
+            }
+            return VerifyResponse(status: code)
         case let .receipt(checked): receipt = checked
         }
         guard let entry = receipt.in_app.first(where: { $0.transaction_id == request.transactionId }) else {

@@ -15,17 +15,22 @@ public struct CatalogError: Error, CustomStringConvertible {
 /// Reads the app's own catalog format, or an Xcode `.storekit` configuration file.
 public enum CatalogLoader {
     public static func load(path: String) throws -> [Product] {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw CatalogError(path: path, location: "", problem: "cannot be read (\((error as NSError).localizedDescription))")
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw CatalogError(path: path, location: "", problem: "no such file; give iapsim's catalog JSON or an Xcode .storekit file (--catalog FILE)")
+        }
+        guard !isFolder.boolValue else {
+            throw CatalogError(path: path, location: "", problem: "is a folder, not a catalog; give iapsim's catalog JSON or an Xcode .storekit file (--catalog FILE)")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CatalogError(path: path, location: "", problem: "cannot be read (\(String(cString: strerror(errno)))); check its permissions")
         }
         let products: [Product]
         do {
             if try isStoreKitConfiguration(data) {
                 products = try JSONDecoder().decode(StoreKitFile.self, from: data).catalog()
             } else {
+                try checkCoins(data)
                 let entries = try JSONDecoder().decode(CatalogFile.self, from: data).products
                 products = try entries.enumerated().map { try $0.element.product(at: "products[\($0.offset)]") }
             }
@@ -48,6 +53,9 @@ public enum CatalogLoader {
         return first?["productID"] != nil
     }
 
+    /// The most coins one product may credit: a balance of many purchases stays far from overflowing.
+    public static let mostCoins = 1_000_000
+
     private static func validate(_ products: [Product], path: String) throws {
         guard !products.isEmpty else { throw CatalogError(path: path, location: "products", problem: "no products") }
         var seen = Set<String>()
@@ -55,6 +63,38 @@ public enum CatalogLoader {
             if product.id.isEmpty { throw CatalogError(path: path, location: "products[\(i)]", problem: "empty product id") }
             if !seen.insert(product.id).inserted {
                 throw CatalogError(path: path, location: "products[\(i)]", problem: "duplicate product id \"\(product.id)\"")
+            }
+            let place = "products[\(i)] \"\(product.id)\""
+            for (field, text) in [("title", product.title), ("price", product.price)] {
+                for lang in Language.allCases where text[lang].trimmingCharacters(in: .whitespaces).isEmpty {
+                    throw CatalogError(path: path, location: "\(place).\(field)", problem: "empty (\(lang.rawValue)); give the \(field) a person sees")
+                }
+            }
+            for lang in Language.allCases {
+                let price = product.price[lang]
+                if price.contains("-") || price.contains("−") || !price.contains(where: \.isNumber) {
+                    throw CatalogError(path: path, location: "\(place).price", problem: "\"\(price)\" is not a price; write an amount of 0 or more, e.g. \"¥6\"")
+                }
+            }
+            if !(0...mostCoins).contains(product.coins) {
+                throw CatalogError(path: path, location: "\(place).coins", problem: "takes a whole number 0 to \(mostCoins), not \(product.coins)")
+            }
+        }
+    }
+
+    /// Coins are checked on the raw JSON: a number too big for an Int would otherwise be reported as "not valid JSON".
+    private static func checkCoins(_ data: Data) throws {
+        guard let root = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let entries = root["products"] as? [[String: Any]] else { return }
+        for (i, entry) in entries.enumerated() {
+            guard let value = entry["coins"], !(value is NSNull) else { continue }
+            let place = "products[\(i)]" + ((entry["id"] as? String).map { " \"\($0)\"" } ?? "") + ".coins"
+            guard let number = value as? NSNumber, !(value is String) else {
+                throw Problem(location: place, message: "takes a whole number 0 to \(mostCoins), not \(value)")
+            }
+            let double = number.doubleValue
+            guard double.isFinite, double.rounded() == double, double >= 0, double <= Double(mostCoins) else {
+                throw Problem(location: place, message: "takes a whole number 0 to \(mostCoins), not \(number)")
             }
         }
     }

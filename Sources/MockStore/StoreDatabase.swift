@@ -18,7 +18,7 @@ public final class StoreDatabase {
     let queue: DatabaseQueue
 
     public init(path: String) throws {
-        queue = try DataFile.open(path, migrations: [
+        queue = try DataFile.open(path, identity: .store, migrations: [
             ("v1", { db in
                 try db.execute(sql: """
                     CREATE TABLE storeTransaction (

@@ -21,6 +21,24 @@ public final class TerminalSession {
     private var pairs: [Int: Int16] = [:]
     private var closed = false
 
+    /// Whether this terminal can run the app, checked before anything else is touched: TERM set, known, and able to
+    /// move the cursor (a `dumb` terminal would get one row, and keys acting on a screen nobody sees).
+    public static func check() throws {
+        let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
+        guard !term.isEmpty else { throw TerminalError(description: "TERM is not set; iapsim needs a terminal type (e.g. TERM=xterm-256color)") }
+        switch cnc_term_can_address_cursor(term) {
+        case 1: return
+        case 0: throw TerminalError(description: "terminal type \"\(term)\" cannot move the cursor, so iapsim cannot draw its screen; run it in a full terminal (e.g. TERM=xterm-256color)")
+        default: throw TerminalError(description: "unknown terminal type \"\(term)\"; set TERM to one this system knows (e.g. xterm-256color)")
+        }
+    }
+
+    /// SIGINT or SIGTERM, once one has arrived: the app should restore the terminal and exit with 128 + N.
+    public var caughtSignal: Int32? {
+        let number = cnc_caught_signal()
+        return number == 0 ? nil : number
+    }
+
     /// Expects `setlocale` to have been called and stdin/stdout to be a terminal.
     public init(monochrome: Bool) throws {
         let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
@@ -34,6 +52,8 @@ public final class TerminalSession {
         keypad(cnc_stdscr(), true)
         set_escdelay(25)
         curs_set(0)
+        // After newterm, so that ours replace the handlers ncurses installs (which exit with status 1).
+        cnc_catch_quit_signals()
         useColor = !monochrome && has_colors()
         if useColor {
             start_color()
@@ -77,7 +97,7 @@ public final class TerminalSession {
         if result == KEY_CODE_YES { return special(Int32(ch)) }
         switch ch {
         case 10, 13: return .key(.enter)
-        case 27: return .key(.escape)
+        case 27: return escapeSequence()
         case 9: return .key(.tab)
         case 8, 127: return .key(.backspace)
         default:
@@ -86,17 +106,77 @@ public final class TerminalSession {
         }
     }
 
+    /// Esc alone, or the rest of a keypad sequence terminfo did not name (`ESC O M` is keypad Enter, `ESC O q` keypad 1):
+    /// its bytes are already waiting, so they are read without waiting; a key the app does not know is dropped, never
+    /// taken for Esc and letters.
+    private func escapeSequence() -> TerminalEvent? {
+        wtimeout(cnc_stdscr(), 0)
+        var next: wint_t = 0
+        let result = wget_wch(cnc_stdscr(), &next)
+        if result == ERR { return .key(.escape) }
+        if result == KEY_CODE_YES {
+            ungetch(Int32(next))
+            return .key(.escape)
+        }
+        guard next == 79 else {  // not "O": Esc, then a key of its own
+            unget_wch(wchar_t(bitPattern: next))
+            return .key(.escape)
+        }
+        var final: wint_t = 0
+        guard wget_wch(cnc_stdscr(), &final) == OK, let scalar = Unicode.Scalar(UInt32(final)) else { return nil }
+        return Self.keypadKey(Character(scalar)).map(TerminalEvent.key)
+    }
+
+    /// The key an SS3 sequence (`ESC O x`) stands for: the keypad in application mode, and cursor keys.
+    static func keypadKey(_ final: Character) -> Key? {
+        switch final {
+        case "M": .enter
+        case "A": .up
+        case "B": .down
+        case "C": .right
+        case "D": .left
+        case "p"..."y": .char(Character(Unicode.Scalar(final.asciiValue! - Character("p").asciiValue! + Character("0").asciiValue!)))
+        case "j": .char("*")
+        case "k": .char("+")
+        case "l": .char(",")
+        case "m": .char("-")
+        case "n": .char(".")
+        case "o": .char("/")
+        case "X": .char("=")
+        default: nil
+        }
+    }
+
     private func special(_ code: Int32) -> TerminalEvent? {
         switch code {
+        // The keypad's corners and centre, as terminfo names them, are its digits.
+        case KEY_A1: .key(.char("7"))
+        case KEY_A3: .key(.char("9"))
+        case KEY_B2: .key(.char("5"))
+        case KEY_C1: .key(.char("1"))
+        case KEY_C3: .key(.char("3"))
         case KEY_UP: .key(.up)
+        case KEY_PPAGE: .key(.pageUp)
+        case KEY_NPAGE: .key(.pageDown)
+        case KEY_HOME: .key(.home)
+        case KEY_END: .key(.end)
         case KEY_DOWN: .key(.down)
         case KEY_LEFT: .key(.left)
         case KEY_RIGHT: .key(.right)
         case KEY_ENTER: .key(.enter)
         case KEY_BACKSPACE: .key(.backspace)
         case cnc_key_resize(): .resize
-        default: nil
+        default: Self.namedKeypadKey(code).map(TerminalEvent.key)
         }
+    }
+
+    /// Keypad keys terminfo knows by an extended name (xterm's `kc2` is keypad 2, `kpADD` its +): ncurses gives
+    /// them codes of their own, found by name.
+    private static func namedKeypadKey(_ code: Int32) -> Key? {
+        guard let name = keyname(code).map({ String(cString: $0) }) else { return nil }
+        let digits = ["kc1": "1", "kc2": "2", "kc3": "3", "kb1": "4", "kb2": "5", "kb3": "6", "ka1": "7", "ka2": "8", "ka3": "9",
+                      "kpZRO": "0", "kpDOT": ".", "kpCMA": ",", "kpADD": "+", "kpSUB": "-", "kpMUL": "*", "kpDIV": "/", "kpEQL": "="]
+        return digits[name].flatMap(\.first).map(Key.char)
     }
 
     private func attributes(_ style: Style) -> attr_t {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import IAPApp
 import IAPCore
 import IAPUI
 
@@ -15,7 +16,16 @@ struct GalleryCommand: ParsableCommand {
 
     func run() throws {
         let products = catalog.load()
-        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        do { try DataDirectory(path: out).checkPath(option: "--out") } catch { Console.fail("\(error)") }
+        do {
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+            try writeAll(products)
+        } catch {
+            Console.fail("cannot write the gallery to \(out) (\((error as NSError).localizedDescription)); give a folder you can write to (--out DIR)")
+        }
+    }
+
+    private func writeAll(_ products: [Product]) throws {
         var pictures: [GalleryExport.Picture] = []
         for screen in GalleryScreen.all(catalog: products) {
             for lang in Language.allCases {

@@ -12,6 +12,24 @@ struct IAPSim: ParsableCommand {
         subcommands: [Run.self, Play.self, ScenariosCommand.self, StateCommand.self, FaultsCommand.self, ResetCommand.self, GalleryCommand.self, BenchEngine.self],
         defaultSubcommand: Run.self
     )
+
+    /// ArgumentParser's own main, except that a mistake is said in one line, `iapsim: …`, as every other error is.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success || error is ExitCode { exit(withError: error) }
+            let message = message(for: error).split(whereSeparator: \.isNewline).first.map(String.init) ?? "\(error)"
+            Console.fail(message + (error is CommandLineError ? "" : " (iapsim --help lists the options)"), code: code.rawValue)
+        }
+    }
+}
+
+/// A mistake on the command line found while running, already said in full.
+struct CommandLineError: Error, CustomStringConvertible {
+    let description: String
 }
 
 /// Options every command that touches the data shares.
@@ -21,12 +39,20 @@ struct DataOptions: ParsableArguments {
 
     var directory: DataDirectory { DataDirectory(path: dataDir ?? DataDirectory.defaultPath()) }
 
-    /// The directory, locked for this process; says why and exits when another iapsim holds it.
+    /// The directory, created if needed and locked for this process; says why and exits when it cannot be used or
+    /// another iapsim holds it. Until `Console.keepWhatWasMade()`, a failure removes what this created.
     func lockedDirectory() -> DataDirectory {
         let directory = directory
-        let lock: Int32?
-        do { lock = try directory.lock() } catch { Console.fail("cannot use data directory \(directory.path): \(error)") }
-        guard lock != nil else { Console.fail("another iapsim is using \(directory.path); quit it first") }
+        let claim: DataDirectoryClaim?
+        do { claim = try directory.claim() } catch { Console.fail("\(error)") }
+        guard let claim else { Console.fail("another iapsim is using \(directory.path); quit it first") }
+        Console.undoOnFailure = claim.undo
+        return directory
+    }
+
+    /// An existing data directory (state, reset), or a clear failure.
+    func existingDirectory() -> DataDirectory {
+        do { try directory.checkExisting() } catch { Console.fail("\(error)") }
         return directory
     }
 }
@@ -38,7 +64,7 @@ struct StateCommand: ParsableCommand {
 
     func run() throws {
         do {
-            print(try StateReport.json(for: data.directory))
+            print(try StateReport.json(for: data.existingDirectory()))
         } catch {
             Console.fail("\(error)")
         }
@@ -72,7 +98,9 @@ struct ResetCommand: ParsableCommand {
     @OptionGroup var data: DataOptions
 
     func run() throws {
+        _ = data.existingDirectory()
         let directory = data.lockedDirectory()
+        Console.keepWhatWasMade()
         do {
             let removed = try directory.removeAll()
             print(removed.isEmpty ? "nothing to clear in \(directory.path)" : "cleared \(directory.path): \(removed.joined(separator: ", "))")
@@ -100,8 +128,33 @@ struct FaultSpec {
 }
 
 enum Console {
+    /// Undoes what a command created before it failed (a data directory, its lock file); nil once the command is under way.
+    nonisolated(unsafe) static var undoOnFailure: (() -> Void)?
+
     static func fail(_ message: String, code: Int32 = 1) -> Never {
+        undoOnFailure?()
         FileHandle.standardError.write(Data("iapsim: \(message)\n".utf8))
         Foundation.exit(code)
+    }
+
+    /// The command is under way: what it created stays, whatever happens next.
+    static func keepWhatWasMade() {
+        undoOnFailure = nil
+    }
+}
+
+/// A number option checked at the edge: finite and in range, the range in the message.
+func number(_ text: String, option: String, in range: ClosedRange<Double>, whole: Bool = false) throws -> Double {
+    let shown = whole ? "\(Int(range.lowerBound)) to \(Int(range.upperBound))" : "\(range.lowerBound.formatted()) to \(range.upperBound.formatted())"
+    guard let value = Double(text), value.isFinite, range.contains(value), !whole || value.rounded() == value else {
+        throw CommandLineError(description: "\(option) takes \(whole ? "a whole number " : "")\(shown), not \"\(text)\"")
+    }
+    return value
+}
+
+extension Double {
+    /// 0.1, 1000: no trailing ".0" for whole numbers.
+    func formatted() -> String {
+        rounded() == self && abs(self) < 1e15 ? String(Int(self)) : String(self)
     }
 }

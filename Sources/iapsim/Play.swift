@@ -22,20 +22,31 @@ struct Play: ParsableCommand {
     @Option(help: "Language: en or zh.")
     var lang: Language = .en
 
-    @Option(help: "Screen width for expectations and snapshots.")
+    @Option(parsing: .unconditional, help: "Screen width for expectations and snapshots, 64 to 1000.",
+            transform: { Int(try number($0, option: "--width", in: 64...1000, whole: true)) })
     var width = 80
 
-    @Option(help: "Screen height for expectations and snapshots.")
+    @Option(parsing: .unconditional, help: "Screen height for expectations and snapshots, 18 to 1000.",
+            transform: { Int(try number($0, option: "--height", in: 18...1000, whole: true)) })
     var height = 24
 
     @OptionGroup var catalog: CatalogOption
 
     func run() throws {
         let products = catalog.load()
+        var scripts: [(String, Script)] = []
         for file in files {
-            let script: Script
-            do { script = try Script.load(path: Scenarios.path(of: file)) } catch { Console.fail("\(error)") }
-            print("▶ \(script.name)  (\(file))")
+            do { scripts.append((file, try Script.load(path: Scenarios.path(of: file)))) } catch { Console.fail("\(error)") }
+        }
+        if let dataDir {
+            // The same lock the app and `reset` take: two writers on one directory would corrupt each other's story.
+            let claim: DataDirectoryClaim?
+            do { claim = try DataDirectory(path: dataDir).claim() } catch { Console.fail("\(error)") }
+            guard claim != nil else { Console.fail("another iapsim is using \(dataDir); quit it first") }
+            Console.keepWhatWasMade()
+        }
+        for (file, script) in scripts {
+            say("▶ \(script.name)  (\(file))")
             let temporary = dataDir == nil
             let directory = DataDirectory(path: dataDir ?? NSTemporaryDirectory() + "iapsim-play-\(UUID().uuidString)")
             defer { if temporary { try? FileManager.default.removeItem(atPath: directory.path) } }
@@ -44,16 +55,22 @@ struct Play: ParsableCommand {
             setup.height = height
             setup.snapshots = snapshots
             let outcome: ScriptPlayer.Outcome
-            do { outcome = try ScriptPlayer(setup).play(script) } catch { Console.fail("\(file): \(error)") }
+            do { outcome = try ScriptPlayer(setup, output: say).play(script) } catch { Console.fail("\(file): \(error)") }
             switch outcome {
             case .passed:
-                print("✔ \(script.name): every expectation met\n")
+                say("✔ \(script.name): every expectation met\n")
             case let .failed(line, message):
-                print("✘ \(script.name): \(file):\(line): \(message)\n")
+                say("✘ \(script.name): \(file):\(line): \(message)\n")
                 throw ExitCode(1)
             }
         }
     }
+}
+
+/// The transcript goes out line by line, so a long run shows where it is (and a pipe sees it as it happens).
+private func say(_ line: String) {
+    print(line)
+    fflush(nil)
 }
 
 struct ScenariosCommand: ParsableCommand {
@@ -87,7 +104,7 @@ enum Scenarios {
     /// Plays the scenario up to its handover, headlessly, on its own data under `data`, then hands the app over
     /// live, on a clock that goes on from where the script left it.
     static func setUp(_ name: String, under data: DataDirectory, catalog: [Product], options: AppState, speed: Double) throws -> AppSession {
-        let script = try Script.load(path: path(of: name))
+        let script = try script(name)
         let directory = DataDirectory(path: data.path + "/scenarios/" + script.name)
         _ = try directory.removeAll()
         var setup = ScriptPlayer.Setup(directory: directory, catalog: catalog, options: options)
@@ -104,11 +121,21 @@ enum Scenarios {
         return session
     }
 
-    /// A path as given, else the shipped scenario of that name.
-    static func path(of name: String) -> String {
-        if FileManager.default.fileExists(atPath: name) { return name }
-        guard let folder = ShippedAssets.scenariosPath else { return name }
-        let shipped = folder + "/" + name + (name.hasSuffix(".iapsim") ? "" : ".iapsim")
-        return FileManager.default.fileExists(atPath: shipped) ? shipped : name
+    /// A path as given, else the shipped scenario of that name; a plain word that is neither is said to be so.
+    static func path(of name: String) throws -> String {
+        if FileManager.default.fileExists(atPath: name) || name.contains("/") || name.hasSuffix(".iapsim") { return name }
+        if let folder = ShippedAssets.scenariosPath, FileManager.default.fileExists(atPath: folder + "/" + name + ".iapsim") {
+            return folder + "/" + name + ".iapsim"
+        }
+        throw CommandLineError(description: "no shipped scenario named \"\(name)\" and no such file; `iapsim scenarios` lists them")
+    }
+
+    /// A scenario's script, whose name, a folder under `DATA_DIR/scenarios/`, must be a plain one.
+    static func script(_ name: String) throws -> Script {
+        let script = try Script.load(path: path(of: name))
+        guard Script.isPlainName(script.name) else {
+            throw CommandLineError(description: "\(name): the scenario name \"\(script.name)\" is not a plain name; name the file or its `# name:` with letters, digits, - _ and .")
+        }
+        return script
     }
 }

@@ -28,8 +28,11 @@ struct Run: ParsableCommand {
     @Flag(help: "Allow a new purchase while another order is unfinished (the default is serial, C9).")
     var parallel = false
 
-    @Option(help: "Run the app's clock this many times faster (back-off waits, store and backend delays).")
+    @Option(parsing: .unconditional, help: "Run the app's clock this many times faster (back-off waits, store and backend delays), 0.1 to 1000.",
+            transform: { try number($0, option: "--speed", in: Run.speeds) })
     var speed: Double = 1
+
+    static let speeds = 0.1...1000.0
 
     @Flag(help: .hidden)
     var exitAfterFirstFrame = false
@@ -47,6 +50,13 @@ struct Run: ParsableCommand {
         guard isatty(0) == 1, isatty(1) == 1 else {
             Console.fail("needs an interactive terminal (stdin and stdout must be a TTY); `iapsim state` prints the data without one", code: 2)
         }
+        // Everything that can be checked is checked before the data directory is touched: a failure leaves nothing behind.
+        var user = user
+        do { user = try user.map(UserName.normalized) } catch { Console.fail("--user: \(error)", code: ExitCode.validationFailure.rawValue) }
+        if let scenario {
+            do { _ = try Scenarios.script(scenario) } catch { Console.fail("--scenario: \(error)", code: ExitCode.validationFailure.rawValue) }
+        }
+        do { try TerminalSession.check() } catch { Console.fail("\(error)") }
         let products = catalog.load()
         let directory = data.lockedDirectory()
 
@@ -78,6 +88,7 @@ struct Run: ParsableCommand {
         } catch {
             Console.fail("\(error)")
         }
+        Console.keepWhatWasMade()
         let theme: Theme = monochrome ? .monochrome : .color
         var loop = MainLoop(session: session, terminal: terminal, theme: theme, exitAfterFirstFrame: exitAfterFirstFrame)
         loop.startScenario = setUpScenario
@@ -88,15 +99,21 @@ struct Run: ParsableCommand {
             try Data(String(format: "%.3f\n", frameMedian).utf8).write(to: URL(fileURLWithPath: benchFrames))
             return
         }
-        if case let .crashed(reason) = ending {
+        switch ending {
+        case let .crashed(reason):
             Console.fail("crashed on purpose (\(reason)); run iapsim again to see the recovery", code: 137)
+        case let .signal(number):
+            // As a shell reports a process a signal ended: 128 + N (SIGINT 130, SIGTERM 143).
+            Foundation.exit(128 + number)
+        case .quit:
+            break
         }
     }
 }
 
 /// Keys and timers in, frames out, until the app quits, crashes on purpose or the terminal goes away.
 struct MainLoop {
-    enum Ending { case quit, crashed(String) }
+    enum Ending { case quit, crashed(String), signal(Int32) }
 
     var session: AppSession
     let terminal: TerminalSession
@@ -116,6 +133,7 @@ struct MainLoop {
                 }
                 continue
             }
+            if let signal = terminal.caughtSignal { return .signal(signal) }
             runtime.timers.runDue()
             if let reason = runtime.crashReason { return .crashed(reason) }
             if runtime.reinstallRequested {
@@ -124,13 +142,16 @@ struct MainLoop {
             }
             runtime.refreshClock()
             let size = terminal.size
-            let inspector = runtime.state.modal == .inspector ? session.inspectorView(rows: size.height) : InspectorView()
-            terminal.draw(Renderer.render(runtime.state, width: size.width, height: size.height, theme: theme, inspector: inspector))
+            let tooSmall = size.width < Renderer.minimumWidth || size.height < Renderer.minimumHeight
+            terminal.draw(session.screen(width: size.width, height: size.height, theme: theme))
             if runtime.state.quitting { return .quit }
             if exitAfterFirstFrame, runtime.state.productsStatus == .loaded { return .quit }
             let untilNext = runtime.timers.nextDue.map { runtime.timers.wallSeconds(until: $0) } ?? 1
             switch terminal.nextEvent(timeout: Int32(max(0, min(untilNext, 1)) * 1000)) {
-            case let .key(key): runtime.send(.key(key))
+            // Keys act only on a screen someone can see: while it is too small, only quit (q) gets through.
+            case let .key(key):
+                let answersQuit = runtime.state.modal == .quitConfirm && (key == .char("y") || key == .escape)
+                if !tooSmall || key == .char("q") || answersQuit { runtime.send(.key(key)) }
             case .hangup: return .quit
             case .resize, nil: break
             }

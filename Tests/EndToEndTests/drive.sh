@@ -34,7 +34,7 @@ wait_gone() {
 }
 
 start() {
-  tmux_ new-session -d -x 100 -y 30 -e LANG=C.UTF-8 -e TERM=xterm-256color -e NO_COLOR= \
+  tmux_ new-session -d -x 100 -y 30 -e LANG=C.UTF-8 -e TERM=xterm-256color -e NO_COLOR= -e SWIFT_BACKTRACE=interactive=no \
     "exec $bin --data-dir '$data' $*"
 }
 

@@ -1,0 +1,115 @@
+import Foundation
+import GRDB
+
+/// Whose database a file is: SQLite's `application_id` says it, and the tables an earlier iapsim (which wrote no
+/// `application_id`) left tell a file of ours from a stranger's.
+public struct DataFileIdentity: Sendable {
+    /// What the file is, as a person says it ("store", "client keychain").
+    public let party: String
+    public let applicationId: Int32
+    /// The tables iapsim keeps in this party's file (grdb_migrations aside).
+    public let tables: Set<String>
+    /// Rows that would stop the app when read, as (table, SQL answering the first bad row's key, what is wrong with it).
+    public let rowChecks: [(table: String, sql: String, problem: String)]
+
+    public init(party: String, applicationId: Int32, tables: Set<String>, rowChecks: [(table: String, sql: String, problem: String)] = []) {
+        self.party = party
+        self.applicationId = applicationId
+        self.tables = tables
+        self.rowChecks = rowChecks
+    }
+
+    /// "iaS1", "iaB1"…: four letters, readable in a hex dump of the file's header.
+    private static func id(_ code: String) -> Int32 {
+        Int32(bitPattern: code.utf8.reduce(0) { $0 << 8 | UInt32($1) })
+    }
+
+    /// A stored date the app can turn into a date: finite and within ±3,000 years.
+    private static let sane = "BETWEEN -1e11 AND 1e11"
+
+    public static let store = DataFileIdentity(
+        party: "store", applicationId: id("iaS1"), tables: ["storeTransaction", "meta"],
+        rowChecks: [("storeTransaction", "SELECT id FROM storeTransaction WHERE finished = 0 AND NOT (date \(sane)) LIMIT 1",
+                     "the unfinished transaction %@ has a date that is not a finite number")])
+    public static let backend = DataFileIdentity(party: "backend", applicationId: id("iaB1"), tables: ["orders", "credit", "meta", "verdict"])
+    public static let keychain = DataFileIdentity(
+        party: "client keychain", applicationId: id("iaK1"), tables: ["pendingOrder", "paymentIntent", "intent"],
+        rowChecks: [("pendingOrder", "SELECT transactionId FROM pendingOrder WHERE NOT (purchasedAt \(sane)) OR NOT (COALESCE(lastAttemptAt, 0) \(sane)) LIMIT 1",
+                     "the pending order %@ has a date that is not a finite number")])
+    public static let sandbox = DataFileIdentity(party: "client sandbox", applicationId: id("iaX1"), tables: ["session"])
+
+    public static let all = [store, backend, keychain, sandbox]
+}
+
+extension DataFile {
+    /// Checks a file that is already there without changing a byte of it (nor creating a WAL file beside it):
+    /// not empty, passes SQLite's quick check, is this party's (or an earlier iapsim's), and holds no row that
+    /// would stop the app. Throws a one-line error naming the file.
+    static func inspect(_ path: String, as identity: DataFileIdentity) throws {
+        try checkNotEmpty(path, as: identity)
+        do {
+            let queue = try readOnly(path)
+            try queue.inDatabase { db in try check(db, path: path, as: identity) }
+        } catch let error as DatabaseError {
+            throw DataFileError(path: path, problem: explain(error))
+        }
+    }
+
+    static func checkNotEmpty(_ path: String, as identity: DataFileIdentity) throws {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? -1
+        if size == 0 {
+            throw DataFileError(path: path, problem: "is empty (0 bytes): the \(identity.party)'s data is gone from it; left untouched — restore it from a backup, or move it away to start afresh")
+        }
+    }
+
+    /// The checks of `inspect`, on a connection that has not written anything yet (reads only).
+    static func check(_ db: Database, path: String, as identity: DataFileIdentity) throws {
+        let verdict = try String.fetchAll(db, sql: "PRAGMA quick_check(3)")
+        guard verdict == ["ok"] else {
+            let said = verdict.joined(separator: "; ").split(whereSeparator: \.isNewline).joined(separator: " ")
+            throw DataFileError(path: path, problem: "fails SQLite's integrity check (\(said.prefix(160))); left untouched — restore it from a backup, or move it away to start afresh")
+        }
+        let owner = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+        let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"))
+        if owner != identity.applicationId {
+            if let other = DataFileIdentity.all.first(where: { $0.applicationId == owner }) {
+                throw DataFileError(path: path, problem: "is not an iapsim \(identity.party) database: it is the \(other.party)'s; left untouched — put each file back in its place, or move it away")
+            }
+            let unknown = tables.subtracting(identity.tables).subtracting(["grdb_migrations"])
+            // application_id 0 with only our tables: written by an earlier iapsim, stamped once opened.
+            guard owner == 0, unknown.isEmpty, tables.isEmpty || !tables.isDisjoint(with: identity.tables) else {
+                let what = owner != 0 ? "application_id \(owner)" : "tables \(unknown.sorted().prefix(3).joined(separator: ", "))"
+                throw DataFileError(path: path, problem: "is not an iapsim \(identity.party) database (it has \(what)); left untouched — move it away, or give another --data-dir")
+            }
+        }
+        for check in identity.rowChecks where tables.contains(check.table) {
+            if let key = try String.fetchOne(db, sql: check.sql) {
+                throw DataFileError(path: path, problem: check.problem.replacingOccurrences(of: "%@", with: key) + "; left untouched — restore it from a backup, or move it away to start afresh")
+            }
+        }
+    }
+
+    /// A read-only connection that leaves the file and its folder as they were: without a WAL beside the file it
+    /// opens it immutable (no `-wal`, no `-shm` created); with one, it reads through it and never checkpoints.
+    public static func readOnly(_ path: String) throws -> DatabaseQueue {
+        var config = Configuration()
+        config.readonly = true
+        config.busyMode = .timeout(2)
+        let files = FileManager.default
+        if !files.fileExists(atPath: path + "-wal"), !files.fileExists(atPath: path + "-shm"),
+           let escaped = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) {
+            // SQLite reads "file:" names as URIs when built with SQLITE_USE_URI (Debian's is).
+            if let queue = try? DatabaseQueue(path: "file:\(escaped)?immutable=1", configuration: config),
+               (try? queue.inDatabase({ try Int.fetchOne($0, sql: "PRAGMA schema_version") })) != nil {
+                return queue
+            }
+        }
+        return try DatabaseQueue(path: path, configuration: config)
+    }
+
+    /// Opens the file for `state`: checked as `open` checks it, then read-only, changing nothing.
+    public static func openForReading(_ path: String, as identity: DataFileIdentity) throws -> DatabaseQueue {
+        try inspect(path, as: identity)
+        do { return try readOnly(path) } catch let error as DatabaseError { throw DataFileError(path: path, problem: explain(error)) }
+    }
+}

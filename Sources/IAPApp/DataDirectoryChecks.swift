@@ -1,0 +1,96 @@
+import Foundation
+
+/// A data directory that cannot be used, said in one line with what to do.
+public struct DataDirectoryError: Error, CustomStringConvertible {
+    public let description: String
+}
+
+/// What taking a data directory created, so that a command that fails before it starts can leave nothing behind.
+public struct DataDirectoryClaim {
+    public let lock: Int32
+    /// Folders this process created, outermost first.
+    public let createdFolders: [String]
+    public let createdLockFile: Bool
+    /// Party files (with their WAL and SHM) that did not exist before.
+    let newFiles: [String]
+
+    /// Removes what the claim created: the new party files, the lock file, then the new folders (only if empty).
+    public func undo() {
+        for file in newFiles { unlink(file) }
+        if createdLockFile { unlink(newFilesLockPath) }
+        for folder in createdFolders.reversed() { rmdir(folder) }
+    }
+
+    fileprivate let newFilesLockPath: String
+}
+
+extension DataDirectory {
+    /// The longest path and folder name Linux takes.
+    static let longestPath = Int(PATH_MAX) - 1, longestName = Int(NAME_MAX)
+
+    /// Checks the path as given, creating nothing: not empty, not too long, no part of it a file.
+    public func checkPath(option: String = "--data-dir") throws(DataDirectoryError) {
+        guard !path.isEmpty else { throw DataDirectoryError(description: "\(option) is an empty path; give a folder (\(option) DIR)") }
+        if path.utf8.count > Self.longestPath || path.split(separator: "/").contains(where: { $0.utf8.count > Self.longestName }) {
+            throw DataDirectoryError(description: "\(path): too long a path (at most \(Self.longestName) bytes a folder name, \(Self.longestPath) in all); give a shorter \(option)")
+        }
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/") {
+            prefix += "/" + part
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: prefix, isDirectory: &isFolder) else { break }
+            if !isFolder.boolValue {
+                let shown = prefix.hasPrefix("./") && !path.hasPrefix("./") ? String(prefix.dropFirst(2)) : prefix
+                throw DataDirectoryError(description: "\(shown) is a file, not a folder; give a folder (\(option) DIR)")
+            }
+        }
+    }
+
+    /// For commands that only look (state) or clear (reset): the folder must already be there.
+    public func checkExisting() throws(DataDirectoryError) {
+        try checkPath()
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw DataDirectoryError(description: "\(path): no such folder; check the path (--data-dir DIR)")
+        }
+        guard isFolder.boolValue else { throw DataDirectoryError(description: "\(path) is a file, not a folder; give the data folder (--data-dir DIR)") }
+        guard access(path, R_OK | X_OK) == 0 else {
+            throw DataDirectoryError(description: "\(path): cannot read this folder (\(String(cString: strerror(errno)))); check its permissions")
+        }
+    }
+
+    /// Creates the folder if needed and takes the lock; nil when another iapsim holds it (what was created is undone).
+    public func claim() throws(DataDirectoryError) -> DataDirectoryClaim? {
+        try checkPath()
+        var created: [String] = []
+        var missing: [String] = []
+        var folder = path
+        while !folder.isEmpty, folder != "/", folder != ".", !FileManager.default.fileExists(atPath: folder) {
+            missing.insert(folder, at: 0)
+            folder = (folder as NSString).deletingLastPathComponent
+        }
+        for folder in missing {
+            guard mkdir(folder, 0o755) == 0 || errno == EEXIST else {
+                let reason = String(cString: strerror(errno))
+                for made in created.reversed() { rmdir(made) }
+                throw DataDirectoryError(description: "cannot create \(folder) (\(reason)); give a folder you can write to (--data-dir DIR)")
+            }
+            created.append(folder)
+        }
+        let lockExisted = FileManager.default.fileExists(atPath: lockFile)
+        let newFiles = [store, backend, keychain, sandbox].flatMap { [$0, $0 + "-wal", $0 + "-shm"] }
+            .filter { !FileManager.default.fileExists(atPath: $0) }
+        let fd = Foundation.open(lockFile, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            let reason = String(cString: strerror(errno))
+            for made in created.reversed() { rmdir(made) }
+            throw DataDirectoryError(description: "cannot write in \(path) (\(reason)); give a folder you can write to (--data-dir DIR)")
+        }
+        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            // Another iapsim has it: touch none of its files.
+            close(fd)
+            return nil
+        }
+        return DataDirectoryClaim(lock: fd, createdFolders: created, createdLockFile: !lockExisted, newFiles: newFiles, newFilesLockPath: lockFile)
+    }
+}

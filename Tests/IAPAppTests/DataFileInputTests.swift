@@ -1,0 +1,214 @@
+import Foundation
+import GRDB
+import IAPApp
+import IAPCore
+import MockBackend
+import MockStore
+import Testing
+
+/// Data files (issue 12, defects 1, 3, 6 and 14): a damaged, foreign or empty file is named and left byte for byte
+/// as it was; a catalog's values are checked; parties that disagree raise an alarm.
+@Suite("Data files: named, left untouched, checked at the edge", .serialized)
+struct DataFileInputTests {
+    private func temporary() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("iapsim-test-\(UUID().uuidString)").path
+    }
+
+    /// A data directory where alice bought 60 coins: credited and finished, every connection closed.
+    private func settledDirectory() throws -> DataDirectory {
+        let directory = DataDirectory(path: temporary())
+        do {
+            let app = try AppSession(directory: directory, catalog: shippedCatalog, user: "alice")
+            app.advance(0.5)
+            app.press(.enter)
+            app.settle()
+            #expect(app.state.hud?.kind == .success)
+        }
+        return directory
+    }
+
+    private func bytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
+
+    /// Opens the parties on `directory`; answers the error, which must name `file`, and checks that nothing changed.
+    private func refusedOpening(_ directory: DataDirectory, naming file: String, saying expected: String,
+                                sourceLocation: SourceLocation = #_sourceLocation) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()) ?? []
+        let before = names.map { bytes(directory.path + "/" + $0) }
+        do {
+            _ = try AppSession(directory: directory, catalog: shippedCatalog, user: "alice")
+            Issue.record("opened", sourceLocation: sourceLocation)
+        } catch {
+            let text = "\(error)"
+            #expect(text.contains(file), "\(text)", sourceLocation: sourceLocation)
+            #expect(text.contains(expected), "\(text)", sourceLocation: sourceLocation)
+            #expect(!text.contains("\n"), sourceLocation: sourceLocation)
+        }
+        let after = (try? FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()) ?? []
+        #expect(after == names, "files appeared or vanished: \(names) → \(after)", sourceLocation: sourceLocation)
+        #expect(after.map { bytes(directory.path + "/" + $0) } == before, "a file changed", sourceLocation: sourceLocation)
+    }
+
+    @Test("a party's file cut to 0 bytes is named, not silently re-created empty", arguments: ["store.sqlite", "backend.sqlite", "client-keychain.sqlite"])
+    func emptyFile(_ name: String) throws {
+        let directory = try settledDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory.path) }
+        try Data().write(to: URL(fileURLWithPath: directory.path + "/" + name))
+        refusedOpening(directory, naming: name, saying: "empty")
+    }
+
+    @Test("random bytes in the middle of backend.sqlite are caught at open, not shown as Balance 0")
+    func corruptMiddle() throws {
+        let directory = try settledDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory.path) }
+        let path = directory.backend
+        var data = try #require(bytes(path))
+        var generator = SystemRandomNumberGenerator()
+        let start = 4096 + 8  // inside the second page, past its header
+        for i in start..<min(start + 3000, data.count) { data[i] = UInt8.random(in: 0...255, using: &generator) }
+        try data.write(to: URL(fileURLWithPath: path))
+        refusedOpening(directory, naming: "backend.sqlite", saying: "integrity")
+    }
+
+    @Test("a foreign SQLite file is named and left alone, never migrated in place")
+    func foreign() throws {
+        let directory = DataDirectory(path: temporary())
+        defer { try? FileManager.default.removeItem(atPath: directory.path) }
+        try FileManager.default.createDirectory(atPath: directory.path, withIntermediateDirectories: true)
+        do {
+            let queue = try DatabaseQueue(path: directory.backend)
+            try queue.write { try $0.execute(sql: "CREATE TABLE stranger (x); INSERT INTO stranger VALUES (42)") }
+        }
+        refusedOpening(directory, naming: "backend.sqlite", saying: "not an iapsim")
+    }
+
+    @Test("another party's file in a party's place is foreign (its application_id says whose it is)")
+    func swapped() throws {
+        let directory = try settledDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory.path) }
+        try FileManager.default.removeItem(atPath: directory.store)
+        try FileManager.default.copyItem(atPath: directory.backend, toPath: directory.store)
+        refusedOpening(directory, naming: "store.sqlite", saying: "not an iapsim store")
+    }
+
+    @Test("a database from an earlier iapsim (application_id 0, iapsim's tables) is accepted and stamped")
+    func legacyStamped() throws {
+        let directory = try settledDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory.path) }
+        for path in [directory.store, directory.backend, directory.keychain, directory.sandbox] {
+            let queue = try DatabaseQueue(path: path)
+            try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA application_id = 0") }
+        }
+        let app = try AppSession(directory: directory, catalog: shippedCatalog, user: "alice")
+        app.advance(0.5)
+        #expect(app.state.account.coins == 60)
+        var ids: [Int32] = []
+        for path in [directory.store, directory.backend, directory.keychain, directory.sandbox] {
+            ids.append(try DatabaseQueue(path: path).read { try Int32.fetchOne($0, sql: "PRAGMA application_id") ?? 0 })
+        }
+        #expect(!ids.contains(0), "\(ids)")
+        #expect(Set(ids).count == 4, "one identity per party: \(ids)")
+    }
+
+    @Test("a stored date that is not a finite number is a clear error naming the file, never a crash")
+    func nonFiniteRow() throws {
+        let directory = DataDirectory(path: temporary())
+        defer { try? FileManager.default.removeItem(atPath: directory.path) }
+        do {
+            let app = try AppSession(directory: directory, catalog: shippedCatalog, faults: [.backendDown], user: "alice")
+            app.advance(0.5)
+            app.press(.enter)
+            app.advance(3)
+        }
+        do {
+            let queue = try DatabaseQueue(path: directory.store)
+            try queue.write { try $0.execute(sql: "UPDATE storeTransaction SET date = 9e999") }
+        }
+        refusedOpening(directory, naming: "store.sqlite", saying: "date")
+    }
+
+    @Test("the store finished a purchase the backend has no credit for (a lost WAL): an alarm at launch, in both languages")
+    func lostCredit() throws {
+        let directory = try settledDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory.path) }
+        let transaction = try #require(try StoreDatabase(path: directory.store).all().first?.transaction.id)
+        do {
+            let queue = try DatabaseQueue(path: directory.backend)
+            try queue.write { try $0.execute(sql: "DELETE FROM credit") }
+        }
+        let app = try AppSession(directory: directory, catalog: shippedCatalog, user: "alice")
+        app.advance(0.5)
+        let alarm = try #require(app.state.alarms.first { $0.text(.en).contains(transaction) })
+        #expect(alarm.text(.en).contains("no credit"))
+        #expect(alarm.text(.zh) != alarm.text(.en))
+        #expect(app.screen().text.contains("ALARM"))
+    }
+
+    @Test("`state` reads without changing a byte, WAL files included, and refuses a path without iapsim data")
+    func stateReadOnly() throws {
+        let directory = DataDirectory(path: temporary())
+        defer { try? FileManager.default.removeItem(atPath: directory.path) }
+        let app = try AppSession(directory: directory, catalog: shippedCatalog, faults: [.backendDown], user: "alice")
+        app.advance(0.5)
+        app.press(.enter)
+        app.advance(3)
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        #expect(names.contains("store.sqlite-wal"))
+        // Every database and WAL file byte for byte; the -shm files are SQLite's shared index, where every reader
+        // (read-only ones included) notes what it reads, so they are only required to stay where they are.
+        let data = names.filter { !$0.hasSuffix("-shm") }
+        let before = data.map { bytes(directory.path + "/" + $0) }
+        let report = try StateReport.json(for: directory)
+        #expect(report.contains("\"pending\""))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == names)
+        #expect(data.map { bytes(directory.path + "/" + $0) } == before)
+
+        let empty = temporary()
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: empty) }
+        for path in [empty, empty + "/missing", directory.store] {
+            #expect(throws: (any Error).self, "\(path)") { try StateReport.json(for: DataDirectory(path: path)) }
+        }
+    }
+
+    private func catalog(_ entry: String) throws -> String {
+        let path = temporary() + "-catalog.json"
+        try "{\"products\": [\(entry)]}".write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test("a catalog's values are checked: each a clear error naming the product and the field", arguments: [
+        (#""coins": -60, "price": "¥6", "title": {"en": "X", "zh": "X"}"#, "coins"),
+        (#""coins": 99999999999999999999, "price": "¥6", "title": {"en": "X", "zh": "X"}"#, "coins"),
+        (#""coins": 9223372036854775807, "price": "¥6", "title": {"en": "X", "zh": "X"}"#, "coins"),
+        (#""coins": 60, "price": "¥-6", "title": {"en": "X", "zh": "X"}"#, "price"),
+        (#""coins": 60, "price": "-6", "title": {"en": "X", "zh": "X"}"#, "price"),
+        (#""coins": 60, "price": "", "title": {"en": "X", "zh": "X"}"#, "price"),
+        (#""coins": 60, "price": "¥6", "title": {"en": "", "zh": "X"}"#, "title"),
+        (#""coins": 60, "price": "¥6", "title": {"en": "X", "zh": "  "}"#, "title"),
+    ])
+    func catalogValues(_ fields: String, _ field: String) throws {
+        let path = try catalog(#"{"id": "coins.60", "type": "consumable", "# + fields + #", "description": {"en": "d", "zh": "d"}}"#)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        do {
+            _ = try CatalogLoader.load(path: path)
+            Issue.record("accepted \(fields)")
+        } catch {
+            let text = "\(error)"
+            #expect(text.contains("coins.60"), "\(text)")
+            #expect(text.contains(".\(field)"), "\(text)")
+            #expect(!text.contains("not valid JSON"), "\(text)")
+        }
+    }
+
+    @Test("a catalog path that is a folder says so")
+    func catalogFolder() {
+        let folder = FileManager.default.temporaryDirectory.path
+        do {
+            _ = try CatalogLoader.load(path: folder)
+            Issue.record("a folder was read as a catalog")
+        } catch {
+            #expect("\(error)".contains("is a folder"), "\(error)")
+            #expect(!"\(error)".contains("NSCocoaErrorDomain"))
+        }
+    }
+}

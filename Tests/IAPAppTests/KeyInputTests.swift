@@ -1,0 +1,144 @@
+import Foundation
+import IAPApp
+import IAPCore
+import IAPUI
+import Testing
+
+/// Keys (issue 12, defects 9, 10 and 12): every key works where the README says, and nothing else happens.
+@Suite("Keys: q, ? and E anywhere; o only where it says; one rule for user names")
+struct KeyInputTests {
+    /// Every place the README's "anywhere" covers: all but the login screen with a name typed (letters are text there).
+    static let anywhere: [KeyContext] = KeyContext.allCases.filter { $0 != .login && $0 != .quitConfirm }
+
+    @Test("q quits, ? shows every key, E browses every state, anywhere", arguments: anywhere)
+    func anywhereKeys(_ context: KeyContext) {
+        if context != .quitConfirm {
+            #expect(Keymap.command(for: .char("q"), in: context) == .quit, "q in \(context)")
+        }
+        #expect(Keymap.command(for: .char("?"), in: context) == .help, "? in \(context)")
+        #expect(Keymap.command(for: .char("E"), in: context) == .stateCatalog, "E in \(context)")
+    }
+
+    @Test("q in the launch prompt quits at once; the order stays pending and is asked about again at the next launch")
+    func quitFromPrompt() throws {
+        let app = try Harness.paidWhile()
+        try app.relaunch(faults: [])
+        app.advance(0.5)
+        #expect(app.state.modal == .unfinished(transactionId: app.state.pendingIds[0], choice: 0))
+        app.press(.char("q"))
+        #expect(app.state.quitting)
+        try app.relaunch()
+        app.advance(0.5)
+        #expect(app.screen().contains("Unfinished order found"))
+        #expect(app.state.pendingCount == 1)
+    }
+
+    @Test("? over the prompt shows the keys and gives the prompt back when closed")
+    func helpOverPrompt() throws {
+        let app = try Harness.paidWhile()
+        try app.relaunch(faults: [])
+        app.advance(0.5)
+        app.press(.char("?"))
+        #expect(app.state.modal == .help)
+        app.press(.char("?"))
+        #expect(app.screen().contains("Unfinished order found"))
+    }
+
+    @Test("o in the scenario list does nothing (it is the fault panel's one-shot), Enter starts the scenario")
+    func oInScenarioList() {
+        var state = AppState()
+        state.user = "alice"
+        state.scenarios = [ScenarioInfo(name: "paid-then-killed", shows: Localized("x"))]
+        state.modal = .scenarios(selection: 0)
+        #expect(state.reduce(.key(.char("o")), now: state.now).isEmpty)
+        #expect(state.modal == .scenarios(selection: 0))
+        #expect(state.reduce(.key(.enter), now: state.now) == [.startScenario("paid-then-killed")])
+    }
+
+    @Test("the hint bar offers only keys that do something where it is shown")
+    func hintsDoSomething() {
+        var state = AppState()
+        state.user = "alice"
+        state.scenarios = [ScenarioInfo(name: "paid-then-killed", shows: Localized("x"))]
+        for modal in [Modal.scenarios(selection: 0), .stateCatalog(selection: 0)] {
+            state.modal = modal
+            let hints = Keymap.hints(for: state.keyContext)
+            #expect(!hints.contains { $0.command == .armOnce }, "\(modal) offers o")
+            if case .stateCatalog = modal { #expect(!hints.contains { $0.command == .choose }, "the state browser offers Enter") }
+        }
+        state.modal = .stateCatalog(selection: 0)
+        let text = Renderer.render(state, width: 80, height: 24, theme: .monochrome).text
+        #expect(!text.contains("e closes"))
+    }
+
+    @Test("Tab switches buttons and says so in ?")
+    func tabInHelp() {
+        var state = AppState()
+        state.user = "alice"
+        state.modal = .help
+        let text = Renderer.render(state, width: 80, height: 24, theme: .monochrome).text
+        #expect(text.contains("Tab"))
+    }
+
+    @Test("the login screen trims the name and makes precomposed and decomposed letters one account")
+    func loginNormalizes() {
+        for typed in ["  alice  ", "Jose\u{301}"] {
+            var state = AppState()
+            for c in typed { _ = state.reduce(.key(.char(c)), now: state.now) }
+            _ = state.reduce(.key(.enter), now: state.now)
+            #expect(state.user == (typed.contains("alice") ? "alice" : "Jos\u{E9}"))
+            #expect(state.user?.unicodeScalars.count == (typed.contains("alice") ? 5 : 4))
+        }
+    }
+
+    @Test("--user and the login screen share one rule", arguments: [
+        ("alice", "alice"), (" alice ", "alice"), ("Jose\u{301}", "Jos\u{E9}"),
+    ])
+    func userRule(_ raw: String, _ expected: String) throws {
+        #expect(try UserName.normalized(raw).unicodeScalars.elementsEqual(expected.unicodeScalars))
+    }
+
+    @Test("names the login screen refuses are refused on the command line too", arguments: [
+        "", "   ", String(repeating: "x", count: 25), String(repeating: "y", count: 1000), "a\u{7}b", "a\nb",
+    ])
+    func userRefused(_ raw: String) {
+        #expect(throws: UserNameError.self) { try UserName.normalized(raw) }
+    }
+
+    @Test("PgUp/PgDn move a page and Home/End to the ends, in the product list and every list overlay")
+    func paging() {
+        var state = AppState()
+        state.user = "alice"
+        state.products = shippedCatalog
+        state.productsStatus = .loaded
+        _ = state.reduce(.key(.end), now: state.now)
+        #expect(state.selection == shippedCatalog.count - 1)
+        _ = state.reduce(.key(.home), now: state.now)
+        #expect(state.selection == 0)
+        _ = state.reduce(.key(.pageDown), now: state.now)
+        #expect(state.selection == min(Keymap.page, shippedCatalog.count - 1))
+        state.modal = .faultPanel(selection: 0)
+        _ = state.reduce(.key(.pageDown), now: state.now)
+        #expect(state.modal == .faultPanel(selection: Keymap.page))
+        _ = state.reduce(.key(.end), now: state.now)
+        #expect(state.modal == .faultPanel(selection: FaultPanelRow.all.count - 1))
+        _ = state.reduce(.key(.pageUp), now: state.now)
+        #expect(state.modal == .faultPanel(selection: FaultPanelRow.all.count - 1 - Keymap.page))
+        state.modal = .stateCatalog(selection: 3)
+        _ = state.reduce(.key(.home), now: state.now)
+        #expect(state.modal == .stateCatalog(selection: 0))
+    }
+
+    @Test("Esc on Purchasing… after the App Store already charged says the payment goes on, and it is credited")
+    func escOnChargedPurchasing() throws {
+        let app = try Harness(user: "alice", faults: [.observerDelayed])
+        app.advance(0.5)
+        app.press(.enter)
+        app.advance(3)  // the store has charged; its observer hears of it 8 s later
+        #expect(app.state.hud?.kind == .purchasing)
+        app.press(.escape)
+        #expect(app.screen().contains("Payment went through: it continues in the background"), "\(app.screen())")
+        app.session.settle(within: 30)
+        #expect(try app.credits().map(\.user) == ["alice"])
+    }
+}

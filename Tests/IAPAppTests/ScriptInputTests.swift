@@ -1,0 +1,90 @@
+import Foundation
+import IAPApp
+import IAPCore
+import Testing
+
+/// Scripts (issue 12, defects 1, 2 and 4): every bad script is refused at its line with a clear message,
+/// and no script passes without running.
+@Suite("Scripts: bad input is refused at its line, nothing passes without running")
+struct ScriptInputTests {
+    private func refused(_ text: String, saying expected: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        do {
+            let script = try Script.parse(text, file: "t.iapsim")
+            Issue.record("accepted: \(script.steps.map(\.text))", sourceLocation: sourceLocation)
+        } catch {
+            #expect("\(error)".hasPrefix("t.iapsim:"), "\(error)", sourceLocation: sourceLocation)
+            #expect("\(error)".contains(expected), "\(error)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test("Windows line endings (CRLF) and old Mac ones (CR) are lines, as Unix ones are")
+    func crlf() throws {
+        let unix = "# name: x\nlaunch alice\nwait until Coins\nexpect coins alice 60\n"
+        for text in [unix.replacingOccurrences(of: "\n", with: "\r\n"), unix.replacingOccurrences(of: "\n", with: "\r")] {
+            let script = try Script.parse(text, file: "t.iapsim")
+            #expect(script.name == "x")
+            #expect(script.steps.map(\.text) == ["launch alice", "wait until Coins", "expect coins alice 60"])
+            #expect(script.steps.map(\.number) == [2, 3, 4])
+        }
+    }
+
+    @Test("a CRLF script with a failing expectation fails at that line")
+    func crlfRuns() throws {
+        let script = try Script.parse("launch alice\r\nwait until Coins\r\nexpect coins alice 60\r\n", file: "t.iapsim")
+        let directory = DataDirectory(path: FileManager.default.temporaryDirectory.appendingPathComponent("iapsim-test-\(UUID().uuidString)").path)
+        defer { try? FileManager.default.removeItem(atPath: directory.path) }
+        let outcome = try ScriptPlayer(ScriptPlayer.Setup(directory: directory, catalog: shippedCatalog), output: { _ in }).play(script)
+        guard case let .failed(line, _) = outcome else { Issue.record("passed without running"); return }
+        #expect(line == 3)
+    }
+
+    @Test("a script without a single step is refused, not passed")
+    func empty() {
+        refused("", saying: "no steps")
+        refused("# name: nothing\n# only comments\n\n", saying: "no steps")
+    }
+
+    @Test("`press` needs at least one key")
+    func pressNothing() {
+        refused("press", saying: "`press` needs")
+        refused("press   ", saying: "`press` needs")
+    }
+
+    @Test("an unterminated quote is an error, not part of the text", arguments: [
+        "expect screen \"Coins", "expect no screen \"Coins", "wait until \"Coins", "expect screen Coins\"",
+    ])
+    func unterminatedQuote(_ line: String) {
+        refused("launch\n" + line, saying: "quote")
+    }
+
+    @Test("seconds are finite and in range, the range in the message", arguments: [
+        "wait inf", "wait nan", "wait 1e308", "wait -1", "wait infinity", "wait until Coins within 100000000",
+        "wait until Coins within inf", "wait until Coins within nan", "wait 86401",
+    ])
+    func seconds(_ line: String) {
+        refused("launch\n" + line, saying: "0 to ")
+    }
+
+    @Test("a fault's value from a script is checked as a flag's is", arguments: [
+        "fault backend-slow=inf", "fault backend-slow=nan", "fault backend-slow=-1", "fault products-slow=1e308",
+        "fault backend-5xx=42", "fault verification-pending=1e9", "fault observer-delayed=Infinity",
+    ])
+    func faultValues(_ line: String) {
+        refused(line, saying: " to ")
+    }
+
+    @Test("a scenario's name is a plain name: no folders, no way out of the data directory", arguments: [
+        "../../victim", "a/b", "/tmp/x", "..", ".", ".hidden", "a\\b", "",
+    ])
+    func scenarioName(_ name: String) {
+        refused("# name: \(name)\nlaunch\n", saying: "name")
+    }
+
+    @Test("user names in scripts follow the login rule", arguments: [
+        "launch " + String(repeating: "a", count: 25), "login " + String(repeating: "b", count: 200),
+        "switch-user " + String(repeating: "c", count: 30), "relaunch " + String(repeating: "d", count: 25),
+    ])
+    func userNames(_ line: String) {
+        refused(line, saying: "user name")
+    }
+}
