@@ -85,11 +85,14 @@ public final class AppSession {
         }
     }
 
+    deinit { timers.cancelAll() }
+
     public var state: AppState { runtime.state }
 
     /// Drops every object of the running app on the floor, as `kill -9` does, and starts a new one on the same files.
     /// The faults armed stay armed, as flags on the command line would, unless `faults` says otherwise.
     public func relaunch(user: String? = nil, faults: ArmedFaults? = nil) throws {
+        timers.cancelAll()
         (timers, parties, runtime) = try Self.boot(directory, catalog: catalog, clock: clock.resumed(at: timers.now), options: options,
                                                    faults: faults ?? parties.faults.armed, latency: latency)
         start(user: user)

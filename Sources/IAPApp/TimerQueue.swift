@@ -63,6 +63,13 @@ public final class TimerQueue: Scheduler {
 
     public var nextDue: Date? { entries.map(\.due).min() }
 
+    /// Forgets every piece of work: the process they belonged to is gone (a kill, a relaunch). Pending work holds the
+    /// parties (a verification waiting for the backend holds the store, which holds this queue), so keeping it would
+    /// also keep a dead app's databases open.
+    public func cancelAll() {
+        entries = []
+    }
+
     /// Runs every piece of work due by now, oldest first, including work they schedule for now.
     public func runDue() {
         while let next = popDue(by: now) { next.work() }
