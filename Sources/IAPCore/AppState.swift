@@ -104,12 +104,13 @@ public struct AppState: Sendable, Equatable {
 /// The heads-up display over the product list: one wait or one outcome.
 public struct HUD: Sendable, Equatable {
     public enum Kind: Sendable, Equatable, CaseIterable {
-        case purchasing, alreadyOwned, confirming, success, failed, cancelled, deferred, disabled, verifyFailed, jailbroken, backgrounded
+        case purchasing, alreadyOwned, confirming, success, restored, failed, cancelled, deferred, disabled, verifyFailed, jailbroken, backgrounded
 
         public var text: Text {
             switch self {
             case .purchasing: .purchasing
             case .alreadyOwned: .alreadyOwned
+            case .restored: .restored
             case .backgrounded: .continuesInBackground
             case .confirming: .confirming
             case .success: .success

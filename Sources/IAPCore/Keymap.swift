@@ -39,6 +39,8 @@ public struct KeyBinding: Sendable {
 public enum Keymap {
     /// Where `q`, `?` and `E` work: everywhere but the login screen with a name typed (letters are text there)
     /// and the quit question (it takes `y` or Esc).
+    /// Everywhere but the quit question and a login name being typed. On the login screen letters are the name, so of
+    /// the letters only `q` (while the name is empty) is a command there; `?` is not a letter.
     public static let anywhere: Set<KeyContext> = Set(KeyContext.allCases).subtracting([.login, .quitConfirm])
 
     /// The product list and the list overlays, where PgUp/PgDn/Home/End move.
@@ -88,22 +90,22 @@ public enum Keymap {
                    command: .armOnce, contexts: [.panel]),
         KeyBinding(keys: [.char("F")], label: "F", help: Localized(en: "faults, crash now, reinstall", zh: "故障、立即崩溃、重装"),
                    hint: nil,
-                   command: .faultPanel, contexts: [.loginEmpty, .products, .hud, .panel, .scenarioList, .stateBrowser]),
+                   command: .faultPanel, contexts: [.products, .hud, .panel, .scenarioList, .stateBrowser]),
         KeyBinding(keys: [.char("S")], label: "S", help: Localized(en: "scenarios: known loss cases", zh: "场景:已知丢单情形"),
                    hint: nil,
-                   command: .scenarios, contexts: [.loginEmpty, .products, .panel, .scenarioList, .stateBrowser]),
+                   command: .scenarios, contexts: [.products, .panel, .scenarioList, .stateBrowser]),
         KeyBinding(keys: [.char("i")], label: "i", help: Localized(en: "inspector: parties, timeline", zh: "检查器:三方与时间线"),
                    hint: nil,
-                   command: .inspector, contexts: [.loginEmpty, .products, .hud, .prompt, .inspector]),
+                   command: .inspector, contexts: [.products, .hud, .prompt, .inspector]),
         KeyBinding(keys: [.char("e")], label: "e", help: Localized(en: "explain what is on screen", zh: "解释当前画面"),
                    hint: Localized(en: "explain", zh: "解释"),
-                   command: .explain, contexts: [.loginEmpty, .products, .hud, .prompt, .help, .panel, .scenarioList, .stateBrowser, .inspector, .explain]),
+                   command: .explain, contexts: [.products, .hud, .prompt, .help, .panel, .scenarioList, .stateBrowser, .inspector, .explain]),
         KeyBinding(keys: [.char("E")], label: "E", help: Localized(en: "every state, explained", zh: "所有状态的说明"),
                    hint: nil,
-                   command: .stateCatalog, contexts: anywhere),
+                   command: .stateCatalog, contexts: anywhere.subtracting([.loginEmpty])),
         KeyBinding(keys: [.char("l")], label: "l", help: Localized(en: "language: English / 简体中文", zh: "语言:English / 简体中文"),
                    hint: nil,
-                   command: .language, contexts: [.loginEmpty, .products, .hud, .inspector]),
+                   command: .language, contexts: [.products, .hud, .inspector]),
         KeyBinding(keys: [.char("L")], label: "L", help: Localized(en: "log out", zh: "退出登录"),
                    hint: Localized(en: "log out", zh: "退出登录"),
                    command: .logout, contexts: [.products]),

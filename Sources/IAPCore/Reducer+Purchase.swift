@@ -174,7 +174,8 @@ extension AppState {
         if !ok { alarms.append(.writeFailed(transactionId: order.transactionId)) }
         if order.user == user { orders[order.transactionId] = order }
         if order.status == .pending, purchase?.transactionId == order.transactionId, hud?.kind == .purchasing || hud?.kind == .alreadyOwned {
-            hud = HUD(.confirming, productId: order.productId, transactionId: order.transactionId)
+            // A restore keeps saying what it is: owned already, coming back for free.
+            hud = HUD(hud?.kind == .alreadyOwned ? .alreadyOwned : .confirming, productId: order.productId, transactionId: order.transactionId)
             priority = order.transactionId
         }
         return pumpVerifyQueue()
@@ -196,7 +197,7 @@ extension AppState {
         case .valid:
             order.status = .verified
             effects = [.persist(order, closingIntent: nil), .finish(transactionId: order.transactionId, user: order.user)]
-            if shown { hud?.kind = .success }
+            if shown, let kind = hud?.kind { hud?.kind = kind == .alreadyOwned ? .restored : .success }
         case .invalid:
             order.status = .rejected
             effects = [.persist(order, closingIntent: nil), .finish(transactionId: order.transactionId, user: order.user)]

@@ -74,8 +74,8 @@ public enum StateCatalog {
         e("hud-backgrounded", ("Payment continues in the background", "付款在后台继续"),
           sees: ("“Payment went through: it continues in the background” after pressing Esc on “Purchasing…”.",
                  "在“正在购买…”时按 Esc 后,显示“付款已完成:将在后台继续处理”。"),
-          underneath: ("The user tried to cancel, but Apple had already taken the payment. The app looks at the store's queue again, saves the order and verifies it without the HUD; 'pending N' counts it until it is credited.",
-                       "用户想取消,但苹果已经完成扣款。应用会重新查看商店队列,保存订单并在后台验证;入账前标题栏的“待处理 N”会计入它。"),
+          underneath: ("The user tried to cancel, but Apple had already taken the payment. The app looks at the store's queue again, saves the order and verifies it; 'pending N' counts it, and when the backend confirms, the box turns into “Purchase complete”.",
+                       "用户想取消,但苹果已经完成扣款。应用会重新查看商店队列,保存订单并验证;标题栏的“待处理 N”会计入它,后端确认后提示框变为“购买成功”。"),
           support: ("Tell the user the payment is being confirmed and the item will arrive shortly; check 'pending' goes back to 0.",
                     "告诉用户付款正在确认,物品很快到账;确认“待处理”回到 0。"),
           reach: "--fault observer-lost, buy, wait 2 s, Esc"),
@@ -99,6 +99,13 @@ public enum StateCatalog {
                        "后端已为买家入账(仅一次);客户端随后结束了该交易并从设备上删除。"),
           support: ("Nothing to do.", "无需处理。"),
           reach: "scripts/run --user alice, Enter, wait"),
+        e("hud-restored", ("Purchases restored", "已恢复购买"),
+          sees: ("“✓ Purchases restored (1)” with the product, and no price.", "“✓ 已恢复购买(1)”,显示商品,不显示价格。"),
+          underneath: ("The product the account already owned came back as a `restored` transaction; the backend found the original purchase's credit and credited nothing new; the transaction is finished.",
+                       "账户已拥有的商品以“restored”交易恢复;后端找到原始购买的入账,没有重复入账;交易已完成。"),
+          support: ("Nothing was charged. If the item still looks locked, check the backend's credit of the original transaction.",
+                    "没有扣款。若项目仍显示未解锁,请在后端查看原始交易的入账。"),
+          reach: "scenario bought-twice-restored"),
         e("hud-failed", ("Purchase failed", "交易失败"),
           sees: ("“Purchase failed”.", "“交易失败”。"),
           underneath: ("The store reported the payment failed (declined card, another unfinished transaction of the same product, an interrupted purchase…). Nothing was charged for this transaction.",
@@ -256,6 +263,7 @@ extension HUD.Kind {
         case .backgrounded: "backgrounded"
         case .confirming: "confirming"
         case .success: "success"
+        case .restored: "restored"
         case .failed: "failed"
         case .cancelled: "cancelled"
         case .deferred: "deferred"

@@ -10,6 +10,8 @@ public enum Text: String, Sendable, CaseIterable {
     case verifyFailed = "verify-failed"
     case jailbroken
     case alreadyOwned = "already-owned"
+    /// `{n}`: how many purchases came back.
+    case restored
     // the app's own
     case continuesInBackground, unclaimed
     case appTitle, loginPrompt, loginHint, user, pending, balance, balanceUnknown, coins, owned, products
@@ -42,6 +44,7 @@ public enum Text: String, Sendable, CaseIterable {
         .logoutPending: ("Orders still pending — log out anyway?", "有订单尚未完成,仍要退出登录吗?"),
         .verifyFailed: ("Verification failed, please contact support", "验证失败,请联系客服"),
         .jailbroken: ("Purchases are not available on this device", "此设备不支持内购"),
+        .restored: ("Purchases restored ({n})", "已恢复购买({n})"),
         .alreadyOwned: ("You've already purchased this. It will be restored for free.", "你已购买过此项目,将免费为你恢复。"),
         .unclaimed: ("? unclaimed, for support", "? 未认领,待客服"),
         .continuesInBackground: ("Payment went through: it continues in the background", "付款已完成:将在后台继续处理"),

@@ -115,6 +115,12 @@ public struct GalleryScreen: Sendable {
                 return state
             },
             hud(.success),
+            GalleryScreen("hud-restored") { lang in
+                var state = shopping(lang)
+                state.selection = 3
+                state.hud = HUD(.restored, productId: "com.iapsim.noads", transactionId: "1000000009")
+                return state
+            },
             hud(.failed),
             hud(.cancelled),
             hud(.deferred),

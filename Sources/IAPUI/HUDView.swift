@@ -30,13 +30,15 @@ extension Canvas {
     private func headline(_ kind: HUD.Kind) -> String {
         switch kind {
         case .success: "✓ " + kind.text(lang)
+        case .restored: "✓ " + kind.text(lang).replacingOccurrences(of: "{n}", with: "1")
         case .failed, .verifyFailed, .disabled, .jailbroken: "✗ " + kind.text(lang)
         default: kind.text(lang)
         }
     }
 
     private func detailLines(for hud: HUD) -> [String] {
-        var lines = [productLine(hud.productId)]
+        // A restore costs nothing: the product without a price.
+        var lines = [hud.kind == .alreadyOwned || hud.kind == .restored ? productTitle(hud.productId) : productLine(hud.productId)]
         switch hud.kind {
         case .confirming:
             if let id = hud.transactionId, let order = state.orders[id], order.attempts > 0 {
@@ -65,14 +67,14 @@ extension Canvas {
     private func textStyle(_ kind: HUD.Kind) -> Style {
         switch kind {
         case .purchasing, .alreadyOwned, .confirming, .deferred, .backgrounded: theme.waiting
-        case .success: theme.good
+        case .success, .restored: theme.good
         case .failed, .cancelled, .disabled, .verifyFailed, .jailbroken: theme.bad
         }
     }
 
     private func frameStyle(_ kind: HUD.Kind) -> Style {
         switch kind {
-        case .success: theme.good
+        case .success, .restored: theme.good
         case .failed, .verifyFailed, .disabled, .jailbroken: theme.bad
         default: theme.frame
         }

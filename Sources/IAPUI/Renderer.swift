@@ -76,6 +76,11 @@ struct Canvas {
         grid.put(cut, x: x + max((w - displayWidth(cut)) / 2, 0), y: y, style: style)
     }
 
+    func productTitle(_ id: String?) -> String {
+        guard let id else { return "" }
+        return state.product(id)?.title[lang] ?? id
+    }
+
     func productLine(_ id: String?) -> String {
         guard let id else { return "" }
         guard let product = state.product(id) else { return id }

@@ -16,7 +16,21 @@ struct KeyInputTests {
             #expect(Keymap.command(for: .char("q"), in: context) == .quit, "q in \(context)")
         }
         #expect(Keymap.command(for: .char("?"), in: context) == .help, "? in \(context)")
-        #expect(Keymap.command(for: .char("E"), in: context) == .stateCatalog, "E in \(context)")
+        // On the login screen letters are the name (below): only q (with the name empty) and ? are commands there.
+        if context != .loginEmpty {
+            #expect(Keymap.command(for: .char("E"), in: context) == .stateCatalog, "E in \(context)")
+        }
+    }
+
+    @Test("any letter but q can begin a name on the login screen", arguments: ["ivan", "lee", "emma", "Emma", "Sam", "Fred", "bob"])
+    func everyLetterBeginsAName(_ name: String) throws {
+        let app = try Harness()
+        app.advance(0.5)
+        app.type(name)
+        #expect(app.state.loginText == name)
+        #expect(app.state.modal == nil)
+        app.press(.enter)
+        #expect(app.state.user == name)
     }
 
     @Test("q in the launch prompt quits at once; the order stays pending and is asked about again at the next launch")

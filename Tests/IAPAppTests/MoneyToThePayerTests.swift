@@ -84,7 +84,9 @@ struct MoneyToThePayerTests {
         app.press(.enter)  // again
         app.advance(0.5)
         #expect(app.screen().contains("You've already purchased this. It will be restored for free."))
+        #expect(!app.screen().contains("Remove Ads · ¥18"))  // nothing to pay
         app.advance(5)
+        #expect(app.screen().contains("Purchases restored (1)"))
         let store = try app.storeTransactions()
         #expect(store.filter { $0.0.state == .purchased }.count == 1)
         let restored = store.filter { $0.0.state == .restored }
