@@ -47,14 +47,15 @@ struct Run: ParsableCommand {
 
     func run() throws {
         setlocale(LC_ALL, "")
-        guard isatty(0) == 1, isatty(1) == 1 else {
-            Console.fail("needs an interactive terminal (stdin and stdout must be a TTY); `iapsim state` prints the data without one", code: 2)
-        }
-        // Everything that can be checked is checked before the data directory is touched: a failure leaves nothing behind.
+        // Everything that can be checked is checked before the terminal and the data directory are touched: a mistake
+        // on the command line is named as such (exit 64) whatever runs it, and a failure leaves nothing behind.
         var user = user
         do { user = try user.map(UserName.normalized) } catch { Console.fail("--user: \(error)", code: ExitCode.validationFailure.rawValue) }
         if let scenario {
             do { _ = try Scenarios.script(scenario) } catch { Console.fail("--scenario: \(error)", code: ExitCode.validationFailure.rawValue) }
+        }
+        guard isatty(0) == 1, isatty(1) == 1 else {
+            Console.fail("needs an interactive terminal (stdin and stdout must be a TTY); `iapsim state` prints the data without one", code: 2)
         }
         do { try TerminalSession.check() } catch { Console.fail("\(error)") }
         let products = catalog.load()

@@ -64,6 +64,10 @@ struct CommandLineInputTests {
         #expect(status != 0)
         oneClearLine(output, mentioning: ["--user", "1 to 24"])
         nothingCreated(work + "/data")
+        // Without a terminal too: a command-line mistake is named as one (64), not as a missing terminal.
+        let (headlessStatus, headlessOutput) = try headless(["--user", name, "--data-dir", work + "/data"], in: work)
+        #expect(headlessStatus == 64, "\(headlessOutput)")
+        oneClearLine(headlessOutput, mentioning: ["--user", "1 to 24"])
     }
 
     @Test("a data directory that cannot be one is named with what to do, and nothing is created")
