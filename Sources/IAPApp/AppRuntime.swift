@@ -117,6 +117,10 @@ public final class AppRuntime {
             store.add(payment)
         case let .cancelPayment(id):
             send(.cancelAnswered(transactionId: id, cancelled: store.cancelPayment(transactionId: id)))
+        case let .lookUpPayers(ids):
+            for id in ids {
+                if let payer = store.account(paying: id) { send(.assignToBuyer(transactionId: id, user: payer)) }
+            }
         case let .readStoreQueue(seconds):
             timers.after(seconds) { [weak self] in
                 guard let self, !self.halted else { return }

@@ -17,6 +17,8 @@ public enum Effect: Sendable, Equatable {
     /// Look at the store's unfinished transactions again after `after` seconds (a callback may have been lost);
     /// answers `.storeUpdated`.
     case readStoreQueue(after: Double)
+    /// Support looks up in Apple's records which account paid for each transaction; answers `.assignToBuyer` for each.
+    case lookUpPayers([String])
     /// Write the order (insert or update, closing the intent it was claimed by) and read it back; answers `.persisted`.
     case persist(PendingOrder, closingIntent: Int64?)
     /// Resolve the order id, fetch the receipt, ask the backend; answers `.verified`.

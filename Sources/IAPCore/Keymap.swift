@@ -1,7 +1,7 @@
 /// What a key asks for. The keymap turns keys into commands; the reducer carries them out.
 public enum Command: Sendable, Equatable {
     case up, down, pageUp, pageDown, first, last, choose, back, logout, help, quit, confirmQuit, otherChoice, toggleBackend, foreground, skipTime, erase
-    case faultPanel, scenarios, inspector, language, armOnce, explain, stateCatalog
+    case faultPanel, scenarios, inspector, language, armOnce, explain, stateCatalog, assignUnclaimed
 }
 
 /// Where the keys go right now: the innermost thing on screen takes them.
@@ -88,6 +88,9 @@ public enum Keymap {
         KeyBinding(keys: [.char("o")], label: "o", help: Localized(en: "arm one-shot (fault panel)", zh: "只触发一次(故障面板)"),
                    hint: Localized(en: "once", zh: "一次"),
                    command: .armOnce, contexts: [.panel]),
+        KeyBinding(keys: [.char("a")], label: "a", help: Localized(en: "assign unclaimed (support)", zh: "分配未认领付款(客服)"),
+                   hint: Localized(en: "assign unclaimed", zh: "分配未认领"),
+                   command: .assignUnclaimed, contexts: [.inspector]),
         KeyBinding(keys: [.char("F")], label: "F", help: Localized(en: "faults, crash now, reinstall", zh: "故障、立即崩溃、重装"),
                    hint: nil,
                    command: .faultPanel, contexts: [.products, .hud, .panel, .scenarioList, .stateBrowser]),

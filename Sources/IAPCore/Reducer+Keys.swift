@@ -35,6 +35,9 @@ extension AppState {
             selection = min(selection + 1, max(products.count - 1, 0))
         case .choose where context.isList:
             return choosePanel(once: false)
+        case .assignUnclaimed:
+            // Support reads who paid from Apple's records (the host asks the store) and ties each payment to them.
+            return unclaimed.isEmpty ? [] : [.lookUpPayers(unclaimed.map(\.id))]
         case .armOnce:
             guard case .faultPanel = modal else { return [] }
             return choosePanel(once: true)

@@ -142,6 +142,7 @@ public struct Timeline: Sendable {
         case let .verify(order): return (en ? "verify " : "验证 ") + order.transactionId
         case let .persist(order, _): return (en ? "save " : "保存 ") + order.transactionId
         case .closeIntent: return en ? "close the buyer's note" : "关闭买家记录"
+        case .lookUpPayers: return en ? "support looks the payers up in Apple's records" : "客服在苹果记录中查询付款人"
         case let .readStoreQueue(after): return after > 0 ? nil : (en ? "look at the store's queue" : "查看商店队列")
         case let .finish(id, _): return (en ? "finish " : "结束 ") + id
         case let .remove(id, _): return en ? "drop \(id) from the client" : "从客户端删除 \(id)"

@@ -134,6 +134,11 @@ public final class MockPaymentQueue: PaymentQueue {
         return attempt { try signer.sign(receipt) }
     }
 
+    /// Apple's record of the account a transaction charged (or restored to): what support looks up, never the app.
+    public func account(paying transactionId: String) -> String? {
+        attempt { try database.account(paying: transactionId) } ?? nil
+    }
+
     /// The queue as Apple holds it: unfinished transactions, oldest first, at most `limit` (the inspector, scripts).
     public func unfinished(limit: Int = -1) -> (transactions: [StoreTransaction], total: Int) {
         (attempt { try database.unfinished(limit: limit) } ?? [], attempt { try database.unfinishedCount() } ?? 0)

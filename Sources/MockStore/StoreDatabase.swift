@@ -193,6 +193,12 @@ public final class StoreDatabase {
         }
     }
 
+    func account(paying id: String) throws -> String? {
+        try queue.inDatabase { db in
+            try String.fetchOne(db.cachedStatement(sql: "SELECT account FROM storeTransaction WHERE id = ?"), arguments: [id])
+        }
+    }
+
     /// Every transaction with whether it was finished and who paid, for `iapsim state` and the tests.
     public func all() throws -> [StoreRecord] {
         try queue.inDatabase { db in

@@ -44,6 +44,25 @@ struct ScenarioTests {
         }
     }
 
+    @Test("support's `assign` step gives an unattributable payment to its payer, and refuses one that is not waiting")
+    func assignStep() throws {
+        var text = try String(contentsOfFile: scenarioFolder + "/unattributed-payment.iapsim", encoding: .utf8)
+        text = text.replacingOccurrences(of: "press i\nexpect screen \"unclaimed\"\npress a\npress Esc\n",
+                                         with: "assign 1000000002 bob\nassign 1000000003 alice\n")
+        #expect(text.contains("assign 1000000002 bob"))
+        let (outcome, transcript) = try play(try Script.parse(text, file: "assign.iapsim"))
+        guard case .passed = outcome else {
+            Issue.record("assign failed:\n\(transcript)")
+            return
+        }
+        let (refused, _) = try play(try Script.parse("launch alice\nassign 1000000001 alice\n", file: "t.iapsim"))
+        guard case let .failed(_, message) = refused else {
+            Issue.record("assigning a transaction nobody holds should fail")
+            return
+        }
+        #expect(message == "transaction 1000000001 is not waiting for support")
+    }
+
     @Test("a failed expectation stops the script at its line and shows the screen at that moment")
     func failureStops() throws {
         let script = try Script.parse("""
