@@ -108,6 +108,12 @@ public final class ClientDatabase: ClientVault {
         try keychain.write { db in try db.cachedStatement(sql: "UPDATE intent SET interrupted = 1 WHERE id = ?").execute(arguments: [id]) }
     }
 
+    /// Every transaction some user's store on this device holds: known at launch, so that a re-delivered transaction
+    /// already written for its buyer is never claimed again before that buyer logs in.
+    public func heldTransactionIds() throws -> Set<String> {
+        try keychain.inDatabase { db in Set(try String.fetchAll(db.cachedStatement(sql: "SELECT transactionId FROM pendingOrder"))) }
+    }
+
     /// Every open intent, for `iapsim state` and the tests.
     public func openIntents() throws -> [PaymentIntent] {
         try keychain.inDatabase(Self.intents)

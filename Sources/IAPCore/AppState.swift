@@ -44,7 +44,7 @@ public struct AppState: Sendable, Equatable {
     public var storeQueue: [String: StoreTransaction] = [:]
     /// Paid transactions no user can be given yet: nobody is logged in, or the evidence names no single buyer.
     public var unclaimed: [StoreTransaction] = []
-    /// Transactions this run has written (or is writing) to a user's store: never claimed twice.
+    /// Transactions some user's store on this device holds, or this run is writing: never claimed twice.
     public var claimed: Set<String> = []
 
     public var purchase: Purchase?

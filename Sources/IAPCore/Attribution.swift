@@ -39,8 +39,9 @@ extension AppState {
         let candidates = possibleIntents(of: transaction)
         let buyers = Set(candidates.map(\.user))
         if buyers.count == 1 {
-            // Its own intent is the latest before it, unless it completes an interrupted payment.
-            let chosen = candidates.first(where: \.interrupted) ?? candidates.max { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }!
+            // The latest intent before it: a payment follows its own intent at once, and whichever order a user's
+            // transactions arrive in (an interrupted payment's second half among them), each still finds one of them.
+            let chosen = candidates.max { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }!
             return .buyer(user: chosen.user, orderId: chosen.orderId, intent: chosen.id)
         }
         if buyers.count > 1 { return .unattributable(candidates: buyers.sorted()) }
