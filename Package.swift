@@ -57,7 +57,7 @@ let package = Package(
         .testTarget(name: "IAPAppTests", dependencies: [
             "IAPApp", "IAPCore", "IAPUI", "MockStore", "MockBackend", "ClientPersistence", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
-        .testTarget(name: "EndToEndTests", dependencies: [], exclude: ["drive.sh", "keys.sh"]),
+        .testTarget(name: "EndToEndTests", dependencies: [], exclude: ["drive.sh", "keys.sh", "tmux.sh"]),
     ],
     swiftLanguageModes: [.v6]
 )

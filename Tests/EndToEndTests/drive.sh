@@ -3,26 +3,7 @@
 # usage: drive.sh SCENARIO BINARY WORKDIR   — leaves `iapsim state` JSON in WORKDIR/state.json
 set -euo pipefail
 scenario=$1 bin=$2 work=$3
-data="$work/data"
-sock="$work/tmux.sock"
-tmux_() { tmux -S "$sock" -f /dev/null "$@"; }
-trap 'tmux_ kill-server 2>/dev/null || true' EXIT
-
-fail() {
-  echo "FAILED: $*" >&2
-  echo "--- screen ---" >&2
-  tmux_ capture-pane -p >&2 2>/dev/null || true
-  exit 1
-}
-
-# Polls the screen every 50 ms for a fixed string, up to 15 s.
-wait_for() {
-  for _ in $(seq 1 300); do
-    tmux_ capture-pane -p 2>/dev/null | grep -qF -- "$1" && return 0
-    sleep 0.05
-  done
-  fail "never saw: $1"
-}
+source "$(dirname "$0")/tmux.sh"
 
 # Polls until a fixed string is no longer on screen, up to 15 s.
 wait_gone() {

@@ -3,25 +3,7 @@
 # usage: keys.sh CASE BINARY WORKDIR [TERM]   — exit 0 when the case held; the screen on failure
 set -euo pipefail
 case_=$1 bin=$2 work=$3 kterm=${4:-xterm-256color}
-data="$work/data"
-sock="$work/tmux.sock"
-tmux_() { tmux -S "$sock" -f /dev/null "$@"; }
-trap 'tmux_ kill-server 2>/dev/null || true' EXIT
-
-fail() {
-  echo "FAILED: $*" >&2
-  echo "--- screen ---" >&2
-  tmux_ capture-pane -p >&2 2>/dev/null || true
-  exit 1
-}
-
-wait_for() {
-  for _ in $(seq 1 300); do
-    tmux_ capture-pane -p 2>/dev/null | grep -qF -- "$1" && return 0
-    sleep 0.05
-  done
-  fail "never saw: $1"
-}
+source "$(dirname "$0")/tmux.sh"
 
 # Starts the app in a shell that writes its exit status to $work/status when it ends.
 start() {
