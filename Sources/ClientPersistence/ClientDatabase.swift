@@ -49,6 +49,13 @@ public final class ClientDatabase: ClientVault {
                     DROP TABLE paymentIntent;
                     """)
             }),
+            // The verify queue reads a page at a time in queue order, and the count, without touching the rest.
+            ("v3-queue-order", { db in
+                try db.execute(sql: """
+                    CREATE INDEX pendingOrderQueue ON pendingOrder(user, status, attempts, purchasedAt, transactionId);
+                    DROP INDEX pendingOrderByUser;
+                    """)
+            }),
         ])
         sandbox = try DataFile.open(sandboxPath, identity: .sandbox, migrations: [
             ("v1", { db in
@@ -57,13 +64,54 @@ public final class ClientDatabase: ClientVault {
         ])
     }
 
-    public func snapshot(user: String) throws -> UserSnapshot {
+    public func snapshot(user: String, pageSize: Int) throws -> UserSnapshot {
         try keychain.inDatabase { db in
-            UserSnapshot(
-                pending: try Array(Row.fetchCursor(db.cachedStatement(sql: "SELECT \(Self.columns) FROM pendingOrder WHERE user = ?"), arguments: [user]).map(Self.order)),
-                paymentIntents: try Self.intents(db),
-                otherUsersTransactions: Set(try String.fetchAll(db.cachedStatement(sql: "SELECT transactionId FROM pendingOrder WHERE user <> ?"), arguments: [user]))
+            let page = try Self.pendingPage(db, user: user, after: nil, limit: pageSize)
+            return UserSnapshot(
+                pending: page.orders + (try Array(Row.fetchCursor(db.cachedStatement(sql: "SELECT \(Self.columns) FROM pendingOrder WHERE user = ? AND status <> 'pending'"),
+                                                                   arguments: [user]).map(Self.order))),
+                pendingTotal: page.total,
+                paymentIntents: try Self.intents(db)
             )
+        }
+    }
+
+    public func pendingPage(user: String, after: PendingOrder?, limit: Int) throws -> PendingPage {
+        try keychain.inDatabase { db in try Self.pendingPage(db, user: user, after: after, limit: limit) }
+    }
+
+    /// Pages follow the queue order (`VerifyPolicy.queueKey`). A date read back may differ from the stored one in its
+    /// last bit, so a page starts a microsecond early: an order read twice is known already, one skipped would be lost.
+    private static func pendingPage(_ db: Database, user: String, after: PendingOrder?, limit: Int) throws -> PendingPage {
+        let start = after.map { (attempts: $0.attempts, at: $0.purchasedAt.timeIntervalSince1970 - 0.000_001, id: $0.transactionId) }
+        return PendingPage(
+            orders: try Array(Row.fetchCursor(db.cachedStatement(sql: """
+                SELECT \(columns) FROM pendingOrder WHERE user = ? AND status = 'pending' AND (attempts, purchasedAt, transactionId) > (?, ?, ?)
+                ORDER BY attempts, purchasedAt, transactionId LIMIT ?
+                """), arguments: [user, start?.attempts ?? -1, start?.at ?? -Double.greatestFiniteMagnitude, start?.id ?? "", limit]).map(order)),
+            total: try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM pendingOrder WHERE user = ? AND status = 'pending'"),
+                                    arguments: [user]) ?? 0)
+    }
+
+    /// Which of these transactions some user's store on this device already holds, and how far each got.
+    public func held(_ transactionIds: [String]) throws -> [String: HeldOrder] {
+        guard !transactionIds.isEmpty else { return [:] }
+        let placeholders = Array(repeating: "?", count: transactionIds.count).joined(separator: ",")
+        return try keychain.inDatabase { db in
+            var held: [String: HeldOrder] = [:]
+            let rows = try Row.fetchCursor(db, sql: "SELECT transactionId, user, status FROM pendingOrder WHERE transactionId IN (\(placeholders))",
+                                           arguments: StatementArguments(transactionIds))
+            while let row = try rows.next() {
+                held[row[0]] = HeldOrder(user: row[1], status: PendingOrder.Status(rawValue: row[2]) ?? .pending)
+            }
+            return held
+        }
+    }
+
+    /// How many orders the user's store holds, pending or waiting for the store to finish them.
+    public func orderCount(user: String) throws -> Int {
+        try keychain.inDatabase { db in
+            try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM pendingOrder WHERE user = ?"), arguments: [user]) ?? 0
         }
     }
 
@@ -106,12 +154,6 @@ public final class ClientDatabase: ClientVault {
 
     public func markIntentInterrupted(_ id: Int64) throws {
         try keychain.write { db in try db.cachedStatement(sql: "UPDATE intent SET interrupted = 1 WHERE id = ?").execute(arguments: [id]) }
-    }
-
-    /// Every transaction some user's store on this device holds: known at launch, so that a re-delivered transaction
-    /// already written for its buyer is never claimed again before that buyer logs in.
-    public func heldTransactionIds() throws -> Set<String> {
-        try keychain.inDatabase { db in Set(try String.fetchAll(db.cachedStatement(sql: "SELECT transactionId FROM pendingOrder"))) }
     }
 
     /// Every open intent, for `iapsim state` and the tests.

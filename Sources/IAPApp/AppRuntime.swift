@@ -37,13 +37,15 @@ public final class AppRuntime {
     }
     private var haltOnStoreNews = false
 
-    /// C1: the observer is attached before anything else happens, so re-delivered transactions are never missed.
+    /// C1: the observer is attached and the store's queue read before anything else happens, so re-delivered
+    /// transactions are never missed.
     public func start(user: String?) {
         parties.store.add(observer: { [weak self] transactions in
             guard let self else { return }
             if self.haltOnStoreNews { self.halted = true }
-            self.send(.storeUpdated(transactions))
+            self.send(.storeUpdated(transactions, held: self.held(transactions)))
         })
+        readStoreQueue(atLaunch: true)
         let remembered = user ?? (try? parties.vault.lastUser()) ?? nil
         send(.launched(canMakePayments: parties.store.canMakePayments, user: remembered))
     }
@@ -95,7 +97,7 @@ public final class AppRuntime {
         case .requestProducts:
             store.requestProducts { [weak self] in self?.send(.productsLoaded($0)) }
         case let .loadUser(user):
-            send(.userLoaded(user, record { try vault.snapshot(user: user) }))
+            send(.userLoaded(user, record { try vault.snapshot(user: user, pageSize: AppState.pageSize) }))
         case let .setLastUser(user):
             record { try vault.setLastUser(user) }
         case let .refreshAccount(user):
@@ -122,10 +124,9 @@ public final class AppRuntime {
                 if let payer = store.account(paying: id) { send(.assignToBuyer(transactionId: id, user: payer)) }
             }
         case let .readStoreQueue(seconds):
-            timers.after(seconds) { [weak self] in
-                guard let self, !self.halted else { return }
-                self.send(.storeUpdated(self.parties.store.transactions))
-            }
+            timers.after(seconds) { [weak self] in self?.readStoreQueue() }
+        case let .loadPendingPage(user, after):
+            send(.pendingPageLoaded(user: user, record { try vault.pendingPage(user: user, after: after, limit: AppState.pageSize) }))
         case let .persist(order, intent):
             persist(order, closingIntent: intent)
         case let .verify(order):
@@ -155,6 +156,44 @@ public final class AppRuntime {
         case .quit:
             break
         }
+    }
+
+    /// How many of the store's transactions one batch of a reading carries.
+    static let storeBatch = 256
+    /// Where the reading of the store's queue in progress has got to (nil: none is in progress).
+    private var readingAfter: StoreTransaction??
+    private var readAgain = false
+
+    /// Reads the store's queue a batch at a time: the first at once, the rest between frames, so that a long queue
+    /// neither holds up the screen nor sits in memory whole. A reading asked for during another starts when it ends.
+    /// At launch an empty queue is no news (StoreKit re-delivers nothing).
+    private func readStoreQueue(atLaunch: Bool = false) {
+        guard !halted else { return }
+        guard readingAfter == nil else {
+            readAgain = true
+            return
+        }
+        readBatch(after: nil, atLaunch: atLaunch)
+    }
+
+    private func readBatch(after cursor: StoreTransaction?, atLaunch: Bool = false) {
+        guard !halted else { return }
+        let batch = parties.store.transactions(after: cursor, limit: Self.storeBatch)
+        let more = batch.count == Self.storeBatch
+        readingAfter = more ? .some(batch.last) : nil
+        if !(atLaunch && batch.isEmpty && cursor == nil) { send(.storeUpdated(batch, held: held(batch), more: more)) }
+        if more {
+            timers.after(0) { [weak self] in self?.readBatch(after: batch.last) }
+        } else if readAgain {
+            readAgain = false
+            readStoreQueue()
+        }
+    }
+
+    /// What the client's store already holds of this news.
+    private func held(_ transactions: [StoreTransaction]) -> [String: HeldOrder] {
+        let paid = transactions.filter { $0.state == .purchased || $0.state == .restored }.map(\.id)
+        return record { try parties.vault.held(paid) } ?? [:]
     }
 
     /// Everything stops where it is, as with `kill -9`: no more effects, no more answers.

@@ -66,10 +66,8 @@ public final class AppSession {
         var state = options
         state.faults = faults
         state.now = timers.now
-        // The device's notes of who is paying, and what its store already holds, are known before the store
-        // re-delivers anything (C1, I3).
+        // The device's notes of who is paying are known before the store re-delivers anything (C1, I3).
         state.paymentIntents = try parties.vault.openIntents()
-        state.claimed = try parties.vault.heldTransactionIds()
         return (timers, parties, AppRuntime(state: state, parties: parties, timers: timers))
     }
 

@@ -187,7 +187,7 @@ public final class ScriptPlayer {
             case .coins:
                 let consumables = Set(setup.catalog.filter { $0.kind.isConsumable }.map(\.id))
                 return try parties.backend.database.account(user: user, consumables: consumables).coins
-            default: return try parties.vault.snapshot(user: user).pending.count
+            default: return try parties.vault.orderCount(user: user)
             }
         }
     }

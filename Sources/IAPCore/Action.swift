@@ -8,7 +8,11 @@ public enum Action: Sendable, Equatable {
     case orderCreated(user: String, productId: String, Result<String, BackendError>)
     /// The intent for a payment is on disk (nil: the write failed, so the app does not pay).
     case intentRecorded(user: String, productId: String, PaymentIntent?)
-    case storeUpdated([StoreTransaction])
+    /// The store's news, with what the client's store already holds of it; `more`: further batches of the same reading
+    /// of the queue follow.
+    case storeUpdated([StoreTransaction], held: [String: HeldOrder] = [:], more: Bool = false)
+    /// The next page of the logged-in user's backlog (nil: it could not be read).
+    case pendingPageLoaded(user: String, PendingPage?)
     /// The payment sheet's Cancel was answered: false when Apple had already taken the payment.
     case cancelAnswered(transactionId: String, cancelled: Bool)
     /// Support tied a transaction no evidence could attribute to the user who paid (from Apple's records).

@@ -76,7 +76,7 @@ extension AppState {
     func staleIntents() -> [PaymentIntent] {
         paymentIntents.filter { intent in
             !intent.interrupted && purchase?.paymentId != intent.id && !storeQueue.values.contains { transaction in
-                !claimed.contains(transaction.id) && orders[transaction.id] == nil && !otherUsersTransactions.contains(transaction.id)
+                !claimed.contains(transaction.id) && orders[transaction.id] == nil
                     && transaction.productId == intent.productId && intent.precedes(transaction)
                     && (transaction.applicationUsername.map { $0.isEmpty || $0 == intent.orderId } ?? true)
             }

@@ -5,6 +5,8 @@ public enum Effect: Sendable, Equatable {
     case requestProducts
     case loadUser(String)
     case setLastUser(String?)
+    /// Read the page of the user's backlog that follows `after` in queue order; answers `.pendingPageLoaded`.
+    case loadPendingPage(user: String, after: PendingOrder?)
     case refreshAccount(String)
     case createOrder(user: String, productId: String)
     /// Answers `.intentRecorded`.
@@ -15,7 +17,7 @@ public enum Effect: Sendable, Equatable {
     /// Answers `.cancelAnswered`.
     case cancelPayment(transactionId: String)
     /// Look at the store's unfinished transactions again after `after` seconds (a callback may have been lost);
-    /// answers `.storeUpdated`.
+    /// answers `.storeUpdated`, a batch at a time.
     case readStoreQueue(after: Double)
     /// Support looks up in Apple's records which account paid for each transaction; answers `.assignToBuyer` for each.
     case lookUpPayers([String])

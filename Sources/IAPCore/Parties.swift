@@ -9,10 +9,12 @@ public protocol Scheduler: AnyObject {
 /// The store as the client sees it, shaped like `SKPaymentQueue`.
 public protocol PaymentQueue: AnyObject {
     var canMakePayments: Bool { get }
-    /// Attaching the observer re-delivers every unfinished transaction (S5).
+    /// Attaching the observer re-delivers every unfinished transaction (S5): the first batch at once, the rest in
+    /// batches on the scheduler, each batch's `more` telling whether others follow.
     func add(observer: @escaping ([StoreTransaction]) -> Void)
-    /// The unfinished transactions, as `SKPaymentQueue.transactions`: the app looks again when a callback may have been lost.
-    var transactions: [StoreTransaction] { get }
+    /// The unfinished transactions, oldest first, a page at a time after `cursor` (as `SKPaymentQueue.transactions`:
+    /// the app looks again when a callback may have been lost).
+    func transactions(after cursor: StoreTransaction?, limit: Int) -> [StoreTransaction]
     func requestProducts(_ completion: @escaping (Result<[Product], StoreRequestError>) -> Void)
     func add(_ payment: Payment)
     /// The user tapped Cancel on the payment sheet: true when that stopped the payment, false when Apple had already taken it.
@@ -34,18 +36,43 @@ public protocol Backend: AnyObject {
     func account(user: String, _ completion: @escaping (Result<Account, BackendError>) -> Void)
 }
 
-/// What the client loads for a user at login.
+/// What the client loads for a user at login: a page of the backlog, never the whole of it.
 public struct UserSnapshot: Sendable, Equatable {
+    /// The first page of the user's pending orders in queue order, then every order of theirs with a verdict that waits
+    /// for the store to finish it (a crash came between the two).
     public var pending: [PendingOrder]
+    /// How many pending orders the user has in all.
+    public var pendingTotal: Int
     /// Every user's payment intents: who paid, when `applicationUsername` comes back empty or the order is missing (C3, I3).
     public var paymentIntents: [PaymentIntent]
-    /// Transactions other users hold, so they are never claimed by this one (C7).
-    public var otherUsersTransactions: Set<String>
 
-    public init(pending: [PendingOrder] = [], paymentIntents: [PaymentIntent] = [], otherUsersTransactions: Set<String> = []) {
+    public init(pending: [PendingOrder] = [], pendingTotal: Int? = nil, paymentIntents: [PaymentIntent] = []) {
         self.pending = pending
+        self.pendingTotal = pendingTotal ?? pending.reduce(0) { $0 + ($1.status == .pending ? 1 : 0) }
         self.paymentIntents = paymentIntents
-        self.otherUsersTransactions = otherUsersTransactions
+    }
+}
+
+/// A page of one user's pending orders in queue order, with how many there are in all.
+public struct PendingPage: Sendable, Equatable {
+    public var orders: [PendingOrder]
+    public var total: Int
+
+    public init(orders: [PendingOrder], total: Int) {
+        self.orders = orders
+        self.total = total
+    }
+}
+
+/// A transaction some user's store on this device already holds: whose, and how far it got. Delivered with the
+/// store's news, so that the client never keeps every held id in memory to avoid claiming one twice (C7).
+public struct HeldOrder: Sendable, Equatable {
+    public let user: String
+    public let status: PendingOrder.Status
+
+    public init(user: String, status: PendingOrder.Status) {
+        self.user = user
+        self.status = status
     }
 }
 
@@ -73,7 +100,12 @@ public struct PaymentIntent: Sendable, Equatable {
 
 /// The client's per-user persistent store (the "keychain": survives reinstall).
 public protocol ClientVault: AnyObject {
-    func snapshot(user: String) throws -> UserSnapshot
+    /// The user's first `pageSize` pending orders, the orders with a verdict, and every open intent.
+    func snapshot(user: String, pageSize: Int) throws -> UserSnapshot
+    /// The user's pending orders that follow `after` in queue order, at most `limit`, and how many there are in all.
+    func pendingPage(user: String, after: PendingOrder?, limit: Int) throws -> PendingPage
+    /// Which of these transactions some user's store already holds.
+    func held(_ transactionIds: [String]) throws -> [String: HeldOrder]
     /// Writes the order (closing the intent it was claimed by, in the same write), then reads it back; throws when
     /// either fails (C2).
     func save(_ order: PendingOrder, closingIntent: Int64?) throws

@@ -161,7 +161,7 @@ extension AppState {
         triesSinceTrigger[id] = 0
         priority = id
         hud = HUD(.confirming, productId: orders[id]?.productId, transactionId: id)
-        return pumpVerifyQueue()
+        return pumpVerifyQueue() + readNextPageIfAnswered()
     }
 
     private mutating func putOff(_ id: String) -> [Effect] {
@@ -169,6 +169,6 @@ extension AppState {
         prompts.removeAll { $0 == id }
         snoozed.insert(id)
         showNextPrompt()
-        return pumpVerifyQueue()
+        return pumpVerifyQueue() + readNextPageIfAnswered()
     }
 }

@@ -55,7 +55,17 @@ extension AppState {
         ]
     }
 
-    mutating func storeUpdated(_ transaction: StoreTransaction) -> [Effect] {
+    mutating func storeUpdated(_ transaction: StoreTransaction, heldAs held: HeldOrder? = nil) -> [Effect] {
+        if let held, orders[transaction.id] == nil {
+            // Some user's store holds it already. A pending one waits in its owner's backlog (which stays on disk);
+            // one with a verdict waits only for the store to finish it, at its owner's login (C5, C6, C7).
+            unclaimed.removeAll { $0.id == transaction.id }
+            if held.status != .pending {
+                storeQueue[transaction.id] = transaction
+                claimed.insert(transaction.id)
+            }
+            return []
+        }
         let seenBefore = storeQueue[transaction.id]
         storeQueue[transaction.id] = transaction
         let ours = purchase?.paymentId != nil && transaction.paymentId == purchase?.paymentId
@@ -107,7 +117,7 @@ extension AppState {
             return known.status == .pending ? [] : [.finish(transactionId: known.transactionId, user: known.user)]
         }
         // C7: another user's transaction is resumed by its owner; one already being written is not written twice.
-        guard !otherUsersTransactions.contains(transaction.id), !claimed.contains(transaction.id) else {
+        guard !claimed.contains(transaction.id) else {
             unclaimed.removeAll { $0.id == transaction.id }
             return []
         }
@@ -129,7 +139,6 @@ extension AppState {
         unclaimed.removeAll { $0.id == transaction.id }
         if let intent { paymentIntents.removeAll { $0.id == intent } }
         claimed.insert(transaction.id)
-        if owner != user { otherUsersTransactions.insert(transaction.id) }
         let order = PendingOrder(
             transactionId: transaction.id,
             user: owner,
@@ -172,7 +181,10 @@ extension AppState {
 
     mutating func persisted(_ order: PendingOrder, ok: Bool) -> [Effect] {
         if !ok { alarms.append(.writeFailed(transactionId: order.transactionId)) }
-        if order.user == user { orders[order.transactionId] = order }
+        if order.user == user {
+            if orders[order.transactionId] == nil, order.status == .pending { pendingTotal += 1 }
+            orders[order.transactionId] = order
+        }
         if order.status == .pending, purchase?.transactionId == order.transactionId, hud?.kind == .purchasing || hud?.kind == .alreadyOwned {
             // A restore keeps saying what it is: owned already, coming back for free.
             hud = HUD(hud?.kind == .alreadyOwned ? .alreadyOwned : .confirming, productId: order.productId, transactionId: order.transactionId)
@@ -211,7 +223,10 @@ extension AppState {
             effects = [.persist(order, closingIntent: nil)]
         }
         if outcome.reason == nil, purchase?.transactionId == order.transactionId { purchase = nil }
-        if order.user == user { orders[order.transactionId] = order }
+        if order.user == user {
+            if order.status != .pending, orders[order.transactionId]?.status == .pending { pendingTotal -= 1 }
+            orders[order.transactionId] = order
+        }
         return effects
     }
 
@@ -224,7 +239,8 @@ extension AppState {
         if owner == user, orders[transactionId] != nil {
             guard found else { return [] }  // C5: stays flagged, finished when the store shows it again
             orders[transactionId] = nil
-            return [.remove(transactionId: transactionId, user: owner), .refreshAccount(owner)]
+            triesSinceTrigger[transactionId] = nil
+            return [.remove(transactionId: transactionId, user: owner), .refreshAccount(owner)] + readNextPageIfAnswered()
         }
         return found ? [.remove(transactionId: transactionId, user: owner)] : []
     }

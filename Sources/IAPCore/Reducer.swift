@@ -29,12 +29,16 @@ extension AppState {
             return orderCreated(buyer: buyer, productId: productId, result)
         case let .intentRecorded(buyer, productId, intent):
             return intentRecorded(buyer: buyer, productId: productId, intent)
-        case let .storeUpdated(transactions):
+        case let .storeUpdated(transactions, held, more):
             var effects: [Effect] = []
-            for transaction in transactions { effects += storeUpdated(transaction) }
+            for transaction in transactions { effects += storeUpdated(transaction, heldAs: held[transaction.id]) }
             // An intent closed by this news may have been all that kept a held transaction from its buyer.
             if effects.contains(where: { if case .closeIntent = $0 { true } else { false } }) { effects += retryUnclaimed() }
+            readingStoreQueue = more
+            if !more, loginCheckDue { effects += lookAtWholeQueueAfterLogin() }
             return effects + pumpVerifyQueue()
+        case let .pendingPageLoaded(name, page):
+            return pendingPageLoaded(name, page)
         case let .cancelAnswered(transactionId, cancelled):
             return cancelAnswered(transactionId, cancelled: cancelled)
         case let .assignToBuyer(transactionId, buyer):
@@ -89,6 +93,7 @@ extension AppState {
         selection = 0
         account = Account()
         orders = [:]
+        pendingTotal = 0
         return [.setLastUser(name), .loadUser(name), .refreshAccount(name)] + (lookAtStoreQueue ? [.readStoreQueue(after: 0)] : [])
     }
 
@@ -98,7 +103,10 @@ extension AppState {
         hud = nil
         account = Account()
         orders = [:]
-        otherUsersTransactions = []
+        pendingTotal = 0
+        pageRequested = false
+        pageEnd = nil
+        loginCheckDue = false
         prompts = []
         snoozed = []
         triesSinceTrigger = [:]
@@ -112,16 +120,28 @@ extension AppState {
             alarms.append(.readFailed(user: name))
             return []
         }
-        orders = Dictionary(uniqueKeysWithValues: snapshot.pending.map { ($0.transactionId, $0) })
+        orders = Dictionary(snapshot.pending.map { ($0.transactionId, $0) }, uniquingKeysWith: { $1 })
+        pendingTotal = snapshot.pendingTotal
         paymentIntents = snapshot.paymentIntents
-        otherUsersTransactions = snapshot.otherUsersTransactions
+        pageEnd = snapshot.pending.last { $0.status == .pending }
         triesSinceTrigger = [:]
         snoozed = []
         // C8: every order found at login is asked about before the queue touches it.
         prompts = pendingIds
         var effects: [Effect] = []
-        // The store's whole queue is known by now (C1): an intent none of it could belong to is closed before
-        // anything is attributed, so that it cannot make a payment look ambiguous.
+        if readingStoreQueue { loginCheckDue = true } else { effects += lookAtWholeQueueAfterLogin() }
+        showNextPrompt()
+        effects += pumpVerifyQueue()
+        return effects + readNextPageIfAnswered()
+    }
+
+    /// What a login decides from the store's whole queue (C1), once all of it has been read.
+    private mutating func lookAtWholeQueueAfterLogin() -> [Effect] {
+        loginCheckDue = false
+        guard let name = user else { return [] }
+        var effects: [Effect] = []
+        // An intent none of the queue could belong to is closed before anything is attributed, so that it cannot make a
+        // payment look ambiguous.
         for stale in staleIntents() {
             paymentIntents.removeAll { $0.id == stale.id }
             effects.append(.closeIntent(stale.id))
@@ -136,9 +156,32 @@ extension AppState {
                 effects.append(.remove(transactionId: order.transactionId, user: name))
             }
         }
-        showNextPrompt()
-        effects += pumpVerifyQueue()
         return effects
+    }
+
+    /// The backlog's next page: its orders were found at login, so each is asked about (C8).
+    private mutating func pendingPageLoaded(_ name: String, _ page: PendingPage?) -> [Effect] {
+        guard name == user else { return [] }
+        pageRequested = false
+        guard let page else {
+            alarms.append(.readFailed(user: name))
+            return []
+        }
+        pendingTotal = page.total
+        if let last = page.orders.last { pageEnd = last }
+        for order in page.orders where orders[order.transactionId] == nil {
+            orders[order.transactionId] = order
+            prompts.append(order.transactionId)
+        }
+        showNextPrompt()
+        return pumpVerifyQueue()
+    }
+
+    /// Reads the next page once every order found at login in memory has been answered and the backlog holds more.
+    mutating func readNextPageIfAnswered() -> [Effect] {
+        guard let name = user, !pageRequested, prompts.isEmpty, pendingTotal > pendingInPage else { return [] }
+        pageRequested = true
+        return [.loadPendingPage(user: name, after: pageEnd)]
     }
 
     mutating func showNextPrompt() {

@@ -57,6 +57,7 @@ public struct GalleryScreen: Sendable {
         }
         @Sendable func withPending(_ state: inout AppState) {
             state.orders = [pending.transactionId: pending]
+            state.pendingTotal = 1
         }
         func hud(_ kind: HUD.Kind, _ change: @escaping @Sendable (inout AppState) -> Void = { _ in }) -> GalleryScreen {
             screen("hud-" + kind.catalogName) {
@@ -110,6 +111,8 @@ public struct GalleryScreen: Sendable {
                 var state = shopping(lang)
                 state.hud = HUD(.confirming, productId: "com.iapsim.coins.300", transactionId: pending.transactionId)
                 state.orders = [pending.transactionId: pending]
+                state.pendingTotal = 1
+            state.pendingTotal = 1
                 state.triesSinceTrigger = [pending.transactionId: 2]
                 state.faults = [.backendDown]
                 return state
@@ -152,6 +155,7 @@ public struct GalleryScreen: Sendable {
                 var order = pending
                 order.attempts = 10
                 $0.orders = [order.transactionId: order]
+                $0.pendingTotal = 1
                 $0.alarms = [.verifyFailing(transactionId: order.transactionId, attempts: 10, reason: "backend unreachable")]
             },
             screen("unattributed") {

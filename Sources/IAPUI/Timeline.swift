@@ -42,7 +42,7 @@ public struct Timeline: Sendable {
         case .productsLoaded(.failure):
             return en ? "store: product request failed" : "商店:商品请求失败"
         case let .userLoaded(name, snapshot):
-            let count = snapshot?.pending.count ?? 0
+            let count = snapshot.map { $0.pendingTotal + $0.pending.filter { $0.status != .pending }.count } ?? 0
             return en ? "client: \(name)'s store read, \(count) orders" : "客户端:读取 \(name) 的存储,\(count) 笔订单"
         case .accountLoaded:
             return nil
@@ -61,7 +61,7 @@ public struct Timeline: Sendable {
             return en ? "store: too late to cancel tx \(id), the payment went through" : "商店:tx \(id) 已付款,无法取消"
         case let .assignToBuyer(id, user):
             return en ? "support: tx \(id) assigned to \(user)" : "客服:tx \(id) 分配给 \(user)"
-        case let .storeUpdated(transactions):
+        case let .storeUpdated(transactions, _, _):
             let listed = transactions.prefix(3).map { "tx \($0.id) \(state($0.state, lang))\($0.error.map { " (\($0.rawValue))" } ?? "")" }
             return (en ? "store: " : "商店:") + listed.joined(separator: "; ") + (transactions.count > 3 ? "; +\(transactions.count - 3)" : "")
         case let .persisted(order, ok):
@@ -92,7 +92,7 @@ public struct Timeline: Sendable {
             return en ? "app back in the foreground" : "应用回到前台"
         case let .setLanguage(language):
             return (en ? "language " : "语言 ") + language.rawValue
-        case .scenariosListed:
+        case .scenariosListed, .pendingPageLoaded:
             return nil
         case let .alarm(alarm):
             return (en ? "ALARM: " : "警报:") + alarm.text(lang)

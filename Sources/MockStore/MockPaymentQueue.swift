@@ -60,13 +60,10 @@ public final class MockPaymentQueue: PaymentQueue {
             if step.due <= scheduler.now { takeDueSteps(step.id, notifying: false) } else { schedule(step.id, at: step.due) }
         }
         self.observer = observer
-        let unfinished = transactions
-        if !unfinished.isEmpty { observer(unfinished) }
     }
 
-    /// The unfinished transactions, as `SKPaymentQueue.transactions` (the app may look again at any time).
-    public var transactions: [StoreTransaction] {
-        (attempt { try database.unfinished() } ?? []).map(identified)
+    public func transactions(after cursor: StoreTransaction?, limit: Int) -> [StoreTransaction] {
+        (attempt { try database.unfinished(after: cursor, limit: limit) } ?? []).map(identified)
     }
 
     public func requestProducts(_ completion: @escaping (Result<[Product], StoreRequestError>) -> Void) {

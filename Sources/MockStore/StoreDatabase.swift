@@ -48,6 +48,10 @@ public final class StoreDatabase {
                     CREATE INDEX storeTransactionOwned ON storeTransaction(account, productId, state);
                     """)
             }),
+            // The queue is read a batch at a time, oldest first, without sorting all of it for each batch.
+            ("v4-queue-order", { db in
+                try db.execute(sql: "CREATE INDEX storeTransactionQueue ON storeTransaction(date, id) WHERE finished = 0")
+            }),
         ])
     }
 
@@ -154,6 +158,18 @@ public final class StoreDatabase {
         try queue.inDatabase { db in
             try Array(Row.fetchCursor(db.cachedStatement(sql: "SELECT \(Self.columns) FROM storeTransaction WHERE finished = 0 ORDER BY date, id LIMIT ?"),
                              arguments: [limit]).map(Self.transaction))
+        }
+    }
+
+    /// The next `limit` unfinished transactions after `cursor`, oldest first. The cursor's own row gives the date to
+    /// start from: a date read back into a `Date` may differ from the stored one in its last bit.
+    func unfinished(after cursor: StoreTransaction?, limit: Int) throws -> [StoreTransaction] {
+        guard let cursor else { return try unfinished(limit: limit) }
+        return try queue.inDatabase { db in
+            try Array(Row.fetchCursor(db.cachedStatement(sql: """
+                SELECT \(Self.columns) FROM storeTransaction
+                WHERE finished = 0 AND (date, id) > (SELECT date, id FROM storeTransaction WHERE id = ?) ORDER BY date, id LIMIT ?
+                """), arguments: [cursor.id, limit]).map(Self.transaction))
         }
     }
 
