@@ -136,7 +136,7 @@ public struct Script: Sendable {
         case "launch": return .launch(user: try rest.first.map(user))
         case "login": return .login(try user(needs("a user name")))
         case "press":
-            guard !rest.isEmpty else { throw StepError(message: "`press` needs at least one key (Enter, Esc, Up, Down, Left, Right, Tab, Backspace, Space or one character)") }
+            guard !rest.isEmpty else { throw StepError(message: "`press` needs at least one key (Enter, Esc, Up, Down, Left, Right, Tab, Backspace, Space, one character or @command)") }
             return .press(try rest.map(key))
         case "type": return .type(try needs("text"))
         case "wait":
@@ -202,6 +202,12 @@ public struct Script: Sendable {
 
     /// Key names as scripts write them: Enter, Esc, Up, Down, Left, Right, Tab, Backspace, or one character.
     static func key(_ word: String) throws -> Key {
+        if word.hasPrefix("@"), word.count > 1 {
+            guard let command = Command(rawValue: String(word.dropFirst())), let key = Keymap.key(for: command) else {
+                throw StepError(message: "unknown command \"\(word)\" (one of \(Command.allCases.map { "@" + $0.rawValue }.joined(separator: ", ")))")
+            }
+            return key
+        }
         switch word.lowercased() {
         case "enter": return .enter
         case "esc", "escape": return .escape

@@ -1,7 +1,14 @@
-/// What a key asks for. The keymap turns keys into commands; the reducer carries them out.
-public enum Command: Sendable, Equatable {
-    case up, down, pageUp, pageDown, first, last, choose, back, logout, help, quit, confirmQuit, otherChoice, toggleBackend, foreground, skipTime, erase
-    case faultPanel, scenarios, inspector, language, armOnce, explain, stateCatalog, assignUnclaimed
+/// What a key asks for. The keymap turns keys into commands; the reducer carries them out. A script names one as
+/// `@name` (`press @toggle-backend`), whichever key it is bound to.
+public enum Command: String, Sendable, Equatable, CaseIterable {
+    case up, down
+    case pageUp = "page-up", pageDown = "page-down", first, last, choose, back
+    case logout = "log-out", help, quit
+    case confirmQuit = "confirm-quit", otherChoice = "other-choice", toggleBackend = "toggle-backend", foreground
+    case skipTime = "skip-time", erase
+    case faultPanel = "faults", scenarios, inspector, language
+    case armOnce = "arm-once", explain
+    case stateCatalog = "every-state", assignUnclaimed = "assign-unclaimed"
 }
 
 /// Where the keys go right now: the innermost thing on screen takes them.
@@ -125,6 +132,11 @@ public enum Keymap {
 
     public static func command(for key: Key, in context: KeyContext) -> Command? {
         bindings.first { $0.contexts.contains(context) && $0.keys.contains(key) }?.command
+    }
+
+    /// The key a command is bound to, for scripts that name commands instead of keys.
+    public static func key(for command: Command) -> Key? {
+        bindings.first { $0.command == command }?.keys.first
     }
 
     public static func hints(for context: KeyContext) -> [KeyBinding] {

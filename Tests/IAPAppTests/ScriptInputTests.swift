@@ -50,6 +50,25 @@ struct ScriptInputTests {
         refused("press   ", saying: "`press` needs")
     }
 
+    @Test("`press @command` presses whichever key the command is bound to; an unknown name lists the names")
+    func pressCommand() throws {
+        let script = try Script.parse("""
+            launch alice
+            wait until Coins
+            press @toggle-backend
+            expect screen "backend down"
+            press @toggle-backend
+            expect no screen "backend down"
+            press @inspector
+            expect screen "Timeline"
+            """, file: "t.iapsim")
+        let directory = DataDirectory(path: FileManager.default.temporaryDirectory.appendingPathComponent("iapsim-test-\(UUID().uuidString)").path)
+        defer { try? FileManager.default.removeItem(atPath: directory.path) }
+        let outcome = try ScriptPlayer(ScriptPlayer.Setup(directory: directory, catalog: shippedCatalog), output: { _ in }).play(script)
+        if case let .failed(line, message) = outcome { Issue.record("failed at line \(line): \(message)") }
+        refused("press @toggle-the-backend", saying: "@toggle-backend")
+    }
+
     @Test("an unterminated quote is an error, not part of the text", arguments: [
         "expect screen \"Coins", "expect no screen \"Coins", "wait until \"Coins", "expect screen Coins\"",
     ])

@@ -1,0 +1,36 @@
+import IAPCore
+import Testing
+
+/// The one table that dispatches keys, fills the hint bar and `?`, and names commands for scripts.
+@Suite("The keymap")
+struct KeymapTests {
+    @Test("no key is bound twice in one context: the second binding could never be reached")
+    func noKeyBoundTwice() {
+        for context in KeyContext.allCases {
+            var seen: [Key: Command] = [:]
+            for binding in Keymap.bindings where binding.contexts.contains(context) {
+                for key in binding.keys {
+                    #expect(seen[key] == nil, "\(key) is bound to both \(seen[key].map { "\($0)" } ?? "") and \(binding.command) in \(context)")
+                    seen[key] = binding.command
+                }
+            }
+        }
+    }
+
+    @Test("every command has one binding, so a script's @name means one key")
+    func oneBindingPerCommand() {
+        for command in Command.allCases {
+            #expect(Keymap.bindings.filter { $0.command == command }.count == 1, "\(command.rawValue)")
+        }
+    }
+
+    @Test("a key bound in a context dispatches its command there, and the hint bar lists only bindings of that context")
+    func dispatchFollowsTable() {
+        for binding in Keymap.bindings {
+            for context in binding.contexts {
+                for key in binding.keys { #expect(Keymap.command(for: key, in: context) == binding.command) }
+                if binding.hint != nil { #expect(Keymap.hints(for: context).contains { $0.command == binding.command }) }
+            }
+        }
+    }
+}
