@@ -1,0 +1,95 @@
+import Foundation
+import IAPCore
+import Testing
+
+@Suite("The core, action by action, the whole state and the exact effects")
+struct CoreTestStoreTests {
+    let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+    let product = Product(id: "coins", kind: .consumable, title: Localized("60 Coins"), summary: Localized(""),
+                          price: Localized("¥6"), coins: 60)
+
+    @Test("log in, buy, pay, persist, verify, finish: each step changes exactly what it should")
+    func purchaseFromKeyToFinish() {
+        var store = TestStore(AppState(now: t0), now: t0)
+        store.send(.launched(canMakePayments: true, user: nil), effects: [.requestProducts])
+        store.send(.productsLoaded(.success([product]))) {
+            $0.products = [product]
+            $0.productsStatus = .loaded
+        }
+        store.send(.key(.char("a"))) { $0.loginText = "a" }
+        store.send(.key(.enter), effects: [.setLastUser("a"), .loadUser("a"), .refreshAccount("a"), .readStoreQueue(after: 0)]) {
+            $0.user = "a"
+            $0.loginText = ""
+        }
+        store.send(.userLoaded("a", UserSnapshot()))
+        store.send(.key(.enter), effects: [.createOrder(user: "a", productId: "coins")]) {
+            $0.purchase = AppState.Purchase(user: "a", productId: "coins")
+            $0.hud = HUD(.purchasing, productId: "coins")
+        }
+        store.send(.orderCreated(user: "a", productId: "coins", .success("O1")),
+                   effects: [.recordIntent(user: "a", productId: "coins", orderId: "O1", at: t0)])
+        let intent = PaymentIntent(id: 7, user: "a", productId: "coins", orderId: "O1", createdAt: t0)
+        store.send(.intentRecorded(user: "a", productId: "coins", intent), effects: [
+            .addPayment(Payment(productId: "coins", applicationUsername: "O1", account: "a", id: 7)),
+            .readStoreQueue(after: AppState.lookAgainAfterPayment),
+        ]) {
+            $0.paymentIntents = [intent]
+            $0.purchase?.paymentId = 7
+        }
+        let paid = StoreTransaction(id: "t1", productId: "coins", state: .purchased, applicationUsername: "O1", date: t0, paymentId: 7)
+        let order = PendingOrder(transactionId: "t1", user: "a", productId: "coins", orderId: "O1", purchasedAt: t0, price: "¥6", receiptHash: nil)
+        // C2: written before anything talks to the backend; the intent closes in the same write.
+        store.send(.storeUpdated([paid]), effects: [.persist(order, closingIntent: 7)]) {
+            $0.storeQueue = ["t1": paid]
+            $0.purchase?.transactionId = "t1"
+            $0.paymentIntents = []
+            $0.claimed = ["t1"]
+        }
+        store.send(.persisted(order, ok: true), effects: [.verify(order)]) {
+            $0.orders = ["t1": order]
+            $0.pendingTotal = 1
+            $0.hud = HUD(.confirming, productId: "coins", transactionId: "t1")
+            $0.verifying = "t1"
+            $0.triesSinceTrigger = ["t1": 1]
+        }
+        var verified = order
+        verified.status = .verified
+        // I4: finished only after the verdict.
+        store.send(.verified(order, .valid), effects: [.persist(verified, closingIntent: nil), .finish(transactionId: "t1", user: "a")]) {
+            $0.verifying = nil
+            $0.hud?.kind = .success
+            $0.purchase = nil
+            $0.orders = ["t1": verified]
+            $0.pendingTotal = 0
+        }
+        store.send(.finished(transactionId: "t1", user: "a", found: true),
+                   effects: [.remove(transactionId: "t1", user: "a"), .refreshAccount("a")]) {
+            $0.storeQueue = [:]
+            $0.orders = [:]
+            $0.triesSinceTrigger = [:]
+        }
+    }
+
+    @Test("logging out drops the user's orders, prompts and retries: the next user cannot reach them")
+    func logOutDropsTheSession() {
+        var store = TestStore(AppState(now: t0), now: t0)
+        let order = PendingOrder(transactionId: "t1", user: "a", productId: "coins", orderId: nil, purchasedAt: t0, price: "¥6", receiptHash: nil)
+        store.send(.launched(canMakePayments: true, user: "a"),
+                   effects: [.requestProducts, .setLastUser("a"), .loadUser("a"), .refreshAccount("a")]) { $0.user = "a" }
+        store.send(.userLoaded("a", UserSnapshot(pending: [order]))) {
+            $0.orders = ["t1": order]
+            $0.pendingTotal = 1
+            $0.pageEnd = order
+            $0.prompts = ["t1"]
+            $0.modal = .unfinished(transactionId: "t1", choice: 0)
+        }
+        store.send(.switchUser("b"), effects: [.setLastUser(nil), .setLastUser("b"), .loadUser("b"), .refreshAccount("b"), .readStoreQueue(after: 0)]) {
+            $0.user = "b"
+            $0.orders = [:]
+            $0.pendingTotal = 0
+            $0.pageEnd = nil
+            $0.prompts = []
+            $0.modal = nil
+        }
+    }
+}
