@@ -97,7 +97,7 @@ public final class AppRuntime {
         case .requestProducts:
             store.requestProducts { [weak self] in self?.send(.productsLoaded($0)) }
         case let .loadUser(user):
-            send(.userLoaded(user, record { try vault.snapshot(user: user, pageSize: AppState.pageSize) }))
+            send(.userLoaded(user, record { try vault.snapshot(user: user, pageSize: Session.pageSize) }))
         case let .setLastUser(user):
             record { try vault.setLastUser(user) }
         case let .refreshAccount(user):
@@ -126,7 +126,7 @@ public final class AppRuntime {
         case let .readStoreQueue(seconds):
             timers.after(seconds) { [weak self] in self?.readStoreQueue() }
         case let .loadPendingPage(user, after):
-            send(.pendingPageLoaded(user: user, record { try vault.pendingPage(user: user, after: after, limit: AppState.pageSize) }))
+            send(.pendingPageLoaded(user: user, record { try vault.pendingPage(user: user, after: after, limit: Session.pageSize) }))
         case let .persist(order, intent):
             persist(order, closingIntent: intent)
         case let .verify(order):

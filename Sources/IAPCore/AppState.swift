@@ -30,22 +30,11 @@ public struct AppState: Sendable, Equatable {
     public var faults: ArmedFaults = []
     public var products: [Product] = []
     public var productsStatus = ProductsStatus.loading
-    public var user: String?
     public var loginText = ""
     public var selection = 0
-    public var account = Account()
+    /// The logged-in user's side: nil when nobody is logged in.
+    public var session: Session?
 
-    /// The logged-in user's orders the core is working on, by transaction id: the pages of the backlog read so far (a
-    /// page is read when the user has answered every order found at login in memory), the orders this session wrote,
-    /// and those with a verdict waiting for the store. Never the whole backlog: every order not in memory is one found
-    /// at login and not yet asked about.
-    public var orders: [String: PendingOrder] = [:]
-    /// How many pending orders the logged-in user has in all, in the client's store.
-    public var pendingTotal = 0
-    /// A page of the backlog has been asked for and not yet answered.
-    public var pageRequested = false
-    /// The last order of the last page read: the next page starts after it.
-    public var pageEnd: PendingOrder?
     /// Every user's open payment intents on this device: the evidence of who is paying (C3, I3).
     public var paymentIntents: [PaymentIntent] = []
     /// Transactions the store holds unfinished, as its observer has seen them, except those already in a user's
@@ -53,8 +42,6 @@ public struct AppState: Sendable, Equatable {
     public var storeQueue: [String: StoreTransaction] = [:]
     /// The store's queue is being read a batch at a time: what depends on knowing all of it waits for the last batch.
     public var readingStoreQueue = false
-    /// The login's look at the whole store queue (stale intents, verdicts to finish) waits for the reading to end.
-    public var loginCheckDue = false
     /// Paid transactions no user can be given yet: nobody is logged in, or the evidence names no single buyer.
     public var unclaimed: [StoreTransaction] = []
     /// Transactions this run wrote for some user, or saw held with a verdict: never claimed twice.
@@ -63,15 +50,9 @@ public struct AppState: Sendable, Equatable {
     public var purchase: Purchase?
     public var hud: HUD?
     public var modal: Modal?
-    /// Orders found at login that the user has not yet answered (C8), of those in memory.
-    public var prompts: [String] = []
-    /// Orders the user put off with Later; the next trigger wakes them.
-    public var snoozed: Set<String> = []
-    /// Automatic attempts since the last trigger, per order (C10).
-    public var triesSinceTrigger: [String: Int] = [:]
-    /// An order the user asked to continue now.
-    public var priority: String?
+    /// The order the verify task is working on: one at a time on the device, whoever is logged in.
     public var verifying: String?
+    /// When the verify queue's next order falls due.
     public var wakeAt: Date?
     public var alarms: [Alarm] = []
     public var quitting = false
@@ -93,30 +74,39 @@ public struct AppState: Sendable, Equatable {
         products.indices.contains(selection) ? products[selection] : nil
     }
 
+    /// Who is logged in. Setting it is for screens drawn from made-up states (the gallery, tests): it names the session,
+    /// starting one if there is none. The reducer starts and drops sessions itself, never by renaming one.
+    public var user: String? {
+        get { session?.user }
+        set {
+            if let newValue, session != nil {
+                session?.user = newValue
+            } else {
+                session = newValue.map(Session.init(user:))
+            }
+        }
+    }
+
+    public var account: Account { session?.account ?? Account() }
+
+    /// The logged-in user's orders in memory.
+    public var orders: [String: PendingOrder] { session?.orders ?? [:] }
+
     /// The pending orders in memory, in queue order: what the logout warning lists first (I6).
     public var pendingOrders: [PendingOrder] {
-        pendingIds.compactMap { orders[$0] }
+        guard let session else { return [] }
+        return session.pendingIds.compactMap { session.orders[$0] }
     }
 
     /// The ids of the pending orders in memory, in queue order.
-    public var pendingIds: [String] {
-        orders.values.compactMap { $0.status == .pending ? (VerifyPolicy.queueKey($0), $0.transactionId) : nil }
-            .sorted { $0.0 < $1.0 }.map(\.1)
-    }
+    public var pendingIds: [String] { session?.pendingIds ?? [] }
 
-    public var pendingCount: Int { pendingTotal }
-
-    /// How many pending orders the core holds in memory.
-    var pendingInPage: Int {
-        orders.values.reduce(0) { $0 + ($1.status == .pending ? 1 : 0) }
-    }
-
-    /// How many pending orders a page holds.
-    public static let pageSize = 64
+    /// Orders not yet credited, in all: what the status line counts and logout warns about (I6).
+    public var pendingCount: Int { session?.pendingTotal ?? 0 }
 
     /// When the order will be tried again automatically, if it will.
     public func nextAttempt(for order: PendingOrder) -> Date? {
-        policy.nextAttempt(for: order, triesSinceTrigger: triesSinceTrigger[order.transactionId] ?? 0)
+        session?.queue.nextAttempt(for: order, policy: policy)
     }
 }
 

@@ -156,18 +156,16 @@ extension AppState {
 
     private mutating func continueOrder(_ id: String) -> [Effect] {
         modal = nil
-        prompts.removeAll { $0 == id }
-        snoozed.remove(id)
-        triesSinceTrigger[id] = 0
-        priority = id
+        session?.prompts.removeAll { $0 == id }
+        session?.queue.continueNow(id)
         hud = HUD(.confirming, productId: orders[id]?.productId, transactionId: id)
         return pumpVerifyQueue() + readNextPageIfAnswered()
     }
 
     private mutating func putOff(_ id: String) -> [Effect] {
         modal = nil
-        prompts.removeAll { $0 == id }
-        snoozed.insert(id)
+        session?.prompts.removeAll { $0 == id }
+        session?.queue.putOff(id)
         showNextPrompt()
         return pumpVerifyQueue() + readNextPageIfAnswered()
     }

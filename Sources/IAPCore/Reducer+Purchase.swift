@@ -19,8 +19,8 @@ extension AppState {
         }
         if serialPurchases, let unfinished = pendingOrders.first {
             // C9: the unfinished order must move first; the prompt offers exactly that.
-            prompts.removeAll { $0 == unfinished.transactionId }
-            prompts.insert(unfinished.transactionId, at: 0)
+            session?.prompts.removeAll { $0 == unfinished.transactionId }
+            session?.prompts.insert(unfinished.transactionId, at: 0)
             modal = .unfinished(transactionId: unfinished.transactionId, choice: 0)
             return []
         }
@@ -181,14 +181,11 @@ extension AppState {
 
     mutating func persisted(_ order: PendingOrder, ok: Bool) -> [Effect] {
         if !ok { alarms.append(.writeFailed(transactionId: order.transactionId)) }
-        if order.user == user {
-            if orders[order.transactionId] == nil, order.status == .pending { pendingTotal += 1 }
-            orders[order.transactionId] = order
-        }
+        if order.user == user { session?.keep(order) }
         if order.status == .pending, purchase?.transactionId == order.transactionId, hud?.kind == .purchasing || hud?.kind == .alreadyOwned {
             // A restore keeps saying what it is: owned already, coming back for free.
             hud = HUD(hud?.kind == .alreadyOwned ? .alreadyOwned : .confirming, productId: order.productId, transactionId: order.transactionId)
-            priority = order.transactionId
+            session?.queue.priority = order.transactionId
         }
         return pumpVerifyQueue()
     }
@@ -223,10 +220,7 @@ extension AppState {
             effects = [.persist(order, closingIntent: nil)]
         }
         if outcome.reason == nil, purchase?.transactionId == order.transactionId { purchase = nil }
-        if order.user == user {
-            if order.status != .pending, orders[order.transactionId]?.status == .pending { pendingTotal -= 1 }
-            orders[order.transactionId] = order
-        }
+        if order.user == user { session?.keep(order) }
         return effects
     }
 
@@ -238,8 +232,7 @@ extension AppState {
         guard let owner else { return [] }
         if owner == user, orders[transactionId] != nil {
             guard found else { return [] }  // C5: stays flagged, finished when the store shows it again
-            orders[transactionId] = nil
-            triesSinceTrigger[transactionId] = nil
+            session?.drop(transactionId)
             return [.remove(transactionId: transactionId, user: owner), .refreshAccount(owner)] + readNextPageIfAnswered()
         }
         return found ? [.remove(transactionId: transactionId, user: owner)] : []
@@ -247,40 +240,26 @@ extension AppState {
 
     /// Launch, login, a new purchase, network back, foreground: every order gets its quick retries again.
     mutating func triggerVerifyQueue() -> [Effect] {
-        triesSinceTrigger = [:]
-        snoozed = []
+        session?.queue.trigger()
         return pumpVerifyQueue()
     }
 
     /// Starts the next verification when none is in flight, or sets a wake-up for the next one due.
     mutating func pumpVerifyQueue() -> [Effect] {
         // In the background iOS suspends the app: nothing runs until it comes back (a trigger).
-        guard verifying == nil, user != nil, !faults.contains(.background) else { return [] }
-        if let id = priority {
-            priority = nil
-            if let order = orders[id], order.status == .pending { return startVerifying(order) }
+        guard verifying == nil, var current = session, !faults.contains(.background) else { return [] }
+        let next = current.queue.pump(current.orders, asked: current.prompts, policy: policy, now: now)
+        session = current
+        switch next {
+        case let .verify(order):
+            verifying = order.transactionId
+            return [.verify(order)]
+        case let .wake(date):
+            guard wakeAt.map({ date < $0 }) ?? true else { return [] }
+            wakeAt = date
+            return [.wake(at: date)]
+        case .idle:
+            return []
         }
-        var ready: PendingOrder?
-        var earliest: Date?
-        let asked = Set(prompts)
-        for order in orders.values where order.status == .pending {
-            let id = order.transactionId
-            guard !snoozed.contains(id), !asked.contains(id), let due = nextAttempt(for: order) else { continue }
-            if due <= now {
-                if ready.map({ VerifyPolicy.precedes(order, $0) }) ?? true { ready = order }
-            } else if earliest.map({ due < $0 }) ?? true {
-                earliest = due
-            }
-        }
-        if let ready { return startVerifying(ready) }
-        guard let earliest, wakeAt.map({ earliest < $0 }) ?? true else { return [] }
-        wakeAt = earliest
-        return [.wake(at: earliest)]
-    }
-
-    private mutating func startVerifying(_ order: PendingOrder) -> [Effect] {
-        verifying = order.transactionId
-        triesSinceTrigger[order.transactionId, default: 0] += 1
-        return [.verify(order)]
     }
 }

@@ -23,7 +23,7 @@ extension AppState {
         case let .userLoaded(name, snapshot):
             return userLoaded(name, snapshot)
         case let .accountLoaded(name, loaded):
-            if name == user { account = loaded }
+            if name == user { session?.account = loaded }
             return []
         case let .orderCreated(buyer, productId, result):
             return orderCreated(buyer: buyer, productId: productId, result)
@@ -35,7 +35,7 @@ extension AppState {
             // An intent closed by this news may have been all that kept a held transaction from its buyer.
             if effects.contains(where: { if case .closeIntent = $0 { true } else { false } }) { effects += retryUnclaimed() }
             readingStoreQueue = more
-            if !more, loginCheckDue { effects += lookAtWholeQueueAfterLogin() }
+            if !more, session?.loginCheckDue == true { effects += lookAtWholeQueueAfterLogin() }
             return effects + pumpVerifyQueue()
         case let .pendingPageLoaded(name, page):
             return pendingPageLoaded(name, page)
@@ -88,29 +88,17 @@ extension AppState {
 
     /// Entering the product list also looks at the store's queue again, in case a callback was lost meanwhile.
     mutating func logIn(_ name: String, lookAtStoreQueue: Bool = true) -> [Effect] {
-        user = name
+        session = Session(user: name)
         loginText = ""
         selection = 0
-        account = Account()
-        orders = [:]
-        pendingTotal = 0
         return [.setLastUser(name), .loadUser(name), .refreshAccount(name)] + (lookAtStoreQueue ? [.readStoreQueue(after: 0)] : [])
     }
 
+    /// The session goes, and with it everything of this user's: nothing to reset by hand.
     mutating func logOut() -> [Effect] {
-        user = nil
+        session = nil
         modal = nil
         hud = nil
-        account = Account()
-        orders = [:]
-        pendingTotal = 0
-        pageRequested = false
-        pageEnd = nil
-        loginCheckDue = false
-        prompts = []
-        snoozed = []
-        triesSinceTrigger = [:]
-        priority = nil
         return [.setLastUser(nil)]
     }
 
@@ -120,16 +108,18 @@ extension AppState {
             alarms.append(.readFailed(user: name))
             return []
         }
-        orders = Dictionary(snapshot.pending.map { ($0.transactionId, $0) }, uniquingKeysWith: { $1 })
-        pendingTotal = snapshot.pendingTotal
-        paymentIntents = snapshot.paymentIntents
-        pageEnd = snapshot.pending.last { $0.status == .pending }
-        triesSinceTrigger = [:]
-        snoozed = []
+        var loaded = Session(user: name)
+        loaded.account = account
+        loaded.orders = Dictionary(snapshot.pending.map { ($0.transactionId, $0) }, uniquingKeysWith: { $1 })
+        loaded.pendingTotal = snapshot.pendingTotal
+        loaded.pageEnd = snapshot.pending.last { $0.status == .pending }
         // C8: every order found at login is asked about before the queue touches it.
-        prompts = pendingIds
+        loaded.prompts = loaded.pendingIds
+        loaded.loginCheckDue = readingStoreQueue
+        session = loaded
+        paymentIntents = snapshot.paymentIntents
         var effects: [Effect] = []
-        if readingStoreQueue { loginCheckDue = true } else { effects += lookAtWholeQueueAfterLogin() }
+        if !readingStoreQueue { effects += lookAtWholeQueueAfterLogin() }
         showNextPrompt()
         effects += pumpVerifyQueue()
         return effects + readNextPageIfAnswered()
@@ -137,7 +127,7 @@ extension AppState {
 
     /// What a login decides from the store's whole queue (C1), once all of it has been read.
     private mutating func lookAtWholeQueueAfterLogin() -> [Effect] {
-        loginCheckDue = false
+        session?.loginCheckDue = false
         guard let name = user else { return [] }
         var effects: [Effect] = []
         // An intent none of the queue could belong to is closed before anything is attributed, so that it cannot make a
@@ -152,7 +142,7 @@ extension AppState {
             if storeQueue[order.transactionId] != nil {
                 effects.append(.finish(transactionId: order.transactionId, user: name))
             } else {
-                orders[order.transactionId] = nil
+                session?.drop(order.transactionId)
                 effects.append(.remove(transactionId: order.transactionId, user: name))
             }
         }
@@ -161,32 +151,33 @@ extension AppState {
 
     /// The backlog's next page: its orders were found at login, so each is asked about (C8).
     private mutating func pendingPageLoaded(_ name: String, _ page: PendingPage?) -> [Effect] {
-        guard name == user else { return [] }
-        pageRequested = false
+        guard name == user, var current = session else { return [] }
+        current.pageRequested = false
         guard let page else {
+            session = current
             alarms.append(.readFailed(user: name))
             return []
         }
-        pendingTotal = page.total
-        if let last = page.orders.last { pageEnd = last }
-        for order in page.orders where orders[order.transactionId] == nil {
-            orders[order.transactionId] = order
-            prompts.append(order.transactionId)
+        current.pendingTotal = page.total
+        if let last = page.orders.last { current.pageEnd = last }
+        for order in page.orders where current.orders[order.transactionId] == nil {
+            current.orders[order.transactionId] = order
+            current.prompts.append(order.transactionId)
         }
+        session = current
         showNextPrompt()
         return pumpVerifyQueue()
     }
 
     /// Reads the next page once every order found at login in memory has been answered and the backlog holds more.
     mutating func readNextPageIfAnswered() -> [Effect] {
-        guard let name = user, !pageRequested, prompts.isEmpty, pendingTotal > pendingInPage else { return [] }
-        pageRequested = true
-        return [.loadPendingPage(user: name, after: pageEnd)]
+        session?.nextPageIfAnswered().map { [$0] } ?? []
     }
 
     mutating func showNextPrompt() {
-        guard modal == nil, hud == nil else { return }
-        prompts.removeAll { orders[$0]?.status != .pending }
-        if let next = prompts.first { modal = .unfinished(transactionId: next, choice: 0) }
+        guard modal == nil, hud == nil, var current = session else { return }
+        current.prompts.removeAll { current.orders[$0]?.status != .pending }
+        session = current
+        if let next = current.prompts.first { modal = .unfinished(transactionId: next, choice: 0) }
     }
 }

@@ -44,7 +44,7 @@ public struct GalleryScreen: Sendable {
             state.products = catalog
             state.productsStatus = .loaded
             state.user = "alice"
-            state.account = Account(coins: 120, owned: ["com.iapsim.noads"])
+            state.session?.account = Account(coins: 120, owned: ["com.iapsim.noads"])
             return state
         }
         func screen(_ id: String, width: Int = 80, height: Int = 24, inspector: InspectorView = InspectorView(), timeline: Timeline = Timeline(),
@@ -56,8 +56,7 @@ public struct GalleryScreen: Sendable {
             }
         }
         @Sendable func withPending(_ state: inout AppState) {
-            state.orders = [pending.transactionId: pending]
-            state.pendingTotal = 1
+            state.session?.keep(pending)
         }
         func hud(_ kind: HUD.Kind, _ change: @escaping @Sendable (inout AppState) -> Void = { _ in }) -> GalleryScreen {
             screen("hud-" + kind.catalogName) {
@@ -110,10 +109,8 @@ public struct GalleryScreen: Sendable {
             GalleryScreen("hud-confirming-retry") { lang in
                 var state = shopping(lang)
                 state.hud = HUD(.confirming, productId: "com.iapsim.coins.300", transactionId: pending.transactionId)
-                state.orders = [pending.transactionId: pending]
-                state.pendingTotal = 1
-            state.pendingTotal = 1
-                state.triesSinceTrigger = [pending.transactionId: 2]
+                state.session?.keep(pending)
+                state.session?.queue.triesSinceTrigger = [pending.transactionId: 2]
                 state.faults = [.backendDown]
                 return state
             },
@@ -154,8 +151,7 @@ public struct GalleryScreen: Sendable {
             screen("alarm") {
                 var order = pending
                 order.attempts = 10
-                $0.orders = [order.transactionId: order]
-                $0.pendingTotal = 1
+                $0.session?.keep(order)
                 $0.alarms = [.verifyFailing(transactionId: order.transactionId, attempts: 10, reason: "backend unreachable")]
             },
             screen("unattributed") {

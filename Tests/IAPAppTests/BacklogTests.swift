@@ -25,7 +25,7 @@ struct BacklogTests {
         #expect(app.state.modal == .unfinished(transactionId: "2000000006", choice: 0))
         #expect(!app.state.orders.keys.contains("2000000000"))  // bob's
         // A page in memory, never the backlog.
-        #expect(app.state.orders.count <= AppState.pageSize)
+        #expect(app.state.orders.count <= Session.pageSize)
     }
 
     @Test("a backlog longer than a page and than a batch of the store's queue: each order is asked about once, all are credited")
@@ -49,7 +49,7 @@ struct BacklogTests {
 
         try app.relaunch(user: "alice")
         #expect(app.state.pendingCount == count)
-        #expect(app.state.orders.count <= AppState.pageSize)
+        #expect(app.state.orders.count <= Session.pageSize)
         // The store re-delivers every one of them; the client knows it holds them without keeping them in memory.
         app.advance(0.1)
         #expect(app.state.storeQueue.isEmpty)

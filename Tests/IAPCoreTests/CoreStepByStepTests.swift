@@ -46,11 +46,11 @@ struct CoreTestStoreTests {
             $0.claimed = ["t1"]
         }
         store.send(.persisted(order, ok: true), effects: [.verify(order)]) {
-            $0.orders = ["t1": order]
-            $0.pendingTotal = 1
+            $0.session?.orders = ["t1": order]
+            $0.session?.pendingTotal = 1
             $0.hud = HUD(.confirming, productId: "coins", transactionId: "t1")
             $0.verifying = "t1"
-            $0.triesSinceTrigger = ["t1": 1]
+            $0.session?.queue.triesSinceTrigger = ["t1": 1]
         }
         var verified = order
         verified.status = .verified
@@ -59,14 +59,14 @@ struct CoreTestStoreTests {
             $0.verifying = nil
             $0.hud?.kind = .success
             $0.purchase = nil
-            $0.orders = ["t1": verified]
-            $0.pendingTotal = 0
+            $0.session?.orders = ["t1": verified]
+            $0.session?.pendingTotal = 0
         }
         store.send(.finished(transactionId: "t1", user: "a", found: true),
                    effects: [.remove(transactionId: "t1", user: "a"), .refreshAccount("a")]) {
             $0.storeQueue = [:]
-            $0.orders = [:]
-            $0.triesSinceTrigger = [:]
+            $0.session?.orders = [:]
+            $0.session?.queue.triesSinceTrigger = [:]
         }
     }
 
@@ -77,18 +77,15 @@ struct CoreTestStoreTests {
         store.send(.launched(canMakePayments: true, user: "a"),
                    effects: [.requestProducts, .setLastUser("a"), .loadUser("a"), .refreshAccount("a")]) { $0.user = "a" }
         store.send(.userLoaded("a", UserSnapshot(pending: [order]))) {
-            $0.orders = ["t1": order]
-            $0.pendingTotal = 1
-            $0.pageEnd = order
-            $0.prompts = ["t1"]
+            $0.session?.orders = ["t1": order]
+            $0.session?.pendingTotal = 1
+            $0.session?.pageEnd = order
+            $0.session?.prompts = ["t1"]
             $0.modal = .unfinished(transactionId: "t1", choice: 0)
         }
         store.send(.switchUser("b"), effects: [.setLastUser(nil), .setLastUser("b"), .loadUser("b"), .refreshAccount("b"), .readStoreQueue(after: 0)]) {
-            $0.user = "b"
-            $0.orders = [:]
-            $0.pendingTotal = 0
-            $0.pageEnd = nil
-            $0.prompts = []
+            // A new session: nothing of a's is left to reset.
+            $0.session = Session(user: "b")
             $0.modal = nil
         }
     }
