@@ -30,29 +30,3 @@ public struct Product: Sendable, Equatable, Identifiable {
         self.coins = coins
     }
 }
-
-/// A text in each language the app speaks.
-public struct Localized: Sendable, Equatable {
-    public let en: String
-    public let zh: String
-
-    public init(en: String, zh: String) {
-        self.en = en
-        self.zh = zh
-    }
-
-    public init(_ both: String) {
-        self.init(en: both, zh: both)
-    }
-
-    public subscript(lang: Language) -> String {
-        switch lang {
-        case .en: en
-        case .zh: zh
-        }
-    }
-}
-
-public enum Language: String, Sendable, Equatable, CaseIterable {
-    case en, zh
-}
