@@ -13,16 +13,6 @@ public enum FaultPanelRow: Sendable, Equatable {
         case .reinstall: "reinstall"
         }
     }
-
-    public func summary(_ lang: Language) -> String {
-        switch self {
-        case let .fault(fault): fault.summary(lang)
-        case .crashNow: lang == .en ? "the app dies this instant, as with kill -9; relaunch to see the recovery"
-                                    : "应用立即崩溃(如 kill -9);重启后可看到恢复过程"
-        case .reinstall: lang == .en ? "delete and reinstall the app: the sandbox goes, the keychain and the store's queue stay"
-                                     : "删除并重装应用:沙盒清空,钥匙串和商店队列保留"
-        }
-    }
 }
 
 /// A shipped scenario as the list in the UI shows it.

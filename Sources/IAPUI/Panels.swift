@@ -53,7 +53,7 @@ extension Canvas {
             if index == selection { grid.fill(x: origin.x, y: y, width: inner, height: 1, style: style) }
             let party: Fault.Party
             if case let .fault(fault) = row { party = fault.party } else { party = .app }
-            grid.put("\(mark) \(party.label(lang))", x: origin.x, y: y, style: style, limit: 12)
+            grid.put("\(mark) \(party.name[lang])", x: origin.x, y: y, style: style, limit: 12)
             grid.put(label, x: origin.x + 13, y: y, style: index == selection ? style : theme.heading, limit: 30)
             grid.put(row.summary(lang), x: origin.x + 44, y: y, style: index == selection ? style : theme.dimmed, limit: inner - 44)
         }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import IAPApp
 import IAPCore
+import IAPUI
 
 @main
 struct IAPSim: ParsableCommand {
@@ -83,7 +84,7 @@ struct FaultsCommand: ParsableCommand {
                 party = fault.party
                 print((party == .store ? "" : "\n") + "\(fault.party.rawValue):")
             }
-            print("  " + name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + fault.summary
+            print("  " + name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + fault.summary.en
                   + (fault.valueHelp.map { " (VALUE: \($0))" } ?? ""))
         }
         print("\nArm with --fault NAME[=VALUE] (sticky) or NAME[=VALUE]:once (gone after it fires once);")

@@ -1,0 +1,75 @@
+import IAPCore
+
+/// What each fault does, as the panel and `iapsim faults` say it: one row per fault, both languages in the row.
+extension Fault {
+    public var summary: Localized {
+        switch self {
+        case .paymentsDisabled: Localized(en: "canMakePayments is off on this device", zh: "此设备关闭了 canMakePayments")
+        case .productsEmpty: Localized(en: "the product request answers an empty list", zh: "商品请求返回空列表")
+        case .productsFail: Localized(en: "the product request fails", zh: "商品请求失败")
+        case .productsSlow: Localized(en: "the product request answers after VALUE seconds", zh: "商品请求 VALUE 秒后才返回")
+        case .userCancels: Localized(en: "the user taps Cancel on the payment sheet", zh: "用户在支付界面点了取消")
+        case .purchaseFails: Localized(en: "the store fails every payment", zh: "商店让每笔支付都失败")
+        case .askToBuy: Localized(en: "Ask to Buy: the payment waits for a parent, who decides VALUE 10 s later",
+                                  zh: "家长批准购买:支付等家长决定,10 秒后结果为 VALUE")
+        case .observerDelayed: Localized(en: "the observer hears of a payment VALUE seconds after it went through",
+                                         zh: "支付完成 VALUE 秒后观察者才收到通知")
+        case .observerLost: Localized(en: "the observer never hears of the payment until the app is relaunched",
+                                      zh: "观察者收不到支付通知,直到应用重启")
+        case .emptyApplicationUsername: Localized(en: "the store returns transactions without applicationUsername",
+                                                  zh: "商店返回的交易没有 applicationUsername")
+        case .receiptEmpty: Localized(en: "the app receipt is empty (as right after a purchase, before a refresh)",
+                                      zh: "应用收据为空(如刚购买后、刷新前)")
+        case .failedThenPurchased: Localized(en: "the payment first reports failed, then purchased 2 s later (interrupted purchase)",
+                                             zh: "支付先报告失败,2 秒后又报告已购买(购买被中断)")
+        case .duplicateCallback: Localized(en: "the observer hears of each payment twice", zh: "每笔支付观察者都收到两次通知")
+        case .finishNotFound: Localized(en: "finishTransaction cannot find the transaction (it stays in the queue)",
+                                        zh: "finishTransaction 找不到交易(交易留在队列中)")
+        case .backendDown: Localized(en: "the backend is unreachable: orders cannot be created or verified",
+                                     zh: "后端不可达:无法创建订单,也无法验证")
+        case .backendTimeout: Localized(en: "the backend does the work but the answer never arrives (timeout after 10 s)",
+                                        zh: "后端做完了处理,但回应没有送达(10 秒后超时)")
+        case .backend5xx: Localized(en: "the backend answers HTTP VALUE without doing anything", zh: "后端什么也不做,直接返回 HTTP VALUE")
+        case .backendSlow: Localized(en: "the backend answers VALUE seconds later than usual", zh: "后端比平常晚 VALUE 秒回应")
+        case .verifyStatus: Localized(en: "Apple's verifyReceipt answers status VALUE at every endpoint",
+                                      zh: "Apple 的 verifyReceipt 在每个地址都返回状态 VALUE")
+        case .verificationPending: Localized(en: "the backend answers \"still verifying\" VALUE times before the real answer; the client polls",
+                                             zh: "后端先回答 VALUE 次“仍在验证”,再给出真实结果;客户端轮询")
+        case .orderMissing: Localized(en: "the backend has lost the order: it credits the requester and makes a new one",
+                                      zh: "后端丢失了订单:为请求者入账并新建订单")
+        case .productMismatch: Localized(en: "the order names another product than the one paid: the backend credits what was paid",
+                                         zh: "订单上的商品与实际付款的不同:后端按实付商品入账")
+        case .crashAt: Localized(en: "the app dies (as kill -9) just before its next VALUE step", zh: "应用在下一次 VALUE 步骤前崩溃(如 kill -9)")
+        case .background: Localized(en: "the app is in the background: no automatic retries until it comes back",
+                                    zh: "应用在后台:回到前台前不会自动重试")
+        case .jailbroken: Localized(en: "the device is jailbroken: the app refuses purchases", zh: "设备已越狱:应用拒绝购买")
+        }
+    }
+}
+
+extension Fault.Party {
+    /// The panel's party column; in English the id itself.
+    public var name: Localized {
+        switch self {
+        case .store: Localized(en: rawValue, zh: "商店")
+        case .backend: Localized(en: rawValue, zh: "后端")
+        case .app: Localized(en: rawValue, zh: "应用")
+        }
+    }
+}
+
+extension FaultPanelRow {
+    public var summary: Localized {
+        switch self {
+        case let .fault(fault): fault.summary
+        case .crashNow: Localized(en: "the app dies this instant, as with kill -9; relaunch to see the recovery",
+                                  zh: "应用立即崩溃(如 kill -9);重启后可看到恢复过程")
+        case .reinstall: Localized(en: "delete and reinstall the app: the sandbox goes, the keychain and the store's queue stay",
+                                   zh: "删除并重装应用:沙盒清空,钥匙串和商店队列保留")
+        }
+    }
+
+    public func summary(_ lang: Language) -> String {
+        summary[lang]
+    }
+}
