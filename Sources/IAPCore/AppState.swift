@@ -115,23 +115,6 @@ public struct HUD: Sendable, Equatable {
     public enum Kind: Sendable, Equatable, CaseIterable {
         case purchasing, alreadyOwned, confirming, success, restored, failed, cancelled, deferred, disabled, verifyFailed, jailbroken, backgrounded
 
-        public var text: Text {
-            switch self {
-            case .purchasing: .purchasing
-            case .alreadyOwned: .alreadyOwned
-            case .restored: .restored
-            case .backgrounded: .continuesInBackground
-            case .confirming: .confirming
-            case .success: .success
-            case .failed: .failed
-            case .cancelled: .cancelled
-            case .deferred: .deferred
-            case .disabled: .disabled
-            case .verifyFailed: .verifyFailed
-            case .jailbroken: .jailbroken
-            }
-        }
-
         /// A wait, as opposed to an outcome that Esc dismisses.
         public var isWaiting: Bool { self == .purchasing || self == .alreadyOwned || self == .confirming }
 
@@ -166,6 +149,6 @@ public indirect enum Modal: Sendable, Equatable {
     case inspector
     /// The explanation of the state on screen (`stateId`), over what was open before.
     case explain(stateId: String, under: Modal?)
-    /// Every state with its explanation; `selection` indexes `StateCatalog.entries`.
+    /// Every state with its explanation; `selection` indexes `VisibleState.ids`.
     case stateCatalog(selection: Int)
 }

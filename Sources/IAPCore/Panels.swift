@@ -34,7 +34,7 @@ extension AppState {
         case let .scenarios(selection) where !scenarios.isEmpty:
             modal = .scenarios(selection: (selection + step + scenarios.count) % scenarios.count)
         case let .stateCatalog(selection):
-            let count = StateCatalog.entries.count
+            let count = VisibleState.ids.count
             modal = .stateCatalog(selection: (selection + step + count) % count)
         default:
             break
@@ -55,7 +55,7 @@ extension AppState {
         switch modal {
         case let .faultPanel(selection): modal = .faultPanel(selection: target(selection, FaultPanelRow.all.count))
         case let .scenarios(selection) where !scenarios.isEmpty: modal = .scenarios(selection: target(selection, scenarios.count))
-        case let .stateCatalog(selection): modal = .stateCatalog(selection: target(selection, StateCatalog.entries.count))
+        case let .stateCatalog(selection): modal = .stateCatalog(selection: target(selection, VisibleState.ids.count))
         default: break
         }
     }

@@ -49,17 +49,17 @@ extension AppState {
         case .inspector:
             if modal == .inspector { closeOverlay() } else { modal = .inspector }
         case .language:
-            lang = lang == .en ? .zh : .en
+            lang = lang.next
         case .explain:
             if case let .explain(_, under) = modal {
                 modal = under
-            } else if case let .stateCatalog(selection) = modal, StateCatalog.entries.indices.contains(selection) {
-                modal = .explain(stateId: StateCatalog.entries[selection].id, under: modal)  // the state under the cursor
+            } else if case let .stateCatalog(selection) = modal, VisibleState.ids.indices.contains(selection) {
+                modal = .explain(stateId: VisibleState.ids[selection], under: modal)  // the state under the cursor
             } else {
                 modal = .explain(stateId: visibleStateId, under: modal)
             }
         case .stateCatalog:
-            let current = StateCatalog.entries.firstIndex { $0.id == visibleStateId } ?? 0
+            let current = VisibleState.ids.firstIndex(of: visibleStateId) ?? 0
             modal = .stateCatalog(selection: current)
         case .erase:
             if !loginText.isEmpty { loginText.removeLast() }

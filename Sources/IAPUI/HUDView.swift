@@ -58,9 +58,9 @@ extension Canvas {
 
     private func footer(_ kind: HUD.Kind) -> String {
         switch kind {
-        case .purchasing, .alreadyOwned: lang == .en ? "Esc cancel" : "Esc 取消"
+        case .purchasing, .alreadyOwned: Text.escCancel(lang)
         case .confirming: Text.inBackground(lang)
-        default: lang == .en ? "Esc close" : "Esc 关闭"
+        default: Text.escClose(lang)
         }
     }
 

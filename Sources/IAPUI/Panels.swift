@@ -98,7 +98,7 @@ extension Canvas {
             grid.put(String(repeating: "─", count: column - 1), x: 1 + i * column, y: top + 1, style: theme.frame)
         }
         for (row, transaction) in view.storeQueue.prefix(listHeight).enumerated() {
-            let line = "\(transaction.id) \(Timeline.state(transaction.state, lang)) \(transaction.applicationUsername ?? "∅")"
+            let line = "\(transaction.id) \(Timeline.state(transaction.state)[lang]) \(transaction.applicationUsername ?? "∅")"
             grid.put(line, x: 1, y: top + 2 + row, style: theme.plain, limit: column - 1)
         }
         for (row, order) in state.pendingOrders.prefix(listHeight).enumerated() {

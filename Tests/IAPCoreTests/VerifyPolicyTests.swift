@@ -95,7 +95,7 @@ struct ReducerTests {
         var state = loggedIn()
         let order = PendingOrder(transactionId: "t1", user: "a", productId: "coins", orderId: nil, purchasedAt: t0, price: "¥6", receiptHash: nil)
         _ = state.reduce(.persisted(order, ok: false), now: t0)
-        #expect(state.alarms.contains { $0.text(.en).contains("t1") })
+        #expect(state.alarms.contains(.writeFailed(transactionId: "t1")))
     }
 
     @Test("finish only after a verdict: a retry keeps the order and schedules the next attempt (I4)")

@@ -65,7 +65,7 @@ struct StateCatalogTests {
 
     @Test("every sentence of the app, every key and every fault speaks both languages")
     func bilingual() {
-        for text in IAPCore.Text.allCases {
+        for text in IAPUI.Text.allCases {
             #expect(!text(.en).isEmpty && !text(.zh).isEmpty, "\(text)")
         }
         for binding in Keymap.bindings {

@@ -1,0 +1,62 @@
+/// Every state the app can put on screen, by id, in the order support browses them (`E`). The screens explain
+/// each one (their `StateCatalog`, in this order); a test fails when an id has no explanation or an explanation no id.
+public enum VisibleState {
+    public static let ids: [String] = [
+        "login", "products", "products-pending", "loading", "no-products", "hud-purchasing", "hud-already-owned",
+        "hud-backgrounded", "hud-confirming", "hud-confirming-retry", "hud-success", "hud-restored", "hud-failed",
+        "hud-cancelled", "hud-deferred", "hud-disabled", "hud-verify-failed", "hud-jailbroken", "prompt-unfinished",
+        "logout-warning", "quit-confirm", "backend-down", "fault-badges", "alarm", "unattributed", "too-small", "help",
+        "fault-panel", "scenarios", "inspector", "state-catalog"
+    ]
+}
+
+extension AppState {
+    /// The id of what the user is looking at right now (the innermost thing on screen).
+    public var visibleStateId: String {
+        switch modal {
+        case .help: return "help"
+        case .quitConfirm: return "quit-confirm"
+        case .unfinished: return "prompt-unfinished"
+        case .logoutWarning: return "logout-warning"
+        case .faultPanel: return "fault-panel"
+        case .scenarios: return "scenarios"
+        case .inspector: return "inspector"
+        case .explain, .stateCatalog: return "state-catalog"
+        case nil: break
+        }
+        if let hud {
+            if hud.kind == .confirming, let id = hud.transactionId, (orders[id]?.attempts ?? 0) > 0 { return "hud-confirming-retry" }
+            return "hud-" + hud.kind.catalogName
+        }
+        guard user != nil else { return "login" }
+        if alarms.contains(where: { if case .unattributed = $0 { true } else { false } }) { return "unattributed" }
+        if !alarms.isEmpty { return "alarm" }
+        switch productsStatus {
+        case .loading: return "loading"
+        case .empty, .failed: return "no-products"
+        case .loaded: break
+        }
+        if faults.contains(.backendDown) { return "backend-down" }
+        if !faults.isEmpty { return "fault-badges" }
+        return pendingCount > 0 ? "products-pending" : "products"
+    }
+}
+
+extension HUD.Kind {
+    public var catalogName: String {
+        switch self {
+        case .purchasing: "purchasing"
+        case .alreadyOwned: "already-owned"
+        case .backgrounded: "backgrounded"
+        case .confirming: "confirming"
+        case .success: "success"
+        case .restored: "restored"
+        case .failed: "failed"
+        case .cancelled: "cancelled"
+        case .deferred: "deferred"
+        case .disabled: "disabled"
+        case .verifyFailed: "verify-failed"
+        case .jailbroken: "jailbroken"
+        }
+    }
+}

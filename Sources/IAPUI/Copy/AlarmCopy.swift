@@ -1,0 +1,57 @@
+import IAPCore
+
+/// Alarms in words. Ids, codes and a database's own message stay as they are in both languages.
+extension Alarm {
+    public var words: Localized {
+        switch self {
+        case let .writeFailed(id):
+            Localized(en: "order \(id) could not be written to the client store", zh: "订单 \(id) 无法写入客户端存储")
+        case let .verifyFailing(id, attempts, reason):
+            Localized(en: "order \(id) failed \(attempts) verifications: \(reason)",
+                      zh: "订单 \(id) 已验证失败 \(attempts) 次:\(RetryReason.words(reason).zh)")
+        case let .readFailed(user):
+            Localized(en: "could not read \(user)'s orders from the client store", zh: "无法从客户端存储读取 \(user) 的订单")
+        case let .storage(party, detail):
+            Localized(en: "\(party) storage: \(detail)", zh: "\(Self.partyName(party).zh)存储出错:\(detail)")
+        case let .unattributed(id, _):
+            Localized(en: "tx \(id) paid, buyer unknown: support assigns it", zh: "交易 \(id) 已付款,买家不明:待客服分配")
+        case let .creditMissing(ids):
+            Localized(en: "the store finished \(ids.count) paid transaction(s) with no credit on the backend (\(Self.list(ids))): data was lost; credit by hand",
+                      zh: "商店已完成 \(ids.count) 笔已付款交易,后端却没有入账记录(\(Self.list(ids))):数据已丢失,请人工补发")
+        }
+    }
+
+    public func text(_ lang: Language) -> String {
+        words[lang]
+    }
+
+    private static func list(_ ids: [String]) -> String {
+        ids.prefix(3).joined(separator: ", ") + (ids.count > 3 ? ", …" : "")
+    }
+
+    /// The party a storage alarm names (`store`, `client`, `backend`); another name stays as it is.
+    private static func partyName(_ name: String) -> Localized {
+        switch name {
+        case "store": Localized(en: name, zh: "商店")
+        case "client": Localized(en: name, zh: "客户端")
+        case "backend": Localized(en: name, zh: "后端")
+        default: Localized(name)
+        }
+    }
+}
+
+/// Why a verification will be tried again (`VerifyOutcome.retry`), in words; codes and statuses stay as they are.
+enum RetryReason {
+    static func words(_ reason: String) -> Localized {
+        switch reason {
+        case "backend unreachable": return Localized(en: reason, zh: "后端不可达")
+        case "backend timed out": return Localized(en: reason, zh: "后端超时")
+        case "receipt empty": return Localized(en: reason, zh: "收据为空")
+        case "verification pending": return Localized(en: reason, zh: "仍在验证")
+        default:
+            if reason.hasPrefix("HTTP ") { return Localized(en: reason, zh: "HTTP 错误 " + reason.dropFirst(5)) }
+            if reason.hasPrefix("status ") { return Localized(en: reason, zh: "状态码 " + reason.dropFirst(7)) }
+            return Localized(reason)
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import IAPCore
+
+/// Every sentence the app shows, by name, each a `Localized`. SPEC's canonical strings keep their exact wording.
+public enum Text: String, Sendable, CaseIterable {
+    // SPEC's canonical strings
+    case loading, purchasing, confirming, success, failed, cancelled, deferred, disabled
+    case noProducts = "no-products"
+    case unfinished
+    case continueAction = "continue"
+    case later
+    case logoutPending = "logout-pending"
+    case verifyFailed = "verify-failed"
+    case jailbroken
+    case alreadyOwned = "already-owned"
+    /// `{n}`: how many purchases came back.
+    case restored
+    // the app's own
+    case continuesInBackground, unclaimed
+    case appTitle, loginPrompt, loginHint, user, pending, balance, balanceUnknown, coins, owned, products
+    case stay, logoutAnyway, quitInFlight, yesQuit, noStay
+    case helpTitle, helpClose, retryCount, nextRetry, inBackground
+    case tooSmall, tooSmallQuit, consumable, nonConsumable, subscription, nonRenewing
+    case orderOf, serialPolicy, alarm, backendDownBadge
+    case faultPanel, faultPanelHint, scenariosTitle, scenariosHint, noScenarios
+    case inspectorStore, inspectorClient, inspectorBackend, inspectorTimeline
+    case explainSees, explainUnderneath, explainSupport, explainReach, explainClose, stateCatalogTitle, stateCatalogClose
+    case escCancel, escClose
+
+    public var localized: Localized {
+        switch self {
+        case .loading: Localized(en: "Loading products…", zh: "正在获取商品信息…")
+        case .purchasing: Localized(en: "Purchasing…", zh: "正在购买…")
+        case .confirming: Localized(en: "Confirming payment…", zh: "正在确认支付…")
+        case .success: Localized(en: "Purchase complete", zh: "购买成功")
+        case .failed: Localized(en: "Purchase failed", zh: "交易失败")
+        case .cancelled: Localized(en: "Purchase cancelled", zh: "已取消购买")
+        case .deferred: Localized(en: "Waiting for approval", zh: "等待批准")
+        case .disabled: Localized(en: "Please enable In-App Purchases", zh: "请打开 Apple 支付")
+        case .noProducts: Localized(en: "Network hiccup, please try again later", zh: "网络开小差了,请稍后重试")
+        case .unfinished: Localized(en: "Unfinished order found", zh: "发现未完成订单")
+        case .continueAction: Localized(en: "Continue", zh: "继续处理")
+        case .later: Localized(en: "Later", zh: "稍后")
+        case .logoutPending: Localized(en: "Orders still pending — log out anyway?", zh: "有订单尚未完成,仍要退出登录吗?")
+        case .verifyFailed: Localized(en: "Verification failed, please contact support", zh: "验证失败,请联系客服")
+        case .jailbroken: Localized(en: "Purchases are not available on this device", zh: "此设备不支持内购")
+        case .restored: Localized(en: "Purchases restored ({n})", zh: "已恢复购买({n})")
+        case .alreadyOwned: Localized(en: "You've already purchased this. It will be restored for free.", zh: "你已购买过此项目,将免费为你恢复。")
+        case .unclaimed: Localized(en: "? unclaimed, for support", zh: "? 未认领,待客服")
+        case .continuesInBackground: Localized(en: "Payment went through: it continues in the background", zh: "付款已完成:将在后台继续处理")
+        case .appTitle: Localized(en: "iapsim · mock App Store", zh: "iapsim · 模拟 App Store")
+        case .loginPrompt: Localized(en: "Log in as:", zh: "登录用户名:")
+        case .loginHint: Localized(en: "Type a name and press Enter", zh: "输入用户名后按 Enter")
+        case .user: Localized(en: "user", zh: "用户")
+        case .pending: Localized(en: "pending", zh: "待处理")
+        case .balance: Localized(en: "Balance", zh: "余额")
+        case .balanceUnknown: Localized(en: "Balance unknown (backend down)", zh: "余额未知(后端不可达)")
+        case .coins: Localized(en: "coins", zh: "金币")
+        case .owned: Localized(en: "Owned", zh: "已拥有")
+        case .products: Localized(en: "Products", zh: "商品")
+        case .stay: Localized(en: "Stay", zh: "留下")
+        case .logoutAnyway: Localized(en: "Log out anyway", zh: "仍要退出")
+        case .quitInFlight: Localized(en: "A purchase is in flight. Quit anyway?", zh: "有购买正在进行,仍要退出吗?")
+        case .yesQuit: Localized(en: "y quit", zh: "y 退出")
+        case .noStay: Localized(en: "Esc stay", zh: "Esc 留下")
+        case .helpTitle: Localized(en: "Keys", zh: "按键")
+        case .helpClose: Localized(en: "Esc or ? closes", zh: "Esc 或 ? 关闭")
+        case .retryCount: Localized(en: "retry", zh: "重试")
+        case .nextRetry: Localized(en: "next in", zh: "下次")
+        case .inBackground: Localized(en: "Esc: keep it pending in the background", zh: "Esc:转入后台继续处理")
+        case .tooSmall: Localized(en: "Terminal too small: need at least", zh: "终端太小,至少需要")
+        case .tooSmallQuit: Localized(en: "Enlarge the window; q quits.", zh: "请放大窗口;按 q 退出。")
+        case .consumable: Localized(en: "Consumable", zh: "消耗型")
+        case .nonConsumable: Localized(en: "Non-consumable", zh: "非消耗型")
+        case .subscription: Localized(en: "Subscription", zh: "订阅")
+        case .nonRenewing: Localized(en: "Non-renewing", zh: "非续期订阅")
+        case .orderOf: Localized(en: "Order", zh: "订单")
+        case .serialPolicy: Localized(en: "Serial purchases: one order at a time", zh: "串行购买:一次只处理一笔订单")
+        case .alarm: Localized(en: "ALARM", zh: "警报")
+        case .backendDownBadge: Localized(en: "backend down", zh: "后端不可达")
+        case .faultPanel: Localized(en: "Faults", zh: "故障")
+        case .faultPanelHint: Localized(en: "Enter arm/disarm (sticky) · o one-shot · Esc close · values: --fault NAME=VALUE",
+                                        zh: "Enter 启用/关闭(持续)· o 只触发一次 · Esc 关闭 · 取值:--fault 名称=值")
+        case .scenariosTitle: Localized(en: "Scenarios", zh: "场景")
+        case .scenariosHint: Localized(en: "Enter sets it up on its own data and hands it to you · Esc close",
+                                       zh: "Enter 在独立数据上布置好场景后交给你操作 · Esc 关闭")
+        case .noScenarios: Localized(en: "No scenarios are shipped beside this binary.", zh: "此程序旁没有附带场景。")
+        case .inspectorStore: Localized(en: "Store queue", zh: "商店队列")
+        case .inspectorClient: Localized(en: "Client", zh: "客户端")
+        case .inspectorBackend: Localized(en: "Backend", zh: "后端")
+        case .explainSees: Localized(en: "What the user sees", zh: "用户看到")
+        case .explainUnderneath: Localized(en: "What is happening underneath", zh: "背后发生了什么")
+        case .explainSupport: Localized(en: "What support should do", zh: "客服应当怎么做")
+        case .explainReach: Localized(en: "How to reach it", zh: "如何重现")
+        case .explainClose: Localized(en: "Esc or e closes · E every state", zh: "Esc 或 e 关闭 · E 所有状态")
+        case .stateCatalogTitle: Localized(en: "States explained", zh: "状态说明")
+        case .stateCatalogClose: Localized(en: "↑/↓ browse · e explain it alone · Esc closes", zh: "↑/↓ 浏览 · e 单独解释 · Esc 关闭")
+        case .inspectorTimeline: Localized(en: "Timeline: what happened, and what it led to", zh: "时间线:发生了什么,引出了什么")
+        case .escCancel: Localized(en: "Esc cancel", zh: "Esc 取消")
+        case .escClose: Localized(en: "Esc close", zh: "Esc 关闭")
+        }
+    }
+
+    public func callAsFunction(_ lang: Language) -> String {
+        localized[lang]
+    }
+}
+
+extension Product.Kind {
+    public var label: Text {
+        switch self {
+        case .consumable: .consumable
+        case .nonConsumable: .nonConsumable
+        case .subscription: .subscription
+        case .nonRenewing: .nonRenewing
+        }
+    }
+}
+
+extension HUD.Kind {
+    public var text: Text {
+        switch self {
+        case .purchasing: .purchasing
+        case .alreadyOwned: .alreadyOwned
+        case .restored: .restored
+        case .backgrounded: .continuesInBackground
+        case .confirming: .confirming
+        case .success: .success
+        case .failed: .failed
+        case .cancelled: .cancelled
+        case .deferred: .deferred
+        case .disabled: .disabled
+        case .verifyFailed: .verifyFailed
+        case .jailbroken: .jailbroken
+        }
+    }
+}
