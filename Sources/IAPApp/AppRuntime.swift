@@ -29,6 +29,11 @@ public final class AppRuntime {
         self.timers = timers
         parties.onStoreError { [weak self] in self?.send(.alarm(.storage(party: "store", detail: $0))) }
         parties.faults.onFired = { [weak self] in self?.send(.faultFired($0)) }
+        // The board is the one owner of what is armed; the state's copy is refreshed on every change, however it
+        // came (the panel, a one-shot spent by a party, a test setting the board), even while the app is halted,
+        // so the badges and the panel always show what the parties obey.
+        self.state.faults = parties.faults.armed
+        parties.faults.onChange = { [weak self] in self?.state.faults = $0 }
     }
 
     /// The app dies the next time the store has news for it: Apple's side has happened, durably; the app never hears.

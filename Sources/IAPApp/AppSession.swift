@@ -64,7 +64,6 @@ public final class AppSession {
         let timers = clock.timers
         let parties = try Parties.open(in: directory, catalog: catalog, scheduler: timers, latency: latency, faults: faults)
         var state = options
-        state.faults = faults
         state.now = timers.now
         // The device's notes of who is paying are known before the store re-delivers anything (C1, I3).
         state.paymentIntents = try parties.vault.openIntents()

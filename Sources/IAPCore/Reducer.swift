@@ -54,9 +54,8 @@ extension AppState {
             return pumpVerifyQueue()
         case let .setFault(fault, arm):
             return setFault(fault, arm)
-        case let .faultFired(fault):
-            if faults.arm(fault)?.once == true { faults.remove(fault) }
-            return []
+        case .faultFired:
+            return []  // the board has spent a one-shot fault; the runtime copies what it holds now
         case let .switchUser(name):
             return logOut() + logIn(name)
         case .foreground:
@@ -73,8 +72,8 @@ extension AppState {
         }
     }
 
+    /// What is armed is the fault board's: the effect arms it, and `faults` follows the board (AppRuntime).
     mutating func setFault(_ fault: Fault, _ arm: FaultArm?) -> [Effect] {
-        if let arm { faults.insert(fault, arm) } else { faults.remove(fault) }
         if fault == .paymentsDisabled { canMakePayments = arm == nil }
         // The network back, the app back in the foreground: both are triggers (C4).
         let trigger = arm == nil && (fault == .backendDown || fault == .background)

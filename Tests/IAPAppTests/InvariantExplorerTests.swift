@@ -83,6 +83,8 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
             broken.append("I5: \(id) left the client store unfinished")
         }
         everHeld.formUnion(held)
+        // The badges show what the parties obey.
+        if app.state.faults != app.parties.faults.armed { broken.append("the screen's faults are not the board's") }
         // I4: a paid transaction is finished only after its credit (no rejection happens in these schedules).
         for (id, record) in store where record.finished && [.purchased, .restored].contains(record.transaction.state)
             && !credited.contains(record.transaction.originalId) {

@@ -1,9 +1,14 @@
 /// The armed faults as the mock parties see them: one board shared by the store, the backend and the runtime.
 /// A party asks `fire` at the moment a fault would change what it does; a one-shot fault disarms itself there.
+/// The board is the only owner of what is armed: the app's state holds a copy, refreshed through `onChange`.
 public final class FaultBoard {
-    public private(set) var armed: ArmedFaults
-    /// Told when a fault fires, so the app's state (badges, timeline) follows.
+    public private(set) var armed: ArmedFaults {
+        didSet { if armed != oldValue { onChange(armed) } }
+    }
+    /// Told when a fault fires, so the timeline can say so.
     public var onFired: (Fault) -> Void = { _ in }
+    /// Told whenever what is armed changes, whoever changed it, so the screen shows what the parties obey.
+    public var onChange: (ArmedFaults) -> Void = { _ in }
 
     public init(_ armed: ArmedFaults = []) {
         self.armed = armed
