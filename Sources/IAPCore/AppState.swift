@@ -27,6 +27,7 @@ public struct AppState: Sendable, Equatable {
     public var now: Date
 
     public var canMakePayments = true
+    /// A copy of the fault board the parties obey, refreshed by the runtime on every change; the reducer never writes it.
     public var faults: ArmedFaults = []
     public var products: [Product] = []
     public var productsStatus = ProductsStatus.loading
