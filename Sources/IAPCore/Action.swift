@@ -2,6 +2,8 @@
 public enum Action: Sendable, Equatable {
     case launched(canMakePayments: Bool, user: String?)
     case key(Key)
+    /// What the person asked for, said without a key (a script, a test); keys become these in the shell.
+    case intent(Intent)
     case productsLoaded(Result<[Product], StoreRequestError>)
     case userLoaded(String, UserSnapshot?)
     case accountLoaded(String, Account)

@@ -71,14 +71,12 @@ extension AppState {
                 if let armed, armed.once == once { return setFault(fault, nil) }
                 return setFault(fault, FaultArm(value: armed?.value, once: once))
             case .crashNow:
-                return [.crash(reason: "crash now, from the fault panel")]
+                return perform(.crashNow)
             case .reinstall:
-                modal = nil
-                return [.reinstall]
+                return perform(.reinstall)
             }
         case let .scenarios(selection) where scenarios.indices.contains(selection):
-            modal = nil
-            return [.startScenario(scenarios[selection].name)]
+            return perform(.startScenario(scenarios[selection].name))
         default:
             return []
         }

@@ -6,8 +6,8 @@ extension AppState {
     /// A payment whose callback is lost is found by looking at the store's queue again this long after paying.
     public static let lookAgainAfterPayment = 5.0
 
-    mutating func buySelected() -> [Effect] {
-        guard hud == nil, let buyer = user, let product = selectedProduct else { return [] }
+    mutating func buy(_ productId: String) -> [Effect] {
+        guard hud == nil, let buyer = user, let product = product(productId) else { return [] }
         guard !faults.contains(.jailbroken) else {
             // C12: the app itself refuses; the store is never asked.
             hud = HUD(.jailbroken, productId: product.id)

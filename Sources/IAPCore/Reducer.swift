@@ -12,6 +12,8 @@ extension AppState {
             return [.requestProducts] + (user.map { logIn($0, lookAtStoreQueue: false) } ?? [])
         case let .key(key):
             return handle(key)
+        case let .intent(intent):
+            return perform(intent)
         case let .productsLoaded(.success(list)):
             products = list
             productsStatus = list.isEmpty ? .empty : .loaded

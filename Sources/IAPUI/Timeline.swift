@@ -35,6 +35,8 @@ public struct Timeline: Sendable {
             return Localized(en: "app launched", zh: "应用启动") + who + pay
         case let .key(key):
             return Localized(en: "key ", zh: "按键 ") + name(of: key)
+        case let .intent(intent):
+            return Localized(en: "asked: ", zh: "请求:") + Localized("\(intent)")
         case let .productsLoaded(.success(list)):
             return Localized(en: "store: \(list.count) products", zh: "商店:\(list.count) 个商品")
         case .productsLoaded(.failure):

@@ -16,13 +16,11 @@ struct CoreTestStoreTests {
             $0.products = [product]
             $0.productsStatus = .loaded
         }
-        store.send(.key(.char("a"))) { $0.loginText = "a" }
-        store.send(.key(.enter), effects: [.setLastUser("a"), .loadUser("a"), .refreshAccount("a"), .readStoreQueue(after: 0)]) {
+        store.send(.intent(.logIn("a")), effects: [.setLastUser("a"), .loadUser("a"), .refreshAccount("a"), .readStoreQueue(after: 0)]) {
             $0.user = "a"
-            $0.loginText = ""
         }
         store.send(.userLoaded("a", UserSnapshot()))
-        store.send(.key(.enter), effects: [.createOrder(user: "a", productId: "coins")]) {
+        store.send(.intent(.buy(productId: "coins")), effects: [.createOrder(user: "a", productId: "coins")]) {
             $0.purchase = AppState.Purchase(user: "a", productId: "coins")
             $0.hud = HUD(.purchasing, productId: "coins")
         }
@@ -68,6 +66,18 @@ struct CoreTestStoreTests {
             $0.session?.orders = [:]
             $0.session?.queue.triesSinceTrigger = [:]
         }
+    }
+
+    @Test("keys are the shell's: typing a name and Enter, then Enter on a product, do what the intents do")
+    func keysBecomeIntents() {
+        var byKeys = AppState(now: t0), byIntents = AppState(now: t0)
+        _ = byKeys.reduce(.productsLoaded(.success([product])), now: t0)
+        _ = byIntents.reduce(.productsLoaded(.success([product])), now: t0)
+        _ = byKeys.reduce(.key(.char("a")), now: t0)
+        let keyEffects = byKeys.reduce(.key(.enter), now: t0) + byKeys.reduce(.key(.enter), now: t0)
+        let intentEffects = byIntents.reduce(.intent(.logIn("a")), now: t0) + byIntents.reduce(.intent(.buy(productId: "coins")), now: t0)
+        #expect(keyEffects == intentEffects)
+        #expect(byKeys == byIntents)
     }
 
     @Test("logging out drops the user's orders, prompts and retries: the next user cannot reach them")

@@ -5,6 +5,8 @@ extension KeyContext {
     var isList: Bool { self == .panel || self == .scenarioList || self == .stateBrowser }
 }
 
+/// The shell: a key, through the keymap's one table, either changes only what is on screen (a dialog, a list's row,
+/// the login text, the language) or becomes an `Intent` the core carries out.
 extension AppState {
     mutating func handle(_ key: Key) -> [Effect] {
         let context = keyContext
@@ -36,8 +38,7 @@ extension AppState {
         case .choose where context.isList:
             return choosePanel(once: false)
         case .assignUnclaimed:
-            // Support reads who paid from Apple's records (the host asks the store) and ties each payment to them.
-            return unclaimed.isEmpty ? [] : [.lookUpPayers(unclaimed.map(\.id))]
+            return perform(.assignUnclaimed)
         case .armOnce:
             guard case .faultPanel = modal else { return [] }
             return choosePanel(once: true)
@@ -76,23 +77,17 @@ extension AppState {
         case .help:
             if modal == .help { closeOverlay() } else { modal = .help }
         case .quit:
-            if purchase != nil || hud?.kind.isWaiting == true {
-                modal = .quitConfirm
-            } else {
-                quitting = true
-                return [.quit]
-            }
+            return perform(.quit(confirmed: false))
         case .confirmQuit:
-            quitting = true
-            return [.quit]
+            return perform(.quit(confirmed: true))
         case .logout:
-            if pendingCount > 0 { modal = .logoutWarning(choice: 0) } else { return logOut() }
+            return perform(.logOut(confirmed: false))
         case .skipTime:
-            return [.skipTime]
+            return perform(.skipTime)
         case .foreground:
-            return foreground()
+            return perform(.foreground)
         case .toggleBackend:
-            return setFault(.backendDown, faults.contains(.backendDown) ? nil : FaultArm())
+            return perform(.toggleBackend)
         }
         return []
     }
@@ -100,24 +95,24 @@ extension AppState {
     private mutating func choose() -> [Effect] {
         switch modal {
         case let .unfinished(id, choice):
-            return choice == 0 ? continueOrder(id) : putOff(id)
+            return perform(choice == 0 ? .continueOrder(transactionId: id) : .putOff(transactionId: id))
         case let .logoutWarning(choice):
             modal = nil
-            return choice == 1 ? logOut() : []
+            return choice == 1 ? perform(.logOut(confirmed: true)) : []
         default:
             break
         }
-        if user == nil {
+        guard user != nil else {
             guard let name = try? UserName.normalized(loginText) else { return [] }
-            return logIn(name)
+            return perform(.logIn(name))
         }
-        return buySelected()
+        return selectedProduct.map { perform(.buy(productId: $0.id)) } ?? []
     }
 
     private mutating func back() -> [Effect] {
         switch modal {
         case let .unfinished(id, _):
-            return putOff(id)
+            return perform(.putOff(transactionId: id))
         case .help, .quitConfirm, .logoutWarning, .faultPanel, .scenarios, .inspector, .stateCatalog:
             closeOverlay()
             return []
@@ -132,41 +127,12 @@ extension AppState {
             return []
         }
         guard let shown = hud else { return [] }
-        if shown.kind.isPaymentSheet {
-            // The payment sheet's Cancel; before the store has a transaction there is nothing to cancel.
-            guard let id = purchase?.transactionId else {
-                purchase = nil
-                hud = HUD(.cancelled, productId: shown.productId)
-                return []
-            }
-            return [.cancelPayment(transactionId: id)]
-        }
-        // A confirming order stays pending in the background; an outcome is just dismissed.
-        hud = nil
-        if shown.kind == .confirming { purchase = nil }
-        showNextPrompt()
-        return []
+        return perform(shown.kind.isPaymentSheet ? .cancelPayment : .dismissHUD)
     }
 
     /// An overlay opened over a prompt gives the prompt back when it closes.
     private mutating func closeOverlay() {
         modal = nil
         showNextPrompt()
-    }
-
-    private mutating func continueOrder(_ id: String) -> [Effect] {
-        modal = nil
-        session?.prompts.removeAll { $0 == id }
-        session?.queue.continueNow(id)
-        hud = HUD(.confirming, productId: orders[id]?.productId, transactionId: id)
-        return pumpVerifyQueue() + readNextPageIfAnswered()
-    }
-
-    private mutating func putOff(_ id: String) -> [Effect] {
-        modal = nil
-        session?.prompts.removeAll { $0 == id }
-        session?.queue.putOff(id)
-        showNextPrompt()
-        return pumpVerifyQueue() + readNextPageIfAnswered()
     }
 }

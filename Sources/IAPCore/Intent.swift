@@ -1,0 +1,113 @@
+/// What a person asks the app to do, whichever key, script step or test said it: the core's vocabulary. The shell
+/// (`Shell.swift`) turns keys into these, with what is on screen (which dialog, which row); the core carries them out.
+public enum Intent: Sendable, Equatable {
+    case logIn(String)
+    /// Logging out with orders pending asks first (I6); `confirmed` is the answer "Log out anyway".
+    case logOut(confirmed: Bool)
+    case buy(productId: String)
+    /// The launch prompt's answers (C8).
+    case continueOrder(transactionId: String)
+    case putOff(transactionId: String)
+    /// Cancel on the payment sheet.
+    case cancelPayment
+    /// Esc on the HUD: an outcome goes away, a confirming order goes on in the background.
+    case dismissHUD
+    case toggleBackend
+    case foreground
+    case skipTime
+    /// Support gives each unclaimed payment to the account Apple's records say paid.
+    case assignUnclaimed
+    /// Quitting while a purchase is in flight asks first; `confirmed` is the answer "y".
+    case quit(confirmed: Bool)
+    case crashNow
+    case reinstall
+    case startScenario(String)
+}
+
+extension AppState {
+    /// The one place an intent changes the app.
+    mutating func perform(_ intent: Intent) -> [Effect] {
+        switch intent {
+        case let .logIn(name):
+            guard user == nil else { return [] }
+            return logIn(name)
+        case let .logOut(confirmed):
+            guard user != nil else { return [] }
+            if pendingCount > 0, !confirmed {
+                modal = .logoutWarning(choice: 0)
+                return []
+            }
+            return logOut()
+        case let .buy(productId):
+            return buy(productId)
+        case let .continueOrder(id):
+            return continueOrder(id)
+        case let .putOff(id):
+            return putOff(id)
+        case .cancelPayment:
+            return cancelPayment()
+        case .dismissHUD:
+            dismissHUD()
+            return []
+        case .toggleBackend:
+            return setFault(.backendDown, faults.contains(.backendDown) ? nil : FaultArm())
+        case .foreground:
+            return foreground()
+        case .skipTime:
+            return [.skipTime]
+        case .assignUnclaimed:
+            // Support reads who paid from Apple's records (the host asks the store) and ties each payment to them.
+            return unclaimed.isEmpty ? [] : [.lookUpPayers(unclaimed.map(\.id))]
+        case let .quit(confirmed):
+            if !confirmed, purchase != nil || hud?.kind.isWaiting == true {
+                modal = .quitConfirm
+                return []
+            }
+            quitting = true
+            return [.quit]
+        case .crashNow:
+            return [.crash(reason: "crash now, from the fault panel")]
+        case .reinstall:
+            modal = nil
+            return [.reinstall]
+        case let .startScenario(name):
+            modal = nil
+            return [.startScenario(name)]
+        }
+    }
+
+    private mutating func continueOrder(_ id: String) -> [Effect] {
+        modal = nil
+        session?.prompts.removeAll { $0 == id }
+        session?.queue.continueNow(id)
+        hud = HUD(.confirming, productId: orders[id]?.productId, transactionId: id)
+        return pumpVerifyQueue() + readNextPageIfAnswered()
+    }
+
+    private mutating func putOff(_ id: String) -> [Effect] {
+        modal = nil
+        session?.prompts.removeAll { $0 == id }
+        session?.queue.putOff(id)
+        showNextPrompt()
+        return pumpVerifyQueue() + readNextPageIfAnswered()
+    }
+
+    /// The payment sheet's Cancel; before the store has a transaction there is nothing to cancel.
+    private mutating func cancelPayment() -> [Effect] {
+        guard let shown = hud, shown.kind.isPaymentSheet else { return [] }
+        guard let id = purchase?.transactionId else {
+            purchase = nil
+            hud = HUD(.cancelled, productId: shown.productId)
+            return []
+        }
+        return [.cancelPayment(transactionId: id)]
+    }
+
+    /// A confirming order stays pending in the background; an outcome is just dismissed.
+    private mutating func dismissHUD() {
+        guard let shown = hud, !shown.kind.isPaymentSheet else { return }
+        hud = nil
+        if shown.kind == .confirming { purchase = nil }
+        showNextPrompt()
+    }
+}
