@@ -1,0 +1,24 @@
+/// "Orders still pending — log out anyway?": the first few pending orders, how many more, and Stay or Log out.
+struct LogoutWarning: Widget {
+    var question: String
+    /// The first pending orders, one line each.
+    var orders: [String]
+    /// How many are pending in all.
+    var total: Int
+    var buttons: [String]
+    var focused: Int
+    var theme: Theme
+
+    static let shown = 4
+
+    func draw(in area: Rect, on grid: inout ScreenGrid) {
+        let listed = Array(orders.prefix(Self.shown))
+        let listHeight = listed.count + (total > listed.count ? 1 : 0)
+        let inner = Box(theme: theme).draw(aroundWidth: 50, height: 5 + listHeight, centredIn: area, on: &grid)
+        grid.putCentred(question, in: inner.row(0), style: theme.heading)
+        let rows = listed.map { [ScrollingList.Column($0, style: theme.plain)] }
+        ScrollingList(rows: rows, marker: .bullet, total: total, moreStyle: theme.dimmed)
+            .draw(in: Rect(x: inner.x, y: inner.y + 2, width: inner.width, height: listHeight), on: &grid)
+        Buttons(labels: buttons, focused: focused, theme: theme).draw(in: inner.row(3 + listHeight), on: &grid)
+    }
+}
