@@ -1,30 +1,41 @@
-import Foundation
 import IAPCore
 
-/// The heads-up display: one wait or one outcome, centred over the list.
-extension Canvas {
-    mutating func drawLoading() {
-        let origin = centredFrame(innerWidth: 36, innerHeight: 3)
-        centred(Text.loading(lang), x: origin.x, y: origin.y + 1, width: 36, style: theme.waiting)
+/// The two full screens, login and the product list, and the HUD over the list.
+extension StateView {
+    var login: LoginBox {
+        LoginBox(prompt: Text.loginPrompt(lang), text: state.loginText, hint: Text.loginHint(lang), theme: theme)
     }
 
-    /// The HUD's inner size: what a dialog over it (the quit question) takes to cover it exactly.
-    func hudSize(_ hud: HUD) -> (width: Int, height: Int) {
-        let lines = detailLines(for: hud)
-        // Canonical strings are never cut: the HUD grows to fit them (up to the screen).
-        let widest = ([headline(hud.kind), footer(hud.kind)] + lines).map(displayWidth).max() ?? 0
-        return (min(max(44, widest + 4), width - 4), 4 + lines.count)
-    }
-
-    mutating func drawHUD(_ hud: HUD) {
-        let lines = detailLines(for: hud)
-        let inner = hudSize(hud).width
-        let origin = centredFrame(innerWidth: inner, innerHeight: 4 + lines.count, style: frameStyle(hud.kind))
-        centred(headline(hud.kind), x: origin.x, y: origin.y + 1, width: inner, style: textStyle(hud.kind))
-        for (i, line) in lines.enumerated() {
-            centred(line, x: origin.x, y: origin.y + 2 + i, width: inner, style: theme.plain)
+    var productList: ProductList {
+        // With the backend down and nothing read from it yet, 0 would be a guess: say it is unknown.
+        let unknown = state.faults.contains(.backendDown) && state.account == Account()
+        let balance = unknown ? Text.balanceUnknown(lang) : "\(Text.balance(lang)) \(state.account.coins) \(Text.coins(lang))"
+        let content: ProductList.Content
+        switch state.productsStatus {
+        case .loading:
+            content = .loading
+        case .empty, .failed:
+            content = .message(Text.noProducts(lang))
+        case .loaded:
+            content = .rows(state.products.map(row), selection: state.selection)
         }
-        centred(footer(hud.kind), x: origin.x, y: origin.y + 3 + lines.count, width: inner, style: theme.dimmed)
+        return ProductList(heading: Text.products(lang), balance: balance, content: content, theme: theme)
+    }
+
+    private func row(_ product: Product) -> ProductList.Row {
+        let owned = !product.kind.isConsumable && state.account.owned.contains(product.id)
+        return ProductList.Row(title: product.title[lang], kind: product.kind.label(lang), summary: product.summary[lang],
+                               price: product.price[lang], mark: owned ? " " + Text.owned(lang) : "")
+    }
+
+    var loading: LoadingBox {
+        LoadingBox(text: Text.loading(lang), theme: theme)
+    }
+
+    var hud: HUDBox? {
+        guard let hud = state.hud else { return nil }
+        return HUDBox(headline: headline(hud.kind), lines: detailLines(hud), footer: footer(hud.kind), headlineStyle: textStyle(hud.kind),
+                      frameStyle: frameStyle(hud.kind), theme: theme)
     }
 
     private func headline(_ kind: HUD.Kind) -> String {
@@ -36,7 +47,7 @@ extension Canvas {
         }
     }
 
-    private func detailLines(for hud: HUD) -> [String] {
+    private func detailLines(_ hud: HUD) -> [String] {
         // A restore costs nothing: the product without a price.
         var lines = [hud.kind == .alreadyOwned || hud.kind == .restored ? productTitle(hud.productId) : productLine(hud.productId)]
         switch hud.kind {

@@ -1,0 +1,31 @@
+import Foundation
+import IAPCore
+
+/// What the inspector shows beside the app's own state: the parties' records, read by the host.
+public struct InspectorView: Sendable, Equatable {
+    public struct Entry: Sendable, Equatable {
+        public let at: Date
+        public let text: String
+
+        public init(at: Date, text: String) {
+            self.at = at
+            self.text = text
+        }
+    }
+
+    /// The store's unfinished queue (first few), and how many it holds.
+    public var storeQueue: [StoreTransaction] = []
+    public var storeTotal = 0
+    /// The user's latest credits on the backend, and how many there are.
+    public var credits: [(transactionId: String, productId: String, coins: Int)] = []
+    public var creditTotal = 0
+    /// Newest last.
+    public var timeline: [Entry] = []
+
+    public init() {}
+
+    public static func == (a: InspectorView, b: InspectorView) -> Bool {
+        a.storeQueue == b.storeQueue && a.storeTotal == b.storeTotal && a.creditTotal == b.creditTotal
+            && a.credits.map(\.transactionId) == b.credits.map(\.transactionId) && a.timeline == b.timeline
+    }
+}

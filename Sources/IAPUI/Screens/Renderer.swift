@@ -1,0 +1,76 @@
+import IAPCore
+
+/// Draws the whole app state into a fresh grid: the screen cut into rectangles, each widget built from the state and
+/// drawn into its own. Pure: the same state and size give the same screen.
+public enum Renderer {
+    public static let minimumWidth = 64
+    public static let minimumHeight = 18
+
+    public static func render(_ state: AppState, width: Int, height: Int, theme: Theme, inspector: InspectorView = InspectorView()) -> ScreenGrid {
+        var grid = ScreenGrid(width: width, height: height)
+        let screen = Rect(width: width, height: height)
+        let view = StateView(state: state, theme: theme)
+        guard width >= minimumWidth, height >= minimumHeight else {
+            view.tooSmall(screen).draw(in: screen, on: &grid)
+            return grid
+        }
+        let layout = Layout(screen)
+        view.titleBar.draw(in: layout.titleBar, on: &grid)
+        if state.user == nil {
+            view.login.draw(in: layout.middle, on: &grid)
+        } else {
+            view.productList.draw(in: layout.shop, on: &grid)
+        }
+        view.badges.draw(in: layout.badges, on: &grid)
+        view.hints.draw(in: layout.hints, on: &grid)
+        if state.user != nil, state.productsStatus == .loading { view.loading.draw(in: layout.middle, on: &grid) }
+        view.hud?.draw(in: layout.middle, on: &grid)
+        switch state.modal {
+        case let .unfinished(id, choice): view.unfinishedPrompt(transactionId: id, choice: choice).draw(in: layout.middle, on: &grid)
+        case let .logoutWarning(choice): view.logoutWarning(choice: choice).draw(in: layout.middle, on: &grid)
+        case .quitConfirm: view.quitConfirm(over: layout.middle).draw(in: layout.middle, on: &grid)
+        case .help: view.help.draw(in: layout.middle, on: &grid)
+        case let .faultPanel(selection): view.faultPanel(selection: selection).draw(in: layout.middle, on: &grid)
+        case let .scenarios(selection): view.scenarioList(selection: selection).draw(in: layout.middle, on: &grid)
+        case .inspector:
+            grid.fill(layout.inspector, style: theme.plain)
+            let (columns, timeline) = layout.inspectorParts
+            view.inspectorColumns(inspector).draw(in: columns, on: &grid)
+            view.timeline(inspector).draw(in: timeline, on: &grid)
+        case let .explain(id, _): view.explanation(stateId: id)?.draw(in: layout.middle, on: &grid)
+        case let .stateCatalog(selection): view.stateBrowser(selection: selection).draw(in: layout.middle, on: &grid)
+        case nil: break
+        }
+        return grid
+    }
+}
+
+/// Where everything goes on a screen of at least the minimum size.
+struct Layout {
+    let titleBar: Rect
+    /// Between the title bar and the hint bar: what dialogs centre in.
+    let middle: Rect
+    /// The product list with its heading, above a blank row and the badges.
+    let shop: Rect
+    let badges: Rect
+    let hints: Rect
+    /// The inspector covers the screen down to the badges, which stay in view.
+    let inspector: Rect
+
+    init(_ screen: Rect) {
+        titleBar = screen.row(0)
+        middle = screen.inset(dy: 1)
+        shop = Rect(x: screen.x, y: 2, width: screen.width, height: screen.height - 5)
+        badges = screen.row(screen.height - 2).inset(dx: 1)
+        hints = Rect(x: 1, y: screen.maxY - 1, width: screen.width - 1, height: 1)
+        inspector = Rect(x: screen.x, y: 1, width: screen.width, height: screen.height - 3)
+    }
+
+    /// The three columns over the timeline; half the height, less the headings, goes to the columns' records.
+    var inspectorParts: (columns: Rect, timeline: Rect) {
+        let records = max((inspector.height - 2) / 2 - 1, 3)
+        let (columns, rest) = inspector.splitTop(2 + records)
+        // A blank row above the timeline and below it, and a column of margin on each side.
+        return (columns, Rect(x: rest.x + 1, y: rest.y + 1, width: rest.width - 2, height: rest.height - 2))
+    }
+}

@@ -1,0 +1,28 @@
+import IAPCore
+
+/// The title bar, the badge line and the key-hint bar that frame every screen.
+extension StateView {
+    var titleBar: TitleBar {
+        TitleBar(title: Text.appTitle(lang), userLabel: Text.user(lang), user: state.user ?? "—", pendingLabel: Text.pending(lang),
+                 pending: state.pendingCount, style: theme.titleBar)
+    }
+
+    var badges: BadgeLine {
+        // Backend down first, in words: it changes what every other screen means.
+        let down = state.faults.contains(.backendDown) ? [Text.backendDownBadge(lang)] : []
+        let others = state.faults.filter { $0 != .backendDown }.map { state.faults.label($0) }
+        let alarm = state.alarms.last.map { "\(Text.alarm(lang)): \($0.text(lang))" }
+        return BadgeLine(badges: down + others, alarm: alarm, theme: theme)
+    }
+
+    var hints: HintBar {
+        HintBar(hints: Keymap.hints(for: state.keyContext).map { ($0.label, $0.hint?[lang] ?? "") }, theme: theme)
+    }
+
+    /// Only `q` works on this screen (and `y`/Esc once q asked), so it says so.
+    func tooSmall(_ screen: Rect) -> TooSmallNotice {
+        let keys = state.modal == .quitConfirm ? "\(Text.quitInFlight(lang)) \(Text.yesQuit(lang)) · \(Text.noStay(lang))" : Text.tooSmallQuit(lang)
+        let message = "\(Text.tooSmall(lang)) \(Renderer.minimumWidth)×\(Renderer.minimumHeight) (\(screen.width)×\(screen.height)). \(keys)"
+        return TooSmallNotice(message: message, style: theme.bad)
+    }
+}

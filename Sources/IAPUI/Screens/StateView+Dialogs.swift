@@ -1,0 +1,30 @@
+import IAPCore
+
+/// Prompts that take the keys until answered, and the help overlay.
+extension StateView {
+    func unfinishedPrompt(transactionId: String, choice: Int) -> UnfinishedPrompt {
+        let order = state.orders[transactionId]
+        return UnfinishedPrompt(title: Text.unfinished(lang), product: productLine(order?.productId),
+                                reference: "\(Text.orderOf(lang)) \(order?.orderId ?? "—") · tx \(transactionId)",
+                                policy: state.serialPurchases ? Text.serialPolicy(lang) : nil,
+                                buttons: [Text.continueAction(lang), Text.later(lang)], focused: choice, theme: theme)
+    }
+
+    func logoutWarning(choice: Int) -> LogoutWarning {
+        let orders = state.pendingOrders
+        return LogoutWarning(question: Text.logoutPending(lang),
+                             orders: orders.prefix(LogoutWarning.shown).map { productLine($0.productId) + " · tx \($0.transactionId)" },
+                             total: orders.count, buttons: [Text.stay(lang), Text.logoutAnyway(lang)], focused: choice, theme: theme)
+    }
+
+    /// Over the HUD it asks about, the same size.
+    func quitConfirm(over area: Rect) -> QuitConfirm {
+        QuitConfirm(question: Text.quitInFlight(lang), answers: "\(Text.yesQuit(lang))   \(Text.noStay(lang))",
+                    covering: hud?.size(in: area), theme: theme)
+    }
+
+    var help: HelpOverlay {
+        HelpOverlay(title: Text.helpTitle(lang), bindings: Keymap.bindings.map { ($0.label, $0.help[lang]) }, close: Text.helpClose(lang),
+                    theme: theme)
+    }
+}
