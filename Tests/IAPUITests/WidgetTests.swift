@@ -1,0 +1,199 @@
+@testable import IAPUI
+import Testing
+
+/// Each widget alone on a small grid, compared line by line: what it draws follows from its own data, not the app's.
+
+private let theme = Theme.monochrome
+
+private func list(_ count: Int, selection: Int?, follow: ScrollingList.Follow) -> ScrollingList {
+    ScrollingList(rows: (0..<count).map { [ScrollingList.Column("row \($0)", style: theme.plain)] }, selection: selection, follow: follow,
+                  marker: .cursor, highlight: theme.selected)
+}
+
+@Suite("The scrolling list")
+struct ScrollingListTests {
+    @Test("following from the edge: the window stays at the top until the selection passes its last line, then keeps it there")
+    func edgeFollow() {
+        #expect(list(10, selection: 0, follow: .edge).rendered(width: 7, height: 4).lines == ["▸row 0 ", " row 1 ", " row 2 ", " row 3 "])
+        #expect(list(10, selection: 3, follow: .edge).rendered(width: 7, height: 4).lines == [" row 0 ", " row 1 ", " row 2 ", "▸row 3 "])
+        #expect(list(10, selection: 4, follow: .edge).rendered(width: 7, height: 4).lines == [" row 1 ", " row 2 ", " row 3 ", "▸row 4 "])
+        #expect(list(10, selection: 9, follow: .edge).rendered(width: 7, height: 4).lines == [" row 6 ", " row 7 ", " row 8 ", "▸row 9 "])
+    }
+
+    @Test("following from the centre: the selection stays mid-window, and the window stops at both ends")
+    func centreFollow() {
+        #expect(list(10, selection: 1, follow: .centre).rendered(width: 7, height: 4).lines == [" row 0 ", "▸row 1 ", " row 2 ", " row 3 "])
+        #expect(list(10, selection: 5, follow: .centre).rendered(width: 7, height: 4).lines == [" row 3 ", " row 4 ", "▸row 5 ", " row 6 "])
+        #expect(list(10, selection: 9, follow: .centre).rendered(width: 7, height: 4).lines == [" row 6 ", " row 7 ", " row 8 ", "▸row 9 "])
+    }
+
+    @Test("the window never shows blank lines while rows remain, nor more rows than there are", arguments: [ScrollingList.Follow.edge, .centre])
+    func windowBounds(follow: ScrollingList.Follow) {
+        for count in 0...8 {
+            for height in 0...6 {
+                for selection in [nil] + Array(0..<count) {
+                    let window = ScrollingList.window(count: count, height: height, selection: selection, follow: follow)
+                    #expect(window.count == min(count, height))
+                    #expect(window.lowerBound >= 0 && window.upperBound <= count)
+                    if let selection, height > 0 { #expect(window.contains(selection)) }
+                }
+            }
+        }
+    }
+
+    @Test("only the selected row is filled and marked, across the whole width")
+    func highlight() {
+        let grid = list(3, selection: 1, follow: .edge).rendered(width: 9, height: 3)
+        #expect(grid.lines == [" row 0   ", "▸row 1   ", " row 2   "])
+        #expect((0..<9).allSatisfy { grid[$0, 1].style == theme.selected })
+        #expect((0..<9).allSatisfy { grid[$0, 0].style == .plain && grid[$0, 2].style == .plain })
+    }
+
+    @Test("text too wide for its column is cut with …, wide characters whole; columns keep their places")
+    func cutToColumns() {
+        let rows: [ScrollingList.Row] = [
+            [ScrollingList.Column("a long product name", width: 8, style: theme.plain), ScrollingList.Column("¥6", width: 4, style: theme.plain, alignRight: true)],
+            [ScrollingList.Column("月度会员会员", width: 8, style: theme.plain), ScrollingList.Column("¥1234", width: 4, style: theme.plain, alignRight: true)],
+            [ScrollingList.Column("short", width: 8, style: theme.plain), ScrollingList.Column("a summary that goes on", style: theme.plain)],
+        ]
+        let grid = ScrollingList(rows: rows).rendered(width: 16, height: 3)
+        #expect(grid.lines == [
+            "a long …   ¥6   ",
+            "月度会…  ¥12…   ",
+            "short    a summ…",
+        ])
+        #expect(grid.lines.allSatisfy { displayWidth($0) == 16 })
+    }
+
+    @Test("given only the first rows, it counts the others on a +N line under the rows' text")
+    func moreLine() {
+        let rows = (1...4).map { [ScrollingList.Column("order \($0)", style: theme.plain)] }
+        let grid = ScrollingList(rows: rows, marker: .bullet, total: 9, moreStyle: theme.dimmed).rendered(width: 12, height: 6)
+        #expect(grid.lines == ["• order 1   ", "• order 2   ", "• order 3   ", "• order 4   ", "  +5        ", "            "])
+        #expect(grid[2, 4].style == theme.dimmed)
+        // Short of room, the +N line keeps its place and counts what it pushed out too.
+        #expect(ScrollingList(rows: rows, marker: .bullet, total: 9).rendered(width: 12, height: 3).lines
+            == ["• order 1   ", "• order 2   ", "  +7        "])
+        // All there: no line.
+        #expect(ScrollingList(rows: rows, marker: .bullet, total: 4).rendered(width: 12, height: 5).lines.last == "            ")
+    }
+}
+
+@Suite("Widgets alone")
+struct WidgetTests {
+    @Test("the HUD box: centred, its lines centred in it, at least 44 columns inside")
+    func hudBox() {
+        let hud = HUDBox(headline: "Purchasing…", lines: ["300 coins · ¥30"], footer: "Esc cancels", headlineStyle: theme.waiting,
+                         frameStyle: theme.frame, theme: theme)
+        let grid = hud.rendered(width: 52, height: 9)
+        #expect(grid.lines == [
+            "                                                    ",
+            "  ┌──────────────────────────────────────────────┐  ",
+            "  │                                              │  ",
+            "  │                 Purchasing…                  │  ",
+            "  │               300 coins · ¥30                │  ",
+            "  │                                              │  ",
+            "  │                 Esc cancels                  │  ",
+            "  └──────────────────────────────────────────────┘  ",
+            "                                                    ",
+        ])
+        #expect(grid[21, 3].style == theme.waiting)
+        #expect(grid[21, 6].style == theme.dimmed)
+        #expect(hud.size(in: Rect(width: 52, height: 9)) == (width: 44, height: 5))
+    }
+
+    @Test("the HUD grows to fit a long sentence whole, up to the area")
+    func hudGrows() {
+        let sentence = "You've already purchased this. It will be restored for free."
+        let hud = HUDBox(headline: sentence, lines: [], footer: "", headlineStyle: theme.waiting, frameStyle: theme.frame, theme: theme)
+        #expect(hud.size(in: Rect(width: 80, height: 24)).width == displayWidth(sentence) + 4)
+        #expect(hud.rendered(width: 80, height: 8).text.contains(sentence))
+        #expect(hud.size(in: Rect(width: 50, height: 24)).width == 46)
+    }
+
+    @Test("the logout warning lists the first four orders, counts the rest, and lights the focused button")
+    func logoutWarning() {
+        let warning = LogoutWarning(question: "Orders still pending — log out anyway?", orders: (1...6).map { "300 coins · tx 10\($0)" },
+                                    total: 6, buttons: ["Stay", "Log out anyway"], focused: 1, theme: theme)
+        let grid = warning.rendered(width: 58, height: 14)
+        #expect(grid.lines == [
+            "                                                          ",
+            "  ┌────────────────────────────────────────────────────┐  ",
+            "  │       Orders still pending — log out anyway?       │  ",
+            "  │                                                    │  ",
+            "  │ • 300 coins · tx 101                               │  ",
+            "  │ • 300 coins · tx 102                               │  ",
+            "  │ • 300 coins · tx 103                               │  ",
+            "  │ • 300 coins · tx 104                               │  ",
+            "  │   +2                                               │  ",
+            "  │                                                    │  ",
+            "  │           [ Stay ]    [ Log out anyway ]           │  ",
+            "  │                                                    │  ",
+            "  └────────────────────────────────────────────────────┘  ",
+            "                                                          ",
+        ])
+        #expect(grid[26, 10].style == theme.focusedButton)
+        #expect(grid[15, 10].style == theme.button)
+    }
+
+    @Test("the quit question alone takes a box of three lines")
+    func quitConfirm() {
+        let quit = QuitConfirm(question: "Quit with a purchase in flight?", answers: "y quit   n stay", covering: nil, theme: theme)
+        #expect(quit.rendered(width: 50, height: 7).lines == [
+            "                                                  ",
+            " ┌──────────────────────────────────────────────┐ ",
+            " │       Quit with a purchase in flight?        │ ",
+            " │                                              │ ",
+            " │               y quit   n stay                │ ",
+            " └──────────────────────────────────────────────┘ ",
+            "                                                  ",
+        ])
+    }
+
+    @Test("the title bar cuts a long name, never the pending count (I6)")
+    func titleBar() {
+        let bar = TitleBar(title: "iapsim", userLabel: "user", user: "a-very-long-user-name", pendingLabel: "pending", pending: 12,
+                           style: theme.titleBar)
+        let grid = bar.rendered(width: 60, height: 1)
+        #expect(grid.lines == [" iapsim                       user a-very-lon… · pending 12 "])
+        #expect((0..<60).allSatisfy { grid[$0, 0].style == theme.titleBar })
+    }
+
+    @Test("the hint bar shows only the hints that fit whole")
+    func hintBar() {
+        let bar = HintBar(hints: [("↑/k", "up"), ("Enter", "choose"), ("q", "quit")], theme: theme)
+        #expect(bar.rendered(width: 24, height: 1).lines == ["↑/k up  Enter choose    "])
+        #expect(bar.rendered(width: 40, height: 1).lines == ["↑/k up  Enter choose  q quit            "])
+    }
+
+    @Test("badges first, then the alarm, cut at the edge")
+    func badgeLine() {
+        let line = BadgeLine(badges: ["backend down", "ask-to-buy"], alarm: "ALARM: tx 1000000009 paid, nobody to credit", theme: theme)
+        let grid = line.rendered(width: 44, height: 1)
+        #expect(grid.lines == [" backend down   ask-to-buy  ALARM: tx 10000…"])
+        #expect(grid[1, 0].style == theme.badge && grid[30, 0].style == theme.bad)
+    }
+}
+
+@Suite("Rect")
+struct RectTests {
+    @Test("splits and insets cover the rectangle without overlap")
+    func splits() {
+        let area = Rect(x: 2, y: 1, width: 20, height: 10)
+        let (top, rest) = area.splitTop(3)
+        #expect(top == Rect(x: 2, y: 1, width: 20, height: 3) && rest == Rect(x: 2, y: 4, width: 20, height: 7))
+        let (above, bottom) = area.splitBottom(2)
+        #expect(above == Rect(x: 2, y: 1, width: 20, height: 8) && bottom == Rect(x: 2, y: 9, width: 20, height: 2))
+        let (left, right) = area.splitLeft(5)
+        #expect(left == Rect(x: 2, y: 1, width: 5, height: 10) && right == Rect(x: 7, y: 1, width: 15, height: 10))
+        #expect(area.inset(dx: 2, dy: 1) == Rect(x: 4, y: 2, width: 16, height: 8))
+        #expect(area.splitTop(30).rest.height == 0)
+        #expect(area.inset(dx: 20).width == 0)
+    }
+
+    @Test("centring rounds up and left, and never outgrows the rectangle")
+    func centring() {
+        #expect(Rect(width: 10, height: 5).centred(width: 5, height: 2) == Rect(x: 2, y: 1, width: 5, height: 2))
+        #expect(Rect(x: 1, y: 1, width: 10, height: 5).centred(width: 20, height: 9) == Rect(x: 1, y: 1, width: 10, height: 5))
+    }
+}
