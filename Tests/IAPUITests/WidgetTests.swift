@@ -5,6 +5,15 @@ import Testing
 
 private let theme = Theme.monochrome
 
+extension Widget {
+    /// The widget alone on a grid of the given size.
+    func rendered(width: Int, height: Int) -> ScreenGrid {
+        var grid = ScreenGrid(width: width, height: height)
+        draw(in: Rect(width: width, height: height), on: &grid)
+        return grid
+    }
+}
+
 private func list(_ count: Int, selection: Int?, follow: ScrollingList.Follow) -> ScrollingList {
     ScrollingList(rows: (0..<count).map { [ScrollingList.Column("row \($0)", style: theme.plain)] }, selection: selection, follow: follow,
                   marker: .cursor, highlight: theme.selected)

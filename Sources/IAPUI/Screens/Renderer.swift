@@ -48,22 +48,24 @@ public enum Renderer {
 /// Where everything goes on a screen of at least the minimum size.
 struct Layout {
     let titleBar: Rect
-    /// Between the title bar and the hint bar: what dialogs centre in.
+    /// Between the title bar and the hint bar: what dialogs centre in, over the badges if they must.
     let middle: Rect
-    /// The product list with its heading, above a blank row and the badges.
+    /// The product list under its heading, a blank row above and below.
     let shop: Rect
+    /// The inspector covers everything down to the badges, which stay in view.
+    let inspector: Rect
     let badges: Rect
     let hints: Rect
-    /// The inspector covers the screen down to the badges, which stay in view.
-    let inspector: Rect
 
     init(_ screen: Rect) {
-        titleBar = screen.row(0)
+        let (top, rest) = screen.splitTop(1)
+        let (body, bottom) = rest.splitBottom(2)
+        titleBar = top
         middle = screen.inset(dy: 1)
-        shop = Rect(x: screen.x, y: 2, width: screen.width, height: screen.height - 5)
-        badges = screen.row(screen.height - 2).inset(dx: 1)
-        hints = Rect(x: 1, y: screen.maxY - 1, width: screen.width - 1, height: 1)
-        inspector = Rect(x: screen.x, y: 1, width: screen.width, height: screen.height - 3)
+        shop = body.splitTop(1).rest.splitBottom(1).rest
+        inspector = body
+        badges = bottom.row(0).inset(dx: 1)
+        hints = bottom.row(1).splitLeft(1).rest
     }
 
     /// The three columns over the timeline; half the height, less the headings, goes to the columns' records.

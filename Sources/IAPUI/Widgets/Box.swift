@@ -38,9 +38,9 @@ extension ScreenGrid {
         put(cut, x: area.x + max((area.width - displayWidth(cut)) / 2, 0), y: area.y, style: style)
     }
 
-    /// Word-wraps `text` into the first `lines` rows of `area`.
-    mutating func putWrapped(_ text: String, in area: Rect, lines: Int, style: Style) {
-        for (row, line) in wrappedLines(text, width: area.width).prefix(max(lines, 0)).enumerated() {
+    /// Word-wraps `text` into `area`, as many lines as it has rows.
+    mutating func putWrapped(_ text: String, in area: Rect, style: Style) {
+        for (row, line) in wrappedLines(text, width: area.width).prefix(area.height).enumerated() {
             put(line, x: area.x, y: area.y + row, style: style, limit: area.width)
         }
     }

@@ -15,8 +15,7 @@ struct Explanation: Widget {
         for section in sections where row <= lastRow {
             grid.put(section.heading, x: area.x, y: row, style: theme.heading, limit: area.width)
             let lines = min(wrappedLines(section.body, width: area.width - 2).count, max(lastRow - row, 0))
-            grid.putWrapped(section.body, in: Rect(x: area.x + 2, y: row + 1, width: area.width - 2, height: lines), lines: lines,
-                            style: theme.plain)
+            grid.putWrapped(section.body, in: Rect(x: area.x + 2, y: row + 1, width: area.width - 2, height: lines), style: theme.plain)
             row += 1 + lines + 1
         }
     }
@@ -34,29 +33,5 @@ struct ExplanationBox: Widget {
             .draw(aroundWidth: min(area.width - 6, 90), height: area.height - 4, centredIn: area, on: &grid)
         explanation.draw(in: inner.splitBottom(1).rest, on: &grid)
         grid.put(close, x: inner.x, y: inner.maxY - 1, style: theme.dimmed, limit: inner.width)
-    }
-}
-
-/// Every state by name, the selected one explained beside the list.
-struct StateBrowser: Widget {
-    var title: String
-    var names: [String]
-    var selection: Int
-    var explanation: Explanation?
-    var close: String
-    var theme: Theme
-
-    static let listWidth = 22
-
-    func draw(in area: Rect, on grid: inout ScreenGrid) {
-        let inner = Box(title: title, theme: theme)
-            .draw(aroundWidth: min(area.width - 6, 110), height: area.height - 4, centredIn: area, on: &grid)
-        let (body, footer) = inner.splitBottom(2)
-        let (list, rest) = body.splitLeft(Self.listWidth)
-        ScrollingList(rows: names.map { [ScrollingList.Column($0, style: theme.plain)] }, selection: selection, follow: .centre,
-                      marker: .cursor, highlight: theme.selected)
-            .draw(in: list, on: &grid)
-        explanation?.draw(in: rest.splitLeft(2).rest, on: &grid)
-        grid.put(close, x: footer.x, y: footer.maxY - 1, style: theme.dimmed, limit: footer.width)
     }
 }

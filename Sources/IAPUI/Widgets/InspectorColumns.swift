@@ -15,7 +15,7 @@ struct InspectorColumns: Widget {
             let x = area.x + 1 + i * width
             grid.put(column.heading, x: x, y: area.y, style: theme.heading, limit: width - 1)
             grid.put(String(repeating: "─", count: max(width - 1, 0)), x: x, y: area.y + 1, style: theme.frame)
-            ScrollingList(rows: column.rows.map { [ScrollingList.Column($0.text, style: $0.style)] })
+            ScrollingList(rows: column.rows.map { ScrollingList.line($0.text, style: $0.style) })
                 .draw(in: Rect(x: x, y: area.y + 2, width: width - 1, height: area.height - 2), on: &grid)
         }
     }

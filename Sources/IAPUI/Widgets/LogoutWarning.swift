@@ -16,7 +16,7 @@ struct LogoutWarning: Widget {
         let listHeight = listed.count + (total > listed.count ? 1 : 0)
         let inner = Box(theme: theme).draw(aroundWidth: 50, height: 5 + listHeight, centredIn: area, on: &grid)
         grid.putCentred(question, in: inner.row(0), style: theme.heading)
-        let rows = listed.map { [ScrollingList.Column($0, style: theme.plain)] }
+        let rows = listed.map { ScrollingList.line($0, style: theme.plain) }
         ScrollingList(rows: rows, marker: .bullet, total: total, moreStyle: theme.dimmed)
             .draw(in: Rect(x: inner.x, y: inner.y + 2, width: inner.width, height: listHeight), on: &grid)
         Buttons(labels: buttons, focused: focused, theme: theme).draw(in: inner.row(3 + listHeight), on: &grid)

@@ -18,11 +18,11 @@ struct ScenarioList: Widget {
             grid.put(empty, x: inner.x, y: inner.y, style: theme.dimmed, limit: width)
             return
         }
-        ScrollingList(rows: names.map { [ScrollingList.Column($0, style: theme.plain)] }, selection: selection, follow: .centre,
+        ScrollingList(rows: names.map { ScrollingList.line($0, style: theme.plain) }, selection: selection, follow: .centre,
                       marker: .cursor, highlight: theme.selected)
             .draw(in: Rect(x: inner.x, y: inner.y, width: width, height: visible), on: &grid)
         if let shows {
-            grid.putWrapped(shows, in: Rect(x: inner.x, y: inner.y + visible + 1, width: width, height: 2), lines: 2, style: theme.dimmed)
+            grid.putWrapped(shows, in: Rect(x: inner.x, y: inner.y + visible + 1, width: width, height: 2), style: theme.dimmed)
         }
         grid.put(hint, x: inner.x, y: inner.y + visible + 3, style: theme.dimmed, limit: width)
     }

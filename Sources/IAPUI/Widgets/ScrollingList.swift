@@ -18,6 +18,11 @@ struct ScrollingList: Widget {
 
     typealias Row = [Column]
 
+    /// A row of one column: the whole line.
+    static func line(_ text: String, style: Style) -> Row {
+        [Column(text, style: style)]
+    }
+
     /// How the window moves with the selection.
     enum Follow {
         /// From the top, only as far as it must: the selection sits on the bottom edge once past the first page.

@@ -3,12 +3,3 @@
 protocol Widget {
     func draw(in area: Rect, on grid: inout ScreenGrid)
 }
-
-extension Widget {
-    /// The widget alone on a grid of the area's size: what the widget tests compare.
-    func rendered(width: Int, height: Int) -> ScreenGrid {
-        var grid = ScreenGrid(width: width, height: height)
-        draw(in: Rect(width: width, height: height), on: &grid)
-        return grid
-    }
-}
