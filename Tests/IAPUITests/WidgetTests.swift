@@ -159,6 +159,53 @@ struct WidgetTests {
         ])
     }
 
+    @Test("the product list: heading and balance over a rule, fixed columns, the window following the selection down")
+    func productList() {
+        let rows = (1...6).map {
+            ProductList.Row(title: "Product \($0)", kind: "Consumable", summary: "a summary that is rather long", price: "¥\($0 * 6)",
+                            mark: $0 == 2 ? " owned" : "")
+        }
+        let list = ProductList(heading: "Products", balance: "Balance 120 coins", content: .rows(rows, selection: 4), theme: theme)
+        let grid = list.rendered(width: 64, height: 6)
+        #expect(grid.lines == [
+            "  Products                                   Balance 120 coins  ",
+            "  ────────────────────────────────────────────────────────────  ",
+            "    Product 2          Consumable       a s…     ¥12  owned     ",
+            "    Product 3          Consumable       a s…     ¥18            ",
+            "    Product 4          Consumable       a s…     ¥24            ",
+            "  ▸ Product 5          Consumable       a s…     ¥30            ",
+        ])
+        #expect((1..<63).allSatisfy { grid[$0, 5].style == theme.selected } && grid[63, 5].style == .plain)
+        let empty = ProductList(heading: "Products", balance: "Balance 0", content: .message("Network hiccup"), theme: theme)
+        #expect(empty.rendered(width: 40, height: 4).lines == [
+            "  Products                   Balance 0  ",
+            "  ────────────────────────────────────  ",
+            "                                        ",
+            "   Network hiccup                       ",
+        ])
+    }
+
+    @Test("the fault panel keeps the selection mid-window and lights its whole row")
+    func faultPanel() {
+        let rows = (1...8).map {
+            FaultPanel.Row(status: $0 == 6 ? "x" : " ", party: "store", label: "fault-\($0)", summary: "what fault \($0) does to the store")
+        }
+        let grid = FaultPanel(title: "Faults", rows: rows, selection: 5, hint: "Enter arms", theme: theme).rendered(width: 66, height: 9)
+        #expect(grid.lines == [
+            "                                                                  ",
+            " ┌─ Faults ─────────────────────────────────────────────────────┐ ",
+            " │    store     fault-5                        what fault 5 do… │ ",
+            " │ ▸x store     fault-6                        what fault 6 do… │ ",
+            " │    store     fault-7                        what fault 7 do… │ ",
+            " │                                                              │ ",
+            " │ Enter arms                                                   │ ",
+            " └──────────────────────────────────────────────────────────────┘ ",
+            "                                                                  ",
+        ])
+        #expect((3..<63).allSatisfy { grid[$0, 3].style == theme.selected })
+        #expect(grid[16, 2].style == theme.heading && grid[47, 2].style == theme.dimmed)
+    }
+
     @Test("the title bar cuts a long name, never the pending count (I6)")
     func titleBar() {
         let bar = TitleBar(title: "iapsim", userLabel: "user", user: "a-very-long-user-name", pendingLabel: "pending", pending: 12,
