@@ -50,10 +50,3 @@ struct Rect: Equatable, Sendable {
         return Rect(x: x + (width - w) / 2, y: y + (height - h) / 2, width: w, height: h)
     }
 }
-
-extension ScreenGrid {
-    /// Paints `area` with spaces in `style`.
-    mutating func fill(_ area: Rect, style: Style) {
-        fill(x: area.x, y: area.y, width: area.width, height: area.height, style: style)
-    }
-}
