@@ -38,6 +38,14 @@ struct ScreenSnapshotTests {
         }
     }
 
+    @Test("the logout warning counts every pending order, not only the page in memory (I6)")
+    func logoutWarningCountsTheBacklog() {
+        var state = screen("logout-warning").state(.en)
+        state.session?.pendingTotal = 9_000
+        let text = Renderer.render(state, width: 80, height: 24, theme: .monochrome).text
+        #expect(text.contains("+\(9_000 - state.pendingOrders.count)"), "\(text)")
+    }
+
     @Test("a terminal smaller than 64×18 says which size it needs")
     func tooSmall() {
         let text = Renderer.render(screen("products").state(.en), width: 40, height: 10, theme: .color).text

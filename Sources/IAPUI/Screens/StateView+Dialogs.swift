@@ -14,7 +14,7 @@ extension StateView {
         let orders = state.pendingOrders
         return LogoutWarning(question: Text.logoutPending(lang),
                              orders: orders.prefix(LogoutWarning.shown).map { productLine($0.productId) + " · tx \($0.transactionId)" },
-                             total: orders.count, buttons: [Text.stay(lang), Text.logoutAnyway(lang)], focused: choice, theme: theme)
+                             total: state.pendingCount, buttons: [Text.stay(lang), Text.logoutAnyway(lang)], focused: choice, theme: theme)
     }
 
     /// Over the HUD it asks about, the same size.
