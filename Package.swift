@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "iapsim", targets: ["iapsim"]),
+        .executable(name: "iapsim-bench", targets: ["iapsim-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -48,8 +49,19 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        // What both executables share: the options, launching the app on the terminal and its main loop, the
+        // shipped scenarios, failures said in one line.
+        .target(name: "Launcher", dependencies: [
+            "IAPApp", "IAPCore", "IAPUI", "MockStore", "Terminal", "ShippedAssets",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
         .executableTarget(name: "iapsim", dependencies: [
-            "IAPApp", "Terminal", "ShippedAssets",
+            "Launcher", "IAPApp", "IAPCore", "IAPUI", "ShippedAssets",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        // scripts/bench's measurements, so that the product binary carries no benchmark code.
+        .executableTarget(name: "iapsim-bench", dependencies: [
+            "Launcher", "IAPApp", "IAPCore", "IAPUI", "Terminal",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "IAPCoreTests", dependencies: ["IAPCore"]),

@@ -3,6 +3,7 @@ import Foundation
 import IAPApp
 import IAPCore
 import IAPUI
+import Launcher
 
 struct GalleryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -3,6 +3,7 @@ import Foundation
 import IAPApp
 import IAPCore
 import IAPUI
+import Launcher
 
 @main
 struct IAPSim: ParsableCommand {
@@ -10,7 +11,7 @@ struct IAPSim: ParsableCommand {
         commandName: "iapsim",
         abstract: "The iOS In-App Purchase client flow in a terminal, against a local mock App Store and backend.",
         version: "0.1.0",
-        subcommands: [Run.self, Play.self, ScenariosCommand.self, StateCommand.self, FaultsCommand.self, ResetCommand.self, GalleryCommand.self, BenchEngine.self],
+        subcommands: [Run.self, Play.self, ScenariosCommand.self, StateCommand.self, FaultsCommand.self, ResetCommand.self, GalleryCommand.self],
         defaultSubcommand: Run.self
     )
 
@@ -25,36 +26,6 @@ struct IAPSim: ParsableCommand {
             let message = message(for: error).split(whereSeparator: \.isNewline).first.map(String.init) ?? "\(error)"
             Console.fail(message + (error is CommandLineError ? "" : " (iapsim --help lists the options)"), code: code.rawValue)
         }
-    }
-}
-
-/// A mistake on the command line found while running, already said in full.
-struct CommandLineError: Error, CustomStringConvertible {
-    let description: String
-}
-
-/// Options every command that touches the data shares.
-struct DataOptions: ParsableArguments {
-    @Option(name: .customLong("data-dir"), help: "Where the store, backend and client keep their databases (default: $XDG_DATA_HOME/iapsim, else ~/.local/share/iapsim).")
-    var dataDir: String?
-
-    var directory: DataDirectory { DataDirectory(path: dataDir ?? DataDirectory.defaultPath()) }
-
-    /// The directory, created if needed and locked for this process; says why and exits when it cannot be used or
-    /// another iapsim holds it. Until `Console.keepWhatWasMade()`, a failure removes what this created.
-    func lockedDirectory() -> DataDirectory {
-        let directory = directory
-        let claim: DataDirectoryClaim?
-        do { claim = try directory.claim() } catch { Console.fail("\(error)") }
-        guard let claim else { Console.fail("another iapsim is using \(directory.path); quit it first") }
-        Console.undoOnFailure = claim.undo
-        return directory
-    }
-
-    /// An existing data directory (state, reset), or a clear failure.
-    func existingDirectory() -> DataDirectory {
-        do { try directory.checkExisting() } catch { Console.fail("\(error)") }
-        return directory
     }
 }
 
@@ -108,54 +79,5 @@ struct ResetCommand: ParsableCommand {
         } catch {
             Console.fail("\(error)")
         }
-    }
-}
-
-extension Language: ExpressibleByArgument {}
-/// `--fault NAME[=VALUE][:once]`.
-struct FaultSpec {
-    let fault: Fault
-    let arm: FaultArm
-
-    init(_ argument: String) throws {
-        (fault, arm) = try ArmedFaults.parse(argument)
-    }
-
-    static func armed(_ specs: [FaultSpec]) -> ArmedFaults {
-        var armed: ArmedFaults = []
-        for spec in specs { armed.insert(spec.fault, spec.arm) }
-        return armed
-    }
-}
-
-enum Console {
-    /// Undoes what a command created before it failed (a data directory, its lock file); nil once the command is under way.
-    nonisolated(unsafe) static var undoOnFailure: (() -> Void)?
-
-    static func fail(_ message: String, code: Int32 = 1) -> Never {
-        undoOnFailure?()
-        FileHandle.standardError.write(Data("iapsim: \(message)\n".utf8))
-        Foundation.exit(code)
-    }
-
-    /// The command is under way: what it created stays, whatever happens next.
-    static func keepWhatWasMade() {
-        undoOnFailure = nil
-    }
-}
-
-/// A number option checked at the edge: finite and in range, the range in the message.
-func number(_ text: String, option: String, in range: ClosedRange<Double>, whole: Bool = false) throws -> Double {
-    let shown = whole ? "\(Int(range.lowerBound)) to \(Int(range.upperBound))" : "\(range.lowerBound.formatted()) to \(range.upperBound.formatted())"
-    guard let value = Double(text), value.isFinite, range.contains(value), !whole || value.rounded() == value else {
-        throw CommandLineError(description: "\(option) takes \(whole ? "a whole number " : "")\(shown), not \"\(text)\"")
-    }
-    return value
-}
-
-extension Double {
-    /// 0.1, 1000: no trailing ".0" for whole numbers.
-    func formatted() -> String {
-        rounded() == self && abs(self) < 1e15 ? String(Int(self)) : String(self)
     }
 }

@@ -2,10 +2,11 @@ import ArgumentParser
 import Foundation
 import IAPApp
 import IAPCore
+import Launcher
 
-/// For `scripts/bench`: purchase → verify → finish cycles per second, headless and durable.
-struct BenchEngine: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "bench-engine", shouldDisplay: false)
+/// Purchase → verify → finish cycles per second, headless and durable.
+struct Engine: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "engine", abstract: "Print purchase → verify → finish cycles per second.")
 
     @Option var cycles = 500
     @Option(name: .customLong("data-dir")) var dataDir: String

@@ -4,7 +4,7 @@ import IAPCore
 import IAPUI
 import Terminal
 
-/// `scripts/bench`'s render figure: render the state into a grid and flush it to the terminal, frame after frame,
+/// The render figure: render the state into a grid and flush it to the terminal, frame after frame,
 /// alternating the product list and the help overlay so that most of the screen changes every time.
 enum FrameBench {
     static func run(session: AppSession, terminal: TerminalSession, theme: Theme, frames: Int = 400) -> Double {

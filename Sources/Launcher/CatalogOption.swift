@@ -3,12 +3,14 @@ import IAPCore
 import MockStore
 import ShippedAssets
 
-struct CatalogOption: ParsableArguments {
+public struct CatalogOption: ParsableArguments {
     @Option(help: "Product catalog: iapsim's JSON or an Xcode .storekit file (default: the shipped catalog).")
-    var catalog: String?
+    public var catalog: String?
+
+    public init() {}
 
     /// The products, or a clear error naming the file and the problem.
-    func load() -> [Product] {
+    public func load() -> [Product] {
         guard let path = catalog ?? ShippedAssets.catalogPath else { Console.fail("the shipped catalog is missing beside the binary") }
         do {
             return try CatalogLoader.load(path: path)

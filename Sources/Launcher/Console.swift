@@ -1,0 +1,42 @@
+import Foundation
+
+/// A mistake on the command line found while running, already said in full.
+public struct CommandLineError: Error, CustomStringConvertible {
+    public let description: String
+
+    public init(description: String) {
+        self.description = description
+    }
+}
+
+public enum Console {
+    /// Undoes what a command created before it failed (a data directory, its lock file); nil once the command is under way.
+    nonisolated(unsafe) public static var undoOnFailure: (() -> Void)?
+
+    public static func fail(_ message: String, code: Int32 = 1) -> Never {
+        undoOnFailure?()
+        FileHandle.standardError.write(Data("iapsim: \(message)\n".utf8))
+        Foundation.exit(code)
+    }
+
+    /// The command is under way: what it created stays, whatever happens next.
+    public static func keepWhatWasMade() {
+        undoOnFailure = nil
+    }
+}
+
+/// A number option checked at the edge: finite and in range, the range in the message.
+public func number(_ text: String, option: String, in range: ClosedRange<Double>, whole: Bool = false) throws -> Double {
+    let shown = whole ? "\(Int(range.lowerBound)) to \(Int(range.upperBound))" : "\(range.lowerBound.formatted()) to \(range.upperBound.formatted())"
+    guard let value = Double(text), value.isFinite, range.contains(value), !whole || value.rounded() == value else {
+        throw CommandLineError(description: "\(option) takes \(whole ? "a whole number " : "")\(shown), not \"\(text)\"")
+    }
+    return value
+}
+
+extension Double {
+    /// 0.1, 1000: no trailing ".0" for whole numbers.
+    public func formatted() -> String {
+        rounded() == self && abs(self) < 1e15 ? String(Int(self)) : String(self)
+    }
+}

@@ -1,0 +1,29 @@
+import ArgumentParser
+import IAPApp
+
+/// Options every command that touches the data shares.
+public struct DataOptions: ParsableArguments {
+    @Option(name: .customLong("data-dir"), help: "Where the store, backend and client keep their databases (default: $XDG_DATA_HOME/iapsim, else ~/.local/share/iapsim).")
+    public var dataDir: String?
+
+    public init() {}
+
+    public var directory: DataDirectory { DataDirectory(path: dataDir ?? DataDirectory.defaultPath()) }
+
+    /// The directory, created if needed and locked for this process; says why and exits when it cannot be used or
+    /// another iapsim holds it. Until `Console.keepWhatWasMade()`, a failure removes what this created.
+    public func lockedDirectory() -> DataDirectory {
+        let directory = directory
+        let claim: DataDirectoryClaim?
+        do { claim = try directory.claim() } catch { Console.fail("\(error)") }
+        guard let claim else { Console.fail("another iapsim is using \(directory.path); quit it first") }
+        Console.undoOnFailure = claim.undo
+        return directory
+    }
+
+    /// An existing data directory (state, reset), or a clear failure.
+    public func existingDirectory() -> DataDirectory {
+        do { try directory.checkExisting() } catch { Console.fail("\(error)") }
+        return directory
+    }
+}

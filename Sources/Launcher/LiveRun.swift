@@ -1,0 +1,74 @@
+import ArgumentParser
+import Foundation
+import IAPApp
+import IAPCore
+import IAPUI
+import Terminal
+
+extension RunOptions {
+    /// Starts the app on the terminal and runs it until it quits, crashes on purpose or is signalled; exits as a shell
+    /// expects. `iapsim run` launches with the defaults; `iapsim-bench` launches the same way with the parties answering
+    /// at once, quits after the first frame that shows the products, and may use the terminal once more (`beforeClosing`).
+    public func launch(latency: Parties.Latency = Parties.Latency(), exitAfterFirstFrame: Bool = false,
+                       beforeClosing: (AppSession, TerminalSession, Theme) throws -> Void = { _, _, _ in }) throws {
+        setlocale(LC_ALL, "")
+        // Everything that can be checked is checked before the terminal and the data directory are touched: a mistake
+        // on the command line is named as such (exit 64) whatever runs it, and a failure leaves nothing behind.
+        var user = user
+        do { user = try user.map(UserName.normalized) } catch { Console.fail("--user: \(error)", code: ExitCode.validationFailure.rawValue) }
+        if let scenario {
+            do { _ = try Scenarios.script(scenario) } catch { Console.fail("--scenario: \(error)", code: ExitCode.validationFailure.rawValue) }
+        }
+        guard isatty(0) == 1, isatty(1) == 1 else {
+            Console.fail("needs an interactive terminal (stdin and stdout must be a TTY); `iapsim state` prints the data without one", code: 2)
+        }
+        do { try TerminalSession.check() } catch { Console.fail("\(error)") }
+        let products = catalog.load()
+        let directory = data.lockedDirectory()
+
+        let options = AppState(lang: lang, serialPurchases: !parallel)
+        let speed = speed
+        /// A shipped scenario set up on its own data, in the language the app speaks at that moment.
+        let setUpScenario = { (name: String, lang: Language) throws -> AppSession in
+            var options = options
+            options.lang = lang
+            return try Scenarios.setUp(name, under: directory, catalog: products, options: options, speed: speed)
+        }
+        let session: AppSession
+        do {
+            if let scenario {
+                session = try setUpScenario(scenario, lang)
+            } else {
+                session = try AppSession(directory: directory, catalog: products, options: options, faults: FaultSpec.armed(faults),
+                                         user: user, latency: latency, clock: .live(speed: speed))
+                session.scenarioSource = { Scenarios.list }
+            }
+        } catch {
+            Console.fail("\(error)")
+        }
+
+        let monochrome = !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+        let terminal: TerminalSession
+        do {
+            terminal = try TerminalSession(monochrome: monochrome)
+        } catch {
+            Console.fail("\(error)")
+        }
+        Console.keepWhatWasMade()
+        let theme: Theme = monochrome ? .monochrome : .color
+        var loop = MainLoop(session: session, terminal: terminal, theme: theme, exitAfterFirstFrame: exitAfterFirstFrame)
+        loop.startScenario = setUpScenario
+        let ending = loop.run()
+        try beforeClosing(loop.session, terminal, theme)
+        terminal.close()
+        switch ending {
+        case let .crashed(reason):
+            Console.fail("crashed on purpose (\(reason)); run iapsim again to see the recovery", code: 137)
+        case let .signal(number):
+            // As a shell reports a process a signal ended: 128 + N (SIGINT 130, SIGTERM 143).
+            Foundation.exit(128 + number)
+        case .quit:
+            break
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import ArgumentParser
+import IAPCore
+
+/// What `iapsim run` takes: who, where, in which language, on which catalog, with which faults armed.
+public struct RunOptions: ParsableArguments {
+    @OptionGroup public var data: DataOptions
+
+    @Option(help: "Log in as this user at once.")
+    public var user: String?
+
+    @Option(help: "Language: en or zh.")
+    public var lang: Language = .en
+
+    @OptionGroup public var catalog: CatalogOption
+
+    @Option(name: .customLong("fault"), help: ArgumentHelp("Arm a fault at launch (repeatable); `iapsim faults` lists them.", valueName: "name[=value][:once]"),
+            transform: FaultSpec.init)
+    public var faults: [FaultSpec] = []
+
+    @Option(help: "Set up a shipped scenario (`iapsim scenarios`) on its own data under the data directory, then hand it over.")
+    public var scenario: String?
+
+    @Flag(help: "Allow a new purchase while another order is unfinished (the default is serial, C9).")
+    public var parallel = false
+
+    @Option(parsing: .unconditional, help: "Run the app's clock this many times faster (back-off waits, store and backend delays), 0.1 to 1000.",
+            transform: { try number($0, option: "--speed", in: RunOptions.speeds) })
+    public var speed: Double = 1
+
+    static let speeds = 0.1...1000.0
+
+    public init() {}
+}
+
+extension Language: ExpressibleByArgument {}

@@ -1,0 +1,56 @@
+import Foundation
+import IAPApp
+import IAPCore
+import ShippedAssets
+
+/// The shipped scenario scripts.
+public enum Scenarios {
+    public static func all() -> [Script] {
+        guard let folder = ShippedAssets.scenariosPath,
+              let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
+        return names.filter { $0.hasSuffix(".iapsim") }.sorted().compactMap { try? Script.load(path: folder + "/" + $0) }
+    }
+
+    /// What the scenario list shows; read only when it is opened.
+    public static var list: [ScenarioInfo] {
+        all().map { ScenarioInfo(name: $0.name, shows: Localized(en: $0.header["shows"] ?? "", zh: $0.header["shows.zh"] ?? $0.header["shows"] ?? "")) }
+    }
+
+    /// Plays the scenario up to its handover, headlessly, on its own data under `data`, then hands the app over
+    /// live, on a clock that goes on from where the script left it.
+    public static func setUp(_ name: String, under data: DataDirectory, catalog: [Product], options: AppState, speed: Double) throws -> AppSession {
+        let script = try script(name)
+        let directory = DataDirectory(path: data.path + "/scenarios/" + script.name)
+        _ = try directory.removeAll()
+        var setup = ScriptPlayer.Setup(directory: directory, catalog: catalog, options: options)
+        setup.start = Date()
+        setup.stopAtHandover = true
+        let player = ScriptPlayer(setup) { _ in }
+        if case let .failed(line, message) = try player.play(script) {
+            throw ScriptError(file: script.name, line: line, message: message)
+        }
+        let prepared = player.session
+        let session = try AppSession(directory: directory, catalog: catalog, options: options, faults: prepared?.parties.faults.armed ?? [],
+                                     user: prepared?.state.user, clock: .live(speed: speed, start: prepared?.timers.now))
+        session.scenarioSource = { list }
+        return session
+    }
+
+    /// A path as given, else the shipped scenario of that name; a plain word that is neither is said to be so.
+    public static func path(of name: String) throws -> String {
+        if FileManager.default.fileExists(atPath: name) || name.contains("/") || name.hasSuffix(".iapsim") { return name }
+        if let folder = ShippedAssets.scenariosPath, FileManager.default.fileExists(atPath: folder + "/" + name + ".iapsim") {
+            return folder + "/" + name + ".iapsim"
+        }
+        throw CommandLineError(description: "no shipped scenario named \"\(name)\" and no such file; `iapsim scenarios` lists them")
+    }
+
+    /// A scenario's script, whose name, a folder under `DATA_DIR/scenarios/`, must be a plain one.
+    public static func script(_ name: String) throws -> Script {
+        let script = try Script.load(path: path(of: name))
+        guard Script.isPlainName(script.name) else {
+            throw CommandLineError(description: "\(name): the scenario name \"\(script.name)\" is not a plain name; name the file or its `# name:` with letters, digits, - _ and .")
+        }
+        return script
+    }
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+import IAPApp
+import Launcher
+
+/// `scripts/bench`'s measurements, kept out of the product binary. Each starts the app exactly as `iapsim run` does.
+@main
+struct IAPSimBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "iapsim-bench",
+        abstract: "Benchmarks for scripts/bench: start-up to the first frame, frame rendering, engine throughput.",
+        subcommands: [FirstFrame.self, Frames.self, Engine.self])
+}
+
+/// Start → first frame that shows the products → quit, with the parties answering at once.
+struct FirstFrame: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "first-frame", abstract: "Launch as `iapsim run`, quit after the first frame with products.")
+
+    @OptionGroup var options: RunOptions
+
+    func run() throws {
+        try options.launch(latency: .instant, exitAfterFirstFrame: true)
+    }
+}
+
+/// After the first frame, full frames rendered and flushed to the terminal; their median in milliseconds goes to a file.
+struct Frames: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "frames", abstract: "Render and flush full frames; write the median ms to --out.")
+
+    @OptionGroup var options: RunOptions
+
+    @Option(help: "Where to write the median frame time in milliseconds.")
+    var out: String
+
+    @Option(help: "How many frames to time.")
+    var frames = 400
+
+    func run() throws {
+        try options.launch(latency: .instant, exitAfterFirstFrame: true) { session, terminal, theme in
+            let median = FrameBench.run(session: session, terminal: terminal, theme: theme, frames: frames)
+            try Data(String(format: "%.3f\n", median).utf8).write(to: URL(fileURLWithPath: out))
+        }
+    }
+}
