@@ -29,6 +29,10 @@ public final class MockPaymentQueue: PaymentQueue {
     /// a relaunch starts without it.
     private var paymentIds: [String: Int64] = [:]
     private let ownedOnce: Set<String>
+    /// The signed receipt as last built: it lists the queue, so it holds until the queue changes (every change goes
+    /// through this queue: the directory lock keeps other processes out), and a purchase is signed once, not again for
+    /// each persist and verification.
+    private var signedReceipt: String?
 
     public init(database: StoreDatabase, catalog: [Product], scheduler: Scheduler, latency: Latency = Latency(),
                 faults: FaultBoard = FaultBoard()) throws {
@@ -110,6 +114,7 @@ public final class MockPaymentQueue: PaymentQueue {
 
     /// The sheet's Cancel: true when it stopped the payment; false when Apple had already taken it.
     public func cancelPayment(transactionId: String) -> Bool {
+        signedReceipt = nil
         guard let transaction = attempt({ try database.settle(transactionId, state: .failed, error: .cancelled) }) ?? nil else { return false }
         notify(identified(transaction))
         return true
@@ -117,18 +122,21 @@ public final class MockPaymentQueue: PaymentQueue {
 
     public func finish(transactionId: String) -> Bool {
         guard faults.fire(.finishNotFound) == nil else { return false }
+        signedReceipt = nil
         return attempt { try database.finish(transactionId) } ?? false
     }
 
     public func appReceipt() -> String? {
         guard faults.fire(.receiptEmpty) == nil else { return nil }
+        if let signedReceipt { return signedReceipt }
         let nonConsumables = catalog.filter { !$0.kind.isConsumable }.map(\.id)
         guard let entries = attempt({ try database.receiptEntries(nonConsumables: nonConsumables) }), !entries.isEmpty else { return nil }
         let receipt = Receipt(bundle_id: Receipt.bundleId, environment: "Sandbox", in_app: entries.map {
             Receipt.Entry(transaction_id: $0.id, original_transaction_id: $0.originalId, product_id: $0.productId,
                           purchase_date_ms: String(Int64($0.date.timeIntervalSince1970 * 1000)), quantity: "1")
         })
-        return attempt { try signer.sign(receipt) }
+        signedReceipt = attempt { try signer.sign(receipt) }
+        return signedReceipt
     }
 
     /// Apple's record of the account a transaction charged (or restored to): what support looks up, never the app.
@@ -151,6 +159,7 @@ public final class MockPaymentQueue: PaymentQueue {
 
     /// Applies every step of the transaction's plan that is due, durably, then tells the observer and waits for the next.
     private func takeDueSteps(_ id: String, notifying: Bool) {
+        signedReceipt = nil
         while let changed = attempt({ try database.takeDueStep(id, now: scheduler.now, ownedOnce: ownedOnce) }) ?? nil {
             if changed.id != id, let payment = paymentIds[id] { paymentIds[changed.id] = payment }
             if notifying { notify(identified(changed)) }
@@ -186,6 +195,7 @@ public final class MockPaymentQueue: PaymentQueue {
     private func record(_ payment: Payment, state: TransactionState, error: StoreError? = nil, originalTransactionId: String? = nil,
                         plan steps: [StorePlan.Step] = []) {
         let name = faults.fire(.emptyApplicationUsername) != nil ? nil : payment.applicationUsername
+        signedReceipt = nil
         guard let transaction = attempt({
             try database.insert(productId: payment.productId, state: state, applicationUsername: name, account: payment.account,
                                 date: scheduler.now, error: error, originalTransactionId: originalTransactionId,
