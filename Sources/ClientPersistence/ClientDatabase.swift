@@ -172,7 +172,14 @@ public final class ClientDatabase: ClientVault {
         try sandbox.inDatabase { db in try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM session WHERE key = 'lastUser'")) }
     }
 
+    /// Every login sets it, mostly to what it already was: that costs a read, where a write would cost a commit and
+    /// its sync, before the first frame.
     public func setLastUser(_ user: String?) throws {
+        if let current = try sandbox.inDatabase({ db in
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT value FROM session WHERE key = 'lastUser'"))
+        }), current.text(0) == user {
+            return
+        }
         try sandbox.write { db in
             try db.cachedStatement(sql: "INSERT OR REPLACE INTO session (key, value) VALUES ('lastUser', ?)").execute(arguments: [user])
         }
