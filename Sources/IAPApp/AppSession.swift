@@ -79,7 +79,7 @@ public final class AppSession {
         }
         runtime.scenarioSource = { [weak self] in self?.scenarioSource() ?? [] }
         runtime.start(user: user)
-        for alarm in PartyAgreement.alarms(store: directory.store, backend: parties.backend.database) {
+        for alarm in PartyAgreement.alarms(store: parties.store, backend: parties.backend.database) {
             runtime.send(.alarm(alarm))
         }
     }

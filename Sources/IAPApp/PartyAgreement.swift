@@ -1,8 +1,7 @@
 import Foundation
-import DataFiles
-import GRDB
 import IAPCore
 import MockBackend
+import MockStore
 
 /// At launch: do the parties agree? Each keeps its own file, so a write one of them lost (a lost WAL, a restored
 /// backup) shows as a disagreement: the store finished a paid transaction the backend has no record of.
@@ -11,14 +10,9 @@ enum PartyAgreement {
     /// A restore is accounted for by the credit of the purchase it restores.
     static let recent = 50
 
-    static func alarms(store path: String, backend: BackendDatabase) -> [Alarm] {
-        guard let store = try? DataFile.readOnly(path),
-              let finished = try? store.inDatabase({ db in
-                  try String.fetchAll(db, sql: """
-                      SELECT COALESCE(originalTransactionId, id) FROM storeTransaction WHERE finished = 1 AND state IN ('purchased', 'restored')
-                      ORDER BY rowid DESC LIMIT ?
-                      """, arguments: [recent])
-              }),
+    /// Read through the store's own connection: a second one, opened only for this, cost more than the check itself.
+    static func alarms(store: MockPaymentQueue, backend: BackendDatabase) -> [Alarm] {
+        guard let finished = try? store.latestFinishedPaid(limit: recent),
               let missing = try? backend.unaccounted(finished), !missing.isEmpty
         else { return [] }
         return [.creditMissing(transactionIds: missing.reversed())]

@@ -144,6 +144,12 @@ public final class MockPaymentQueue: PaymentQueue {
         attempt { try database.account(paying: transactionId) } ?? nil
     }
 
+    /// What the app's launch matches against the backend's ledger: the original transaction of each of the latest
+    /// `limit` finished purchases and restores, newest first. A failure is the caller's to report (or not).
+    public func latestFinishedPaid(limit: Int) throws -> [String] {
+        try database.latestFinishedPaid(limit: limit)
+    }
+
     /// The queue as Apple holds it: unfinished transactions, oldest first, at most `limit` (the inspector, scripts).
     public func unfinished(limit: Int = -1) -> (transactions: [StoreTransaction], total: Int) {
         (attempt { try database.unfinished(limit: limit) } ?? [], attempt { try database.unfinishedCount() } ?? 0)

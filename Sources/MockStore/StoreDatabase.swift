@@ -215,6 +215,16 @@ public final class StoreDatabase {
         }
     }
 
+    /// The original transaction of each of the latest `limit` finished purchases and restores, newest first.
+    func latestFinishedPaid(limit: Int) throws -> [String] {
+        try queue.inDatabase { db in
+            try String.fetchAll(db.cachedStatement(sql: """
+                SELECT COALESCE(originalTransactionId, id) FROM storeTransaction WHERE finished = 1 AND state IN ('purchased', 'restored')
+                ORDER BY rowid DESC LIMIT ?
+                """), arguments: [limit])
+        }
+    }
+
     /// Every transaction with whether it was finished and who paid, for `iapsim state` and the tests.
     public func all() throws -> [StoreRecord] {
         try queue.inDatabase { db in
