@@ -52,7 +52,7 @@ let package = Package(
         // What both executables share: the options, launching the app on the terminal and its main loop, the
         // shipped scenarios, failures said in one line.
         .target(name: "Launcher", dependencies: [
-            "IAPApp", "IAPCore", "IAPUI", "MockStore", "Terminal", "ShippedAssets",
+            "IAPApp", "IAPCore", "IAPUI", "MockStore", "Terminal", "ShippedAssets", "DataFiles",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "iapsim", dependencies: [

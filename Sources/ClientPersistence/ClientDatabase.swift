@@ -64,6 +64,12 @@ public final class ClientDatabase: ClientVault {
         ])
     }
 
+    /// Closes both files: SQLite folds each WAL into its file and removes it. Nothing may be read or written after.
+    public func close() throws {
+        try keychain.close()
+        try sandbox.close()
+    }
+
     public func snapshot(user: String, pageSize: Int) throws -> UserSnapshot {
         try keychain.inDatabase { db in
             let page = try Self.pendingPage(db, user: user, after: nil, limit: pageSize)

@@ -25,13 +25,15 @@ public enum DataFile {
         var config = Configuration()
         config.busyMode = .timeout(2)
         do {
-            let existed = FileManager.default.fileExists(atPath: path)
+            let existed = access(path, F_OK) == 0
             if existed { try checkNotEmpty(path, as: identity) }
-            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            let folder = (path as NSString).deletingLastPathComponent
+            if access(folder, F_OK) != 0 { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+            let untouched = existed && isUntouchedSinceCleanClose(path)
             // One connection: it only reads until the checks pass (a foreign file's journal mode is not even set),
             // then it is switched to WAL and migrated. A second connection just for checking cost ~2 ms a file.
             let queue = try DatabaseQueue(path: path, configuration: config)
-            if existed { try queue.inDatabase { db in try check(db, path: path, as: identity) } }
+            if existed && !untouched { try queue.inDatabase { db in try check(db, path: path, as: identity) } }
             try queue.writeWithoutTransaction { db in
                 // WAL with synchronous=NORMAL: a commit survives a process kill (only power loss could lose the last ones).
                 try db.execute(sql: "PRAGMA journal_mode = WAL")

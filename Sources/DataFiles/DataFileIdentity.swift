@@ -56,8 +56,9 @@ extension DataFile {
     }
 
     static func checkNotEmpty(_ path: String, as identity: DataFileIdentity) throws {
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? -1
-        if size == 0 {
+        // stat, not FileManager's attributes, which also look up the owner's and group's names in /etc/passwd and /etc/group.
+        var info = stat()
+        if stat(path, &info) == 0, info.st_size == 0 {
             throw DataFileError(path: path, problem: "is empty (0 bytes): the \(identity.party)'s data is gone from it; left untouched — restore it from a backup, or move it away to start afresh")
         }
     }

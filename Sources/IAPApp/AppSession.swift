@@ -97,6 +97,13 @@ public final class AppSession {
         start(user: user)
     }
 
+    /// Quitting: nothing scheduled runs any more, and every party's database is closed, so that the next launch finds
+    /// the files as iapsim left them (`DataDirectory.recordClosedCleanly`).
+    public func close() throws {
+        timers.cancelAll()
+        try parties.close()
+    }
+
     /// Arms (an arm) or disarms (nil) a fault in the running app, as its panel would.
     public func set(_ fault: Fault, _ arm: FaultArm?) {
         runtime.send(.setFault(fault, arm))

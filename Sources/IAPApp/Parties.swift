@@ -45,6 +45,13 @@ public final class Parties {
         return Parties(store: store, backend: backend, vault: vault, faults: board)
     }
 
+    /// Closes every party's database, as quitting the app does (and a kill does not). Nothing may run after.
+    public func close() throws {
+        try store.close()
+        try backend.database.close()
+        try vault.close()
+    }
+
     public struct Latency: Sendable {
         public var store: MockPaymentQueue.Latency
         public var backend: MockBackend.Latency

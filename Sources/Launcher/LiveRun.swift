@@ -1,4 +1,5 @@
 import ArgumentParser
+import DataFiles
 import Foundation
 import IAPApp
 import IAPCore
@@ -25,6 +26,7 @@ extension RunOptions {
         do { try TerminalSession.check() } catch { Console.fail("\(error)") }
         let products = catalog.load()
         let directory = data.lockedDirectory()
+        DataFile.closedCleanly = directory.closedCleanly()
 
         let options = AppState(lang: lang, serialPurchases: !parallel)
         let speed = speed
@@ -68,7 +70,14 @@ extension RunOptions {
             // As a shell reports a process a signal ended: 128 + N (SIGINT 130, SIGTERM 143).
             Foundation.exit(128 + number)
         case .quit:
-            break
+            // Closed here rather than when the session is dropped, so that the next launch knows the files are as iapsim
+            // left them; a crash or a signal leaves them as a kill would.
+            do {
+                try loop.session.close()
+                directory.recordClosedCleanly(loop.session.directory)
+            } catch {
+                Console.fail("\(error)")
+            }
         }
     }
 }

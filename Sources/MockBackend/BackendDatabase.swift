@@ -50,6 +50,11 @@ public final class BackendDatabase {
         ])
     }
 
+    /// Closes the connection: SQLite folds the WAL into the file and removes it. Nothing may be read or written after.
+    public func close() throws {
+        try queue.close()
+    }
+
     /// Notes that the client was told to finish this transaction without a credit.
     func recordVerdict(transactionId: String, status: Int, at date: Date) throws {
         try queue.write { db in

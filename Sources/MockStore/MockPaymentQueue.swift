@@ -47,6 +47,11 @@ public final class MockPaymentQueue: PaymentQueue {
         if stored == nil { try database.setValue(signer.key.rawRepresentation, for: "signingKey") }
     }
 
+    /// Closes the store's database, as Apple's side shuts down with the app; nothing may be asked of the queue after.
+    public func close() throws {
+        try database.close()
+    }
+
     /// What the backend needs to check this store's receipts.
     public var receiptPublicKey: Data { signer.publicKey }
 

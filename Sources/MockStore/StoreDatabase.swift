@@ -55,6 +55,11 @@ public final class StoreDatabase {
         ])
     }
 
+    /// Closes the connection: SQLite folds the WAL into the file and removes it. Nothing may be read or written after.
+    public func close() throws {
+        try queue.close()
+    }
+
     /// Inserts a new transaction with the next id, atomically.
     func insert(productId: String, state: TransactionState, applicationUsername: String?, account: String?, date: Date,
                 error: StoreError? = nil, originalTransactionId: String? = nil, plan: StorePlan? = nil) throws -> StoreTransaction {

@@ -1,0 +1,23 @@
+import DataFiles
+import Foundation
+
+extension DataDirectory {
+    /// The party files iapsim last closed cleanly, as the lock file of this directory records them. Read after taking
+    /// the lock: no other iapsim can have changed them since, and anything else that did moved their stamps.
+    public func closedCleanly() -> Set<FileStamp> {
+        guard let data = FileManager.default.contents(atPath: lockFile) else { return [] }
+        return FileStamp.parse(String(decoding: data, as: UTF8.self))
+    }
+
+    /// Records `directory`'s party files (this directory's, or a scenario's under it) as closed cleanly, once the
+    /// session on them is closed; a file still beside its WAL is left out. Best effort: a record that cannot be written
+    /// only costs the next launch its full checks.
+    public func recordClosedCleanly(_ directory: DataDirectory) {
+        let stamps = [directory.store, directory.backend, directory.keychain, directory.sandbox].compactMap(FileStamp.init(path:))
+        let fd = Foundation.open(lockFile, O_WRONLY | O_TRUNC | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        let text = Array(FileStamp.text(stamps).utf8)
+        _ = text.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    }
+}
