@@ -46,12 +46,32 @@ public struct FileStamp: Hashable, Sendable {
 }
 
 extension DataFile {
-    /// Files iapsim closed cleanly and nobody has touched since (the launcher reads them from the data directory's lock
-    /// file): opening one skips `check`, whose quick check reads every page of the file. Empty unless set.
-    nonisolated(unsafe) public static var closedCleanly: Set<FileStamp> = []
+    /// Trusts files iapsim closed cleanly (the launcher reads their stamps from the data directory's lock file): opening
+    /// one whose stamp still matches skips `check`, whose quick check reads every page of the file.
+    public static func trust(_ stamps: Set<FileStamp>) {
+        trusted.withLock { $0.formUnion(stamps) }
+    }
 
     static func isUntouchedSinceCleanClose(_ path: String) -> Bool {
-        guard !closedCleanly.isEmpty, let stamp = FileStamp(path: path) else { return false }
-        return closedCleanly.contains(stamp)
+        guard let stamp = FileStamp(path: path) else { return false }
+        return trusted.withLock { $0.contains(stamp) }
+    }
+
+    private static let trusted = Locked<Set<FileStamp>>([])
+}
+
+/// A value shared between threads (tests open data files in parallel).
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    func withLock<T>(_ body: (inout Value) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&value)
     }
 }

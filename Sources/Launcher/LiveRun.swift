@@ -26,7 +26,7 @@ extension RunOptions {
         do { try TerminalSession.check() } catch { Console.fail("\(error)") }
         let products = catalog.load()
         let directory = data.lockedDirectory()
-        DataFile.closedCleanly = directory.closedCleanly()
+        DataFile.trust(directory.closedCleanly())
 
         let options = AppState(lang: lang, serialPurchases: !parallel)
         let speed = speed

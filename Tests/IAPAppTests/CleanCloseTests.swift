@@ -1,0 +1,63 @@
+import DataFiles
+import Foundation
+import GRDB
+import IAPApp
+import IAPCore
+import Testing
+
+/// A party file iapsim closed cleanly, and nobody touched since, skips its checks at the next open; anything that
+/// touched it brings them back.
+@Suite("Clean close: a file as iapsim left it skips its checks, a touched one does not")
+struct CleanCloseTests {
+    private func temporary() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("iapsim-test-\(UUID().uuidString)").path
+    }
+
+    /// A claimed data directory where alice bought 60 coins, its session closed as quitting closes it, and recorded.
+    private func closedCleanly() throws -> DataDirectory {
+        let directory = DataDirectory(path: temporary())
+        _ = try #require(try directory.claim())
+        let app = try AppSession(directory: directory, catalog: shippedCatalog, user: "alice")
+        app.advance(0.5)
+        app.press(.enter)
+        app.settle()
+        try app.close()
+        directory.recordClosedCleanly(directory)
+        return directory
+    }
+
+    @Test("quitting records every party file, and a write moves the file's stamp")
+    func recorded() throws {
+        let directory = try closedCleanly()
+        defer { try? FileManager.default.removeItem(atPath: directory.path) }
+        let files = [directory.store, directory.backend, directory.keychain, directory.sandbox]
+        #expect(directory.closedCleanly() == Set(files.compactMap(FileStamp.init(path:))))
+        #expect(directory.closedCleanly().count == 4)
+        try DatabaseQueue(path: directory.backend).write { try $0.execute(sql: "UPDATE orders SET createdAt = createdAt + 1") }
+        #expect(FileStamp(path: directory.backend).map(directory.closedCleanly().contains) != true)
+    }
+
+    @Test("a file damaged after a clean close is still caught at open")
+    func damagedAfterwards() throws {
+        let directory = try closedCleanly()
+        defer { try? FileManager.default.removeItem(atPath: directory.path) }
+        DataFile.trust(directory.closedCleanly())
+        var data = try #require(FileManager.default.contents(atPath: directory.backend))
+        for i in (4096 + 8)..<min(4096 + 3008, data.count) { data[i] = UInt8.random(in: 0...255) }
+        try data.write(to: URL(fileURLWithPath: directory.backend))
+        #expect(throws: (any Error).self) { _ = try AppSession(directory: directory, catalog: shippedCatalog, user: "alice") }
+    }
+
+    @Test("a file whose stamp is trusted is opened as it is: its checks are skipped")
+    func trustedSkipsChecks() throws {
+        let directory = try closedCleanly()
+        defer { try? FileManager.default.removeItem(atPath: directory.path) }
+        // Stamped as the store's file, the backend's would be refused by the checks; stamping it afterwards trusts it anyway.
+        try DatabaseQueue(path: directory.backend).writeWithoutTransaction { try $0.execute(sql: "PRAGMA application_id = 1767985969") }
+        #expect(throws: (any Error).self) { _ = try AppSession(directory: directory, catalog: shippedCatalog, user: "alice") }
+        DataFile.trust([try #require(FileStamp(path: directory.backend))])
+        let app = try AppSession(directory: directory, catalog: shippedCatalog, user: "alice")
+        app.advance(0.5)
+        #expect(app.state.account.coins == 60)
+    }
+}
