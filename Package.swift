@@ -67,7 +67,8 @@ let package = Package(
         .testTarget(name: "IAPCoreTests", dependencies: ["IAPCore"]),
         .testTarget(name: "IAPUITests", dependencies: ["IAPUI", "IAPCore", "MockStore"], exclude: ["Snapshots"]),
         .testTarget(name: "IAPAppTests", dependencies: [
-            "IAPApp", "IAPCore", "IAPUI", "MockStore", "MockBackend", "ClientPersistence", .product(name: "GRDB", package: "GRDB.swift"),
+            "IAPApp", "IAPCore", "IAPUI", "MockStore", "MockBackend", "ClientPersistence", "Launcher", "DataFiles",
+            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "EndToEndTests", dependencies: [], exclude: ["drive.sh", "keys.sh", "tmux.sh"]),
     ],

@@ -10,6 +10,21 @@ struct IAPSimBench: ParsableCommand {
         commandName: "iapsim-bench",
         abstract: "Benchmarks for scripts/bench: start-up to the first frame, frame rendering, engine throughput.",
         subcommands: [FirstFrame.self, Frames.self, Engine.self])
+
+    /// `first-frame` with plain run options starts as `iapsim` does, without ArgumentParser.
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == FirstFrame.configuration.commandName, let plain = RunOptions(plain: Array(arguments.dropFirst())) {
+            do { try FirstFrame(options: plain).run() } catch { exit(withError: error) }
+            return
+        }
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
 /// Start → first frame that shows the products → quit, with the parties answering at once.
@@ -17,6 +32,12 @@ struct FirstFrame: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "first-frame", abstract: "Launch as `iapsim run`, quit after the first frame with products.")
 
     @OptionGroup var options: RunOptions
+
+    init() {}
+
+    init(options: RunOptions) {
+        self.options = options
+    }
 
     func run() throws {
         try options.launch(latency: .instant, exitAfterFirstFrame: true)

@@ -15,9 +15,14 @@ struct IAPSim: ParsableCommand {
         defaultSubcommand: Run.self
     )
 
-    /// ArgumentParser's own main, except that a mistake is said in one line, `iapsim: …`, as every other error is.
+    /// ArgumentParser's own main, except that a mistake is said in one line, `iapsim: …`, as every other error is,
+    /// and that a plain launch skips ArgumentParser (`RunOptions(plain:)`).
     static func main() {
         do {
+            if let plain = RunOptions(plain: Array(CommandLine.arguments.dropFirst())) {
+                try plain.launch()
+                return
+            }
             var command = try parseAsRoot()
             try command.run()
         } catch {

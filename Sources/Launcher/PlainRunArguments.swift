@@ -1,0 +1,57 @@
+import IAPCore
+
+extension RunOptions {
+    /// `run`'s options read without ArgumentParser, for a plain launch only: every argument one of run's options,
+    /// spelled `--name value` or `--name=value` (a leading `run` allowed), each value taken as ArgumentParser takes
+    /// it. ArgumentParser reflects over every command's options before it parses; in this binary that costs more than
+    /// the rest of the launch before the first frame. Anything else (help, another command, a repeated or unknown
+    /// option, a value that starts with `-` or does not read) is nil, and ArgumentParser says what it says.
+    public init?(plain arguments: [String]) {
+        self.init()
+        var arguments = arguments[...]
+        if arguments.first == "run" { arguments = arguments.dropFirst() }
+        var given: [String: String] = [:]
+        var faults: [FaultSpec] = []
+        var parallel = false
+        while let argument = arguments.popFirst() {
+            guard argument.hasPrefix("--") else { return nil }
+            var name = String(argument.dropFirst(2))
+            var value: String?
+            if let equals = name.firstIndex(of: "=") {
+                value = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            if name == "parallel" {
+                guard value == nil, !parallel else { return nil }
+                parallel = true
+                continue
+            }
+            guard Self.plainValueOptions.contains(name) else { return nil }
+            if value == nil { value = arguments.popFirst() }
+            guard let value, !value.isEmpty, !value.hasPrefix("-") else { return nil }
+            if name == "fault" {
+                guard let fault = try? FaultSpec(value) else { return nil }
+                faults.append(fault)
+            } else {
+                guard given.updateValue(value, forKey: name) == nil else { return nil }
+            }
+        }
+        var data = DataOptions()
+        data.dataDir = given["data-dir"]
+        var catalog = CatalogOption()
+        catalog.catalog = given["catalog"]
+        self.data = data
+        self.catalog = catalog
+        user = given["user"]
+        scenario = given["scenario"]
+        self.faults = faults
+        self.parallel = parallel
+        guard let lang = given["lang"].map(Language.init(rawValue:)) ?? .en,
+              let speed = given["speed"].map({ try? number($0, option: "--speed", in: Self.speeds) }) ?? 1
+        else { return nil }
+        self.lang = lang
+        self.speed = speed
+    }
+
+    private static let plainValueOptions: Set<String> = ["data-dir", "user", "lang", "catalog", "fault", "scenario", "speed"]
+}

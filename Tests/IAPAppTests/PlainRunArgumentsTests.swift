@@ -1,0 +1,47 @@
+import ArgumentParser
+import IAPCore
+import Launcher
+import Testing
+
+/// A plain launch skips ArgumentParser (`RunOptions(plain:)`): what it accepts must read exactly as ArgumentParser
+/// reads it, and everything else must be left to ArgumentParser.
+@Suite("Plain run arguments: read as ArgumentParser reads them, or not at all")
+struct PlainRunArgumentsTests {
+    private struct Reading: Equatable {
+        let dataDir: String?, user: String?, lang: Language, catalog: String?, scenario: String?, parallel: Bool, speed: Double
+        let faults: [String]
+
+        init(_ options: RunOptions) {
+            (dataDir, user, lang, catalog) = (options.data.dataDir, options.user, options.lang, options.catalog.catalog)
+            (scenario, parallel, speed) = (options.scenario, options.parallel, options.speed)
+            faults = options.faults.map { "\($0.fault.rawValue)=\($0.arm.value ?? "")\($0.arm.once ? ":once" : "")" }
+        }
+    }
+
+    @Test("what a plain launch reads, ArgumentParser reads the same", arguments: [
+        [],
+        ["run"],
+        ["--user", "alice"],
+        ["--data-dir", "/tmp/x y", "--user", "José", "--lang", "zh"],
+        ["--data-dir=/tmp/a=b", "--user=alice", "--lang=en", "--speed=2.5"],
+        ["run", "--catalog", "my.storekit", "--parallel", "--speed", "1000"],
+        ["--fault", "backend-down", "--fault", "verify-status=21007:once", "--user", "run"],
+        ["--scenario", "restore-flow", "--speed", "0.1"],
+        ["--parallel", "--data-dir", "play"],
+    ])
+    func same(_ arguments: [String]) throws {
+        let plain = try #require(RunOptions(plain: arguments))
+        let parsed = try RunOptions.parse(arguments.first == "run" ? Array(arguments.dropFirst()) : arguments)
+        #expect(Reading(plain) == Reading(parsed))
+    }
+
+    @Test("anything else is left to ArgumentParser", arguments: [
+        ["--help"], ["-h"], ["--version"], ["help"], ["play", "x.iapsim"], ["state"], ["run", "run"],
+        ["--user"], ["--user", ""], ["--user="], ["--user", "-x"], ["--user", "--lang", "en"], ["--user", "a", "--user", "b"],
+        ["--lang", "fr"], ["--speed", "0"], ["--speed", "fast"], ["--speed", "-1"], ["--fault", "no-such-fault"],
+        ["--parallel", "--parallel"], ["--parallel=true"], ["--unknown", "x"], ["--", "--user", "a"], ["alice"], ["-u", "alice"],
+    ])
+    func declined(_ arguments: [String]) {
+        #expect(RunOptions(plain: arguments) == nil)
+    }
+}
