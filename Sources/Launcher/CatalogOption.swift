@@ -11,7 +11,12 @@ public struct CatalogOption: ParsableArguments {
 
     /// The products, or a clear error naming the file and the problem.
     public func load() -> [Product] {
-        guard let path = catalog ?? ShippedAssets.catalogPath else { Console.fail("the shipped catalog is missing beside the binary") }
+        Self.load(catalog)
+    }
+
+    /// The products of the catalog at `path` (nil: the shipped one), or a clear error naming the file and the problem.
+    public static func load(_ path: String?) -> [Product] {
+        guard let path = path ?? ShippedAssets.catalogPath else { Console.fail("the shipped catalog is missing beside the binary") }
         do {
             return try CatalogLoader.load(path: path)
         } catch {

@@ -8,12 +8,20 @@ public struct DataOptions: ParsableArguments {
 
     public init() {}
 
-    public var directory: DataDirectory { DataDirectory(path: dataDir ?? DataDirectory.defaultPath()) }
+    public var directory: DataDirectory { Self.directory(dataDir) }
+
+    static func directory(_ dataDir: String?) -> DataDirectory {
+        DataDirectory(path: dataDir ?? DataDirectory.defaultPath())
+    }
 
     /// The directory, created if needed and locked for this process; says why and exits when it cannot be used or
     /// another iapsim holds it. Until `Console.keepWhatWasMade()`, a failure removes what this created.
     public func lockedDirectory() -> DataDirectory {
-        let directory = directory
+        Self.lockedDirectory(dataDir)
+    }
+
+    static func lockedDirectory(_ dataDir: String?) -> DataDirectory {
+        let directory = directory(dataDir)
         let claim: DataDirectoryClaim?
         do { claim = try directory.claim() } catch { Console.fail("\(error)") }
         guard let claim else { Console.fail("another iapsim is using \(directory.path); quit it first") }

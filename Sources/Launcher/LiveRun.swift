@@ -6,7 +6,7 @@ import IAPCore
 import IAPUI
 import Terminal
 
-extension RunOptions {
+extension LaunchSettings {
     /// Starts the app on the terminal and runs it until it quits, crashes on purpose or is signalled; exits as a shell
     /// expects. `iapsim run` launches with the defaults; `iapsim-bench` launches the same way with the parties answering
     /// at once, quits after the first frame that shows the products, and may use the terminal once more (`beforeClosing`).
@@ -24,8 +24,8 @@ extension RunOptions {
             Console.fail("needs an interactive terminal (stdin and stdout must be a TTY); `iapsim state` prints the data without one", code: 2)
         }
         do { try TerminalSession.check() } catch { Console.fail("\(error)") }
-        let products = catalog.load()
-        let directory = data.lockedDirectory()
+        let products = CatalogOption.load(catalog)
+        let directory = DataOptions.lockedDirectory(dataDir)
         DataFile.trust(directory.closedCleanly())
 
         let options = AppState(lang: lang, serialPurchases: !parallel)

@@ -1,6 +1,6 @@
 import IAPCore
 
-extension RunOptions {
+extension LaunchSettings {
     /// `run`'s options read without ArgumentParser, for a plain launch only: every argument one of run's options,
     /// spelled `--name value` or `--name=value` (a leading `run` allowed), each value taken as ArgumentParser takes
     /// it. ArgumentParser reflects over every command's options before it parses; in this binary that costs more than
@@ -36,18 +36,14 @@ extension RunOptions {
                 guard given.updateValue(value, forKey: name) == nil else { return nil }
             }
         }
-        var data = DataOptions()
-        data.dataDir = given["data-dir"]
-        var catalog = CatalogOption()
-        catalog.catalog = given["catalog"]
-        self.data = data
-        self.catalog = catalog
+        dataDir = given["data-dir"]
+        catalog = given["catalog"]
         user = given["user"]
         scenario = given["scenario"]
         self.faults = faults
         self.parallel = parallel
         guard let lang = given["lang"].map(Language.init(rawValue:)) ?? .en,
-              let speed = given["speed"].map({ try? number($0, option: "--speed", in: Self.speeds) }) ?? 1
+              let speed = given["speed"].map({ try? number($0, option: "--speed", in: RunOptions.speeds) }) ?? 1
         else { return nil }
         self.lang = lang
         self.speed = speed

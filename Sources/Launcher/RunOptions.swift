@@ -27,7 +27,7 @@ public struct RunOptions: ParsableArguments {
             transform: { try number($0, option: "--speed", in: RunOptions.speeds) })
     public var speed: Double = 1
 
-    static let speeds = 0.1...1000.0
+    public static let speeds = 0.1...1000.0
 
     public init() {}
 }

@@ -14,8 +14,8 @@ struct IAPSimBench: ParsableCommand {
     /// `first-frame` with plain run options starts as `iapsim` does, without ArgumentParser.
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        if arguments.first == FirstFrame.configuration.commandName, let plain = RunOptions(plain: Array(arguments.dropFirst())) {
-            do { try FirstFrame(options: plain).run() } catch { exit(withError: error) }
+        if arguments.first == FirstFrame.configuration.commandName, let plain = LaunchSettings(plain: Array(arguments.dropFirst())) {
+            do { try FirstFrame.launch(plain) } catch { exit(withError: error) }
             return
         }
         do {
@@ -33,14 +33,12 @@ struct FirstFrame: ParsableCommand {
 
     @OptionGroup var options: RunOptions
 
-    init() {}
-
-    init(options: RunOptions) {
-        self.options = options
+    func run() throws {
+        try Self.launch(options.settings)
     }
 
-    func run() throws {
-        try options.launch(latency: .instant, exitAfterFirstFrame: true)
+    static func launch(_ settings: LaunchSettings) throws {
+        try settings.launch(latency: .instant, exitAfterFirstFrame: true)
     }
 }
 
@@ -57,7 +55,7 @@ struct Frames: ParsableCommand {
     var frames = 400
 
     func run() throws {
-        try options.launch(latency: .instant, exitAfterFirstFrame: true) { session, terminal, theme in
+        try options.settings.launch(latency: .instant, exitAfterFirstFrame: true) { session, terminal, theme in
             let median = FrameBench.run(session: session, terminal: terminal, theme: theme, frames: frames)
             try Data(String(format: "%.3f\n", median).utf8).write(to: URL(fileURLWithPath: out))
         }

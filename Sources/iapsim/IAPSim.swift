@@ -16,10 +16,10 @@ struct IAPSim: ParsableCommand {
     )
 
     /// ArgumentParser's own main, except that a mistake is said in one line, `iapsim: …`, as every other error is,
-    /// and that a plain launch skips ArgumentParser (`RunOptions(plain:)`).
+    /// and that a plain launch skips ArgumentParser (`LaunchSettings(plain:)`).
     static func main() {
         do {
-            if let plain = RunOptions(plain: Array(CommandLine.arguments.dropFirst())) {
+            if let plain = LaunchSettings(plain: Array(CommandLine.arguments.dropFirst())) {
                 try plain.launch()
                 return
             }

@@ -7,6 +7,6 @@ struct Run: ParsableCommand {
     @OptionGroup var options: RunOptions
 
     func run() throws {
-        try options.launch()
+        try options.settings.launch()
     }
 }

@@ -3,7 +3,7 @@ import IAPCore
 import Launcher
 import Testing
 
-/// A plain launch skips ArgumentParser (`RunOptions(plain:)`): what it accepts must read exactly as ArgumentParser
+/// A plain launch skips ArgumentParser (`LaunchSettings(plain:)`): what it accepts must read exactly as ArgumentParser
 /// reads it, and everything else must be left to ArgumentParser.
 @Suite("Plain run arguments: read as ArgumentParser reads them, or not at all")
 struct PlainRunArgumentsTests {
@@ -11,8 +11,8 @@ struct PlainRunArgumentsTests {
         let dataDir: String?, user: String?, lang: Language, catalog: String?, scenario: String?, parallel: Bool, speed: Double
         let faults: [String]
 
-        init(_ options: RunOptions) {
-            (dataDir, user, lang, catalog) = (options.data.dataDir, options.user, options.lang, options.catalog.catalog)
+        init(_ options: LaunchSettings) {
+            (dataDir, user, lang, catalog) = (options.dataDir, options.user, options.lang, options.catalog)
             (scenario, parallel, speed) = (options.scenario, options.parallel, options.speed)
             faults = options.faults.map { "\($0.fault.rawValue)=\($0.arm.value ?? "")\($0.arm.once ? ":once" : "")" }
         }
@@ -30,9 +30,9 @@ struct PlainRunArgumentsTests {
         ["--parallel", "--data-dir", "play"],
     ])
     func same(_ arguments: [String]) throws {
-        let plain = try #require(RunOptions(plain: arguments))
+        let plain = try #require(LaunchSettings(plain: arguments))
         let parsed = try RunOptions.parse(arguments.first == "run" ? Array(arguments.dropFirst()) : arguments)
-        #expect(Reading(plain) == Reading(parsed))
+        #expect(Reading(plain) == Reading(parsed.settings))
     }
 
     @Test("anything else is left to ArgumentParser", arguments: [
@@ -42,6 +42,6 @@ struct PlainRunArgumentsTests {
         ["--parallel", "--parallel"], ["--parallel=true"], ["--unknown", "x"], ["--", "--user", "a"], ["alice"], ["-u", "alice"],
     ])
     func declined(_ arguments: [String]) {
-        #expect(RunOptions(plain: arguments) == nil)
+        #expect(LaunchSettings(plain: arguments) == nil)
     }
 }

@@ -1,0 +1,31 @@
+import IAPCore
+
+/// What a launch needs, as plain values: `RunOptions` (ArgumentParser) and a plain launch (`init(plain:)`) both come to
+/// this, so the fast path never touches ArgumentParser's types, whose first use costs runtime lookups of their own.
+public struct LaunchSettings {
+    public var dataDir: String?
+    public var user: String?
+    public var lang: Language = .en
+    public var catalog: String?
+    public var faults: [FaultSpec] = []
+    public var scenario: String?
+    public var parallel = false
+    public var speed: Double = 1
+
+    public init() {}
+}
+
+extension RunOptions {
+    public var settings: LaunchSettings {
+        var settings = LaunchSettings()
+        settings.dataDir = data.dataDir
+        settings.user = user
+        settings.lang = lang
+        settings.catalog = catalog.catalog
+        settings.faults = faults
+        settings.scenario = scenario
+        settings.parallel = parallel
+        settings.speed = speed
+        return settings
+    }
+}
