@@ -27,10 +27,12 @@ public enum CatalogLoader {
         }
         let products: [Product]
         do {
-            if try isStoreKitConfiguration(data) {
+            // Parsed once for both looks at the raw JSON (which format, and the coins), not once for each.
+            let object = try JSONSerialization.jsonObject(with: data)
+            if isStoreKitConfiguration(object) {
                 products = try JSONDecoder().decode(StoreKitFile.self, from: data).catalog()
             } else {
-                try checkCoins(data)
+                try checkCoins(object)
                 let entries = try JSONDecoder().decode(CatalogFile.self, from: data).products
                 products = try entries.enumerated().map { try $0.element.product(at: "products[\($0.offset)]") }
             }
@@ -45,8 +47,7 @@ public enum CatalogLoader {
         return products
     }
 
-    private static func isStoreKitConfiguration(_ data: Data) throws -> Bool {
-        let object = try JSONSerialization.jsonObject(with: data)
+    private static func isStoreKitConfiguration(_ object: Any) -> Bool {
         guard let root = object as? [String: Any] else { return false }
         if root["subscriptionGroups"] != nil || root["nonRenewingSubscriptions"] != nil { return true }
         let first = (root["products"] as? [[String: Any]])?.first
@@ -83,8 +84,8 @@ public enum CatalogLoader {
     }
 
     /// Coins are checked on the raw JSON: a number too big for an Int would otherwise be reported as "not valid JSON".
-    private static func checkCoins(_ data: Data) throws {
-        guard let root = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+    private static func checkCoins(_ object: Any) throws {
+        guard let root = object as? [String: Any],
               let entries = root["products"] as? [[String: Any]] else { return }
         for (i, entry) in entries.enumerated() {
             guard let value = entry["coins"], !(value is NSNull) else { continue }
