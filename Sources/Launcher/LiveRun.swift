@@ -78,6 +78,8 @@ extension LaunchSettings {
             } catch {
                 Console.fail("\(error)")
             }
+            // Nothing is left to do: taking the app's objects apart (a backlog's worth of state) would only delay the exit.
+            Foundation.exit(0)
         }
     }
 }
