@@ -75,15 +75,25 @@ public final class TerminalSession {
     }
 
     /// Copies the grid to the screen; ncurses sends only what changed since the last frame.
+    /// One buffer for every cell's characters, and the attributes of the last style seen (neighbours mostly share
+    /// one): a frame is thousands of cells, and a fresh array and a colour-pair lookup for each were most of the time
+    /// spent here.
     public func draw(_ grid: ScreenGrid) {
-        for y in 0..<grid.height {
-            for x in 0..<grid.width {
-                let cell = grid[x, y]
-                if cell.text.isEmpty { continue }
-                var chars = cell.text.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
-                chars.append(0)
-                _ = cnc_put_cell(Int32(y), Int32(x), chars, attributes(cell.style), pair(cell.style))
+        var chars: [wchar_t] = []
+        chars.reserveCapacity(8)
+        var lastStyle: Style?
+        var attrs = cnc_a_normal()
+        var colorPair: Int16 = 0
+        for (index, cell) in grid.cells.enumerated() where !cell.text.isEmpty {
+            if cell.style != lastStyle {
+                lastStyle = cell.style
+                attrs = attributes(cell.style)
+                colorPair = pair(cell.style)
             }
+            chars.removeAll(keepingCapacity: true)
+            for scalar in cell.text.unicodeScalars { chars.append(wchar_t(bitPattern: scalar.value)) }
+            chars.append(0)
+            _ = cnc_put_cell(Int32(index / grid.width), Int32(index % grid.width), chars, attrs, colorPair)
         }
         refresh()
     }
