@@ -56,6 +56,30 @@ public final class ClientDatabase: ClientVault {
                     DROP INDEX pendingOrderByUser;
                     """)
             }),
+            // The status line's count before the first frame: counting a large backlog reads all of its index, so
+            // SQLite keeps the count itself, whoever writes the rows. No OR IGNORE in the triggers: the statement that
+            // fires them (an upsert) would impose its own conflict handling on them.
+            ("v4-pending-count", { db in
+                try db.execute(sql: """
+                    CREATE TABLE pendingCount (user TEXT PRIMARY KEY, count INTEGER NOT NULL) WITHOUT ROWID;
+                    INSERT INTO pendingCount SELECT user, COUNT(*) FROM pendingOrder WHERE status = 'pending' GROUP BY user;
+                    CREATE TRIGGER pendingCountInsert AFTER INSERT ON pendingOrder WHEN NEW.status = 'pending' BEGIN
+                        INSERT INTO pendingCount (user, count) SELECT NEW.user, 0
+                        WHERE NOT EXISTS (SELECT 1 FROM pendingCount WHERE user = NEW.user);
+                        UPDATE pendingCount SET count = count + 1 WHERE user = NEW.user;
+                    END;
+                    CREATE TRIGGER pendingCountDelete AFTER DELETE ON pendingOrder WHEN OLD.status = 'pending' BEGIN
+                        UPDATE pendingCount SET count = count - 1 WHERE user = OLD.user;
+                    END;
+                    CREATE TRIGGER pendingCountUpdate AFTER UPDATE OF user, status ON pendingOrder
+                    WHEN OLD.status = 'pending' OR NEW.status = 'pending' BEGIN
+                        UPDATE pendingCount SET count = count - 1 WHERE user = OLD.user AND OLD.status = 'pending';
+                        INSERT INTO pendingCount (user, count) SELECT NEW.user, 0
+                        WHERE NEW.status = 'pending' AND NOT EXISTS (SELECT 1 FROM pendingCount WHERE user = NEW.user);
+                        UPDATE pendingCount SET count = count + 1 WHERE user = NEW.user AND NEW.status = 'pending';
+                    END;
+                    """)
+            }),
         ])
         sandbox = try DataFile.open(sandboxPath, identity: .sandbox, migrations: [
             ("v1", { db in
@@ -74,7 +98,7 @@ public final class ClientDatabase: ClientVault {
         try keychain.inDatabase { db in
             let page = try Self.pendingPage(db, user: user, after: nil, limit: pageSize)
             return UserSnapshot(
-                pending: page.orders + (try Array(Row.fetchCursor(db.cachedStatement(sql: "SELECT \(Self.columns) FROM pendingOrder WHERE user = ? AND status <> 'pending'"),
+                pending: page.orders + (try Array(Row.fetchCursor(db.cachedStatement(sql: "SELECT \(Self.columns) FROM pendingOrder WHERE user = ? AND status IN ('verified', 'rejected')"),
                                                                    arguments: [user]).map(Self.order))),
                 pendingTotal: page.total,
                 paymentIntents: try Self.intents(db)
@@ -95,8 +119,7 @@ public final class ClientDatabase: ClientVault {
                 SELECT \(columns) FROM pendingOrder WHERE user = ? AND status = 'pending' AND (attempts, purchasedAt, transactionId) > (?, ?, ?)
                 ORDER BY attempts, purchasedAt, transactionId LIMIT ?
                 """), arguments: [user, start?.attempts ?? -1, start?.at ?? -Double.greatestFiniteMagnitude, start?.id ?? "", limit]).map(order)),
-            total: try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM pendingOrder WHERE user = ? AND status = 'pending'"),
-                                    arguments: [user]) ?? 0)
+            total: try Int.fetchOne(db.cachedStatement(sql: "SELECT count FROM pendingCount WHERE user = ?"), arguments: [user]) ?? 0)
     }
 
     /// Which of these transactions some user's store on this device already holds, and how far each got.
@@ -105,7 +128,8 @@ public final class ClientDatabase: ClientVault {
         let placeholders = Array(repeating: "?", count: transactionIds.count).joined(separator: ",")
         return try keychain.inDatabase { db in
             var held: [String: HeldOrder] = [:]
-            let rows = try Row.fetchCursor(db, sql: "SELECT transactionId, user, status FROM pendingOrder WHERE transactionId IN (\(placeholders))",
+            // Cached: a long queue is read in batches of one size, so the statement is prepared once.
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT transactionId, user, status FROM pendingOrder WHERE transactionId IN (\(placeholders))"),
                                            arguments: StatementArguments(transactionIds))
             while let row = try rows.next() {
                 held[row[0]] = HeldOrder(user: row[1], status: PendingOrder.Status(rawValue: row[2]) ?? .pending)

@@ -33,7 +33,7 @@ public struct DataFileIdentity: Sendable {
                      "the unfinished transaction %@ has a date that is not a finite number")])
     public static let backend = DataFileIdentity(party: "backend", applicationId: id("iaB1"), tables: ["orders", "credit", "meta", "verdict"])
     public static let keychain = DataFileIdentity(
-        party: "client keychain", applicationId: id("iaK1"), tables: ["pendingOrder", "paymentIntent", "intent"],
+        party: "client keychain", applicationId: id("iaK1"), tables: ["pendingOrder", "paymentIntent", "intent", "pendingCount"],
         rowChecks: [("pendingOrder", "SELECT transactionId FROM pendingOrder WHERE NOT (purchasedAt \(sane)) OR NOT (COALESCE(lastAttemptAt, 0) \(sane)) LIMIT 1",
                      "the pending order %@ has a date that is not a finite number")])
     public static let sandbox = DataFileIdentity(party: "client sandbox", applicationId: id("iaX1"), tables: ["session"])

@@ -70,9 +70,12 @@ public final class TimerQueue: Scheduler {
         entries = []
     }
 
-    /// Runs every piece of work due by now, oldest first, including work they schedule for now.
+    /// Runs every piece of work due by now that was scheduled before this call, oldest first. Work they schedule for
+    /// now waits for the next call, so that the live loop draws a frame between the steps of a long chain (a long
+    /// store queue read a batch at a time).
     public func runDue() {
-        while let next = popDue(by: now) { next.work() }
+        let scheduledBefore = counter
+        while let next = popDue(by: now, scheduledBy: scheduledBefore) { next.work() }
     }
 
     /// Virtual time only: moves the clock forward, running each piece of work at its own instant.
@@ -87,8 +90,8 @@ public final class TimerQueue: Scheduler {
         virtualNow = max(virtualNow ?? end, end)
     }
 
-    private func popDue(by date: Date) -> Entry? {
-        guard let index = entries.indices.filter({ entries[$0].due <= date })
+    private func popDue(by date: Date, scheduledBy last: Int = .max) -> Entry? {
+        guard let index = entries.indices.filter({ entries[$0].due <= date && entries[$0].order <= last })
             .min(by: { (entries[$0].due, entries[$0].order) < (entries[$1].due, entries[$1].order) })
         else { return nil }
         return entries.remove(at: index)

@@ -69,4 +69,52 @@ struct BacklogTests {
         #expect(app.parties.store.unfinished(limit: 0).total == 0)
         #expect(try app.parties.backend.database.recentCredits(user: "alice", limit: 0).total == count)
     }
+
+    @Test("the backlog's count, kept by SQLite, follows every write: new, verdict, removed, and rows written by anyone")
+    func countFollowsWrites() throws {
+        let app = try Harness()
+        let vault = app.parties.vault
+        func counted(_ user: String) throws -> Int {
+            try DatabaseQueue(path: app.directory.keychain).read { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM pendingOrder WHERE user = ? AND status = 'pending'", arguments: [user]) ?? 0
+            }
+        }
+        func check(_ line: Int) throws {
+            for user in ["alice", "bob"] {
+                #expect(try vault.pendingPage(user: user, after: nil, limit: 1).total == counted(user), "after step \(line)")
+            }
+        }
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        var orders: [PendingOrder] = []
+        for i in 0..<6 {
+            let order = PendingOrder(transactionId: "t\(i)", user: i < 4 ? "alice" : "bob", productId: "p", orderId: nil,
+                                     purchasedAt: start, price: "¥6", receiptHash: nil)
+            try vault.save(order, closingIntent: nil)
+            orders.append(order)
+        }
+        try check(1)
+        var verified = orders[0]
+        verified.status = .verified
+        try vault.save(verified, closingIntent: nil)
+        try check(2)
+        var retried = orders[1]
+        retried.attempts = 3
+        try vault.save(retried, closingIntent: nil)
+        try check(3)
+        try vault.remove(transactionId: "t0", user: "alice")
+        try vault.remove(transactionId: "t2", user: "alice")
+        try vault.remove(transactionId: "t4", user: "bob")
+        try check(4)
+        // A taken-over row is refused by the upsert; the count stays with its owner.
+        try? vault.save(PendingOrder(transactionId: "t5", user: "alice", productId: "p", orderId: nil, purchasedAt: start, price: "¥6",
+                                     receiptHash: nil), closingIntent: nil)
+        try check(5)
+        try DatabaseQueue(path: app.directory.keychain).write { db in
+            try db.execute(sql: "UPDATE pendingOrder SET user = 'bob' WHERE transactionId = 't1'")
+            try db.execute(sql: "UPDATE pendingOrder SET status = 'rejected' WHERE transactionId = 't3'")
+        }
+        try check(6)
+        #expect(try vault.pendingPage(user: "alice", after: nil, limit: 1).total == 0)
+        #expect(try vault.pendingPage(user: "bob", after: nil, limit: 1).total == 2)
+    }
 }
