@@ -52,6 +52,13 @@ public final class StoreDatabase {
             ("v4-queue-order", { db in
                 try db.execute(sql: "CREATE INDEX storeTransactionQueue ON storeTransaction(date, id) WHERE finished = 0")
             }),
+            // The launch's agreement check reads the latest finished purchases; without this it read the whole table
+            // when nothing was finished yet.
+            ("v5-finished-paid", { db in
+                try db.execute(sql: """
+                    CREATE INDEX storeTransactionFinishedPaid ON storeTransaction(finished) WHERE finished = 1 AND state IN ('purchased', 'restored')
+                    """)
+            }),
         ])
     }
 
