@@ -14,12 +14,8 @@ public final class AppRuntime {
     public private(set) var halted = false
     /// Why the app died on purpose (crash-at, crash now); the host shows it and relaunches.
     public private(set) var crashReason: String?
-    /// The user asked to reinstall the app; the host wipes the sandbox and relaunches.
-    public private(set) var reinstallRequested = false
-    /// The user picked a scenario; the host sets it up and hands it over.
-    public private(set) var scenarioRequested: String?
-    /// Where the scenario list comes from (the host knows where scenarios are shipped).
-    public var scenarioSource: () -> [ScenarioInfo] = { [] }
+    /// Does what only the program around the app can (quit, reinstall, start a scenario, list them).
+    public weak var host: Host?
     /// Sees every action as it is reduced, with the effects it produced (the event timeline).
     public var onAction: ((Action, [Effect]) -> Void)?
 
@@ -147,11 +143,11 @@ public final class AppRuntime {
         case let .crash(reason):
             crash(reason)
         case .reinstall:
-            reinstallRequested = true
+            host?.request(.reinstall)
         case let .startScenario(name):
-            scenarioRequested = name
+            host?.request(.startScenario(name))
         case .listScenarios:
-            send(.scenariosListed(scenarioSource()))
+            send(.scenariosListed(host?.scenarios() ?? []))
         case .skipTime:
             // After this action's other effects, so that what they schedule is skipped to as well.
             timers.after(0) { [weak self] in
@@ -159,7 +155,7 @@ public final class AppRuntime {
                 self?.refreshClock()
             }
         case .quit:
-            break
+            host?.request(.quit)
         }
     }
 
@@ -206,6 +202,7 @@ public final class AppRuntime {
         crashReason = reason
         halted = true
         inbox = []
+        host?.request(.crashed(reason))
     }
 
     /// C2: write, read back, and say whether it took.

@@ -38,8 +38,10 @@ public final class AppSession {
     private let options: AppState
     private let latency: Parties.Latency
     private let clock: Clock
-    /// Where the scenario list comes from; the terminal UI points it at the shipped scenarios.
-    public var scenarioSource: () -> [ScenarioInfo] = { [] }
+    /// Does what only the program around the app can; every runtime of this session asks it.
+    public weak var host: Host? {
+        didSet { runtime.host = host }
+    }
     /// Sees every action with its effects and the app's clock, across relaunches.
     public var onAction: ((Date, Action, [Effect]) -> Void)?
     /// What happened, in words, across relaunches (the inspector's timeline).
@@ -77,7 +79,7 @@ public final class AppSession {
             self?.timeline.record(action, effects, at: timers.now)
             self?.onAction?(timers.now, action, effects)
         }
-        runtime.scenarioSource = { [weak self] in self?.scenarioSource() ?? [] }
+        runtime.host = host
         runtime.start(user: user)
         for alarm in PartyAgreement.alarms(store: parties.store, backend: parties.backend.database) {
             runtime.send(.alarm(alarm))

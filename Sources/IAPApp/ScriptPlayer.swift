@@ -17,6 +17,9 @@ public final class ScriptPlayer {
         public var start = AppSession.epoch
         /// Stop at `handover` (the UI takes over from there) instead of going on.
         public var stopAtHandover = false
+        /// The shipped scenarios, by name, and their list: what the scenario list offers (none when not given).
+        public var scenarioScript: ((String) throws -> Script)?
+        public var scenarios: () -> [ScenarioInfo] = { [] }
 
         public init(directory: DataDirectory, catalog: [Product], options: AppState = AppState()) {
             self.directory = directory
@@ -32,12 +35,18 @@ public final class ScriptPlayer {
 
     private var setup: Setup
     private let output: (String) -> Void
-    public private(set) var session: AppSession?
+    public private(set) var session: AppSession? {
+        didSet { session?.host = host }
+    }
     private var launchFaults: ArmedFaults = []
+    /// What the app asked of the program around it, acted on after each step, as the terminal loop does between events.
+    private let host: HostRequests
+    private var quit = false
 
     public init(_ setup: Setup, output: @escaping (String) -> Void = { print($0) }) {
         self.setup = setup
         self.output = output
+        host = HostRequests(scenarios: setup.scenarios)
     }
 
     /// Plays `script`; the session it leaves (nil if nothing launched) stays readable afterwards.
@@ -47,6 +56,7 @@ public final class ScriptPlayer {
             let note: String?
             do {
                 note = try perform(line.step)
+                try actOnRequests()
             } catch let failure as Failure {
                 say(line, "✘ " + failure.message)
                 output("screen at that moment:")
@@ -60,12 +70,40 @@ public final class ScriptPlayer {
 
     private struct Failure: Error { let message: String }
 
+    /// Quits, reinstalls or hands a scenario over, as the app asked; a crash leaves the app halted, as `kill -9` does.
+    private func actOnRequests() throws {
+        for request in host.take() {
+            switch request {
+            case .quit:
+                quit = true
+            case .crashed:
+                break
+            case .reinstall:
+                try session?.reinstall()
+            case let .startScenario(name):
+                guard let scenarioScript = setup.scenarioScript else { throw Failure(message: "no scenarios are shipped with this player") }
+                let script = try scenarioScript(name)
+                var inner = setup
+                inner.directory = DataDirectory(path: setup.directory.path + "/scenarios/" + script.name)
+                inner.stopAtHandover = true
+                inner.start = session?.timers.now ?? setup.start
+                _ = try inner.directory.removeAll()
+                let player = ScriptPlayer(inner) { _ in }
+                if case let .failed(line, message) = try player.play(script) {
+                    throw Failure(message: "scenario \(name) could not be set up: line \(line): \(message)")
+                }
+                session = player.session
+            }
+        }
+    }
+
     private func say(_ line: Script.Line, _ note: String) {
         let clock = session.map { String(format: "%7.1fs", $0.timers.now.timeIntervalSince(setup.start)) } ?? "      - "
         output("\(clock)  \(line.text)\(note.isEmpty ? "" : "   " + note)")
     }
 
     private func app() throws -> AppSession {
+        guard !quit else { throw Failure(message: "the app has quit (`relaunch` starts it again)") }
         if let session { return session }
         return try launch(user: nil)
     }
@@ -79,6 +117,7 @@ public final class ScriptPlayer {
 
     public func screenText() -> String {
         guard let session else { return "(the app is not running)" }
+        if quit { return "(the app has quit; `relaunch` starts it again)" }
         if session.runtime.halted { return "(the app has crashed: \(session.runtime.crashReason ?? "killed"); `relaunch` starts it again)" }
         return session.screen(width: setup.width, height: setup.height).text
     }
@@ -121,6 +160,7 @@ public final class ScriptPlayer {
         case .crash:
             try app().runtime.halt(afterEffects: 0)
         case let .relaunch(user):
+            quit = false
             guard let session else { return try launch(user: user).state.user.map { "as \($0)" } }
             try session.relaunch(user: user)
         case .reinstall:
@@ -175,7 +215,8 @@ public final class ScriptPlayer {
     }
 
     private func count(_ what: Script.Count, user: String?) throws -> Int {
-        let app = try app()
+        // The parties' records outlive the app: they can be counted after it quit.
+        let app = try session ?? app()
         let parties = app.parties
         switch what {
         case .unfinished:

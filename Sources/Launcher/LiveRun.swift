@@ -43,7 +43,6 @@ extension LaunchSettings {
             } else {
                 session = try AppSession(directory: directory, catalog: products, options: options, faults: FaultSpec.armed(faults),
                                          user: user, latency: latency, clock: .live(speed: speed))
-                session.scenarioSource = { Scenarios.list }
             }
         } catch {
             Console.fail("\(error)")

@@ -7,36 +7,36 @@ import Terminal
 struct MainLoop {
     enum Ending { case quit, crashed(String), signal(Int32) }
 
-    var session: AppSession
+    var session: AppSession {
+        didSet { session.host = host }
+    }
     let terminal: TerminalSession
     let theme: Theme
     let exitAfterFirstFrame: Bool
     /// Sets a scenario up, in the language the app speaks now, and gives the session to hand over.
     var startScenario: (String, Language) throws -> AppSession = { _, _ in throw CancellationError() }
+    /// What the app asked of the program around it, acted on between two of its steps.
+    private let host = HostRequests(scenarios: { Scenarios.list })
+
+    init(session: AppSession, terminal: TerminalSession, theme: Theme, exitAfterFirstFrame: Bool) {
+        self.session = session
+        self.terminal = terminal
+        self.theme = theme
+        self.exitAfterFirstFrame = exitAfterFirstFrame
+        session.host = host
+    }
 
     mutating func run() -> Ending {
         while true {
-            let runtime = session.runtime
-            if let name = runtime.scenarioRequested {
-                do {
-                    session = try startScenario(name, runtime.state.lang)
-                } catch {
-                    return .crashed("scenario \(name) could not be set up: \(error)")
-                }
-                continue
-            }
+            if let ending = actOnRequests() { return ending }
             if let signal = terminal.caughtSignal { return .signal(signal) }
+            let runtime = session.runtime
             runtime.timers.runDue()
-            if let reason = runtime.crashReason { return .crashed(reason) }
-            if runtime.reinstallRequested {
-                do { try session.reinstall() } catch { return .crashed("reinstall failed: \(error)") }
-                continue
-            }
+            if let ending = actOnRequests() { return ending }
             runtime.refreshClock()
             let size = terminal.size
             let tooSmall = size.width < Renderer.minimumWidth || size.height < Renderer.minimumHeight
             terminal.draw(session.screen(width: size.width, height: size.height, theme: theme))
-            if runtime.state.quitting { return .quit }
             if exitAfterFirstFrame, runtime.state.productsStatus == .loaded { return .quit }
             let untilNext = runtime.timers.nextDue.map { runtime.timers.wallSeconds(until: $0) } ?? 1
             switch terminal.nextEvent(timeout: Int32(max(0, min(untilNext, 1)) * 1000)) {
@@ -48,5 +48,26 @@ struct MainLoop {
             case .resize, nil: break
             }
         }
+    }
+
+    /// Quits, crashes, reinstalls or hands a scenario over, as the app asked.
+    private mutating func actOnRequests() -> Ending? {
+        for request in host.take() {
+            switch request {
+            case .quit:
+                return .quit
+            case let .crashed(reason):
+                return .crashed(reason)
+            case .reinstall:
+                do { try session.reinstall() } catch { return .crashed("reinstall failed: \(error)") }
+            case let .startScenario(name):
+                do {
+                    session = try startScenario(name, session.state.lang)
+                } catch {
+                    return .crashed("scenario \(name) could not be set up: \(error)")
+                }
+            }
+        }
+        return nil
     }
 }

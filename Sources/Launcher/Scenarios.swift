@@ -32,7 +32,6 @@ public enum Scenarios {
         let prepared = player.session
         let session = try AppSession(directory: directory, catalog: catalog, options: options, faults: prepared?.parties.faults.armed ?? [],
                                      user: prepared?.state.user, clock: .live(speed: speed, start: prepared?.timers.now))
-        session.scenarioSource = { list }
         return session
     }
 

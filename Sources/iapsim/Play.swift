@@ -55,6 +55,8 @@ struct Play: ParsableCommand {
             setup.width = width
             setup.height = height
             setup.snapshots = snapshots
+            setup.scenarioScript = Scenarios.script
+            setup.scenarios = { Scenarios.list }
             let outcome: ScriptPlayer.Outcome
             do { outcome = try ScriptPlayer(setup, output: say).play(script) } catch { Console.fail("\(file): \(error)") }
             switch outcome {

@@ -51,6 +51,35 @@ struct RealBinaryTests {
         try settled(try play("panel-crash"), user: "alice")
     }
 
+    @Test("the live screen and `iapsim play`'s are the same screen for the same keys, inspector included (the timeline's times aside)")
+    func headlessEqualsLive() throws {
+        let work = try makeWorkDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let script = repositoryRoot.appendingPathComponent("Tests/EndToEndTests/drive.sh").path
+        try #require(try spawn(["bash", script, "inspector", builtBinary, work], output: work + "/drive.log") == 0,
+                     "\((try? String(contentsOfFile: work + "/drive.log", encoding: .utf8)) ?? "")")
+        try """
+            launch alice
+            wait until "60 Coins"
+            press Enter
+            wait until "Purchase complete"
+            wait until "Balance 60 coins"
+            press Esc i
+            snapshot inspector
+            """.write(toFile: work + "/same.iapsim", atomically: true, encoding: .utf8)
+        try #require(try spawn([builtBinary, "play", work + "/same.iapsim", "--snapshots", work + "/play"], output: work + "/play.log") == 0)
+        // The live clock is the wall's and keys come when tmux sends them: the timeline's times differ, nothing else may.
+        func lines(_ path: String) throws -> [String] {
+            try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+                .map { $0.replacingOccurrences(of: #"^ +[0-9.]+[smh] "#, with: " (time) ", options: .regularExpression) }
+                .map { String($0.reversed().drop { $0 == " " }.reversed()) }
+                .reversed().drop { $0.isEmpty }.reversed()
+        }
+        let live = try lines(work + "/live.txt"), headless = try lines(work + "/play/inspector.txt")
+        #expect(live.contains { $0.contains("Timeline") })
+        #expect(live == headless, "live:\n\(live.joined(separator: "\n"))\nheadless:\n\(headless.joined(separator: "\n"))")
+    }
+
     @Test("--scenario sets a loss case up on its own data and hands it over at its prompt")
     func scenarioHandover() throws {
         try settled(try play("scenario"), user: "alice")

@@ -122,6 +122,21 @@ case $scenario in
     wait_exit
     data="$data/scenarios/paid-then-killed"
     ;;
+  inspector)
+    # The live screen with the inspector open, for a test to compare with `iapsim play`'s of the same keys.
+    tmux_ new-session -d -x 80 -y 24 -e LANG=C.UTF-8 -e TERM=xterm-256color -e NO_COLOR=1 -e SWIFT_BACKTRACE=interactive=no \
+      "exec $bin --data-dir '$data' --user alice"
+    wait_for "60 Coins"
+    tmux_ send-keys Enter
+    wait_for "Purchase complete"
+    wait_for "Balance 60 coins"
+    tmux_ send-keys Escape i
+    wait_for "Timeline"
+    sleep 0.3
+    tmux_ capture-pane -p > "$work/live.txt"
+    tmux_ send-keys Escape q
+    wait_exit
+    ;;
   *) fail "unknown scenario $scenario" ;;
 esac
 "$bin" state --data-dir "$data" > "$work/state.json"

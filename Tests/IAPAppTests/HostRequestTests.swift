@@ -1,0 +1,67 @@
+import Foundation
+import IAPApp
+import IAPCore
+import Testing
+
+/// What only the program around the app can do (quit, reinstall, start a scenario) is done by the script player as
+/// by the terminal loop: a key does the same in a script as on screen.
+@Suite("Host requests: a script does what the screen does")
+struct HostRequestTests {
+    private func play(_ text: String) throws -> (ScriptPlayer.Outcome, String) {
+        let directory = DataDirectory(path: FileManager.default.temporaryDirectory.appendingPathComponent("iapsim-test-\(UUID().uuidString)").path)
+        defer { try? FileManager.default.removeItem(atPath: directory.path) }
+        var setup = ScriptPlayer.Setup(directory: directory, catalog: shippedCatalog)
+        let folder = repositoryRoot.appendingPathComponent("assets/scenarios").path
+        setup.scenarioScript = { try Script.load(path: folder + "/" + $0 + ".iapsim") }
+        setup.scenarios = { [ScenarioInfo(name: "paid-then-killed", shows: Localized("x"))] }
+        var transcript = ""
+        let outcome = try ScriptPlayer(setup) { transcript += $0 + "\n" }.play(try Script.parse(text, file: "t.iapsim"))
+        return (outcome, transcript)
+    }
+
+    private func passes(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let (outcome, transcript) = try play(text)
+        if case let .failed(line, message) = outcome {
+            Issue.record("failed at line \(line): \(message)\n\(transcript)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test("reinstall from the fault panel's keys wipes the sandbox in a script, as on screen: the app asks who logs in")
+    func reinstallByKeys() throws {
+        try passes("""
+            launch alice
+            wait until Coins
+            press F End Enter
+            wait 1
+            expect screen "Log in as:"
+            """)
+    }
+
+    @Test("q quits a script's app as it quits the terminal's; its records can still be counted, relaunch starts it again")
+    func quitByKey() throws {
+        try passes("""
+            launch alice
+            wait until Coins
+            press Enter
+            wait until "Purchase complete"
+            press Esc q
+            expect screen "the app has quit"
+            expect coins alice 60
+            relaunch
+            wait until Coins
+            expect screen "Balance 60"
+            """)
+    }
+
+    @Test("a scenario chosen from the list is set up and handed over in a script, as on screen")
+    func scenarioByKeys() throws {
+        try passes("""
+            launch alice
+            wait until Coins
+            press S
+            expect screen "paid-then-killed"
+            press Enter
+            wait until "Unfinished order found"
+            """)
+    }
+}
