@@ -117,4 +117,40 @@ struct BacklogTests {
         #expect(try vault.pendingPage(user: "alice", after: nil, limit: 1).total == 0)
         #expect(try vault.pendingPage(user: "bob", after: nil, limit: 1).total == 2)
     }
+
+    @Test("a purchase made while a long store queue is still being read is claimed once, by its payer; the backlog stays its owner's")
+    func buyWhileTheQueueIsRead() throws {
+        let app = try Harness(user: "alice", faults: [.backendDown])
+        let count = 600, start = Date(timeIntervalSince1970: 1_800_000_000)
+        let store = try DatabaseQueue(path: app.directory.store)
+        try store.write { db in
+            for i in 0..<count {
+                try db.execute(sql: """
+                    INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, finished, account)
+                    VALUES (?, 'com.iapsim.coins.60', 'purchased', NULL, ?, 0, 'alice')
+                    """, arguments: [String(3_000_000_000 + i), start.addingTimeInterval(Double(i)).timeIntervalSince1970])
+                try app.parties.vault.save(PendingOrder(
+                    transactionId: String(3_000_000_000 + i), user: "alice", productId: "com.iapsim.coins.60", orderId: nil,
+                    purchasedAt: start.addingTimeInterval(Double(i)), price: "¥6", receiptHash: nil))
+            }
+        }
+        try store.close()
+
+        // Bob launches the app; the first batch of the queue is read before anything, the rest between frames.
+        try app.relaunch(user: "bob", faults: [])
+        #expect(app.state.readingStoreQueue)
+        // Live, the product list can answer while a long queue is still being read; bob buys at once.
+        app.runtime.send(.productsLoaded(.success(shippedCatalog)))
+        app.press(.down, .enter)  // 300 Coins: the store refuses a product whose transaction is still open
+        #expect(app.state.readingStoreQueue)
+        app.session.settle()
+        #expect(!app.state.readingStoreQueue)
+        #expect(app.state.unclaimed.isEmpty)
+        #expect(try app.credits().filter { $0.user == "bob" }.count == 1)
+        #expect(try app.credits().filter { $0.user == "alice" }.isEmpty)
+        #expect(try app.parties.vault.pendingPage(user: "alice", after: nil, limit: 1).total == count)
+
+        app.runtime.send(.switchUser("alice"))
+        #expect(app.state.pendingCount == count)
+    }
 }
