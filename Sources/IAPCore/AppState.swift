@@ -26,39 +26,22 @@ public struct AppState: Sendable, Equatable {
     public var serialPurchases: Bool
     public var now: Date
 
-    public var canMakePayments = true
     /// A copy of the fault board the parties obey, refreshed by the runtime on every change; the reducer never writes it.
     public var faults: ArmedFaults = []
     public var products: [Product] = []
     public var productsStatus = ProductsStatus.loading
+    /// The shell's: what is on screen apart from the app's own state.
     public var loginText = ""
     public var selection = 0
-    /// The logged-in user's side: nil when nobody is logged in.
-    public var session: Session?
-
-    /// Every user's open payment intents on this device: the evidence of who is paying (C3, I3).
-    public var paymentIntents: [PaymentIntent] = []
-    /// Transactions the store holds unfinished, as its observer has seen them, except those already in a user's
-    /// pending backlog (the store's news says so: see `HeldOrder`).
-    public var storeQueue: [String: StoreTransaction] = [:]
-    /// The store's queue is being read a batch at a time: what depends on knowing all of it waits for the last batch.
-    public var readingStoreQueue = false
-    /// Paid transactions no user can be given yet: nobody is logged in, or the evidence names no single buyer.
-    public var unclaimed: [StoreTransaction] = []
-    /// Transactions this run wrote for some user, or saw held with a verdict: never claimed twice.
-    public var claimed: Set<String> = []
-
-    public var purchase: Purchase?
-    public var hud: HUD?
     public var modal: Modal?
-    /// The order the verify task is working on: one at a time on the device, whoever is logged in.
-    public var verifying: String?
-    /// When the verify queue's next order falls due.
-    public var wakeAt: Date?
-    public var alarms: [Alarm] = []
     public var quitting = false
     /// The scenarios the UI can start (shipped beside the binary), read when the list is first opened.
     public var scenarios: [ScenarioInfo] = []
+
+    /// What this device knows whoever is logged in: payments, the store's queue as seen, the HUD, alarms.
+    public var device = Device()
+    /// The logged-in user's side: nil when nobody is logged in.
+    public var session: Session?
 
     public init(lang: Language = .en, policy: VerifyPolicy = VerifyPolicy(), serialPurchases: Bool = true, now: Date = Date(timeIntervalSince1970: 0)) {
         self.lang = lang
@@ -77,6 +60,19 @@ public struct AppState: Sendable, Equatable {
 
     /// Who is logged in. Setting it is for screens drawn from made-up states (the gallery, tests): it names the session,
     /// starting one if there is none. The reducer starts and drops sessions itself, never by renaming one.
+    // The device's parts by their old names, for the screens and the tests that build states by hand.
+    public var canMakePayments: Bool { get { device.canMakePayments } set { device.canMakePayments = newValue } }
+    public var purchase: Purchase? { get { device.purchase } set { device.purchase = newValue } }
+    public var hud: HUD? { get { device.hud } set { device.hud = newValue } }
+    public var alarms: [Alarm] { get { device.alarms } set { device.alarms = newValue } }
+    public var paymentIntents: [PaymentIntent] { get { device.paymentIntents } set { device.paymentIntents = newValue } }
+    public var storeQueue: [String: StoreTransaction] { get { device.storeQueue } set { device.storeQueue = newValue } }
+    public var readingStoreQueue: Bool { get { device.readingStoreQueue } set { device.readingStoreQueue = newValue } }
+    public var unclaimed: [StoreTransaction] { get { device.unclaimed } set { device.unclaimed = newValue } }
+    public var claimed: Set<String> { get { device.claimed } set { device.claimed = newValue } }
+    public var verifying: String? { get { device.verifying } set { device.verifying = newValue } }
+    public var wakeAt: Date? { get { device.wakeAt } set { device.wakeAt = newValue } }
+
     public var user: String? {
         get { session?.user }
         set {

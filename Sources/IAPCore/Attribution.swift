@@ -19,8 +19,9 @@ public enum Attribution: Equatable, Sendable {
     case unattributable(candidates: [String])
 }
 
-extension AppState {
-    func attribute(_ transaction: StoreTransaction) -> Attribution {
+extension Device {
+    /// Who paid for `transaction`, with `user` logged in (nil: nobody).
+    public func attribute(_ transaction: StoreTransaction, loggedIn user: String?) -> Attribution {
         let orderId = transaction.applicationUsername.flatMap { $0.isEmpty ? nil : $0 }
         // 1. Our own payment, known by its identity.
         if let current = purchase, let paid = transaction.paymentId, current.paymentId == paid {
@@ -56,7 +57,7 @@ extension AppState {
     /// order id. Without either nothing is closed (the only intent that could be it may belong to a payment still on
     /// its way); the next login closes whichever proves stale. An interrupted payment without either keeps all of its
     /// one user's possible intents open for its second half.
-    func intentsOfFailed(_ transaction: StoreTransaction) -> [PaymentIntent] {
+    public func intentsOfFailed(_ transaction: StoreTransaction) -> [PaymentIntent] {
         if let paid = transaction.paymentId, let intent = paymentIntents.first(where: { $0.id == paid }) { return [intent] }
         if let orderId = transaction.applicationUsername.flatMap({ $0.isEmpty ? nil : $0 }) {
             return paymentIntents.filter { $0.orderId == orderId }
@@ -73,7 +74,8 @@ extension AppState {
     /// Intents whose payment never reached the store (the app died before paying) or failed and was finished before
     /// the intent could be closed: at login the store's whole queue is known (C1), and nothing in it that is still
     /// nobody's could be theirs. An interrupted payment's intent waits for its second half.
-    func staleIntents() -> [PaymentIntent] {
+    /// `orders`: the logged-in user's, which hold transactions of theirs.
+    public func staleIntents(orders: [String: PendingOrder]) -> [PaymentIntent] {
         paymentIntents.filter { intent in
             !intent.interrupted && purchase?.paymentId != intent.id && !storeQueue.values.contains { transaction in
                 !claimed.contains(transaction.id) && orders[transaction.id] == nil

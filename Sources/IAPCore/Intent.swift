@@ -57,9 +57,9 @@ extension AppState {
             return [.skipTime]
         case .assignUnclaimed:
             // Support reads who paid from Apple's records (the host asks the store) and ties each payment to them.
-            return unclaimed.isEmpty ? [] : [.lookUpPayers(unclaimed.map(\.id))]
+            return device.unclaimed.isEmpty ? [] : [.lookUpPayers(device.unclaimed.map(\.id))]
         case let .quit(confirmed):
-            if !confirmed, purchase != nil || hud?.kind.isWaiting == true {
+            if !confirmed, device.purchase != nil || device.hud?.kind.isWaiting == true {
                 modal = .quitConfirm
                 return []
             }
@@ -80,7 +80,7 @@ extension AppState {
         modal = nil
         session?.prompts.removeAll { $0 == id }
         session?.queue.continueNow(id)
-        hud = HUD(.confirming, productId: orders[id]?.productId, transactionId: id)
+        device.hud = HUD(.confirming, productId: orders[id]?.productId, transactionId: id)
         return pumpVerifyQueue() + readNextPageIfAnswered()
     }
 
@@ -94,10 +94,10 @@ extension AppState {
 
     /// The payment sheet's Cancel; before the store has a transaction there is nothing to cancel.
     private mutating func cancelPayment() -> [Effect] {
-        guard let shown = hud, shown.kind.isPaymentSheet else { return [] }
-        guard let id = purchase?.transactionId else {
-            purchase = nil
-            hud = HUD(.cancelled, productId: shown.productId)
+        guard let shown = device.hud, shown.kind.isPaymentSheet else { return [] }
+        guard let id = device.purchase?.transactionId else {
+            device.purchase = nil
+            device.hud = HUD(.cancelled, productId: shown.productId)
             return []
         }
         return [.cancelPayment(transactionId: id)]
@@ -105,9 +105,9 @@ extension AppState {
 
     /// A confirming order stays pending in the background; an outcome is just dismissed.
     private mutating func dismissHUD() {
-        guard let shown = hud, !shown.kind.isPaymentSheet else { return }
-        hud = nil
-        if shown.kind == .confirming { purchase = nil }
+        guard let shown = device.hud, !shown.kind.isPaymentSheet else { return }
+        device.hud = nil
+        if shown.kind == .confirming { device.purchase = nil }
         showNextPrompt()
     }
 }

@@ -7,14 +7,14 @@ extension AppState {
     public static let lookAgainAfterPayment = 5.0
 
     mutating func buy(_ productId: String) -> [Effect] {
-        guard hud == nil, let buyer = user, let product = product(productId) else { return [] }
+        guard device.hud == nil, let buyer = user, let product = product(productId) else { return [] }
         guard !faults.contains(.jailbroken) else {
             // C12: the app itself refuses; the store is never asked.
-            hud = HUD(.jailbroken, productId: product.id)
+            device.hud = HUD(.jailbroken, productId: product.id)
             return []
         }
-        guard canMakePayments else {
-            hud = HUD(.disabled, productId: product.id)
+        guard device.canMakePayments else {
+            device.hud = HUD(.disabled, productId: product.id)
             return []
         }
         if serialPurchases, let unfinished = pendingOrders.first {
@@ -24,31 +24,31 @@ extension AppState {
             modal = .unfinished(transactionId: unfinished.transactionId, choice: 0)
             return []
         }
-        purchase = Purchase(user: buyer, productId: product.id)
-        hud = HUD(.purchasing, productId: product.id)
+        device.purchase = Purchase(user: buyer, productId: product.id)
+        device.hud = HUD(.purchasing, productId: product.id)
         return [.createOrder(user: buyer, productId: product.id)] + triggerVerifyQueue()
     }
 
     mutating func orderCreated(buyer: String, productId: String, _ result: Result<String, BackendError>) -> [Effect] {
-        guard let current = purchase, current.user == buyer, current.productId == productId, current.paymentId == nil else { return [] }
+        guard let current = device.purchase, current.user == buyer, current.productId == productId, current.paymentId == nil else { return [] }
         // Without an order the payment still goes ahead (the verify step asks for one later, C3, B4),
         // but never without a durable note of who is paying.
         return [.recordIntent(user: buyer, productId: productId, orderId: try? result.get(), at: now)]
     }
 
     mutating func intentRecorded(buyer: String, productId: String, _ intent: PaymentIntent?) -> [Effect] {
-        guard let current = purchase, current.user == buyer, current.productId == productId, current.paymentId == nil else {
+        guard let current = device.purchase, current.user == buyer, current.productId == productId, current.paymentId == nil else {
             // The purchase was given up meanwhile: this intent's payment is never added.
             return intent.map { [.closeIntent($0.id)] } ?? []
         }
         guard let intent else {
             // The note of who is paying could not be written (the runtime raised the alarm): do not pay.
-            purchase = nil
-            hud = HUD(.failed, productId: productId)
+            device.purchase = nil
+            device.hud = HUD(.failed, productId: productId)
             return []
         }
-        paymentIntents.append(intent)
-        purchase?.paymentId = intent.id
+        device.paymentIntents.append(intent)
+        device.purchase?.paymentId = intent.id
         return [
             .addPayment(Payment(productId: productId, applicationUsername: intent.orderId, account: buyer, id: intent.id)),
             .readStoreQueue(after: Self.lookAgainAfterPayment),
@@ -59,52 +59,52 @@ extension AppState {
         if let held, orders[transaction.id] == nil {
             // Some user's store holds it already. A pending one waits in its owner's backlog (which stays on disk);
             // one with a verdict waits only for the store to finish it, at its owner's login (C5, C6, C7).
-            unclaimed.removeAll { $0.id == transaction.id }
+            device.unclaimed.removeAll { $0.id == transaction.id }
             if held.status != .pending {
-                storeQueue[transaction.id] = transaction
-                claimed.insert(transaction.id)
+                device.storeQueue[transaction.id] = transaction
+                device.claimed.insert(transaction.id)
             }
             return []
         }
-        let seenBefore = storeQueue[transaction.id]
-        storeQueue[transaction.id] = transaction
-        let ours = purchase?.paymentId != nil && transaction.paymentId == purchase?.paymentId
+        let seenBefore = device.storeQueue[transaction.id]
+        device.storeQueue[transaction.id] = transaction
+        let ours = device.purchase?.paymentId != nil && transaction.paymentId == device.purchase?.paymentId
         switch transaction.state {
         case .purchasing:
             if ours {
-                purchase?.transactionId = transaction.id
+                device.purchase?.transactionId = transaction.id
                 // S7: the sheet says it is owned already and will be restored for free.
-                if transaction.originalTransactionId != nil, hud?.kind == .purchasing { hud?.kind = .alreadyOwned }
+                if transaction.originalTransactionId != nil, device.hud?.kind == .purchasing { device.hud?.kind = .alreadyOwned }
             }
             return []
         case .deferred:
             if ours {
-                hud = HUD(.deferred, productId: transaction.productId, transactionId: transaction.id)
-                purchase = nil
+                device.hud = HUD(.deferred, productId: transaction.productId, transactionId: transaction.id)
+                device.purchase = nil
             }
             return []
         case .failed:
             if ours {
-                hud = HUD(transaction.error == .cancelled ? .cancelled : .failed, productId: transaction.productId, transactionId: transaction.id)
-                purchase = nil
+                device.hud = HUD(transaction.error == .cancelled ? .cancelled : .failed, productId: transaction.productId, transactionId: transaction.id)
+                device.purchase = nil
             }
             var effects: [Effect] = []
-            for intent in seenBefore?.state == .failed ? [] : intentsOfFailed(transaction) {
+            for intent in seenBefore?.state == .failed ? [] : device.intentsOfFailed(transaction) {
                 if transaction.error == .interrupted {
                     // Apple may still complete an interrupted payment with a new transaction: the intent waits for it.
-                    if let index = paymentIntents.firstIndex(where: { $0.id == intent.id }), !intent.interrupted {
-                        paymentIntents[index].interrupted = true
+                    if let index = device.paymentIntents.firstIndex(where: { $0.id == intent.id }), !intent.interrupted {
+                        device.paymentIntents[index].interrupted = true
                         effects.append(.markIntentInterrupted(intent.id))
                     }
                 } else {
-                    paymentIntents.removeAll { $0.id == intent.id }
+                    device.paymentIntents.removeAll { $0.id == intent.id }
                     effects.append(.closeIntent(intent.id))
                 }
             }
             // A failed transaction was never charged: finish it so it leaves the queue.
             return effects + [.finish(transactionId: transaction.id, user: nil)]
         case .purchased, .restored:
-            if ours { purchase?.transactionId = transaction.id }
+            if ours { device.purchase?.transactionId = transaction.id }
             return claim(transaction)
         }
     }
@@ -112,23 +112,23 @@ extension AppState {
     /// The observer's rule: a paid transaction is written to its buyer's store before anything else (C2).
     mutating func claim(_ transaction: StoreTransaction) -> [Effect] {
         if let known = orders[transaction.id] {
-            unclaimed.removeAll { $0.id == transaction.id }
+            device.unclaimed.removeAll { $0.id == transaction.id }
             // Re-delivered: a pending one is already queued; a verdict already reached only waits for the finish (C5, C6).
             return known.status == .pending ? [] : [.finish(transactionId: known.transactionId, user: known.user)]
         }
         // C7: another user's transaction is resumed by its owner; one already being written is not written twice.
-        guard !claimed.contains(transaction.id) else {
-            unclaimed.removeAll { $0.id == transaction.id }
+        guard !device.claimed.contains(transaction.id) else {
+            device.unclaimed.removeAll { $0.id == transaction.id }
             return []
         }
-        switch attribute(transaction) {
+        switch device.attribute(transaction, loggedIn: user) {
         case .awaitingLogin:
-            hold(transaction)
+            device.hold(transaction)
             return []
         case .unattributable:
-            hold(transaction)
+            device.hold(transaction)
             let alarm = Alarm.unattributed(transactionId: transaction.id, productId: transaction.productId)
-            if !alarms.contains(alarm) { alarms.append(alarm) }
+            device.raise(alarm)
             return []
         case let .buyer(owner, orderId, intent):
             return claim(transaction, for: owner, orderId: orderId, intent: intent)
@@ -136,9 +136,9 @@ extension AppState {
     }
 
     private mutating func claim(_ transaction: StoreTransaction, for owner: String, orderId: String?, intent: Int64?) -> [Effect] {
-        unclaimed.removeAll { $0.id == transaction.id }
-        if let intent { paymentIntents.removeAll { $0.id == intent } }
-        claimed.insert(transaction.id)
+        device.unclaimed.removeAll { $0.id == transaction.id }
+        if let intent { device.paymentIntents.removeAll { $0.id == intent } }
+        device.claimed.insert(transaction.id)
         let order = PendingOrder(
             transactionId: transaction.id,
             user: owner,
@@ -151,19 +151,11 @@ extension AppState {
         return [.persist(order, closingIntent: intent)]
     }
 
-    private mutating func hold(_ transaction: StoreTransaction) {
-        if let index = unclaimed.firstIndex(where: { $0.id == transaction.id }) {
-            unclaimed[index] = transaction
-        } else {
-            unclaimed.append(transaction)
-        }
-    }
-
     /// Transactions held unclaimed get another look when the evidence may have changed (a login, an intent closed).
     mutating func retryUnclaimed() -> [Effect] {
         // Only what the store still holds: a transaction finished meanwhile (by its owner) is nobody's to claim.
-        unclaimed.removeAll { storeQueue[$0.id] == nil }
-        let waiting = unclaimed
+        device.unclaimed.removeAll { device.storeQueue[$0.id] == nil }
+        let waiting = device.unclaimed
         var effects: [Effect] = []
         for transaction in waiting { effects += claim(transaction) }
         return effects
@@ -171,20 +163,20 @@ extension AppState {
 
     /// Support read Apple's records and names who paid for a transaction no evidence could attribute.
     mutating func assignToBuyer(_ transactionId: String, _ buyer: String) -> [Effect] {
-        guard let transaction = unclaimed.first(where: { $0.id == transactionId }) else { return [] }
-        alarms.removeAll { $0 == .unattributed(transactionId: transaction.id, productId: transaction.productId) }
-        let intent = paymentIntents.filter { $0.user == buyer && $0.productId == transaction.productId && $0.precedes(transaction) }
+        guard let transaction = device.unclaimed.first(where: { $0.id == transactionId }) else { return [] }
+        device.alarms.removeAll { $0 == .unattributed(transactionId: transaction.id, productId: transaction.productId) }
+        let intent = device.paymentIntents.filter { $0.user == buyer && $0.productId == transaction.productId && $0.precedes(transaction) }
             .min { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
         return claim(transaction, for: buyer, orderId: transaction.applicationUsername.flatMap { $0.isEmpty ? nil : $0 } ?? intent?.orderId,
                      intent: intent?.id) + pumpVerifyQueue()
     }
 
     mutating func persisted(_ order: PendingOrder, ok: Bool) -> [Effect] {
-        if !ok { alarms.append(.writeFailed(transactionId: order.transactionId)) }
+        if !ok { device.alarms.append(.writeFailed(transactionId: order.transactionId)) }
         if order.user == user { session?.keep(order) }
-        if order.status == .pending, purchase?.transactionId == order.transactionId, hud?.kind == .purchasing || hud?.kind == .alreadyOwned {
+        if order.status == .pending, device.purchase?.transactionId == order.transactionId, device.hud?.kind == .purchasing || device.hud?.kind == .alreadyOwned {
             // A restore keeps saying what it is: owned already, coming back for free.
-            hud = HUD(hud?.kind == .alreadyOwned ? .alreadyOwned : .confirming, productId: order.productId, transactionId: order.transactionId)
+            device.hud = HUD(device.hud?.kind == .alreadyOwned ? .alreadyOwned : .confirming, productId: order.productId, transactionId: order.transactionId)
             session?.queue.priority = order.transactionId
         }
         return pumpVerifyQueue()
@@ -192,42 +184,42 @@ extension AppState {
 
     /// The sheet's Cancel came too late: Apple had taken the payment, which goes on in the background.
     mutating func cancelAnswered(_ transactionId: String, cancelled: Bool) -> [Effect] {
-        guard !cancelled, purchase?.transactionId == transactionId, hud?.kind == .purchasing || hud?.kind == .alreadyOwned else { return [] }
-        hud = HUD(.backgrounded, productId: purchase?.productId, transactionId: transactionId)
+        guard !cancelled, device.purchase?.transactionId == transactionId, device.hud?.kind == .purchasing || device.hud?.kind == .alreadyOwned else { return [] }
+        device.hud = HUD(.backgrounded, productId: device.purchase?.productId, transactionId: transactionId)
         return [.readStoreQueue(after: 0)]
     }
 
     mutating func verified(_ sent: PendingOrder, _ outcome: VerifyOutcome) -> [Effect] {
-        if verifying == sent.transactionId { verifying = nil }
+        if device.verifying == sent.transactionId { device.verifying = nil }
         var order = sent
         var effects: [Effect] = []
-        let shown = hud?.transactionId == order.transactionId
+        let shown = device.hud?.transactionId == order.transactionId
         switch outcome {
         case .valid:
             order.status = .verified
             effects = [.persist(order, closingIntent: nil), .finish(transactionId: order.transactionId, user: order.user)]
-            if shown, let kind = hud?.kind { hud?.kind = kind == .alreadyOwned ? .restored : .success }
+            if shown, let kind = device.hud?.kind { device.hud?.kind = kind == .alreadyOwned ? .restored : .success }
         case .invalid:
             order.status = .rejected
             effects = [.persist(order, closingIntent: nil), .finish(transactionId: order.transactionId, user: order.user)]
-            if shown { hud?.kind = .verifyFailed }
+            if shown { device.hud?.kind = .verifyFailed }
         case let .retry(reason):
             order.attempts += 1
             order.lastAttemptAt = now
             if order.attempts == policy.alarmThreshold {
-                alarms.append(.verifyFailing(transactionId: order.transactionId, attempts: order.attempts, reason: reason))
+                device.alarms.append(.verifyFailing(transactionId: order.transactionId, attempts: order.attempts, reason: reason))
             }
             effects = [.persist(order, closingIntent: nil)]
         }
-        if outcome.reason == nil, purchase?.transactionId == order.transactionId { purchase = nil }
+        if outcome.reason == nil, device.purchase?.transactionId == order.transactionId { device.purchase = nil }
         if order.user == user { session?.keep(order) }
         return effects
     }
 
     mutating func finished(_ transactionId: String, owner: String?, found: Bool) -> [Effect] {
         if found {
-            storeQueue[transactionId] = nil
-            unclaimed.removeAll { $0.id == transactionId }
+            device.storeQueue[transactionId] = nil
+            device.unclaimed.removeAll { $0.id == transactionId }
         }
         guard let owner else { return [] }
         if owner == user, orders[transactionId] != nil {
@@ -247,16 +239,16 @@ extension AppState {
     /// Starts the next verification when none is in flight, or sets a wake-up for the next one due.
     mutating func pumpVerifyQueue() -> [Effect] {
         // In the background iOS suspends the app: nothing runs until it comes back (a trigger).
-        guard verifying == nil, var current = session, !faults.contains(.background) else { return [] }
+        guard device.verifying == nil, var current = session, !faults.contains(.background) else { return [] }
         let next = current.queue.pump(current.orders, asked: current.prompts, policy: policy, now: now)
         session = current
         switch next {
         case let .verify(order):
-            verifying = order.transactionId
+            device.verifying = order.transactionId
             return [.verify(order)]
         case let .wake(date):
-            guard wakeAt.map({ date < $0 }) ?? true else { return [] }
-            wakeAt = date
+            guard device.wakeAt.map({ date < $0 }) ?? true else { return [] }
+            device.wakeAt = date
             return [.wake(at: date)]
         case .idle:
             return []

@@ -6,7 +6,7 @@ extension AppState {
         self.now = now
         switch action {
         case let .launched(canPay, user):
-            canMakePayments = canPay
+            device.canMakePayments = canPay
             productsStatus = .loading
             // The observer has just been handed the whole queue (C1): no need to look again at this login.
             return [.requestProducts] + (user.map { logIn($0, lookAtStoreQueue: false) } ?? [])
@@ -36,7 +36,7 @@ extension AppState {
             for transaction in transactions { effects += storeUpdated(transaction, heldAs: held[transaction.id]) }
             // An intent closed by this news may have been all that kept a held transaction from its buyer.
             if effects.contains(where: { if case .closeIntent = $0 { true } else { false } }) { effects += retryUnclaimed() }
-            readingStoreQueue = more
+            device.readingStoreQueue = more
             if !more, session?.loginCheckDue == true { effects += lookAtWholeQueueAfterLogin() }
             return effects + pumpVerifyQueue()
         case let .pendingPageLoaded(name, page):
@@ -52,7 +52,7 @@ extension AppState {
         case let .finished(transactionId, owner, found):
             return finished(transactionId, owner: owner, found: found)
         case .tick:
-            if let wake = wakeAt, wake <= now { wakeAt = nil }
+            if let wake = device.wakeAt, wake <= now { device.wakeAt = nil }
             return pumpVerifyQueue()
         case let .setFault(fault, arm):
             return setFault(fault, arm)
@@ -69,14 +69,14 @@ extension AppState {
             scenarios = list
             return []
         case let .alarm(message):
-            alarms.append(message)
+            device.alarms.append(message)
             return []
         }
     }
 
     /// What is armed is the fault board's: the effect arms it, and `faults` follows the board (AppRuntime).
     mutating func setFault(_ fault: Fault, _ arm: FaultArm?) -> [Effect] {
-        if fault == .paymentsDisabled { canMakePayments = arm == nil }
+        if fault == .paymentsDisabled { device.canMakePayments = arm == nil }
         // The network back, the app back in the foreground: both are triggers (C4).
         let trigger = arm == nil && (fault == .backendDown || fault == .background)
         return [.setFault(fault, arm)] + (trigger ? triggerVerifyQueue() : [])
@@ -99,14 +99,14 @@ extension AppState {
     mutating func logOut() -> [Effect] {
         session = nil
         modal = nil
-        hud = nil
+        device.hud = nil
         return [.setLastUser(nil)]
     }
 
     private mutating func userLoaded(_ name: String, _ snapshot: UserSnapshot?) -> [Effect] {
         guard name == user else { return [] }
         guard let snapshot else {
-            alarms.append(.readFailed(user: name))
+            device.alarms.append(.readFailed(user: name))
             return []
         }
         var loaded = Session(user: name)
@@ -116,11 +116,11 @@ extension AppState {
         loaded.pageEnd = snapshot.pending.last { $0.status == .pending }
         // C8: every order found at login is asked about before the queue touches it.
         loaded.prompts = loaded.pendingIds
-        loaded.loginCheckDue = readingStoreQueue
+        loaded.loginCheckDue = device.readingStoreQueue
         session = loaded
-        paymentIntents = snapshot.paymentIntents
+        device.paymentIntents = snapshot.paymentIntents
         var effects: [Effect] = []
-        if !readingStoreQueue { effects += lookAtWholeQueueAfterLogin() }
+        if !device.readingStoreQueue { effects += lookAtWholeQueueAfterLogin() }
         showNextPrompt()
         effects += pumpVerifyQueue()
         return effects + readNextPageIfAnswered()
@@ -133,14 +133,14 @@ extension AppState {
         var effects: [Effect] = []
         // An intent none of the queue could belong to is closed before anything is attributed, so that it cannot make a
         // payment look ambiguous.
-        for stale in staleIntents() {
-            paymentIntents.removeAll { $0.id == stale.id }
+        for stale in device.staleIntents(orders: orders) {
+            device.paymentIntents.removeAll { $0.id == stale.id }
             effects.append(.closeIntent(stale.id))
         }
         effects += retryUnclaimed()
         // A verdict reached before a crash: finish it if the store still holds it, else the store already did.
         for order in orders.values where order.status != .pending {
-            if storeQueue[order.transactionId] != nil {
+            if device.storeQueue[order.transactionId] != nil {
                 effects.append(.finish(transactionId: order.transactionId, user: name))
             } else {
                 session?.drop(order.transactionId)
@@ -156,7 +156,7 @@ extension AppState {
         current.pageRequested = false
         guard let page else {
             session = current
-            alarms.append(.readFailed(user: name))
+            device.alarms.append(.readFailed(user: name))
             return []
         }
         current.pendingTotal = page.total
@@ -176,7 +176,7 @@ extension AppState {
     }
 
     mutating func showNextPrompt() {
-        guard modal == nil, hud == nil, var current = session else { return }
+        guard modal == nil, device.hud == nil, var current = session else { return }
         current.prompts.removeAll { current.orders[$0]?.status != .pending }
         session = current
         if let next = current.prompts.first { modal = .unfinished(transactionId: next, choice: 0) }

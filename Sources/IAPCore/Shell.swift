@@ -126,7 +126,7 @@ extension AppState {
             loginText = ""
             return []
         }
-        guard let shown = hud else { return [] }
+        guard let shown = device.hud else { return [] }
         return perform(shown.kind.isPaymentSheet ? .cancelPayment : .dismissHUD)
     }
 

@@ -1,0 +1,42 @@
+import Foundation
+
+/// What this device knows whoever is logged in (BLIAP's payment manager and the screen's HUD): whether it can pay, the
+/// purchase in flight, the notes of who is paying, the store's queue as its observer saw it, the verify task in
+/// flight, and the alarms.
+public struct Device: Sendable, Equatable {
+    public var canMakePayments = true
+    public var purchase: AppState.Purchase?
+    public var hud: HUD?
+    public var alarms: [Alarm] = []
+    /// Every user's open payment intents on this device: the evidence of who is paying (C3, I3).
+    public var paymentIntents: [PaymentIntent] = []
+    /// Transactions the store holds unfinished, as its observer has seen them, except those already in a user's
+    /// pending backlog (the store's news says so: see `HeldOrder`).
+    public var storeQueue: [String: StoreTransaction] = [:]
+    /// The store's queue is being read a batch at a time: what depends on knowing all of it waits for the last batch.
+    public var readingStoreQueue = false
+    /// Paid transactions no user can be given yet: nobody is logged in, or the evidence names no single buyer.
+    public var unclaimed: [StoreTransaction] = []
+    /// Transactions this run wrote for some user, or saw held with a verdict: never claimed twice.
+    public var claimed: Set<String> = []
+    /// The order the verify task is working on: one at a time on the device, whoever is logged in.
+    public var verifying: String?
+    /// When the verify queue's next order falls due.
+    public var wakeAt: Date?
+
+    public init() {}
+
+    /// Keeps a paid transaction no one can be given yet (the latest news of it).
+    mutating func hold(_ transaction: StoreTransaction) {
+        if let index = unclaimed.firstIndex(where: { $0.id == transaction.id }) {
+            unclaimed[index] = transaction
+        } else {
+            unclaimed.append(transaction)
+        }
+    }
+
+    /// Raises an alarm once.
+    mutating func raise(_ alarm: Alarm) {
+        if !alarms.contains(alarm) { alarms.append(alarm) }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import IAPCore
+import Testing
+
+/// The device's rule for who paid (I3, C3), alone: evidence about that very payment, in order, never a guess.
+@Suite("Who paid: the device's attribution rule")
+struct AttributionTests {
+    let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+
+    func intent(_ id: Int64, _ user: String, _ product: String = "coins", order: String? = nil, at offset: Double = 0) -> PaymentIntent {
+        PaymentIntent(id: id, user: user, productId: product, orderId: order, createdAt: t0.addingTimeInterval(offset))
+    }
+
+    func paid(_ id: String, _ product: String = "coins", order: String? = nil, payment: Int64? = nil, at offset: Double = 1) -> StoreTransaction {
+        StoreTransaction(id: id, productId: product, state: .purchased, applicationUsername: order, date: t0.addingTimeInterval(offset),
+                         paymentId: payment)
+    }
+
+    @Test("1: the payment added in this run claims the transaction it produced, whoever is logged in")
+    func ownPayment() {
+        var device = Device()
+        device.purchase = AppState.Purchase(user: "alice", productId: "coins", paymentId: 7)
+        device.paymentIntents = [intent(7, "alice", order: "O1"), intent(8, "bob")]
+        #expect(device.attribute(paid("t", payment: 7), loggedIn: "bob") == .buyer(user: "alice", orderId: "O1", intent: 7))
+    }
+
+    @Test("2: the order id, through the intent written with it")
+    func orderId() {
+        var device = Device()
+        device.paymentIntents = [intent(1, "alice", order: "O1"), intent(2, "bob", order: "O2")]
+        #expect(device.attribute(paid("t", order: "O2"), loggedIn: "alice") == .buyer(user: "bob", orderId: "O2", intent: 2))
+    }
+
+    @Test("3: without an order id, the latest open intent for the product before it, when they are one user's")
+    func oneUsersIntents() {
+        var device = Device()
+        device.paymentIntents = [intent(1, "bob", at: 0), intent(2, "bob", at: 0.5), intent(3, "bob", at: 5), intent(4, "carol", "other")]
+        #expect(device.attribute(paid("t", at: 1), loggedIn: "alice") == .buyer(user: "bob", orderId: nil, intent: 2))
+    }
+
+    @Test("4: an order id no intent names goes with the logged-in user (the backend credits the order's owner)")
+    func unknownOrder() {
+        #expect(Device().attribute(paid("t", order: "O9"), loggedIn: "alice") == .buyer(user: "alice", orderId: "O9", intent: nil))
+        #expect(Device().attribute(paid("t", order: "O9"), loggedIn: nil) == .awaitingLogin)
+    }
+
+    @Test("5: only when nobody has an open intent for the product, the logged-in user")
+    func nobodysIntent() {
+        var device = Device()
+        device.paymentIntents = [intent(1, "bob", "other")]
+        #expect(device.attribute(paid("t"), loggedIn: "alice") == .buyer(user: "alice", orderId: nil, intent: nil))
+        #expect(device.attribute(paid("t"), loggedIn: nil) == .awaitingLogin)
+    }
+
+    @Test("two users' open intents, or one recorded after the payment, make it unattributable: never guessed")
+    func ambiguous() {
+        var device = Device()
+        device.paymentIntents = [intent(1, "alice"), intent(2, "bob")]
+        #expect(device.attribute(paid("t"), loggedIn: "alice") == .unattributable(candidates: ["alice", "bob"]))
+        device.paymentIntents = [intent(3, "bob", at: 10)]
+        #expect(device.attribute(paid("t", at: 1), loggedIn: "alice") == .unattributable(candidates: ["bob"]))
+    }
+
+    @Test("a failed payment closes only the intent its identity or order id names")
+    func failedCloses() {
+        var device = Device()
+        device.paymentIntents = [intent(1, "alice", order: "O1"), intent(2, "alice")]
+        var failed = paid("t", order: "O1")
+        failed.state = .failed
+        #expect(device.intentsOfFailed(failed).map(\.id) == [1])
+        failed = paid("t")
+        failed.state = .failed
+        #expect(device.intentsOfFailed(failed).isEmpty)
+    }
+
+    @Test("an intent nothing in the store's queue could be the payment of is stale; one a held transaction could be is not")
+    func stale() {
+        var device = Device()
+        device.paymentIntents = [intent(1, "alice", "coins"), intent(2, "bob", "gems")]
+        device.storeQueue = ["t": paid("t", "gems")]
+        #expect(device.staleIntents(orders: [:]).map(\.id) == [1])
+    }
+}
