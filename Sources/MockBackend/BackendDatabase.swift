@@ -47,6 +47,14 @@ public final class BackendDatabase {
             ("v3-verdicts", { db in
                 try db.execute(sql: "CREATE TABLE verdict (transactionId TEXT PRIMARY KEY, status INTEGER NOT NULL, decidedAt DOUBLE NOT NULL)")
             }),
+            // A balance is asked for after every purchase and sums every live credit of the user: with what it reads in the
+            // index itself, it no longer looks up each credit's row (it replaces the index on user alone).
+            ("v4-live-credits", { db in
+                try db.execute(sql: """
+                    CREATE INDEX creditLive ON credit(user, revokedAt, productId, coins);
+                    DROP INDEX creditByUser;
+                    """)
+            }),
         ])
     }
 
