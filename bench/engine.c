@@ -1,6 +1,7 @@
 /* The floor for iapsim's engine: the same inserts, updates and read-backs of one purchase → verify → finish
    cycle, each write in its own transaction as iapsim does, on three SQLite files in WAL with
-   synchronous=NORMAL. No receipts, no signing, no state machine: just the storage work.
+   synchronous=NORMAL, into the schema iapsim's files have (its columns, indexes and triggers: what a write
+   changes on disk). No receipts, no signing, no state machine: just the storage work.
    usage: engine DIR CYCLES   prints cycles per second */
 #include <sqlite3.h>
 #include <stdio.h>
@@ -47,29 +48,48 @@ int main(int argc, char **argv) {
     int cycles = atoi(argv[2]);
     sqlite3 *store = open_db(dir, "store.sqlite",
         "CREATE TABLE storeTransaction (id TEXT PRIMARY KEY, productId TEXT NOT NULL, state TEXT NOT NULL,"
-        " applicationUsername TEXT, date DOUBLE NOT NULL, error TEXT, finished INTEGER NOT NULL DEFAULT 0);"
+        " applicationUsername TEXT, date DOUBLE NOT NULL, error TEXT, finished INTEGER NOT NULL DEFAULT 0,"
+        " account TEXT, originalTransactionId TEXT, plan TEXT);"
         "CREATE INDEX storeTransactionUnfinished ON storeTransaction(finished) WHERE finished = 0;"
+        "CREATE INDEX storeTransactionByProduct ON storeTransaction(productId, state);"
+        "CREATE INDEX storeTransactionPlanned ON storeTransaction(id) WHERE plan IS NOT NULL;"
+        "CREATE INDEX storeTransactionOwned ON storeTransaction(account, productId, state);"
+        "CREATE INDEX storeTransactionQueue ON storeTransaction(date, id) WHERE finished = 0;"
+        "CREATE INDEX storeTransactionFinishedPaid ON storeTransaction(finished) WHERE finished = 1 AND state IN ('purchased', 'restored');"
         "CREATE TABLE meta (key TEXT PRIMARY KEY, value BLOB NOT NULL);");
     sqlite3 *backend = open_db(dir, "backend.sqlite",
         "CREATE TABLE orders (id TEXT PRIMARY KEY, user TEXT NOT NULL, productId TEXT NOT NULL, createdAt DOUBLE NOT NULL, compensatedAt DOUBLE);"
         "CREATE TABLE credit (transactionId TEXT PRIMARY KEY, user TEXT NOT NULL, productId TEXT NOT NULL, orderId TEXT NOT NULL,"
         " coins INTEGER NOT NULL, creditedAt DOUBLE NOT NULL, revokedAt DOUBLE);"
-        "CREATE INDEX creditByUser ON credit(user);"
-        "CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);");
+        "CREATE INDEX creditLive ON credit(user, revokedAt, productId, coins);"
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);"
+        "CREATE TABLE verdict (transactionId TEXT PRIMARY KEY, status INTEGER NOT NULL, decidedAt DOUBLE NOT NULL);");
     sqlite3 *keychain = open_db(dir, "client-keychain.sqlite",
         "CREATE TABLE pendingOrder (transactionId TEXT PRIMARY KEY, user TEXT NOT NULL, productId TEXT NOT NULL, orderId TEXT,"
         " purchasedAt DOUBLE NOT NULL, price TEXT NOT NULL, receiptHash TEXT, attempts INTEGER NOT NULL, lastAttemptAt DOUBLE, status TEXT NOT NULL);"
-        "CREATE INDEX pendingOrderByUser ON pendingOrder(user);"
-        "CREATE TABLE paymentIntent (user TEXT NOT NULL, productId TEXT NOT NULL, orderId TEXT, PRIMARY KEY (user, productId));");
+        "CREATE INDEX pendingOrderQueue ON pendingOrder(user, status, attempts, purchasedAt, transactionId);"
+        "CREATE TABLE intent (id INTEGER PRIMARY KEY AUTOINCREMENT, user TEXT NOT NULL, productId TEXT NOT NULL, orderId TEXT,"
+        " createdAt DOUBLE NOT NULL, interrupted INTEGER NOT NULL DEFAULT 0);"
+        "CREATE TABLE pendingCount (user TEXT PRIMARY KEY, count INTEGER NOT NULL) WITHOUT ROWID;"
+        "CREATE TRIGGER pendingCountInsert AFTER INSERT ON pendingOrder WHEN NEW.status = 'pending' BEGIN"
+        " INSERT INTO pendingCount (user, count) SELECT NEW.user, 0 WHERE NOT EXISTS (SELECT 1 FROM pendingCount WHERE user = NEW.user);"
+        " UPDATE pendingCount SET count = count + 1 WHERE user = NEW.user; END;"
+        "CREATE TRIGGER pendingCountDelete AFTER DELETE ON pendingOrder WHEN OLD.status = 'pending' BEGIN"
+        " UPDATE pendingCount SET count = count - 1 WHERE user = OLD.user; END;"
+        "CREATE TRIGGER pendingCountUpdate AFTER UPDATE OF user, status ON pendingOrder WHEN OLD.status = 'pending' OR NEW.status = 'pending' BEGIN"
+        " UPDATE pendingCount SET count = count - 1 WHERE user = OLD.user AND OLD.status = 'pending';"
+        " INSERT INTO pendingCount (user, count) SELECT NEW.user, 0 WHERE NEW.status = 'pending' AND NOT EXISTS (SELECT 1 FROM pendingCount WHERE user = NEW.user);"
+        " UPDATE pendingCount SET count = count + 1 WHERE user = NEW.user AND NEW.status = 'pending'; END;");
 
     sqlite3_stmt *nextOrder = prep(backend, "SELECT value FROM meta WHERE key = 'nextOrder'");
     sqlite3_stmt *bumpOrder = prep(backend, "INSERT OR REPLACE INTO meta (key, value) VALUES ('nextOrder', ?)");
     sqlite3_stmt *insertOrder = prep(backend, "INSERT INTO orders (id, user, productId, createdAt) VALUES (?, 'alice', 'coins.60', 1)");
-    sqlite3_stmt *intent = prep(keychain, "INSERT OR REPLACE INTO paymentIntent (user, productId, orderId) VALUES ('alice', 'coins.60', ?)");
+    sqlite3_stmt *intent = prep(keychain, "INSERT INTO intent (user, productId, orderId, createdAt) VALUES ('alice', 'coins.60', ?, 1)");
     sqlite3_stmt *nextTx = prep(store, "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'nextTransaction'");
     sqlite3_stmt *bumpTx = prep(store, "INSERT OR REPLACE INTO meta (key, value) VALUES ('nextTransaction', ?)");
-    sqlite3_stmt *insertTx = prep(store, "INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, error) VALUES (?, 'coins.60', 'purchasing', ?, 1, NULL)");
-    sqlite3_stmt *purchased = prep(store, "UPDATE storeTransaction SET state = 'purchased', error = NULL WHERE id = ?");
+    sqlite3_stmt *insertTx = prep(store, "INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, error, account, originalTransactionId, plan)"
+        " VALUES (?, 'coins.60', 'purchasing', ?, 1, NULL, NULL, NULL, '[{\"at\":1800000001,\"spawns\":false,\"state\":\"purchased\"}]')");
+    sqlite3_stmt *purchased = prep(store, "UPDATE storeTransaction SET state = 'purchased', error = NULL, plan = NULL WHERE id = ?");
     sqlite3_stmt *save = prep(keychain,
         "INSERT INTO pendingOrder (transactionId, user, productId, orderId, purchasedAt, price, receiptHash, attempts, lastAttemptAt, status)"
         " VALUES (?, 'alice', 'coins.60', ?, 1, '¥6', 'ab12', 0, NULL, ?) ON CONFLICT (transactionId) DO UPDATE SET"
@@ -83,7 +103,7 @@ int main(int argc, char **argv) {
     sqlite3_stmt *credit = prep(backend, "INSERT INTO credit (transactionId, user, productId, orderId, coins, creditedAt) VALUES (?, 'alice', 'coins.60', ?, 60, 1)");
     sqlite3_stmt *finish = prep(store, "UPDATE storeTransaction SET finished = 1 WHERE id = ? AND finished = 0");
     sqlite3_stmt *findOrder = prep(keychain, "SELECT productId FROM pendingOrder WHERE transactionId = ? AND user = 'alice'");
-    sqlite3_stmt *dropIntent = prep(keychain, "DELETE FROM paymentIntent WHERE user = 'alice' AND productId = 'coins.60'");
+    sqlite3_stmt *dropIntent = prep(keychain, "DELETE FROM intent WHERE id = ?");
     sqlite3_stmt *dropOrder = prep(keychain, "DELETE FROM pendingOrder WHERE transactionId = ? AND user = 'alice'");
     sqlite3_stmt *coins = prep(backend, "SELECT COALESCE(SUM(coins), 0) FROM credit WHERE user = 'alice' AND revokedAt IS NULL");
     sqlite3_stmt *owned = prep(backend, "SELECT DISTINCT productId FROM credit WHERE user = 'alice' AND revokedAt IS NULL");
@@ -100,7 +120,9 @@ int main(int argc, char **argv) {
         run(insertOrder, 1, (const char *[]){orderId});
         tx(backend, "COMMIT");
 
+        char intentId[32];
         tx(keychain, "BEGIN IMMEDIATE"); run(intent, 1, (const char *[]){orderId}); tx(keychain, "COMMIT");
+        snprintf(intentId, sizeof intentId, "%lld", sqlite3_last_insert_rowid(keychain));
 
         tx(store, "BEGIN IMMEDIATE");
         long long t = run(nextTx, 0, 0);
@@ -113,7 +135,10 @@ int main(int argc, char **argv) {
         tx(store, "BEGIN IMMEDIATE"); run(purchased, 1, (const char *[]){txId}); tx(store, "COMMIT");
 
         run(receipt, 0, 0);
-        tx(keychain, "BEGIN IMMEDIATE"); run(save, 3, (const char *[]){txId, orderId, "pending"}); tx(keychain, "COMMIT");
+        tx(keychain, "BEGIN IMMEDIATE");
+        run(dropIntent, 1, (const char *[]){intentId});
+        run(save, 3, (const char *[]){txId, orderId, "pending"});
+        tx(keychain, "COMMIT");
         run(readBack, 1, (const char *[]){txId});
 
         run(receipt, 0, 0);
@@ -129,7 +154,6 @@ int main(int argc, char **argv) {
         tx(store, "BEGIN IMMEDIATE"); run(finish, 1, (const char *[]){txId}); tx(store, "COMMIT");
         tx(keychain, "BEGIN IMMEDIATE");
         run(findOrder, 1, (const char *[]){txId});
-        run(dropIntent, 0, 0);
         run(dropOrder, 1, (const char *[]){txId});
         tx(keychain, "COMMIT");
         run(coins, 0, 0);
