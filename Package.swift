@@ -16,6 +16,8 @@ let package = Package(
     targets: [
         // No pkgConfig: SwiftPM would warn that it drops ncursesw's -D flags; the shim defines what it needs.
         .systemLibrary(name: "CNcursesw", providers: [.apt(["libncurses-dev"])]),
+        // glibc's malloc.h: the app keeps its free heap rather than handing it back and faulting it in again.
+        .systemLibrary(name: "CMalloc"),
         // Pure: state, actions, reducer, client rules. No I/O, no clock reads.
         .target(name: "IAPCore"),
         // The default catalog and the scenario scripts, shipped beside the binary.
@@ -45,7 +47,7 @@ let package = Package(
         .target(name: "Terminal", dependencies: ["CNcursesw", "IAPUI", "IAPCore"]),
         // Wiring: the runtime that runs effects, the command line, live clock and paths.
         .target(name: "IAPApp", dependencies: [
-            "IAPCore", "IAPUI", "MockStore", "MockBackend", "ClientPersistence", "DataFiles",
+            "IAPCore", "IAPUI", "MockStore", "MockBackend", "ClientPersistence", "DataFiles", "CMalloc",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
