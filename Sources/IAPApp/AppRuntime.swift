@@ -46,7 +46,7 @@ public final class AppRuntime {
             if self.haltOnStoreNews { self.halted = true }
             self.send(.storeUpdated(transactions, held: self.held(transactions)))
         })
-        readStoreQueue(atLaunch: true)
+        readStoreQueue()
         let remembered = user ?? (try? parties.vault.lastUser()) ?? nil
         send(.launched(canMakePayments: parties.store.canMakePayments, user: remembered))
     }
@@ -161,28 +161,28 @@ public final class AppRuntime {
 
     /// How many of the store's transactions one batch of a reading carries.
     static let storeBatch = 256
-    /// Where the reading of the store's queue in progress has got to (nil: none is in progress).
-    private var readingAfter: StoreTransaction??
+    /// A reading of the store's queue is in progress; another was asked for meanwhile.
+    private var reading = false
     private var readAgain = false
 
     /// Reads the store's queue a batch at a time: the first at once, the rest between frames, so that a long queue
     /// neither holds up the screen nor sits in memory whole. A reading asked for during another starts when it ends.
-    /// At launch an empty queue is no news (StoreKit re-delivers nothing).
-    private func readStoreQueue(atLaunch: Bool = false) {
+    /// An empty queue is no news, as StoreKit re-delivers nothing.
+    private func readStoreQueue() {
         guard !halted else { return }
-        guard readingAfter == nil else {
+        guard !reading else {
             readAgain = true
             return
         }
-        readBatch(after: nil, atLaunch: atLaunch)
+        readBatch(after: nil)
     }
 
-    private func readBatch(after cursor: StoreTransaction?, atLaunch: Bool = false) {
+    private func readBatch(after cursor: StoreTransaction?) {
         guard !halted else { return }
         let batch = parties.store.transactions(after: cursor, limit: Self.storeBatch)
         let more = batch.count == Self.storeBatch
-        readingAfter = more ? .some(batch.last) : nil
-        if !(atLaunch && batch.isEmpty && cursor == nil) { send(.storeUpdated(batch, held: held(batch), more: more)) }
+        reading = more
+        if !batch.isEmpty || cursor != nil { send(.storeUpdated(batch, held: held(batch), more: more)) }
         if more {
             timers.after(0) { [weak self] in self?.readBatch(after: batch.last) }
         } else if readAgain {

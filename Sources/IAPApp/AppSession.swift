@@ -82,7 +82,7 @@ public final class AppSession {
         var state = options
         state.now = timers.now
         // The device's notes of who is paying are known before the store re-delivers anything (C1, I3).
-        state.paymentIntents = try parties.vault.openIntents()
+        state.device.paymentIntents = try parties.vault.openIntents()
         return (timers, parties, AppRuntime(state: state, parties: parties, timers: timers))
     }
 

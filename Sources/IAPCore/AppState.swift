@@ -58,21 +58,14 @@ public struct AppState: Sendable, Equatable {
         products.indices.contains(selection) ? products[selection] : nil
     }
 
-    /// Who is logged in. Setting it is for screens drawn from made-up states (the gallery, tests): it names the session,
-    /// starting one if there is none. The reducer starts and drops sessions itself, never by renaming one.
-    // The device's parts by their old names, for the screens and the tests that build states by hand.
-    public var canMakePayments: Bool { get { device.canMakePayments } set { device.canMakePayments = newValue } }
+    // The device's parts the screens and the tests read most, by their old names.
     public var purchase: Purchase? { get { device.purchase } set { device.purchase = newValue } }
     public var hud: HUD? { get { device.hud } set { device.hud = newValue } }
     public var alarms: [Alarm] { get { device.alarms } set { device.alarms = newValue } }
-    public var paymentIntents: [PaymentIntent] { get { device.paymentIntents } set { device.paymentIntents = newValue } }
-    public var storeQueue: [String: StoreTransaction] { get { device.storeQueue } set { device.storeQueue = newValue } }
-    public var readingStoreQueue: Bool { get { device.readingStoreQueue } set { device.readingStoreQueue = newValue } }
     public var unclaimed: [StoreTransaction] { get { device.unclaimed } set { device.unclaimed = newValue } }
-    public var claimed: Set<String> { get { device.claimed } set { device.claimed = newValue } }
-    public var verifying: String? { get { device.verifying } set { device.verifying = newValue } }
-    public var wakeAt: Date? { get { device.wakeAt } set { device.wakeAt = newValue } }
 
+    /// Who is logged in. Setting it is for screens drawn from made-up states (the gallery, tests): it names the session,
+    /// starting one if there is none. The reducer starts and drops sessions itself, never by renaming one.
     public var user: String? {
         get { session?.user }
         set {

@@ -174,7 +174,7 @@ extension AppState {
     mutating func persisted(_ order: PendingOrder, ok: Bool) -> [Effect] {
         if !ok { device.alarms.append(.writeFailed(transactionId: order.transactionId)) }
         if order.user == user { session?.keep(order) }
-        if order.status == .pending, device.purchase?.transactionId == order.transactionId, device.hud?.kind == .purchasing || device.hud?.kind == .alreadyOwned {
+        if order.status == .pending, device.purchase?.transactionId == order.transactionId, device.hud?.kind.isPaymentSheet == true {
             // A restore keeps saying what it is: owned already, coming back for free.
             device.hud = HUD(device.hud?.kind == .alreadyOwned ? .alreadyOwned : .confirming, productId: order.productId, transactionId: order.transactionId)
             session?.queue.priority = order.transactionId
@@ -184,7 +184,7 @@ extension AppState {
 
     /// The sheet's Cancel came too late: Apple had taken the payment, which goes on in the background.
     mutating func cancelAnswered(_ transactionId: String, cancelled: Bool) -> [Effect] {
-        guard !cancelled, device.purchase?.transactionId == transactionId, device.hud?.kind == .purchasing || device.hud?.kind == .alreadyOwned else { return [] }
+        guard !cancelled, device.purchase?.transactionId == transactionId, device.hud?.kind.isPaymentSheet == true else { return [] }
         device.hud = HUD(.backgrounded, productId: device.purchase?.productId, transactionId: transactionId)
         return [.readStoreQueue(after: 0)]
     }

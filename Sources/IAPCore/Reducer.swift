@@ -8,7 +8,7 @@ extension AppState {
         case let .launched(canPay, user):
             device.canMakePayments = canPay
             productsStatus = .loading
-            // The observer has just been handed the whole queue (C1): no need to look again at this login.
+            // The runtime has just begun reading the store's whole queue (C1): no need to look again at this login.
             return [.requestProducts] + (user.map { logIn($0, lookAtStoreQueue: false) } ?? [])
         case let .key(key):
             return handle(key)
@@ -160,14 +160,18 @@ extension AppState {
             return []
         }
         current.pendingTotal = page.total
+        let before = current.pageEnd
         if let last = page.orders.last { current.pageEnd = last }
+        let movedOn = current.pageEnd.map { end in before.map { VerifyPolicy.queueKey($0) < VerifyPolicy.queueKey(end) } ?? true } ?? false
         for order in page.orders where current.orders[order.transactionId] == nil {
             current.orders[order.transactionId] = order
             current.prompts.append(order.transactionId)
         }
         session = current
         showNextPrompt()
-        return pumpVerifyQueue()
+        // A page of orders already in memory (tried since, they moved past where it starts) asks about nothing: read on
+        // from its end, as long as the end moves.
+        return pumpVerifyQueue() + (movedOn ? readNextPageIfAnswered() : [])
     }
 
     /// Reads the next page once every order found at login in memory has been answered and the backlog holds more.

@@ -5,6 +5,24 @@ import Testing
 
 @Suite("A large backlog of pending orders")
 struct BacklogTests {
+    /// `count` transactions paid by `user`, unfinished in the store and pending in the user's store, one second apart.
+    private func paidAndSaved(_ count: Int, for user: String, in app: Harness, attempts: (Int) -> Int = { _ in 0 }) throws {
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        let store = try DatabaseQueue(path: app.directory.store)
+        try store.write { db in
+            for i in 0..<count {
+                try db.execute(sql: """
+                    INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, finished, account)
+                    VALUES (?, 'com.iapsim.coins.60', 'purchased', NULL, ?, 0, ?)
+                    """, arguments: [String(3_000_000_000 + i), start.addingTimeInterval(Double(i)).timeIntervalSince1970, user])
+                try app.parties.vault.save(PendingOrder(
+                    transactionId: String(3_000_000_000 + i), user: user, productId: "com.iapsim.coins.60", orderId: nil,
+                    purchasedAt: start.addingTimeInterval(Double(i)), price: "¥6", receiptHash: nil, attempts: attempts(i)))
+            }
+        }
+        try store.close()
+    }
+
     @Test("10,000 pending orders at login: the first is asked about, the count is right, nothing is verified under another user")
     func tenThousandPending() throws {
         let app = try Harness(user: "alice")
@@ -31,28 +49,16 @@ struct BacklogTests {
     @Test("a backlog longer than a page and than a batch of the store's queue: each order is asked about once, all are credited")
     func longerThanAPage() throws {
         let app = try Harness(user: "alice", faults: [.backendDown])
-        let count = 300, start = Date(timeIntervalSince1970: 1_800_000_000)
+        let count = 300
         // Paid and saved for alice, then the app died before any was verified: the store and her store hold them all.
-        let store = try DatabaseQueue(path: app.directory.store)
-        try store.write { db in
-            for i in 0..<count {
-                try db.execute(sql: """
-                    INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, finished, account)
-                    VALUES (?, 'com.iapsim.coins.60', 'purchased', NULL, ?, 0, 'alice')
-                    """, arguments: [String(3_000_000_000 + i), start.addingTimeInterval(Double(i)).timeIntervalSince1970])
-                try app.parties.vault.save(PendingOrder(
-                    transactionId: String(3_000_000_000 + i), user: "alice", productId: "com.iapsim.coins.60", orderId: nil,
-                    purchasedAt: start.addingTimeInterval(Double(i)), price: "¥6", receiptHash: nil, attempts: i % 2))
-            }
-        }
-        try store.close()
+        try paidAndSaved(count, for: "alice", in: app, attempts: { $0 % 2 })
 
         try app.relaunch(user: "alice")
         #expect(app.state.pendingCount == count)
         #expect(app.state.orders.count <= Session.pageSize)
         // The store re-delivers every one of them; the client knows it holds them without keeping them in memory.
         app.advance(0.1)
-        #expect(app.state.storeQueue.isEmpty)
+        #expect(app.state.device.storeQueue.isEmpty)
         #expect(app.state.unclaimed.isEmpty)
 
         var asked: [String] = []
@@ -121,30 +127,18 @@ struct BacklogTests {
     @Test("a purchase made while a long store queue is still being read is claimed once, by its payer; the backlog stays its owner's")
     func buyWhileTheQueueIsRead() throws {
         let app = try Harness(user: "alice", faults: [.backendDown])
-        let count = 600, start = Date(timeIntervalSince1970: 1_800_000_000)
-        let store = try DatabaseQueue(path: app.directory.store)
-        try store.write { db in
-            for i in 0..<count {
-                try db.execute(sql: """
-                    INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, finished, account)
-                    VALUES (?, 'com.iapsim.coins.60', 'purchased', NULL, ?, 0, 'alice')
-                    """, arguments: [String(3_000_000_000 + i), start.addingTimeInterval(Double(i)).timeIntervalSince1970])
-                try app.parties.vault.save(PendingOrder(
-                    transactionId: String(3_000_000_000 + i), user: "alice", productId: "com.iapsim.coins.60", orderId: nil,
-                    purchasedAt: start.addingTimeInterval(Double(i)), price: "¥6", receiptHash: nil))
-            }
-        }
-        try store.close()
+        let count = 600
+        try paidAndSaved(count, for: "alice", in: app)
 
         // Bob launches the app; the first batch of the queue is read before anything, the rest between frames.
         try app.relaunch(user: "bob", faults: [])
-        #expect(app.state.readingStoreQueue)
+        #expect(app.state.device.readingStoreQueue)
         // Live, the product list can answer while a long queue is still being read; bob buys at once.
         app.runtime.send(.productsLoaded(.success(shippedCatalog)))
         app.press(.down, .enter)  // 300 Coins: the store refuses a product whose transaction is still open
-        #expect(app.state.readingStoreQueue)
+        #expect(app.state.device.readingStoreQueue)
         app.session.settle()
-        #expect(!app.state.readingStoreQueue)
+        #expect(!app.state.device.readingStoreQueue)
         #expect(app.state.unclaimed.isEmpty)
         #expect(try app.credits().filter { $0.user == "bob" }.count == 1)
         #expect(try app.credits().filter { $0.user == "alice" }.isEmpty)

@@ -31,30 +31,30 @@ struct CoreTestStoreTests {
             .addPayment(Payment(productId: "coins", applicationUsername: "O1", account: "a", id: 7)),
             .readStoreQueue(after: AppState.lookAgainAfterPayment),
         ]) {
-            $0.paymentIntents = [intent]
+            $0.device.paymentIntents = [intent]
             $0.purchase?.paymentId = 7
         }
         let paid = StoreTransaction(id: "t1", productId: "coins", state: .purchased, applicationUsername: "O1", date: t0, paymentId: 7)
         let order = PendingOrder(transactionId: "t1", user: "a", productId: "coins", orderId: "O1", purchasedAt: t0, price: "¥6", receiptHash: nil)
         // C2: written before anything talks to the backend; the intent closes in the same write.
         store.send(.storeUpdated([paid]), effects: [.persist(order, closingIntent: 7)]) {
-            $0.storeQueue = ["t1": paid]
+            $0.device.storeQueue = ["t1": paid]
             $0.purchase?.transactionId = "t1"
-            $0.paymentIntents = []
-            $0.claimed = ["t1"]
+            $0.device.paymentIntents = []
+            $0.device.claimed = ["t1"]
         }
         store.send(.persisted(order, ok: true), effects: [.verify(order)]) {
             $0.session?.orders = ["t1": order]
             $0.session?.pendingTotal = 1
             $0.hud = HUD(.confirming, productId: "coins", transactionId: "t1")
-            $0.verifying = "t1"
+            $0.device.verifying = "t1"
             $0.session?.queue.triesSinceTrigger = ["t1": 1]
         }
         var verified = order
         verified.status = .verified
         // I4: finished only after the verdict.
         store.send(.verified(order, .valid), effects: [.persist(verified, closingIntent: nil), .finish(transactionId: "t1", user: "a")]) {
-            $0.verifying = nil
+            $0.device.verifying = nil
             $0.hud?.kind = .success
             $0.purchase = nil
             $0.session?.orders = ["t1": verified]
@@ -62,7 +62,7 @@ struct CoreTestStoreTests {
         }
         store.send(.finished(transactionId: "t1", user: "a", found: true),
                    effects: [.remove(transactionId: "t1", user: "a"), .refreshAccount("a")]) {
-            $0.storeQueue = [:]
+            $0.device.storeQueue = [:]
             $0.session?.orders = [:]
             $0.session?.queue.triesSinceTrigger = [:]
         }
@@ -98,5 +98,20 @@ struct CoreTestStoreTests {
             $0.session = Session(user: "b")
             $0.modal = nil
         }
+    }
+
+    @Test("a page that brings nothing new (orders tried since moved past where it starts) reads on: every order found at login is still asked about (C8)")
+    func pageOfKnownOrdersReadsOn() {
+        func order(_ id: String) -> PendingOrder {
+            PendingOrder(transactionId: id, user: "a", productId: "coins", orderId: nil, purchasedAt: t0, price: "¥6", receiptHash: nil, attempts: 1)
+        }
+        var state = AppState(now: t0)
+        var session = Session(user: "a")
+        session.orders = ["o1": order("o1"), "o2": order("o2")]
+        session.pendingTotal = 5
+        session.pageRequested = true
+        state.session = session
+        let effects = state.reduce(.pendingPageLoaded(user: "a", PendingPage(orders: [order("o1"), order("o2")], total: 5)), now: t0)
+        #expect(effects.contains(.loadPendingPage(user: "a", after: order("o2"))), "\(effects)")
     }
 }
