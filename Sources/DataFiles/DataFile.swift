@@ -33,7 +33,9 @@ public enum DataFile {
             // One connection: it only reads until the checks pass (a foreign file's journal mode is not even set),
             // then it is switched to WAL and migrated. A second connection just for checking cost ~2 ms a file.
             let queue = try DatabaseQueue(path: path, configuration: config)
-            if existed && !untouched { try queue.inDatabase { db in try check(db, path: path, as: identity) } }
+            if existed && !untouched {
+                try queue.inDatabase { db in try check(db, path: path, as: identity, migrations: migrations.map(\.0)) }
+            }
             try queue.writeWithoutTransaction { db in
                 // WAL with synchronous=NORMAL: a commit survives a process kill (only power loss could lose the last ones).
                 try db.execute(sql: "PRAGMA journal_mode = WAL")

@@ -11,11 +11,15 @@ public struct DataFileIdentity: Sendable {
     public let tables: Set<String>
     /// Rows that would stop the app when read, as (table, SQL answering the first bad row's key, what is wrong with it).
     public let rowChecks: [(table: String, sql: String, problem: String)]
+    /// Tables an earlier iapsim kept that a migration has since dropped.
+    public let retired: Set<String>
 
-    public init(party: String, applicationId: Int32, tables: Set<String>, rowChecks: [(table: String, sql: String, problem: String)] = []) {
+    public init(party: String, applicationId: Int32, tables: Set<String>, retired: Set<String> = [],
+                rowChecks: [(table: String, sql: String, problem: String)] = []) {
         self.party = party
         self.applicationId = applicationId
         self.tables = tables
+        self.retired = retired
         self.rowChecks = rowChecks
     }
 
@@ -33,7 +37,7 @@ public struct DataFileIdentity: Sendable {
                      "the unfinished transaction %@ has a date that is not a finite number")])
     public static let backend = DataFileIdentity(party: "backend", applicationId: id("iaB1"), tables: ["orders", "credit", "meta", "verdict"])
     public static let keychain = DataFileIdentity(
-        party: "client keychain", applicationId: id("iaK1"), tables: ["pendingOrder", "paymentIntent", "intent", "pendingCount"],
+        party: "client keychain", applicationId: id("iaK1"), tables: ["pendingOrder", "paymentIntent", "intent", "pendingCount"], retired: ["paymentIntent"],
         rowChecks: [("pendingOrder", "SELECT transactionId FROM pendingOrder WHERE NOT (purchasedAt \(sane)) OR NOT (COALESCE(lastAttemptAt, 0) \(sane)) LIMIT 1",
                      "the pending order %@ has a date that is not a finite number")])
     public static let sandbox = DataFileIdentity(party: "client sandbox", applicationId: id("iaX1"), tables: ["session"])
@@ -64,7 +68,8 @@ extension DataFile {
     }
 
     /// The checks of `inspect`, on a connection that has not written anything yet (reads only).
-    static func check(_ db: Database, path: String, as identity: DataFileIdentity) throws {
+    /// `migrations`: when the file has had all of them, every table they leave must be there.
+    static func check(_ db: Database, path: String, as identity: DataFileIdentity, migrations: [String] = []) throws {
         let verdict = try String.fetchAll(db, sql: "PRAGMA quick_check(3)")
         guard verdict == ["ok"] else {
             let said = verdict.joined(separator: "; ").split(whereSeparator: \.isNewline).joined(separator: " ")
@@ -82,6 +87,11 @@ extension DataFile {
                 let what = owner != 0 ? "application_id \(owner)" : "tables \(unknown.sorted().prefix(3).joined(separator: ", "))"
                 throw DataFileError(path: path, problem: "is not an iapsim \(identity.party) database (it has \(what)); left untouched — move it away, or give another --data-dir")
             }
+        }
+        if owner == identity.applicationId, !migrations.isEmpty, tables.contains("grdb_migrations"),
+           Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")).isSuperset(of: migrations),
+           let missing = identity.tables.subtracting(identity.retired).subtracting(tables).sorted().first {
+            throw DataFileError(path: path, problem: "is missing the table \(missing) that the \(identity.party)'s migrations made; left untouched — restore it from a backup, or move it away to start afresh")
         }
         for check in identity.rowChecks where tables.contains(check.table) {
             if let key = try String.fetchOne(db, sql: check.sql) {

@@ -69,6 +69,18 @@ struct DataFileInputTests {
         refusedOpening(directory, naming: "backend.sqlite", saying: "integrity")
     }
 
+    @Test("a keychain missing a table its migrations made (pendingCount) is named and left alone, not used half-way")
+    func missingTable() throws {
+        let directory = try settledDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory.path) }
+        do {
+            let queue = try DatabaseQueue(path: directory.keychain)
+            try queue.write { try $0.execute(sql: "DROP TABLE pendingCount") }
+            try queue.close()
+        }
+        refusedOpening(directory, naming: "client-keychain.sqlite", saying: "pendingCount")
+    }
+
     @Test("a foreign SQLite file is named and left alone, never migrated in place")
     func foreign() throws {
         let directory = DataDirectory(path: temporary())
