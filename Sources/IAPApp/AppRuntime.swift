@@ -25,6 +25,12 @@ public final class AppRuntime {
         self.timers = timers
         parties.onStoreError { [weak self] in self?.send(.alarm(.storage(party: "store", detail: $0))) }
         parties.faults.onFired = { [weak self] in self?.send(.faultFired($0)) }
+        parties.backend.onError = { [weak self] in self?.send(.alarm(.storage(party: "backend", detail: $0))) }
+        // A renewal, an expiry or a refund on the store's clock changes what the product list says of a subscription.
+        parties.store.onSubscriptionsChanged = { [weak self] in
+            guard let self, !self.halted, let user = self.state.user else { return }
+            self.run(.refreshAccount(user))
+        }
         // The board is the one owner of what is armed; the state's copy is refreshed on every change, however it
         // came (the panel, a one-shot spent by a party, a test setting the board), even while the app is halted,
         // so the badges and the panel always show what the parties obey.
@@ -102,9 +108,15 @@ public final class AppRuntime {
         case let .setLastUser(user):
             record { try vault.setLastUser(user) }
         case let .refreshAccount(user):
+            // StoreKit answers the subscriptions' status on the device; the backend answers what it grants.
+            send(.subscriptionsLoaded(user, store.subscriptions(account: user)))
             backend.account(user: user) { [weak self] result in
                 if case let .success(account) = result { self?.send(.accountLoaded(user, account)) }
             }
+        case let .refund(account):
+            _ = store.refund(account: account)
+        case let .setAutoRenew(on, original):
+            store.setAutoRenew(on, originalTransactionId: original)
         case let .createOrder(user, productId):
             backend.createOrder(user: user, productId: productId) { [weak self] in
                 self?.send(.orderCreated(user: user, productId: productId, $0))

@@ -79,6 +79,10 @@ public final class AppSession {
                              latency: Parties.Latency) throws -> (TimerQueue, Parties, AppRuntime) {
         let timers = clock.timers
         let parties = try Parties.open(in: directory, catalog: catalog, scheduler: timers, latency: latency, faults: faults)
+        // The app was closed through the next renewal: the store's clock is past it before anything is attached.
+        if let renewal = parties.store.nextSubscriptionEvent(), parties.faults.fire(.renewalWhileClosed) != nil {
+            timers.jump(to: renewal.addingTimeInterval(1))
+        }
         var state = options
         state.now = timers.now
         // The device's notes of who is paying are known before the store re-delivers anything (C1, I3).

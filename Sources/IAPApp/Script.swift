@@ -29,7 +29,8 @@ public struct Script: Sendable {
         case reinstall
         case switchUser(String)
         case lang(Language)
-        case refund
+        /// Apple refunds a transaction: the one named, else the logged-in user's latest paid one.
+        case refund(String?)
         case compensate
         /// Support ties a transaction no evidence could attribute to the user Apple's records say paid.
         case assign(transactionId: String, user: String)
@@ -110,8 +111,9 @@ public struct Script: Sendable {
             && name.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0) }
     }
 
-    /// The longest `wait`, and the longest `wait until … within` (it draws the screen once a virtual second).
-    public static let longestWait = 86_400.0, longestWaitUntil = 3_600.0
+    /// The longest `wait` (a year and a day: a yearly renewal), and the longest `wait until … within` (it draws the
+    /// screen once a virtual second).
+    public static let longestWait = 31_622_400.0, longestWaitUntil = 3_600.0
 
     private struct StepError: Error { let message: String }
 
@@ -167,7 +169,11 @@ public struct Script: Sendable {
         case "lang":
             guard let lang = Language(rawValue: try needs("en or zh")) else { throw StepError(message: "`lang` takes en or zh") }
             return .lang(lang)
-        case "refund": return .refund
+        case "refund":
+            guard rest.count <= 1, rest.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }) else {
+                throw StepError(message: "`refund` takes at most a transaction id (digits), e.g. `refund 1000000001`")
+            }
+            return .refund(rest.first)
         case "compensate": return .compensate
         case "assign":
             guard rest.count == 2 else { throw StepError(message: "`assign` takes a transaction id and a user name") }

@@ -170,13 +170,15 @@ public final class ScriptPlayer {
         case let .lang(lang):
             setup.options.lang = lang
             try app().runtime.send(.setLanguage(lang))
-        case .refund:
+        case let .refund(transactionId):
             let app = try app()
-            guard let user = app.state.user, let credit = try app.parties.backend.database.recentCredits(user: user, limit: 1).credits.first
-            else { throw Failure(message: "nothing to refund: no credit for the logged-in user") }
-            _ = try app.parties.backend.database.refund(transactionId: credit.transactionId, at: app.timers.now)
+            guard transactionId != nil || app.state.user != nil else { throw Failure(message: "`refund` needs a transaction id (nobody is logged in)") }
+            guard let refunded = app.parties.store.refund(transactionId: transactionId, account: app.state.user) else {
+                throw Failure(message: transactionId.map { "nothing to refund: \($0) is not a paid, unrefunded transaction" }
+                              ?? "nothing to refund: \(app.state.user!) has no paid, unrefunded transaction")
+            }
             app.runtime.send(.foreground)  // the app sees the new balance the next time it looks
-            return "refunded \(credit.transactionId)"
+            return "refunded \(refunded)"
         case .compensate:
             let app = try app()
             guard let order = app.state.pendingOrders.first, let orderId = order.orderId
@@ -226,8 +228,7 @@ public final class ScriptPlayer {
             switch what {
             case .credits: return try parties.backend.database.recentCredits(user: user, limit: 0).total
             case .coins:
-                let consumables = Set(setup.catalog.filter { $0.kind.isConsumable }.map(\.id))
-                return try parties.backend.database.account(user: user, consumables: consumables).coins
+                return try parties.backend.database.account(user: user, notKept: [], at: app.timers.now).coins
             default: return try parties.vault.orderCount(user: user)
             }
         }

@@ -45,6 +45,13 @@ public final class TimerQueue: Scheduler {
         }
     }
 
+    /// Sets the clock forward to `date` without running anything: time that passed while the app was not running.
+    public func jump(to date: Date) {
+        let gap = date.timeIntervalSince(now)
+        guard gap > 0 else { return }
+        if let virtualNow { self.virtualNow = virtualNow.addingTimeInterval(gap) } else { skipped += gap }
+    }
+
     /// How long the wall clock waits until the app's clock reaches `date`.
     public func wallSeconds(until date: Date) -> Double {
         max(date.timeIntervalSince(now), 0) / (virtualNow == nil ? speed : 1)

@@ -7,6 +7,7 @@ public enum Action: Sendable, Equatable {
     case productsLoaded(Result<[Product], StoreRequestError>)
     case userLoaded(String, UserSnapshot?)
     case accountLoaded(String, Account)
+    case subscriptionsLoaded(String, [SubscriptionStatus])
     case orderCreated(user: String, productId: String, Result<String, BackendError>)
     /// The intent for a payment is on disk (nil: the write failed, so the app does not pay).
     case intentRecorded(user: String, productId: String, PaymentIntent?)

@@ -79,6 +79,20 @@ public struct AppState: Sendable, Equatable {
 
     public var account: Account { session?.account ?? Account() }
 
+    /// The logged-in user's subscriptions, as the store reports them.
+    public var subscriptions: [SubscriptionStatus] { session?.subscriptions ?? [] }
+
+    /// The status of the subscription a product belongs to, for the logged-in user: the group's, shown on the product
+    /// it is for (a product of the group they are not on shows none).
+    public func subscriptionStatus(of productId: String) -> SubscriptionStatus? {
+        subscriptions.first { $0.productId == productId }
+    }
+
+    /// The highlighted product's subscription status, if it has one.
+    public var selectedSubscription: SubscriptionStatus? {
+        selectedProduct.flatMap { subscriptionStatus(of: $0.id) }
+    }
+
     /// The logged-in user's orders in memory.
     public var orders: [String: PendingOrder] { session?.orders ?? [:] }
 
@@ -104,6 +118,8 @@ public struct AppState: Sendable, Equatable {
 public struct HUD: Sendable, Equatable {
     public enum Kind: Sendable, Equatable, CaseIterable {
         case purchasing, alreadyOwned, confirming, success, restored, failed, cancelled, deferred, disabled, verifyFailed, jailbroken, backgrounded
+        /// A move to a lower or equal level of a subscribed group: nothing charged, the next renewal changes the plan.
+        case planChanged
 
         /// A wait, as opposed to an outcome that Esc dismisses.
         public var isWaiting: Bool { self == .purchasing || self == .alreadyOwned || self == .confirming }
@@ -141,4 +157,6 @@ public indirect enum Modal: Sendable, Equatable {
     case explain(stateId: String, under: Modal?)
     /// Every state with its explanation; `selection` indexes `VisibleState.ids`.
     case stateCatalog(selection: Int)
+    /// Settings › Subscriptions: the user's subscriptions; `selection` indexes `Session.subscriptions`.
+    case subscriptions(selection: Int)
 }

@@ -8,6 +8,10 @@ public enum Effect: Sendable, Equatable {
     /// Read the page of the user's backlog that follows `after` in queue order; answers `.pendingPageLoaded`.
     case loadPendingPage(user: String, after: PendingOrder?)
     case refreshAccount(String)
+    /// Apple refunds the account's latest paid transaction (support's key in the inspector).
+    case refund(account: String)
+    /// Settings › Subscriptions, on the store's side.
+    case setAutoRenew(Bool, originalTransactionId: String)
     case createOrder(user: String, productId: String)
     /// Answers `.intentRecorded`.
     case recordIntent(user: String, productId: String, orderId: String?, at: Date)

@@ -22,6 +22,10 @@ public enum Intent: Sendable, Equatable {
     case crashNow
     case reinstall
     case startScenario(String)
+    /// Support: Apple refunds the logged-in user's latest purchase.
+    case refundLatest
+    /// Settings › Subscriptions: turn the subscription's auto-renew off (cancel) or on (resubscribe).
+    case setAutoRenew(originalTransactionId: String, on: Bool)
 }
 
 extension AppState {
@@ -73,6 +77,12 @@ extension AppState {
         case let .startScenario(name):
             modal = nil
             return [.startScenario(name)]
+        case .refundLatest:
+            guard let user else { return [] }
+            return [.refund(account: user), .refreshAccount(user)]
+        case let .setAutoRenew(original, on):
+            guard let user, session?.subscriptions.contains(where: { $0.originalTransactionId == original }) == true else { return [] }
+            return [.setAutoRenew(on, originalTransactionId: original), .refreshAccount(user)]
         }
     }
 

@@ -9,6 +9,7 @@ public enum Command: String, Sendable, Equatable, CaseIterable {
     case faultPanel = "faults", scenarios, inspector, language
     case armOnce = "arm-once", explain
     case stateCatalog = "every-state", assignUnclaimed = "assign-unclaimed"
+    case manageSubscriptions = "subscriptions", toggleAutoRenew = "auto-renew", refund
 }
 
 /// Where the keys go right now: the innermost thing on screen takes them.
@@ -29,6 +30,8 @@ public enum KeyContext: Sendable, Equatable, CaseIterable {
     case stateBrowser
     case inspector
     case explain
+    /// Settings › Subscriptions: a list to move in; Enter turns the selected one's auto-renew off or on.
+    case subscriptionList
 }
 
 /// One row of the keymap. The same table dispatches keys, fills the hint bar and the `?` overlay.
@@ -51,7 +54,7 @@ public enum Keymap {
     public static let anywhere: Set<KeyContext> = Set(KeyContext.allCases).subtracting([.login, .quitConfirm])
 
     /// The product list and the list overlays, where PgUp/PgDn/Home/End move.
-    public static let lists: Set<KeyContext> = [.products, .panel, .scenarioList, .stateBrowser]
+    public static let lists: Set<KeyContext> = [.products, .panel, .scenarioList, .stateBrowser, .subscriptionList]
 
     /// How far PgUp/PgDn move.
     public static let page = 10
@@ -59,10 +62,10 @@ public enum Keymap {
     public static let bindings: [KeyBinding] = [
         KeyBinding(keys: [.up, .char("k")], label: "↑/k", help: Localized(en: "move up", zh: "上移"),
                    hint: Localized(en: "up", zh: "上移"),
-                   command: .up, contexts: [.products, .panel, .scenarioList, .stateBrowser]),
+                   command: .up, contexts: [.products, .panel, .scenarioList, .stateBrowser, .subscriptionList]),
         KeyBinding(keys: [.down, .char("j")], label: "↓/j", help: Localized(en: "move down", zh: "下移"),
                    hint: Localized(en: "down", zh: "下移"),
-                   command: .down, contexts: [.products, .panel, .scenarioList, .stateBrowser]),
+                   command: .down, contexts: [.products, .panel, .scenarioList, .stateBrowser, .subscriptionList]),
         KeyBinding(keys: [.pageUp], label: "PgUp", help: Localized(en: "a page up", zh: "上翻一页"), hint: nil,
                    command: .pageUp, contexts: lists),
         KeyBinding(keys: [.pageDown], label: "PgDn", help: Localized(en: "a page down", zh: "下翻一页"), hint: nil,
@@ -74,12 +77,16 @@ public enum Keymap {
         KeyBinding(keys: [.enter], label: "Enter", help: Localized(en: "buy / log in / take default", zh: "购买 / 登录 / 默认选项"),
                    hint: Localized(en: "choose", zh: "确定"),
                    command: .choose, contexts: [.loginEmpty, .login, .products, .prompt, .panel, .scenarioList]),
+        KeyBinding(keys: [.enter], label: "Enter", help: Localized(en: "cancel / resume auto-renew", zh: "取消 / 恢复自动续期"),
+                   hint: Localized(en: "auto-renew on/off", zh: "自动续期开/关"),
+                   command: .toggleAutoRenew, contexts: [.subscriptionList]),
         KeyBinding(keys: [.left, .right, .tab], label: "←/→/Tab", help: Localized(en: "switch button", zh: "切换按钮"),
                    hint: Localized(en: "switch", zh: "切换"),
                    command: .otherChoice, contexts: [.prompt]),
         KeyBinding(keys: [.escape], label: "Esc", help: Localized(en: "back / dismiss / safe choice", zh: "返回 / 关闭 / 安全选项"),
                    hint: Localized(en: "back", zh: "返回"),
-                   command: .back, contexts: [.login, .hud, .prompt, .help, .quitConfirm, .panel, .scenarioList, .stateBrowser, .inspector, .explain]),
+                   command: .back, contexts: [.login, .hud, .prompt, .help, .quitConfirm, .panel, .scenarioList, .stateBrowser, .inspector, .explain,
+                                              .subscriptionList]),
         KeyBinding(keys: [.backspace], label: "⌫", help: Localized(en: "erase a letter", zh: "删除一个字"),
                    hint: nil,
                    command: .erase, contexts: [.login]),
@@ -98,6 +105,12 @@ public enum Keymap {
         KeyBinding(keys: [.char("a")], label: "a", help: Localized(en: "assign unclaimed (support)", zh: "分配未认领付款(客服)"),
                    hint: Localized(en: "assign unclaimed", zh: "分配未认领"),
                    command: .assignUnclaimed, contexts: [.inspector]),
+        KeyBinding(keys: [.char("m")], label: "m", help: Localized(en: "manage subscriptions", zh: "管理订阅"),
+                   hint: Localized(en: "subscriptions", zh: "订阅"),
+                   command: .manageSubscriptions, contexts: [.products, .subscriptionList]),
+        KeyBinding(keys: [.char("r")], label: "r", help: Localized(en: "refund latest (Apple side)", zh: "退款最近一笔(Apple 侧)"),
+                   hint: Localized(en: "refund", zh: "退款"),
+                   command: .refund, contexts: [.inspector]),
         KeyBinding(keys: [.char("F")], label: "F", help: Localized(en: "faults, crash now, reinstall", zh: "故障、立即崩溃、重装"),
                    hint: nil,
                    command: .faultPanel, contexts: [.products, .hud, .panel, .scenarioList, .stateBrowser]),
@@ -155,6 +168,7 @@ extension AppState {
         case .stateCatalog: return .stateBrowser
         case .inspector: return .inspector
         case .explain: return .explain
+        case .subscriptions: return .subscriptionList
         case nil: break
         }
         if user == nil { return loginText.isEmpty ? .loginEmpty : .login }

@@ -36,6 +36,8 @@ extension AppState {
         case let .stateCatalog(selection):
             let count = VisibleState.ids.count
             modal = .stateCatalog(selection: (selection + step + count) % count)
+        case let .subscriptions(selection) where !subscriptions.isEmpty:
+            modal = .subscriptions(selection: (selection + step + subscriptions.count) % subscriptions.count)
         default:
             break
         }
@@ -56,6 +58,7 @@ extension AppState {
         case let .faultPanel(selection): modal = .faultPanel(selection: target(selection, FaultPanelRow.all.count))
         case let .scenarios(selection) where !scenarios.isEmpty: modal = .scenarios(selection: target(selection, scenarios.count))
         case let .stateCatalog(selection): modal = .stateCatalog(selection: target(selection, VisibleState.ids.count))
+        case let .subscriptions(selection): modal = .subscriptions(selection: target(selection, subscriptions.count))
         default: break
         }
     }
@@ -77,6 +80,11 @@ extension AppState {
             }
         case let .scenarios(selection) where scenarios.indices.contains(selection):
             return perform(.startScenario(scenarios[selection].name))
+        case let .subscriptions(selection) where subscriptions.indices.contains(selection):
+            let chosen = subscriptions[selection]
+            // Only one that has not ended can be cancelled or resumed; an expired one is bought again from the list.
+            guard chosen.entitles else { return [] }
+            return perform(.setAutoRenew(originalTransactionId: chosen.originalTransactionId, on: chosen.state == .cancelled))
         default:
             return []
         }

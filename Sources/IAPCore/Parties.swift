@@ -23,6 +23,10 @@ public protocol PaymentQueue: AnyObject {
     func finish(transactionId: String) -> Bool
     /// The app receipt, base64; nil when the device has none yet.
     func appReceipt() -> String?
+    /// The store account's subscriptions, one per group, with their status now (StoreKit's subscription status).
+    func subscriptions(account: String) -> [SubscriptionStatus]
+    /// Settings › Subscriptions: auto-renew off (cancel) or back on (resubscribe before the end).
+    func setAutoRenew(_ on: Bool, originalTransactionId: String)
 }
 
 public enum StoreRequestError: Error, Sendable, Equatable {

@@ -8,9 +8,9 @@ public struct Product: Sendable, Equatable, Identifiable {
 
         /// Consumables are re-bought; everything else is owned once paid.
         public var isConsumable: Bool { self == .consumable }
-        /// What an account owns once bought and is never charged for again (S7): a non-consumable, and (until
-        /// subscriptions expire) an auto-renewable subscription. Non-renewing subscriptions are bought again.
-        public var isOwnedOnce: Bool { self == .nonConsumable || self == .subscription }
+        /// What an account owns for good once bought, and is never charged for again (S7). An auto-renewable
+        /// subscription is owned only while it has not expired (its group's rules); non-renewing ones are bought again.
+        public var isOwnedOnce: Bool { self == .nonConsumable }
     }
 
     public let id: String
@@ -20,13 +20,18 @@ public struct Product: Sendable, Equatable, Identifiable {
     public let price: Localized
     /// Coins credited by a consumable; zero for everything else.
     public let coins: Int
+    /// Group, level and period: set exactly for auto-renewable subscriptions (one without terms is a monthly
+    /// subscription alone in a group of its own).
+    public let subscription: SubscriptionTerms?
 
-    public init(id: String, kind: Kind, title: Localized, summary: Localized, price: Localized, coins: Int) {
+    public init(id: String, kind: Kind, title: Localized, summary: Localized, price: Localized, coins: Int,
+                subscription: SubscriptionTerms? = nil) {
         self.id = id
         self.kind = kind
         self.title = title
         self.summary = summary
         self.price = price
         self.coins = coins
+        self.subscription = kind == .subscription ? subscription ?? SubscriptionTerms(group: id) : nil
     }
 }

@@ -85,7 +85,12 @@ extension AppState {
             return []
         case .failed:
             if ours {
-                device.hud = HUD(transaction.error == .cancelled ? .cancelled : .failed, productId: transaction.productId, transactionId: transaction.id)
+                let kind: HUD.Kind = switch transaction.error {
+                case .cancelled?: .cancelled
+                case .changesAtRenewal?: .planChanged
+                default: .failed
+                }
+                device.hud = HUD(kind, productId: transaction.productId, transactionId: transaction.id)
                 device.purchase = nil
             }
             var effects: [Effect] = []

@@ -27,6 +27,9 @@ extension AppState {
         case let .accountLoaded(name, loaded):
             if name == user { session?.account = loaded }
             return []
+        case let .subscriptionsLoaded(name, loaded):
+            if name == user { session?.subscriptions = loaded }
+            return []
         case let .orderCreated(buyer, productId, result):
             return orderCreated(buyer: buyer, productId: productId, result)
         case let .intentRecorded(buyer, productId, intent):

@@ -5,6 +5,8 @@ import Foundation
 public struct Session: Sendable, Equatable {
     public internal(set) var user: String
     public var account = Account()
+    /// The user's subscriptions as the store reports them, one per group.
+    public var subscriptions: [SubscriptionStatus] = []
     /// The user's orders the core is working on, by transaction id: the pages of the backlog read so far (a page is
     /// read when the user has answered every order found at login in memory), the orders this session wrote, and
     /// those with a verdict waiting for the store. Never the whole backlog: every order not in memory is one found at

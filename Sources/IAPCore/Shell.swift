@@ -2,7 +2,7 @@ import Foundation
 
 extension KeyContext {
     /// An overlay that is a list to move in.
-    var isList: Bool { self == .panel || self == .scenarioList || self == .stateBrowser }
+    var isList: Bool { self == .panel || self == .scenarioList || self == .stateBrowser || self == .subscriptionList }
 }
 
 /// The shell: a key, through the keymap's one table, either changes only what is on screen (a dialog, a list's row,
@@ -39,6 +39,17 @@ extension AppState {
             return choosePanel(once: false)
         case .assignUnclaimed:
             return perform(.assignUnclaimed)
+        case .refund:
+            return perform(.refundLatest)
+        case .toggleAutoRenew:
+            return choosePanel(once: false)
+        case .manageSubscriptions:
+            if case .subscriptions = modal {
+                closeOverlay()
+            } else {
+                modal = .subscriptions(selection: 0)
+                return user.map { [.refreshAccount($0)] } ?? []
+            }
         case .armOnce:
             guard case .faultPanel = modal else { return [] }
             return choosePanel(once: true)
@@ -113,7 +124,7 @@ extension AppState {
         switch modal {
         case let .unfinished(id, _):
             return perform(.putOff(transactionId: id))
-        case .help, .quitConfirm, .logoutWarning, .faultPanel, .scenarios, .inspector, .stateCatalog:
+        case .help, .quitConfirm, .logoutWarning, .faultPanel, .scenarios, .inspector, .stateCatalog, .subscriptions:
             closeOverlay()
             return []
         case let .explain(_, under):

@@ -14,6 +14,9 @@ public enum StoreError: String, Sendable, Equatable {
     case declined
     /// The payment was interrupted (a sheet to accept new terms, say); a purchased transaction may follow.
     case interrupted
+    /// A move to a lower or equal level of a subscription group the account is subscribed to: nothing is charged now,
+    /// the next renewal charges the new product.
+    case changesAtRenewal = "changes-at-renewal"
 }
 
 /// What the payment queue reports to its observer, shaped like `SKPaymentTransaction`.

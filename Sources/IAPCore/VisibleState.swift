@@ -4,9 +4,10 @@ public enum VisibleState {
     public static let ids: [String] = [
         "login", "products", "products-pending", "loading", "no-products", "hud-purchasing", "hud-already-owned",
         "hud-backgrounded", "hud-confirming", "hud-confirming-retry", "hud-success", "hud-restored", "hud-failed",
-        "hud-cancelled", "hud-deferred", "hud-disabled", "hud-verify-failed", "hud-jailbroken", "prompt-unfinished",
-        "logout-warning", "quit-confirm", "backend-down", "fault-badges", "alarm", "unattributed", "too-small", "help",
-        "fault-panel", "scenarios", "inspector", "state-catalog"
+        "hud-cancelled", "hud-deferred", "hud-plan-changed", "hud-disabled", "hud-verify-failed", "hud-jailbroken",
+        "sub-trial", "sub-active", "sub-cancelled", "sub-billing-retry", "sub-expired", "sub-revoked", "subscriptions",
+        "prompt-unfinished", "logout-warning", "quit-confirm", "backend-down", "fault-badges", "alarm", "unattributed", "too-small",
+        "help", "fault-panel", "scenarios", "inspector", "state-catalog"
     ]
 }
 
@@ -22,6 +23,7 @@ extension AppState {
         case .scenarios: return "scenarios"
         case .inspector: return "inspector"
         case .explain, .stateCatalog: return "state-catalog"
+        case .subscriptions: return "subscriptions"
         case nil: break
         }
         if let hud {
@@ -38,7 +40,10 @@ extension AppState {
         }
         if faults.contains(.backendDown) { return "backend-down" }
         if !faults.isEmpty { return "fault-badges" }
-        return pendingCount > 0 ? "products-pending" : "products"
+        if pendingCount > 0 { return "products-pending" }
+        // The highlighted subscription's status line is what the user asks about.
+        if let status = selectedSubscription { return "sub-" + status.state.rawValue }
+        return "products"
     }
 }
 
@@ -57,6 +62,7 @@ extension HUD.Kind {
         case .disabled: "disabled"
         case .verifyFailed: "verify-failed"
         case .jailbroken: "jailbroken"
+        case .planChanged: "plan-changed"
         }
     }
 }

@@ -55,6 +55,18 @@ public struct GalleryScreen: Sendable {
                 return state
             }
         }
+        let day = 86_400.0
+        @Sendable func subscribed(_ state: SubscriptionStatus.State, _ productId: String = "com.iapsim.vip.monthly", date: Date?,
+                                  renewsAs: String? = nil) -> @Sendable (inout AppState) -> Void {
+            { app in
+                app.session?.subscriptions = [SubscriptionStatus(productId: productId, group: "com.iapsim.vip", state: state, date: date,
+                                                                 renewsAs: renewsAs, originalTransactionId: "1000000004")]
+                if SubscriptionStatus(productId: productId, group: "", state: state, date: nil, originalTransactionId: "").entitles {
+                    app.session?.account.owned.insert(productId)
+                }
+                app.selection = catalog.firstIndex { $0.id == productId } ?? 0
+            }
+        }
         @Sendable func withPending(_ state: inout AppState) {
             state.session?.keep(pending)
         }
@@ -124,9 +136,25 @@ public struct GalleryScreen: Sendable {
             hud(.failed),
             hud(.cancelled),
             hud(.deferred),
+            GalleryScreen("hud-plan-changed") { lang in
+                var state = shopping(lang)
+                subscribed(.active, "com.iapsim.vip.plus", date: now.addingTimeInterval(20 * day), renewsAs: "com.iapsim.vip.monthly")(&state)
+                state.hud = HUD(.planChanged, productId: "com.iapsim.vip.monthly", transactionId: "1000000011")
+                return state
+            },
             hud(.disabled),
             hud(.verifyFailed),
             hud(.jailbroken) { $0.faults = [.jailbroken] },
+            screen("sub-trial", subscribed(.trial, date: now.addingTimeInterval(7 * day))),
+            screen("sub-active", subscribed(.active, date: now.addingTimeInterval(30 * day))),
+            screen("sub-cancelled", subscribed(.cancelled, date: now.addingTimeInterval(12 * day))),
+            screen("sub-billing-retry", subscribed(.billingRetry, date: now.addingTimeInterval(16 * day))),
+            screen("sub-expired", subscribed(.expired, date: now.addingTimeInterval(-2 * day))),
+            screen("sub-revoked", subscribed(.revoked, date: now.addingTimeInterval(-1 * day))),
+            screen("subscriptions") {
+                subscribed(.active, "com.iapsim.vip.plus", date: now.addingTimeInterval(20 * day), renewsAs: "com.iapsim.vip.monthly")(&$0)
+                $0.modal = .subscriptions(selection: 0)
+            },
             screen("prompt-unfinished") {
                 withPending(&$0)
                 $0.modal = .unfinished(transactionId: pending.transactionId, choice: 0)

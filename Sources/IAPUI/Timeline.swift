@@ -44,7 +44,7 @@ public struct Timeline: Sendable {
         case let .userLoaded(name, snapshot):
             let count = snapshot.map { $0.pendingTotal + $0.pending.filter { $0.status != .pending }.count } ?? 0
             return Localized(en: "client: \(name)'s store read, \(count) orders", zh: "客户端:读取 \(name) 的存储,\(count) 笔订单")
-        case .accountLoaded:
+        case .accountLoaded, .subscriptionsLoaded:
             return nil
         case let .orderCreated(user, productId, result):
             switch result {
@@ -164,6 +164,10 @@ public struct Timeline: Sendable {
             return Localized(en: "next retry in \(seconds)s", zh: "\(seconds) 秒后重试")
         case let .crash(reason): return Localized(en: "CRASH (", zh: "崩溃(") + reason + Localized(en: ")", zh: ")")
         case .reinstall: return Localized(en: "reinstall", zh: "重装")
+        case let .setAutoRenew(on, original):
+            return on ? Localized(en: "resume auto-renew of \(original)", zh: "恢复 \(original) 的自动续期")
+                      : Localized(en: "cancel auto-renew of \(original)", zh: "取消 \(original) 的自动续期")
+        case let .refund(account): return Localized(en: "Apple refunds \(account)'s latest purchase", zh: "Apple 退款 \(account) 最近一笔购买")
         case .loadUser: return Localized(en: "read the user's orders", zh: "读取该用户的订单")
         case let .setFault(fault, arm):
             guard let arm else { return Localized(en: "disarm ", zh: "关闭故障 ") + fault.rawValue }

@@ -55,6 +55,7 @@ public final class BackendDatabase {
                     DROP INDEX creditByUser;
                     """)
             }),
+            ("v5-subscriptions", BackendDatabase.subscriptionsMigration),
         ])
     }
 
@@ -128,11 +129,15 @@ public final class BackendDatabase {
         }
     }
 
-    public func account(user: String, consumables: Set<String>) throws -> Account {
+    /// What the user holds at `date`: coins, what a credit makes theirs (all but `notKept`: consumables and
+    /// subscriptions), and the subscriptions whose entitlement (its expiry, or the grace period while Apple retries the
+    /// renewal) has not ended.
+    public func account(user: String, notKept: Set<String>, at date: Date) throws -> Account {
         try queue.inDatabase { db in
             let coins = try Int.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(SUM(coins), 0) FROM credit WHERE user = ? AND revokedAt IS NULL"), arguments: [user]) ?? 0
             let products = try String.fetchAll(db.cachedStatement(sql: "SELECT DISTINCT productId FROM credit WHERE user = ? AND revokedAt IS NULL"), arguments: [user])
-            return Account(coins: coins, owned: Set(products).subtracting(consumables))
+            let subscribed = try Self.entitlements(db, user: user).filter { $0.isActive(at: date) }.map(\.productId)
+            return Account(coins: coins, owned: Set(products).subtracting(notKept).union(subscribed))
         }
     }
 
@@ -154,7 +159,7 @@ public final class BackendDatabase {
         }
     }
 
-    private static func createOrder(_ db: Database, user: String, productId: String, at date: Date) throws -> String {
+    static func createOrder(_ db: Database, user: String, productId: String, at date: Date) throws -> String {
         let next = try Int.fetchOne(db.cachedStatement(sql: "SELECT value FROM meta WHERE key = 'nextOrder'")) ?? 1
         try db.cachedStatement(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('nextOrder', ?)").execute(arguments: [next + 1])
         let id = String(format: "ORD-%06d", next)
@@ -163,7 +168,7 @@ public final class BackendDatabase {
         return id
     }
 
-    private static func credit(_ row: Row) -> Credit {
+    static func credit(_ row: Row) -> Credit {
         Credit(transactionId: row["transactionId"], user: row["user"], productId: row["productId"], orderId: row["orderId"], coins: row["coins"])
     }
 }

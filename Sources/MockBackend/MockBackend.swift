@@ -17,33 +17,28 @@ public final class MockBackend: Backend {
     public let faults: FaultBoard
     /// Which `verifyReceipt` the server calls first. Production answers 21007 for a sandbox receipt,
     /// and the server retries against sandbox, as Apple asks.
-    public var verifyEnvironment = Environment.production
+    public var verifyEnvironment = AppleEnvironment.production
     /// How long a request waits before the client gives up on it (the `backend-timeout` fault).
     public static let timeout = 10.0
     /// "Still verifying" answers given so far, per transaction (the `verification-pending` fault).
     private var pendingAnswers: [String: Int] = [:]
 
-    public enum Environment: String, Sendable { case production = "Production", sandbox = "Sandbox" }
-
     /// The backend's records, also where support acts (compensate, refund).
     public let database: BackendDatabase
     private let catalog: [String: Product]
-    private let receiptKey: Data
+    private let apple: AppleReceiptService
     private let scheduler: Scheduler
     private let latency: Latency
 
     private let catalogOrder: [Product]
-    /// The last receipt checked and what its check found: a backlog of orders is verified with one receipt, whose
-    /// signature need not be checked once per order.
-    private var lastCheck: (receipt: String, result: ReceiptCheck)?
 
-    public init(database: BackendDatabase, catalog: [Product], receiptKey: Data, scheduler: Scheduler, latency: Latency = Latency(),
+    public init(database: BackendDatabase, catalog: [Product], apple: AppleReceiptService, scheduler: Scheduler, latency: Latency = Latency(),
                 faults: FaultBoard = FaultBoard()) {
         self.database = database
         self.faults = faults
         catalogOrder = catalog
         self.catalog = Dictionary(catalog.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        self.receiptKey = receiptKey
+        self.apple = apple
         self.scheduler = scheduler
         self.latency = latency
     }
@@ -61,8 +56,8 @@ public final class MockBackend: Backend {
     }
 
     public func account(user: String, _ completion: @escaping (Result<Account, BackendError>) -> Void) {
-        let consumables = Set(catalog.values.filter { $0.kind.isConsumable }.map(\.id))
-        answer(after: 0, completion) { try database.account(user: user, consumables: consumables) }
+        let notKept = Set(catalog.values.filter { $0.kind.isConsumable || $0.subscription != nil }.map(\.id))
+        answer(after: 0, completion) { try database.account(user: user, notKept: notKept, at: scheduler.now) }
     }
 
     /// The server's work happens when the request arrives; the answer travels back later,
@@ -102,60 +97,58 @@ public final class MockBackend: Backend {
             try database.recordVerdict(transactionId: request.transactionId, status: ReceiptStatus.compensatedBySupport, at: scheduler.now)
             return VerifyResponse(status: ReceiptStatus.compensatedBySupport)
         }
-        // Apple's two endpoints read the same receipt: its signature is checked once, not once per endpoint.
-        let checked = check(request.receipt)
-        var apple = appleVerify(checked, environment: verifyEnvironment)
-        if case .status(ReceiptStatus.sandboxReceiptInProduction) = apple {
-            apple = appleVerify(checked, environment: .sandbox)
-        } else if case .status(ReceiptStatus.productionReceiptInSandbox) = apple {
-            apple = appleVerify(checked, environment: .production)
+        var apple = appleVerify(request.receipt, at: verifyEnvironment)
+        if apple.status == ReceiptStatus.sandboxReceiptInProduction {
+            apple = appleVerify(request.receipt, at: .sandbox)
+        } else if apple.status == ReceiptStatus.productionReceiptInSandbox {
+            apple = appleVerify(request.receipt, at: .production)
         }
-        let receipt: Receipt
-        switch apple {
-        case let .status(code):
-            if case .invalid = VerifyOutcome(.success(VerifyResponse(status: code))) {
-                try database.recordVerdict(transactionId: request.transactionId, status: code, at: scheduler.now)
+        guard apple.status == ReceiptStatus.ok, let receipt = apple.receipt else {
+            if case .invalid = VerifyOutcome(.success(VerifyResponse(status: apple.status))) {
+                try database.recordVerdict(transactionId: request.transactionId, status: apple.status, at: scheduler.now)
             }
-            return VerifyResponse(status: code)
-        case let .receipt(checked): receipt = checked
+            return VerifyResponse(status: apple.status)
         }
         guard let entry = receipt.in_app.first(where: { $0.transaction_id == request.transactionId }) else {
             // Not in this receipt: the client should fetch a fresh one and try again.
             return VerifyResponse(status: ReceiptStatus.unavailable)
         }
-        // B4: credit what was paid (the receipt's product), whatever product the order named. A restore (S7) names the
-        // purchase it restores: the ledger keys on that original, so what is owned is credited once, however often restored.
-        let coins = catalog[entry.product_id]?.coins ?? 0
-        let (credit, new) = try database.credit(
-            transactionId: entry.original_transaction_id, paidProduct: entry.product_id, orderId: orderId,
-            requester: request.user, coins: coins, at: scheduler.now)
+        let product = catalog[entry.product_id]
+        let credit: Credit, new: Bool
+        if product?.subscription != nil {
+            // A subscription is credited once per charge (its web order line item, the same for every restore of it),
+            // to the subscriber: whoever the chain's first charge was credited to, whoever verifies a renewal.
+            let renewal = apple.pending_renewal_info?.first { $0.original_transaction_id == entry.original_transaction_id }
+            (credit, new) = try database.creditSubscription(entry, renewal: renewal, orderId: orderId, requester: request.user, at: scheduler.now)
+        } else {
+            // B4: credit what was paid (the receipt's product), whatever product the order named. A restore (S7) names the
+            // purchase it restores: the ledger keys on that original, so what is owned is credited once, however often restored.
+            (credit, new) = try database.credit(transactionId: entry.original_transaction_id, paidProduct: entry.product_id, orderId: orderId,
+                                                requester: request.user, coins: product?.coins ?? 0, at: scheduler.now)
+        }
+        // A purchase Apple already refunded is credited and revoked at once: the ledger shows what happened to it.
+        if let cancelled = entry.cancellation_date_ms.flatMap(Double.init), entry.isRefunded {
+            _ = try database.refund(transactionId: credit.transactionId, at: Date(timeIntervalSince1970: cancelled / 1000))
+        }
         return VerifyResponse(status: ReceiptStatus.ok, creditedUser: credit.user, newlyCredited: new)
     }
 
-    private func check(_ receipt: String) -> ReceiptCheck {
-        if let lastCheck, lastCheck.receipt == receipt { return lastCheck.result }
-        let result = ReceiptVerifier.check(receipt, publicKey: receiptKey)
-        lastCheck = (receipt, result)
-        return result
+    /// Apple's `verifyReceipt` at one endpoint, unless a fault forces its status.
+    private func appleVerify(_ receipt: String, at environment: AppleEnvironment) -> VerifyReceiptResponse {
+        if let forced = faults.fire(.verifyStatus).flatMap(Int.init) { return VerifyReceiptResponse(status: forced) }
+        return apple.verify(receipt, at: environment)
     }
 
-    private enum AppleAnswer {
-        case status(Int)
-        case receipt(Receipt)
-    }
-
-    /// Apple's `verifyReceipt` at one endpoint.
-    private func appleVerify(_ checked: ReceiptCheck, environment: Environment) -> AppleAnswer {
-        if let forced = faults.fire(.verifyStatus).flatMap(Int.init) { return .status(forced) }
-        switch checked {
-        case .malformed: return .status(ReceiptStatus.malformed)
-        case .notAuthenticated: return .status(ReceiptStatus.notAuthenticated)
-        case let .valid(receipt):
-            guard receipt.bundle_id == Receipt.bundleId else { return .status(ReceiptStatus.notAuthenticated) }
-            if receipt.environment != environment.rawValue {
-                return .status(environment == .production ? ReceiptStatus.sandboxReceiptInProduction : ReceiptStatus.productionReceiptInSandbox)
-            }
-            return .receipt(receipt)
+    /// What Apple tells this server when something happens without the app (App Store Server Notifications): a
+    /// refund revokes the credit and the entitlement; renewals, billing retries and expiries move the entitlement's end.
+    public func receive(_ notification: StoreNotification) {
+        do {
+            try database.apply(notification)
+        } catch {
+            onError("\(error)")
         }
     }
+
+    /// Where a failure of the backend's own database outside a request is reported.
+    public var onError: (String) -> Void = { _ in }
 }

@@ -10,10 +10,26 @@ struct CatalogFile: Decodable {
         let price: String
         let title: Text
         let description: Text
+        let subscription: Terms?
 
         struct Text: Decodable {
             let en: String
             let zh: String
+        }
+
+        /// An auto-renewable subscription's group, level (1 is the highest), ISO 8601 period and intro offer.
+        struct Terms: Decodable {
+            let group: String
+            let level: Int?
+            let period: String?
+            let introOffer: Offer?
+        }
+
+        struct Offer: Decodable {
+            let mode: String
+            let period: String
+            let periods: Int?
+            let price: String?
         }
     }
 
@@ -30,7 +46,35 @@ extension CatalogFile.Entry {
             title: Localized(en: title.en, zh: title.zh),
             summary: Localized(en: description.en, zh: description.zh),
             price: Localized(price),
-            coins: kind.isConsumable ? (coins ?? 0) : 0
+            coins: kind.isConsumable ? (coins ?? 0) : 0,
+            subscription: try subscription.map { try $0.terms(at: "\(location).subscription") }
         )
+    }
+}
+
+extension CatalogFile.Entry.Terms {
+    func terms(at location: String) throws -> SubscriptionTerms {
+        if let level, !(1...100).contains(level) {
+            throw Problem(location: "\(location).level", message: "takes a whole number 1 (the highest) to 100, not \(level)")
+        }
+        return SubscriptionTerms(group: group, level: level ?? 1, period: try Self.period(period ?? "P1M", at: "\(location).period"),
+                                 introOffer: try introOffer.map { offer in
+            guard let mode = IntroOffer.Mode(rawValue: offer.mode) else {
+                throw Problem(location: "\(location).introOffer.mode",
+                              message: "unknown mode \"\(offer.mode)\" (expected \(IntroOffer.Mode.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            if let periods = offer.periods, !(1...120).contains(periods) {
+                throw Problem(location: "\(location).introOffer.periods", message: "takes a whole number 1 to 120, not \(periods)")
+            }
+            return IntroOffer(mode: mode, period: try Self.period(offer.period, at: "\(location).introOffer.period"),
+                              periods: offer.periods ?? 1, price: offer.price.map { Localized($0) })
+        })
+    }
+
+    static func period(_ text: String, at location: String) throws -> SubscriptionPeriod {
+        guard let period = SubscriptionPeriod(iso8601: text) else {
+            throw Problem(location: location, message: "\"\(text)\" is not an ISO 8601 period of days, weeks, months or years (e.g. P1W, P1M, P1Y)")
+        }
+        return period
     }
 }

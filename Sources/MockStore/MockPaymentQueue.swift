@@ -18,10 +18,14 @@ public final class MockPaymentQueue: PaymentQueue {
     public let faults: FaultBoard
     /// Where a failure of the store's own database is reported.
     public var onError: (String) -> Void = { _ in }
+    /// Where Apple tells the app's server what happened without the app (a renewal, a refund, an expiry).
+    public var onNotification: (StoreNotification) -> Void = { _ in }
+    /// Told when a subscription changed on the store's clock, so that what the app shows of it is read again.
+    public var onSubscriptionsChanged: () -> Void = {}
 
-    private let database: StoreDatabase
+    let database: StoreDatabase
     private let catalog: [Product]
-    private let scheduler: Scheduler
+    let scheduler: Scheduler
     private let latency: Latency
     private let signer: ReceiptSigner
     private var observer: (([StoreTransaction]) -> Void)?
@@ -29,10 +33,13 @@ public final class MockPaymentQueue: PaymentQueue {
     /// a relaunch starts without it.
     private var paymentIds: [String: Int64] = [:]
     private let ownedOnce: Set<String>
+    let subscriptionTerms: [String: SubscriptionTerms]
+    /// When the renewal timer is set for: one timer, moved earlier when something comes due sooner.
+    private var renewalTimer: Date?
     /// The signed receipt as last built: it lists the queue, so it holds until the queue changes (every change goes
     /// through this queue: the directory lock keeps other processes out), and a purchase is signed once, not again for
     /// each persist and verification.
-    private var signedReceipt: String?
+    var signedReceipt: String?
 
     public init(database: StoreDatabase, catalog: [Product], scheduler: Scheduler, latency: Latency = Latency(),
                 faults: FaultBoard = FaultBoard()) throws {
@@ -40,6 +47,8 @@ public final class MockPaymentQueue: PaymentQueue {
         self.faults = faults
         self.catalog = catalog
         ownedOnce = Set(catalog.filter(\.kind.isOwnedOnce).map(\.id))
+        subscriptionTerms = Dictionary(catalog.compactMap { product in product.subscription.map { (product.id, $0) } },
+                                       uniquingKeysWith: { first, _ in first })
         self.scheduler = scheduler
         self.latency = latency
         let stored = try database.value("signingKey")
@@ -52,8 +61,8 @@ public final class MockPaymentQueue: PaymentQueue {
         try database.close()
     }
 
-    /// What the backend needs to check this store's receipts.
-    public var receiptPublicKey: Data { signer.publicKey }
+    /// Apple's `verifyReceipt`, which the app's server calls.
+    public private(set) lazy var receiptService = AppleReceiptService(database: database, publicKey: signer.publicKey)
 
     public var canMakePayments: Bool { !faults.isArmed(.paymentsDisabled) }
 
@@ -68,6 +77,7 @@ public final class MockPaymentQueue: PaymentQueue {
         for step in planned {
             if step.due <= scheduler.now { takeDueSteps(step.id, notifying: false) } else { schedule(step.id, at: step.due) }
         }
+        takeDueRenewals(notifying: false)
         self.observer = observer
     }
 
@@ -99,8 +109,21 @@ public final class MockPaymentQueue: PaymentQueue {
             record(payment, state: .purchasing, originalTransactionId: original, plan: [.init(at: due, .restored)])
             return
         }
+        if let terms = product.subscription, let account = payment.account {
+            switch attempt({ try database.subscriptionPlan(account: account, productId: product.id, terms: terms,
+                                                           levels: subscriptionTerms.mapValues(\.level)) }) ?? .charge {
+            case let .owned(original):
+                record(payment, state: .purchasing, originalTransactionId: original, plan: [.init(at: due, .restored)])
+                return
+            case .changeAtRenewal:
+                record(payment, state: .purchasing, plan: [.init(at: due, .failed, error: .changesAtRenewal)])
+                return
+            case .charge, .upgrade:
+                break
+            }
+        }
         // Apple decides now what will become of the payment; the decision is written with it (S10).
-        let steps: [StorePlan.Step]
+        var steps: [StorePlan.Step]
         if faults.fire(.userCancels) != nil {
             steps = [.init(at: due, .failed, error: .cancelled)]
         } else if let decision = faults.fire(.askToBuy) {
@@ -113,6 +136,9 @@ public final class MockPaymentQueue: PaymentQueue {
             steps = [.init(at: due, .failed, error: .paymentFailed)]
         } else {
             steps = [.init(at: due, .purchased)]
+        }
+        if let last = steps.last, last.state == .purchased, !last.spawns, let delay = faults.fire(.refund).flatMap(Double.init) {
+            steps.append(.init(at: last.date.addingTimeInterval(delay), .purchased, refunds: true))
         }
         record(payment, state: .purchasing, plan: steps)
     }
@@ -135,11 +161,8 @@ public final class MockPaymentQueue: PaymentQueue {
         guard faults.fire(.receiptEmpty) == nil else { return nil }
         if let signedReceipt { return signedReceipt }
         let nonConsumables = catalog.filter { !$0.kind.isConsumable }.map(\.id)
-        guard let entries = attempt({ try database.receiptEntries(nonConsumables: nonConsumables) }), !entries.isEmpty else { return nil }
-        let receipt = Receipt(bundle_id: Receipt.bundleId, environment: "Sandbox", in_app: entries.map {
-            Receipt.Entry(transaction_id: $0.id, original_transaction_id: $0.originalId, product_id: $0.productId,
-                          purchase_date_ms: String(Int64($0.date.timeIntervalSince1970 * 1000)), quantity: "1")
-        })
+        guard let rows = attempt({ try database.receiptEntries(nonConsumables: nonConsumables) }), !rows.isEmpty else { return nil }
+        let receipt = Receipt(bundle_id: Receipt.bundleId, environment: "Sandbox", in_app: rows.map { entry($0) })
         signedReceipt = attempt { try signer.sign(receipt) }
         return signedReceipt
     }
@@ -171,11 +194,46 @@ public final class MockPaymentQueue: PaymentQueue {
     /// Applies every step of the transaction's plan that is due, durably, then tells the observer and waits for the next.
     private func takeDueSteps(_ id: String, notifying: Bool) {
         signedReceipt = nil
-        while let changed = attempt({ try database.takeDueStep(id, now: scheduler.now, ownedOnce: ownedOnce) }) ?? nil {
+        while let (changed, news) = attempt({ try database.takeDueStep(id, now: scheduler.now, ownedOnce: ownedOnce,
+                                                                        subscriptions: subscriptionTerms) }) ?? nil {
             if changed.id != id, let payment = paymentIds[id] { paymentIds[changed.id] = payment }
+            if let news { tell(news) }
             if notifying { notify(identified(changed)) }
         }
         if let next = attempt({ try database.nextStep(of: id) }) ?? nil { schedule(id, at: next) }
+    }
+
+    /// Renews, retries and expires every subscription due by now, on the store's clock, each step durably before the
+    /// next; a renewal is a new transaction for the app's observer (re-delivered at launch when it happened meanwhile).
+    private func takeDueRenewals(notifying: Bool) {
+        var changed = false
+        while let first = attempt({ try database.dueRenewal(now: scheduler.now) }) ?? nil,
+              let (news, renewal) = attempt({
+                  try database.takeDueRenewal(now: scheduler.now, terms: subscriptionTerms,
+                                              billingFailures: first ? faults.fire(.billingFails).flatMap(Int.init) ?? 0 : 0)
+              }) ?? nil {
+            signedReceipt = nil
+            changed = true
+            tell(news)
+            if let renewal, notifying { notify(renewal) }
+        }
+        if changed, notifying { onSubscriptionsChanged() }
+        scheduleRenewals()
+    }
+
+    private func scheduleRenewals() {
+        guard let due = attempt({ try database.nextSubscriptionDue() }) ?? nil, renewalTimer.map({ due < $0 }) ?? true else { return }
+        renewalTimer = due
+        scheduler.after(max(due.timeIntervalSince(scheduler.now), 0)) { [weak self] in
+            guard let self, self.renewalTimer == due else { return }
+            self.renewalTimer = nil
+            self.takeDueRenewals(notifying: true)
+        }
+    }
+
+    func tell(_ news: StoreNotification) {
+        onNotification(news)
+        if news.kind != .refund { scheduleRenewals() }
     }
 
     private func identified(_ transaction: StoreTransaction) -> StoreTransaction {
@@ -217,7 +275,7 @@ public final class MockPaymentQueue: PaymentQueue {
         if let first = steps.first { schedule(transaction.id, at: first.date) }
     }
 
-    private func attempt<T>(_ work: () throws -> T) -> T? {
+    func attempt<T>(_ work: () throws -> T) -> T? {
         do {
             return try work()
         } catch {

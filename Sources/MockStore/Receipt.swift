@@ -4,12 +4,36 @@ import IAPCore
 
 /// The app receipt as the store signs it: a payload of `in_app` entries and an Ed25519 signature.
 public struct Receipt: Codable, Sendable, Equatable {
+    /// One purchase as Apple lists it in `in_app` and `latest_receipt_info`, with Apple's field names; the
+    /// subscription and refund fields are present only when they apply.
     public struct Entry: Codable, Sendable, Equatable {
         public let transaction_id: String
         public let original_transaction_id: String
         public let product_id: String
         public let purchase_date_ms: String
+        public var original_purchase_date_ms: String?
         public let quantity: String
+        public var expires_date_ms: String?
+        public var is_trial_period: String?
+        public var is_in_intro_offer_period: String?
+        public var cancellation_date_ms: String?
+        public var cancellation_reason: String?
+        public var web_order_line_item_id: String?
+        public var subscription_group_identifier: String?
+
+        public init(transaction_id: String, original_transaction_id: String, product_id: String, purchase_date_ms: String, quantity: String = "1") {
+            self.transaction_id = transaction_id
+            self.original_transaction_id = original_transaction_id
+            self.product_id = product_id
+            self.purchase_date_ms = purchase_date_ms
+            self.quantity = quantity
+        }
+
+        /// Apple's milliseconds since 1970, as a string.
+        public static func milliseconds(_ date: Date) -> String { String(Int64((date.timeIntervalSince1970 * 1000).rounded())) }
+
+        public var expiresDate: Date? { expires_date_ms.flatMap(Double.init).map { Date(timeIntervalSince1970: $0 / 1000) } }
+        public var isRefunded: Bool { cancellation_date_ms != nil && cancellation_reason != nil }
     }
 
     public let bundle_id: String
@@ -66,4 +90,12 @@ public enum ReceiptVerifier {
         guard let receipt = try? JSONDecoder().decode(Receipt.self, from: payload) else { return .malformed }
         return .valid(receipt)
     }
+}
+
+/// A transaction as the receipt lists it: what the queue shows, Apple's subscription and refund fields, and when the
+/// purchase it continues (a renewal's or a restore's original) was made.
+struct ReceiptRow {
+    let transaction: StoreTransaction
+    let details: TransactionDetails
+    let originalDate: Date
 }

@@ -59,6 +59,7 @@ public final class StoreDatabase {
                     CREATE INDEX storeTransactionFinishedPaid ON storeTransaction(finished) WHERE finished = 1 AND state IN ('purchased', 'restored')
                     """)
             }),
+            ("v7-subscriptions", StoreDatabase.subscriptionsMigration),
         ])
     }
 
@@ -97,9 +98,11 @@ public final class StoreDatabase {
 
     /// Takes the transaction's next planned step if it is due by `now`, in one database transaction: the step happens
     /// once, whoever asks (a timer of this process, or the next launch). Answers the transaction as it now is (a new
-    /// one when the step spawns it), or nil when nothing was due.
-    /// A charge of a product in `ownedOnce` that the account already owns by then becomes a free restore (S7).
-    func takeDueStep(_ id: String, now: Date, ownedOnce: Set<String>) throws -> StoreTransaction? {
+    /// one when the step spawns it) with what Apple tells the app's server of it, or nil when nothing was due.
+    /// A charge for what the account owns by then becomes a free restore (S7): a product in `ownedOnce`, or the
+    /// subscription it is subscribed to; a subscription of a lower level than the account's becomes a change at renewal.
+    func takeDueStep(_ id: String, now: Date, ownedOnce: Set<String>, subscriptions terms: [String: SubscriptionTerms])
+        throws -> (StoreTransaction, StoreNotification?)? {
         try queue.write { db in
             guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.columns) FROM storeTransaction WHERE id = ?"),
                                              arguments: [id]),
@@ -108,10 +111,18 @@ public final class StoreDatabase {
             plan.steps.removeFirst()
             let rest = plan.steps.isEmpty ? nil : try plan.encoded()
             try db.cachedStatement(sql: "UPDATE storeTransaction SET plan = ? WHERE id = ?").execute(arguments: [rest, id])
+            if step.refunds == true {
+                let refunded = try Self.refund(db, id, reason: 0, at: step.date)
+                return try Self.transaction(db, id).map { ($0, refunded?.2) }
+            }
             let current = Self.transaction(row)
             let account = row.text(9)
             var state = step.state
+            var error = step.error
             var original = current.originalTransactionId
+            var notification: StoreNotification?
+            let subscription = terms[current.productId]
+            let levels = terms.mapValues(\.level)
             if state == .purchased, ownedOnce.contains(current.productId), let account,
                let owned = try String.fetchOne(db.cachedStatement(sql: """
                    SELECT id FROM storeTransaction WHERE account = ? AND productId = ? AND state = 'purchased' AND id <> ? ORDER BY date, id LIMIT 1
@@ -119,20 +130,47 @@ public final class StoreDatabase {
                 state = .restored
                 original = owned
             }
+            var charged = false
+            if let subscription, let account, state == .purchased {
+                switch try Self.plan(db, account: account, productId: current.productId, terms: subscription, levels: levels) {
+                case let .owned(chain):
+                    state = .restored
+                    original = chain
+                case .changeAtRenewal:
+                    state = .failed
+                    error = .changesAtRenewal
+                case .charge, .upgrade:
+                    charged = true
+                }
+            }
+            if let subscription, let account, state == .failed, error == .changesAtRenewal {
+                notification = try Self.changeAtRenewal(db, account: account, productId: current.productId, group: subscription.group, at: step.date)
+            }
+            let target: String
             if step.spawns {
-                let spawned = StoreTransaction(id: try Self.nextId(db), productId: current.productId, state: state,
-                                               applicationUsername: current.applicationUsername, date: step.date, error: step.error,
-                                               originalTransactionId: original)
+                target = try Self.nextId(db)
                 try db.cachedStatement(sql: """
                     INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, error, account, originalTransactionId)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """).execute(arguments: [spawned.id, spawned.productId, state.rawValue, spawned.applicationUsername,
-                                             step.at, step.error?.rawValue, account, original])
-                return spawned
+                    """).execute(arguments: [target, current.productId, state.rawValue, current.applicationUsername,
+                                             step.at, error?.rawValue, account, original])
+            } else {
+                target = id
+                try db.cachedStatement(sql: "UPDATE storeTransaction SET state = ?, error = ?, originalTransactionId = ? WHERE id = ?").execute(
+                    arguments: [state.rawValue, error?.rawValue, original, id])
             }
-            try db.cachedStatement(sql: "UPDATE storeTransaction SET state = ?, error = ?, originalTransactionId = ? WHERE id = ?").execute(
-                arguments: [state.rawValue, step.error?.rawValue, original, id])
-            return try Self.transaction(db, id)
+            if charged, let subscription, let account {
+                let (chain, news) = try Self.subscriptionCharged(db, id: target, account: account, productId: current.productId,
+                                                                 terms: subscription, levels: levels, at: step.date)
+                notification = news
+                if chain != target {
+                    try db.cachedStatement(sql: "UPDATE storeTransaction SET originalTransactionId = ? WHERE id = ?").execute(arguments: [chain, target])
+                }
+            } else if subscription != nil, state == .restored, let original {
+                try Self.subscriptionRestored(db, id: target, original: original)
+            }
+            guard let taken = try Self.transaction(db, target) else { return nil }
+            return (taken, notification)
         }
     }
 
@@ -193,15 +231,22 @@ public final class StoreDatabase {
 
     /// What the receipt lists: unfinished consumables and every paid non-consumable, chosen by SQLite
     /// (finished consumables are most of a long history and never listed).
-    func receiptEntries(nonConsumables: [String]) throws -> [StoreTransaction] {
+    /// With each, its subscription and refund fields and its original purchase's date.
+    func receiptEntries(nonConsumables: [String]) throws -> [ReceiptRow] {
         let placeholders = Array(repeating: "?", count: nonConsumables.count).joined(separator: ", ")
+        let columns = "\(Self.columns), \(TransactionDetails.columns)"
         return try queue.inDatabase { db in
             try Array(Row.fetchCursor(db.cachedStatement(sql: """
-                SELECT \(Self.columns) FROM storeTransaction WHERE finished = 0 AND state IN ('purchased', 'restored')
-                UNION
-                SELECT \(Self.columns) FROM storeTransaction WHERE productId IN (\(placeholders)) AND state IN ('purchased', 'restored')
-                ORDER BY date, id
-                """), arguments: StatementArguments(nonConsumables)).map(Self.transaction))
+                SELECT *, (SELECT date FROM storeTransaction o WHERE o.id = listed.originalTransactionId) FROM (
+                    SELECT \(columns) FROM storeTransaction WHERE finished = 0 AND state IN ('purchased', 'restored')
+                    UNION
+                    SELECT \(columns) FROM storeTransaction WHERE productId IN (\(placeholders)) AND state IN ('purchased', 'restored')
+                ) AS listed ORDER BY date, id
+                """), arguments: StatementArguments(nonConsumables)).map { row in
+                let transaction = Self.transaction(row)
+                return ReceiptRow(transaction: transaction, details: TransactionDetails(row, from: 10),
+                                  originalDate: (row[16] as Double?).map(Date.init(timeIntervalSince1970:)) ?? transaction.date)
+            })
         }
     }
 
@@ -259,20 +304,20 @@ public final class StoreDatabase {
     }
 
     /// Takes the next transaction id, inside the caller's database transaction.
-    private static func nextId(_ db: Database) throws -> String {
+    static func nextId(_ db: Database) throws -> String {
         let next = try Int.fetchOne(db.cachedStatement(sql: "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'nextTransaction'")) ?? 1_000_000_001
         try db.cachedStatement(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('nextTransaction', ?)").execute(arguments: [next + 1])
         return String(next)
     }
 
     /// Read by position: a backlog of thousands is decoded at launch, and lookups by name cost more.
-    private static let columns = "id, productId, state, applicationUsername, date, error, finished, originalTransactionId, plan, account"
+    static let columns = "id, productId, state, applicationUsername, date, error, finished, originalTransactionId, plan, account"
 
-    private static func transaction(_ db: Database, _ id: String) throws -> StoreTransaction? {
+    static func transaction(_ db: Database, _ id: String) throws -> StoreTransaction? {
         try Row.fetchOne(db.cachedStatement(sql: "SELECT \(columns) FROM storeTransaction WHERE id = ?"), arguments: [id]).map(transaction)
     }
 
-    private static func transaction(_ row: Row) -> StoreTransaction {
+    static func transaction(_ row: Row) -> StoreTransaction {
         StoreTransaction(
             id: row[0], productId: row[1],
             state: TransactionState(rawValue: row[2]) ?? .failed,

@@ -14,9 +14,21 @@ struct StoreKitFile: Decodable {
         let type: String
         let displayPrice: String
         let localizations: [Localization]
+        let groupNumber: Int?
+        let recurringSubscriptionPeriod: String?
+        let introductoryOffer: Offer?
+
+        struct Offer: Decodable {
+            let paymentMode: String
+            let subscriptionPeriod: String
+            let numberOfPeriods: Int?
+            let displayPrice: String?
+        }
     }
 
     struct Group: Decodable {
+        let id: String?
+        let name: String?
         let subscriptions: [Entry]
     }
 
@@ -39,7 +51,9 @@ struct StoreKitFile: Decodable {
         }
         for (g, group) in (subscriptionGroups ?? []).enumerated() {
             for (i, entry) in group.subscriptions.enumerated() {
-                all.append(try entry.product(at: "subscriptionGroups[\(g)].subscriptions[\(i)]", currency: symbol))
+                let location = "subscriptionGroups[\(g)].subscriptions[\(i)]"
+                all.append(try entry.product(at: location, currency: symbol,
+                                             group: group.id ?? group.name ?? "group \(g + 1)"))
             }
         }
         return all
@@ -56,7 +70,7 @@ struct StoreKitFile: Decodable {
 }
 
 extension StoreKitFile.Entry {
-    func product(at location: String, currency: String) throws -> Product {
+    func product(at location: String, currency: String, group: String? = nil) throws -> Product {
         let kinds: [String: Product.Kind] = [
             "Consumable": .consumable, "NonConsumable": .nonConsumable,
             "RecurringSubscription": .subscription, "AutoRenewable": .subscription,
@@ -74,8 +88,24 @@ extension StoreKitFile.Entry {
             title: Localized(en: english.displayName, zh: chinese.displayName),
             summary: Localized(en: english.description, zh: chinese.description),
             price: Localized(currency + displayPrice),
-            coins: kind.isConsumable ? Self.coins(in: english.displayName) ?? Self.coins(in: productID) ?? 1 : 0
+            coins: kind.isConsumable ? Self.coins(in: english.displayName) ?? Self.coins(in: productID) ?? 1 : 0,
+            subscription: try group.map { try terms(group: $0, at: location, currency: currency) }
         )
+    }
+
+    private func terms(group: String, at location: String, currency: String) throws -> SubscriptionTerms {
+        let modes: [String: IntroOffer.Mode] = ["free": .freeTrial, "payAsYouGo": .payAsYouGo, "payUpFront": .payUpFront]
+        let offer = try introductoryOffer.map { offer -> IntroOffer in
+            guard let mode = modes[offer.paymentMode] else {
+                throw Problem(location: "\(location).introductoryOffer.paymentMode",
+                              message: "unknown payment mode \"\(offer.paymentMode)\" (expected \(modes.keys.sorted().joined(separator: ", ")))")
+            }
+            return IntroOffer(mode: mode, period: try CatalogFile.Entry.Terms.period(offer.subscriptionPeriod, at: "\(location).introductoryOffer.subscriptionPeriod"),
+                              periods: offer.numberOfPeriods ?? 1, price: offer.displayPrice.map { Localized(currency + $0) })
+        }
+        return SubscriptionTerms(group: group, level: groupNumber ?? 1,
+                                 period: try CatalogFile.Entry.Terms.period(recurringSubscriptionPeriod ?? "P1M", at: "\(location).recurringSubscriptionPeriod"),
+                                 introOffer: offer)
     }
 
     private func localization(_ prefixes: [String]) -> Localization? {

@@ -12,12 +12,15 @@ struct StorePlan: Codable, Equatable {
         let error: StoreError?
         /// True: the step is a new transaction for the same payment (an interrupted purchase's purchased half).
         let spawns: Bool
+        /// True: Apple refunds the transaction at this step (the `refund` fault); its state stays.
+        let refunds: Bool?
 
-        init(at date: Date, _ state: TransactionState, error: StoreError? = nil, spawns: Bool = false) {
+        init(at date: Date, _ state: TransactionState, error: StoreError? = nil, spawns: Bool = false, refunds: Bool? = nil) {
             at = date.timeIntervalSince1970
             self.state = state
             self.error = error
             self.spawns = spawns
+            self.refunds = refunds
         }
 
         var date: Date { Date(timeIntervalSince1970: at) }

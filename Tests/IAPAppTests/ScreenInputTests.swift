@@ -42,7 +42,7 @@ struct ScreenInputTests {
         let panel = Renderer.render(state, width: 80, height: 24, theme: .monochrome).lines
         // "the product request answers after VALUE seconds" does not fit 80 columns beside its name.
         #expect(panel.contains { $0.contains("…") }, "\(panel.joined(separator: "\n"))")
-        state.modal = .stateCatalog(selection: 0)
+        state.modal = .stateCatalog(selection: VisibleState.ids.firstIndex(of: "hud-disabled")!)
         state.lang = .en
         let browser = Renderer.render(state, width: 80, height: 24, theme: .monochrome).lines
         // "In-App Purchases disabled" is longer than the list column.

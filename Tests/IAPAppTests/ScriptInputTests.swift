@@ -78,7 +78,7 @@ struct ScriptInputTests {
 
     @Test("seconds are finite and in range, the range in the message", arguments: [
         "wait inf", "wait nan", "wait 1e308", "wait -1", "wait infinity", "wait until Coins within 100000000",
-        "wait until Coins within inf", "wait until Coins within nan", "wait 86401",
+        "wait until Coins within inf", "wait until Coins within nan", "wait 31622401",
     ])
     func seconds(_ line: String) {
         refused("launch\n" + line, saying: "0 to ")

@@ -16,6 +16,9 @@ public enum Fault: String, Sendable, Equatable, CaseIterable, Comparable {
     case failedThenPurchased = "failed-then-purchased"
     case duplicateCallback = "duplicate-callback"
     case finishNotFound = "finish-not-found"
+    case billingFails = "billing-fails"
+    case renewalWhileClosed = "renewal-while-closed"
+    case refund
     // The backend
     case backendDown = "backend-down"
     case backendTimeout = "backend-timeout"

@@ -51,6 +51,10 @@ extension Fault {
         case .failedThenPurchased: Rule(.store)
         case .duplicateCallback: Rule(.store)
         case .finishNotFound: Rule(.store)
+        case .billingFails: Rule(.store, .whole(1...99, meaning: "billing attempts that fail, one a day (past the grace period it expires)"),
+                                 default: "99")
+        case .renewalWhileClosed: Rule(.store)
+        case .refund: Rule(.store, .seconds(0...31_536_000), default: "30")
         case .backendDown: Rule(.backend)
         case .backendTimeout: Rule(.backend)
         case .backend5xx: Rule(.backend, .whole(500...599, meaning: "HTTP status"), default: "503")

@@ -25,6 +25,12 @@ extension Fault {
         case .duplicateCallback: Localized(en: "the observer hears of each payment twice", zh: "每笔支付观察者都收到两次通知")
         case .finishNotFound: Localized(en: "finishTransaction cannot find the transaction (it stays in the queue)",
                                         zh: "finishTransaction 找不到交易(交易留在队列中)")
+        case .billingFails: Localized(en: "a renewal's billing fails: Apple retries daily through the grace period, then it expires",
+                                      zh: "续期扣款失败:Apple 在宽限期内每天重试,之后订阅过期")
+        case .renewalWhileClosed: Localized(en: "at the next launch the app was closed through the next renewal: it arrives without an order",
+                                            zh: "下次启动时,下一次续期已在应用关闭期间发生:交易到达时没有订单")
+        case .refund: Localized(en: "Apple refunds the next purchase VALUE seconds after it goes through",
+                                zh: "Apple 在下一笔购买完成 VALUE 秒后退款")
         case .backendDown: Localized(en: "the backend is unreachable: orders cannot be created or verified",
                                      zh: "后端不可达:无法创建订单,也无法验证")
         case .backendTimeout: Localized(en: "the backend does the work but the answer never arrives (timeout after 10 s)",

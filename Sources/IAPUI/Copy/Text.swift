@@ -1,3 +1,4 @@
+import Foundation
 import IAPCore
 
 /// Every sentence the app shows, by name, each a `Localized`. SPEC's canonical strings keep their exact wording.
@@ -14,6 +15,8 @@ public enum Text: String, Sendable, CaseIterable {
     case alreadyOwned = "already-owned"
     /// `{n}`: how many purchases came back.
     case restored
+    /// `{date}`: the renewal, the trial's end, the subscription's end, the grace period's end.
+    case subActive = "sub-active", subTrial = "sub-trial", subCancelled = "sub-cancelled", subBilling = "sub-billing", subExpired = "sub-expired"
     // the app's own
     case continuesInBackground, unclaimed
     case appTitle, loginPrompt, loginHint, user, pending, balance, balanceUnknown, coins, owned, products
@@ -25,6 +28,11 @@ public enum Text: String, Sendable, CaseIterable {
     case inspectorStore, inspectorClient, inspectorBackend, inspectorTimeline
     case explainSees, explainUnderneath, explainSupport, explainReach, explainClose, stateCatalogTitle, stateCatalogClose
     case escCancel, escClose
+    /// `{date}`: when a refunded subscription ended.
+    case subRevoked
+    /// `{product}`: what the next renewal charges instead.
+    case subRenewsAs
+    case planChanged, subscriptionsTitle, subscriptionsHint, noSubscriptions
 
     public var localized: Localized {
         switch self {
@@ -97,6 +105,17 @@ public enum Text: String, Sendable, CaseIterable {
         case .inspectorTimeline: Localized(en: "Timeline: what happened, and what it led to", zh: "时间线:发生了什么,引出了什么")
         case .escCancel: Localized(en: "Esc cancel", zh: "Esc 取消")
         case .escClose: Localized(en: "Esc close", zh: "Esc 关闭")
+        case .subActive: Localized(en: "Active · renews {date}", zh: "生效中 · {date} 续期")
+        case .subTrial: Localized(en: "Trial until {date}", zh: "试用至 {date}")
+        case .subCancelled: Localized(en: "Cancelled · ends {date}", zh: "已取消 · {date} 到期")
+        case .subBilling: Localized(en: "Billing retry · grace until {date}", zh: "扣款重试中 · 宽限期至 {date}")
+        case .subExpired: Localized(en: "Expired", zh: "已过期")
+        case .subRevoked: Localized(en: "Refunded · ended {date}", zh: "已退款 · {date} 终止")
+        case .subRenewsAs: Localized(en: "then {product}", zh: "之后为 {product}")
+        case .planChanged: Localized(en: "Your plan changes at the next renewal", zh: "方案将在下次续期时变更")
+        case .subscriptionsTitle: Localized(en: "Subscriptions", zh: "订阅")
+        case .subscriptionsHint: Localized(en: "Enter cancel / resume auto-renew · Esc close", zh: "Enter 取消 / 恢复自动续期 · Esc 关闭")
+        case .noSubscriptions: Localized(en: "No subscriptions for this account.", zh: "此账户没有订阅。")
         }
     }
 
@@ -131,6 +150,31 @@ extension HUD.Kind {
         case .disabled: .disabled
         case .verifyFailed: .verifyFailed
         case .jailbroken: .jailbroken
+        case .planChanged: .planChanged
         }
+    }
+}
+
+extension SubscriptionStatus {
+    /// The status line the product list and the subscriptions panel show, dated on the store's calendar.
+    public func line(_ lang: Language) -> String {
+        let text: Text = switch state {
+        case .active: .subActive
+        case .trial: .subTrial
+        case .cancelled: .subCancelled
+        case .billingRetry: .subBilling
+        case .expired: .subExpired
+        case .revoked: .subRevoked
+        }
+        return text(lang).replacingOccurrences(of: "{date}", with: date.map { Self.day($0, lang) } ?? "")
+    }
+
+    /// "12 Dec" / "12月12日", in UTC: the store's calendar, the same on every machine.
+    static func day(_ date: Date, _ lang: Language) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: lang == .zh ? "zh_Hans" : "en_GB")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.setLocalizedDateFormatFromTemplate("dMMM")
+        return formatter.string(from: date)
     }
 }

@@ -22,6 +22,19 @@ extension StateView {
                             empty: Text.noScenarios(lang), theme: theme)
     }
 
+    /// Settings › Subscriptions: each of the user's subscriptions with its status; under the list, what the selected
+    /// one renews as when that differs.
+    func subscriptionList(selection: Int) -> ScenarioList {
+        let list = state.subscriptions
+        let title = { (id: String) in state.products.first { $0.id == id }?.title[lang] ?? id }
+        let renewsAs = list.indices.contains(selection) ? list[selection].renewsAs.map {
+            Text.subRenewsAs(lang).replacingOccurrences(of: "{product}", with: title($0))
+        } : nil
+        return ScenarioList(title: Text.subscriptionsTitle(lang), names: list.map { "\(title($0.productId)) · \($0.line(lang))" },
+                            selection: selection, shows: renewsAs, hint: Text.subscriptionsHint(lang), empty: Text.noSubscriptions(lang),
+                            theme: theme)
+    }
+
     func inspectorColumns(_ view: InspectorView) -> InspectorColumns {
         let who = state.user ?? "—"
         let store = view.storeQueue.map {

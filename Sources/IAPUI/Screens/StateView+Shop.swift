@@ -24,7 +24,9 @@ extension StateView {
 
     private func row(_ product: Product) -> ProductList.Row {
         let owned = !product.kind.isConsumable && state.account.owned.contains(product.id)
-        return ProductList.Row(title: product.title[lang], kind: product.kind.label(lang), summary: product.summary[lang],
+        // A subscription the user has (or had) says where it stands instead of what it is.
+        let summary = state.subscriptionStatus(of: product.id)?.line(lang) ?? product.summary[lang]
+        return ProductList.Row(title: product.title[lang], kind: product.kind.label(lang), summary: summary,
                                price: product.price[lang], mark: owned ? " " + Text.owned(lang) : "")
     }
 
@@ -78,14 +80,14 @@ extension StateView {
     private func textStyle(_ kind: HUD.Kind) -> Style {
         switch kind {
         case .purchasing, .alreadyOwned, .confirming, .deferred, .backgrounded: theme.waiting
-        case .success, .restored: theme.good
+        case .success, .restored, .planChanged: theme.good
         case .failed, .cancelled, .disabled, .verifyFailed, .jailbroken: theme.bad
         }
     }
 
     private func frameStyle(_ kind: HUD.Kind) -> Style {
         switch kind {
-        case .success, .restored: theme.good
+        case .success, .restored, .planChanged: theme.good
         case .failed, .verifyFailed, .disabled, .jailbroken: theme.bad
         default: theme.frame
         }

@@ -1,0 +1,144 @@
+import Foundation
+
+/// How long one subscription period lasts, as an ISO 8601 duration (`P1W`, `P1M`, `P1Y`, `P3D`, `P1Y6M`).
+public struct SubscriptionPeriod: Sendable, Equatable, CustomStringConvertible {
+    public let years: Int
+    public let months: Int
+    public let weeks: Int
+    public let days: Int
+
+    public init(years: Int = 0, months: Int = 0, weeks: Int = 0, days: Int = 0) {
+        self.years = years
+        self.months = months
+        self.weeks = weeks
+        self.days = days
+    }
+
+    /// Nil for anything but a positive date-only duration: a subscription period has no hours.
+    public init?(iso8601 text: String) {
+        guard text.hasPrefix("P"), text.count > 1 else { return nil }
+        var counts: [Character: Int] = [:]
+        var digits = ""
+        for c in text.dropFirst() {
+            if c.isASCII, c.isNumber {
+                digits.append(c)
+            } else if "YMWD".contains(c), let n = Int(digits), n <= 10_000, counts[c] == nil {
+                counts[c] = n
+                digits = ""
+            } else {
+                return nil
+            }
+        }
+        guard digits.isEmpty else { return nil }
+        self.init(years: counts["Y"] ?? 0, months: counts["M"] ?? 0, weeks: counts["W"] ?? 0, days: counts["D"] ?? 0)
+        guard years + months + weeks + days > 0 else { return nil }
+    }
+
+    public static let week = SubscriptionPeriod(weeks: 1)
+    public static let month = SubscriptionPeriod(months: 1)
+    public static let year = SubscriptionPeriod(years: 1)
+
+    public var description: String {
+        "P" + [(years, "Y"), (months, "M"), (weeks, "W"), (days, "D")].filter { $0.0 > 0 }.map { "\($0.0)\($0.1)" }.joined()
+    }
+
+    /// The end of `count` periods starting at `date`, on the calendar (a month from 31 January ends on the last day of
+    /// February), in UTC so that every party computes the same instant.
+    public func end(from date: Date, count: Int = 1) -> Date {
+        var components = DateComponents()
+        components.year = years * count
+        components.month = months * count
+        components.day = (weeks * 7 + days) * count
+        return Self.calendar.date(byAdding: components, to: date) ?? date
+    }
+
+    /// Roughly how long, for comparing periods (a crossgrade to another length) and for grace periods.
+    public var approximateDays: Int { years * 365 + months * 30 + weeks * 7 + days }
+
+    private static let calendar: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar
+    }()
+}
+
+/// An introductory offer, given once per subscription group per account.
+public struct IntroOffer: Sendable, Equatable {
+    public enum Mode: String, Sendable, Equatable, CaseIterable {
+        case freeTrial = "free-trial"
+        case payAsYouGo = "pay-as-you-go"
+        case payUpFront = "pay-up-front"
+    }
+
+    public let mode: Mode
+    /// One offer period; pay as you go repeats it `periods` times.
+    public let period: SubscriptionPeriod
+    public let periods: Int
+    /// What the offer charges, as shown; nil for a free trial.
+    public let price: Localized?
+
+    public init(mode: Mode, period: SubscriptionPeriod, periods: Int = 1, price: Localized? = nil) {
+        self.mode = mode
+        self.period = period
+        self.periods = max(periods, 1)
+        self.price = price
+    }
+}
+
+/// What makes a product an auto-renewable subscription: its group, its level in the group, and its period.
+public struct SubscriptionTerms: Sendable, Equatable {
+    /// `subscription_group_identifier`: an account holds at most one active subscription per group.
+    public let group: String
+    /// 1 is the highest level of service; moving to a lower number is an upgrade.
+    public let level: Int
+    public let period: SubscriptionPeriod
+    public let introOffer: IntroOffer?
+
+    public init(group: String, level: Int = 1, period: SubscriptionPeriod = .month, introOffer: IntroOffer? = nil) {
+        self.group = group
+        self.level = level
+        self.period = period
+        self.introOffer = introOffer
+    }
+
+    /// How long Apple keeps the service on while it retries a failed renewal: 6 days for weekly periods, 16 for
+    /// longer ones (App Store Connect's defaults).
+    public var gracePeriodDays: Int { period.approximateDays < 28 ? 6 : 16 }
+}
+
+/// A subscription as the store reports it to its account (StoreKit's subscription status), at one instant.
+public struct SubscriptionStatus: Sendable, Equatable {
+    public enum State: String, Sendable, Equatable {
+        /// Paid and auto-renewing: `date` is the renewal.
+        case active
+        /// In a free trial or intro period: `date` is its end.
+        case trial
+        /// Auto-renew turned off: `date` is when it ends.
+        case cancelled
+        /// The renewal failed and Apple retries: `date` is the end of the grace period.
+        case billingRetry = "billing-retry"
+        case expired
+        /// Refunded: Apple took the service back.
+        case revoked
+    }
+
+    public let productId: String
+    public let group: String
+    public let state: State
+    public let date: Date?
+    /// The product the next renewal will charge, when it differs (a downgrade or crossgrade waits for the renewal).
+    public let renewsAs: String?
+    public let originalTransactionId: String
+
+    public init(productId: String, group: String, state: State, date: Date?, renewsAs: String? = nil, originalTransactionId: String) {
+        self.productId = productId
+        self.group = group
+        self.state = state
+        self.date = date
+        self.renewsAs = renewsAs
+        self.originalTransactionId = originalTransactionId
+    }
+
+    /// Whether the service is on: active, trial, cancelled but not yet ended, or inside the grace period.
+    public var entitles: Bool { state != .expired && state != .revoked }
+}

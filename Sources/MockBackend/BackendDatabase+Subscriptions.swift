@@ -1,0 +1,139 @@
+import Foundation
+import GRDB
+import IAPCore
+import MockStore
+
+/// A user's right to a subscription group's service, as the backend last learnt it from Apple (a verified receipt, a
+/// notification): granted by date, never by "ever bought".
+public struct Entitlement: Sendable, Equatable {
+    public let originalTransactionId: String
+    public let user: String
+    public let productId: String
+    public let expiresAt: Date
+    /// While Apple retries a failed renewal, the service stays on until here.
+    public let graceUntil: Date?
+    public let revokedAt: Date?
+
+    public func isActive(at date: Date) -> Bool {
+        revokedAt == nil && date < max(expiresAt, graceUntil ?? expiresAt)
+    }
+}
+
+/// A credit Apple took back (a refund), kept with when.
+public struct RevokedCredit: Sendable, Equatable {
+    public let credit: Credit
+    public let revokedAt: Date
+}
+
+extension BackendDatabase {
+    static func subscriptionsMigration(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE credit ADD COLUMN webOrderLineItemId TEXT;
+            CREATE UNIQUE INDEX creditWebOrder ON credit(webOrderLineItemId) WHERE webOrderLineItemId IS NOT NULL;
+            CREATE TABLE entitlement (
+                originalTransactionId TEXT PRIMARY KEY,
+                user TEXT NOT NULL,
+                productId TEXT NOT NULL,
+                expiresAt DOUBLE NOT NULL,
+                graceUntil DOUBLE,
+                revokedAt DOUBLE
+            );
+            CREATE INDEX entitlementByUser ON entitlement(user);
+            """)
+    }
+
+    /// Credits one charge of a subscription exactly once, keyed by its web order line item (the same for a restore of
+    /// it), to the subscriber; and moves the entitlement's end to what Apple's answer says.
+    func creditSubscription(_ entry: Receipt.Entry, renewal: PendingRenewalInfo?, orderId: String?, requester: String,
+                            at date: Date) throws -> (Credit, new: Bool) {
+        try queue.write { db in
+            let chain = entry.original_transaction_id
+            let subscriber = try String.fetchOne(db.cachedStatement(sql: "SELECT user FROM entitlement WHERE originalTransactionId = ?"),
+                                                 arguments: [chain])
+            let key = entry.web_order_line_item_id ?? entry.transaction_id
+            let result: (Credit, new: Bool)
+            if let existing = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM credit WHERE webOrderLineItemId = ? OR transactionId = ?"),
+                                               arguments: [key, entry.transaction_id]) {
+                result = (Self.credit(existing), false)
+            } else {
+                let order = try orderId.flatMap { try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM orders WHERE id = ?"), arguments: [$0]) }
+                let owner: String = subscriber ?? order?["user"] ?? requester
+                let resolvedOrder: String = try (subscriber == nil ? order?["id"] : nil)
+                    ?? Self.createOrder(db, user: owner, productId: entry.product_id, at: date)
+                try db.cachedStatement(sql: """
+                    INSERT INTO credit (transactionId, user, productId, orderId, coins, creditedAt, webOrderLineItemId) VALUES (?, ?, ?, ?, 0, ?, ?)
+                    """).execute(arguments: [entry.transaction_id, owner, entry.product_id, resolvedOrder, date.timeIntervalSince1970, key])
+                result = (Credit(transactionId: entry.transaction_id, user: owner, productId: entry.product_id, orderId: resolvedOrder, coins: 0), true)
+            }
+            if let expires = entry.expiresDate {
+                let grace = renewal?.grace_period_expires_date_ms.flatMap(Double.init).map { $0 / 1000 }
+                // The latest charge decides the end; an older one (a restore of a past period) never shortens it.
+                try db.cachedStatement(sql: """
+                    INSERT INTO entitlement (originalTransactionId, user, productId, expiresAt, graceUntil) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT (originalTransactionId) DO UPDATE SET
+                        productId = CASE WHEN excluded.expiresAt >= expiresAt THEN excluded.productId ELSE productId END,
+                        expiresAt = MAX(expiresAt, excluded.expiresAt),
+                        graceUntil = excluded.graceUntil
+                    """).execute(arguments: [chain, result.0.user, entry.product_id, expires.timeIntervalSince1970, grace])
+            }
+            return result
+        }
+    }
+
+    /// What a notification from Apple changes: a refund revokes; the rest move an entitlement the backend already knows
+    /// (one it does not know waits for the client's verification, which names the subscriber).
+    func apply(_ notification: StoreNotification) throws {
+        try queue.write { db in
+            let at = notification.date.timeIntervalSince1970
+            switch notification.kind {
+            case .refund:
+                try db.cachedStatement(sql: """
+                    UPDATE credit SET revokedAt = ? WHERE revokedAt IS NULL AND transactionId IN (?, ?)
+                    """).execute(arguments: [at, notification.transactionId ?? notification.originalTransactionId, notification.originalTransactionId])
+                try db.cachedStatement(sql: "UPDATE entitlement SET revokedAt = ? WHERE originalTransactionId = ? AND revokedAt IS NULL")
+                    .execute(arguments: [at, notification.originalTransactionId])
+            case .subscribed, .didRenew, .didChangeRenewalPref:
+                guard let expires = notification.expiresDate, notification.subtype != .downgrade else { return }
+                try db.cachedStatement(sql: """
+                    UPDATE entitlement SET productId = ?, expiresAt = MAX(expiresAt, ?), graceUntil = NULL, revokedAt = NULL
+                    WHERE originalTransactionId = ?
+                    """).execute(arguments: [notification.productId, expires.timeIntervalSince1970, notification.originalTransactionId])
+            case .didFailToRenew:
+                try db.cachedStatement(sql: "UPDATE entitlement SET graceUntil = ? WHERE originalTransactionId = ?")
+                    .execute(arguments: [notification.graceUntil?.timeIntervalSince1970, notification.originalTransactionId])
+            case .gracePeriodExpired, .expired:
+                try db.cachedStatement(sql: "UPDATE entitlement SET graceUntil = NULL WHERE originalTransactionId = ?")
+                    .execute(arguments: [notification.originalTransactionId])
+            case .didChangeRenewalStatus:
+                break
+            }
+        }
+    }
+
+    static func entitlements(_ db: Database, user: String) throws -> [Entitlement] {
+        try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM entitlement WHERE user = ? ORDER BY originalTransactionId"), arguments: [user])
+            .map(entitlement)
+    }
+
+    /// Every entitlement, for `iapsim state`.
+    public func entitlements() throws -> [Entitlement] {
+        try queue.inDatabase { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM entitlement ORDER BY user, originalTransactionId").map(Self.entitlement)
+        }
+    }
+
+    /// Every revoked credit with when it was revoked, for `iapsim state`: a refund stays visible.
+    public func revokedCredits() throws -> [RevokedCredit] {
+        try queue.inDatabase { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM credit WHERE revokedAt IS NOT NULL ORDER BY revokedAt, transactionId").map {
+                RevokedCredit(credit: Self.credit($0), revokedAt: Date(timeIntervalSince1970: $0["revokedAt"]))
+            }
+        }
+    }
+
+    private static func entitlement(_ row: Row) -> Entitlement {
+        let date = { (name: String) in (row[name] as Double?).map(Date.init(timeIntervalSince1970:)) }
+        return Entitlement(originalTransactionId: row["originalTransactionId"], user: row["user"], productId: row["productId"],
+                           expiresAt: Date(timeIntervalSince1970: row["expiresAt"]), graceUntil: date("graceUntil"), revokedAt: date("revokedAt"))
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import IAPCore
+
+extension MockPaymentQueue {
+    /// The account's subscriptions, one per group, as StoreKit reports their status.
+    public func subscriptions(account: String) -> [SubscriptionStatus] {
+        attempt { try database.subscriptions(account: account) } ?? []
+    }
+
+    /// Settings › Subscriptions: turn auto-renew off (cancel) or back on (resubscribe before the end).
+    public func setAutoRenew(_ on: Bool, originalTransactionId: String) {
+        guard let news = attempt({ try database.setAutoRenew(on, original: originalTransactionId, at: scheduler.now) }) ?? nil else { return }
+        tell(news)
+        onSubscriptionsChanged()
+    }
+
+    /// Apple refunds a transaction (the account's latest paid one when none is named): it is marked with a
+    /// cancellation date and reason, a subscription it paid for ends now, and the app's server is told. Nil when
+    /// there is nothing to refund.
+    public func refund(transactionId: String? = nil, account: String? = nil, reason: Int = 0) -> String? {
+        guard let id = transactionId ?? account.flatMap({ account in attempt { try database.latestRefundable(account: account) } ?? nil }),
+              let (record, _, news) = attempt({ try database.refund(id, reason: reason, at: scheduler.now) }) ?? nil
+        else { return nil }
+        signedReceipt = nil
+        tell(news)
+        onSubscriptionsChanged()
+        return record.transaction.id
+    }
+
+    /// When the store next acts on a subscription on its own (a renewal, a retry, an expiry).
+    public func nextSubscriptionEvent() -> Date? {
+        attempt { try database.nextSubscriptionDue() } ?? nil
+    }
+
+    /// Apple's receipt entry for a transaction.
+    func entry(_ row: ReceiptRow) -> Receipt.Entry {
+        let transaction = row.transaction, details = row.details
+        var entry = Receipt.Entry(transaction_id: transaction.id, original_transaction_id: transaction.originalId,
+                                  product_id: transaction.productId, purchase_date_ms: Receipt.Entry.milliseconds(transaction.date))
+        entry.original_purchase_date_ms = Receipt.Entry.milliseconds(row.originalDate)
+        if let terms = subscriptionTerms[transaction.productId] {
+            entry.subscription_group_identifier = terms.group
+            entry.expires_date_ms = details.expiresDate.map(Receipt.Entry.milliseconds)
+            entry.is_trial_period = String(details.offer == .trial)
+            entry.is_in_intro_offer_period = String(details.offer == .intro)
+            entry.web_order_line_item_id = details.webOrderLineItemId
+        }
+        entry.cancellation_date_ms = details.cancellationDate.map(Receipt.Entry.milliseconds)
+        entry.cancellation_reason = details.cancellationReason.map(String.init)
+        return entry
+    }
+}

@@ -1,0 +1,227 @@
+import Foundation
+import IAPCore
+import MockBackend
+import MockStore
+import Testing
+
+/// Auto-renewable subscriptions (S9, I7): what the store charges and when, what the backend grants, and what the
+/// product list says, walked by keys on the virtual clock.
+@Suite("Subscriptions: renewals, billing retry, plan changes, refunds (S9, I7)")
+struct SubscriptionTests {
+    static let monthly = "com.iapsim.vip.monthly", plus = "com.iapsim.vip.plus", yearly = "com.iapsim.vip.yearly"
+
+    private func buy(_ app: Harness, _ productId: String) {
+        let index = shippedCatalog.firstIndex { $0.id == productId }!
+        for _ in 0..<shippedCatalog.count { app.press(.up) }
+        for _ in 0..<index { app.press(.down) }
+        app.press(.enter)
+        app.advance(5)
+        app.press(.escape)
+    }
+
+    private func status(_ app: Harness, _ productId: String) -> SubscriptionStatus? {
+        app.parties.store.subscriptions(account: "alice").first { $0.productId == productId }
+    }
+
+    private func chain(_ app: Harness) throws -> [StoreRecord] {
+        try app.storeRecords().filter { $0.transaction.productId.hasPrefix("com.iapsim.vip") && $0.transaction.state == .purchased }
+    }
+
+    /// Moves the clock to the store's next subscription event and past it, letting the app verify what it brought.
+    private func skipToNextRenewal(_ app: Harness) throws {
+        let due = try #require(app.parties.store.nextSubscriptionEvent())
+        app.advance(due.timeIntervalSince(app.timers.now) + 1)
+        app.advance(5)
+    }
+
+    @Test("a free trial, then each renewal a new transaction in the same chain, credited once each to the subscriber")
+    func trialThenRenewals() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        buy(app, Self.monthly)
+        #expect(status(app, Self.monthly)?.state == .trial)
+        #expect(app.state.account.owned.contains(Self.monthly))
+        #expect(app.screen(width: 120).contains("Trial until"))
+        try skipToNextRenewal(app)
+        try skipToNextRenewal(app)
+        let charges = try chain(app)
+        #expect(charges.count == 3)
+        #expect(Set(charges.map(\.transaction.originalId)).count == 1)
+        #expect(try app.credits().filter { $0.productId == Self.monthly }.count == 3)
+        #expect(try app.credits().allSatisfy { $0.user == "alice" })
+        #expect(status(app, Self.monthly)?.state == .active)
+        #expect(app.screen(width: 120).contains("Active · renews"))
+        #expect(app.state.pendingCount == 0)
+    }
+
+    @Test("a renewal while bob is logged in is credited to alice, the subscriber")
+    func renewalCreditedToTheSubscriber() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        buy(app, Self.yearly)
+        try app.relaunch(user: "bob")
+        app.advance(1)
+        try skipToNextRenewal(app)
+        #expect(try chain(app).count == 2)
+        let credits = try app.credits().filter { $0.productId == Self.yearly }
+        #expect(credits.count == 2)
+        #expect(credits.allSatisfy { $0.user == "alice" })
+    }
+
+    @Test("one subscription per group: buying it again restores it for free; a lower level waits for the renewal; a higher one upgrades now")
+    func planChanges() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        buy(app, Self.yearly)
+        buy(app, Self.yearly)
+        #expect(try chain(app).count == 1)
+        buy(app, Self.monthly)  // same level, another period: a crossgrade at the renewal
+        #expect(try chain(app).count == 1)
+        #expect(status(app, Self.yearly)?.renewsAs == Self.monthly)
+        buy(app, Self.plus)  // higher level: now, and the rest of the year refunded
+        let charges = try chain(app)
+        #expect(charges.count == 2)
+        #expect(charges.last?.transaction.productId == Self.plus)
+        #expect(status(app, Self.plus)?.state == .active)
+        #expect(app.state.account.owned.contains(Self.plus))
+        #expect(!app.state.account.owned.contains(Self.yearly))
+    }
+
+    @Test("cancelled: it stays on until the period ends, then expires and the backend stops granting it")
+    func cancelThenExpire() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        buy(app, Self.yearly)
+        app.press(.char("m"))
+        app.advance(0.1)
+        #expect(app.screen(width: 120).contains("Yearly VIP"))
+        app.press(.enter)
+        app.advance(0.1)
+        #expect(status(app, Self.yearly)?.state == .cancelled)
+        #expect(app.screen(width: 120).contains("Cancelled · ends"))
+        app.press(.escape)
+        try skipToNextRenewal(app)
+        #expect(status(app, Self.yearly)?.state == .expired)
+        #expect(try chain(app).count == 1)
+        #expect(!app.state.account.owned.contains(Self.yearly))
+    }
+
+    @Test("billing fails twice: grace period, then recovery; failing throughout: expired at the end of grace")
+    func billingRetry() throws {
+        var faults = ArmedFaults()
+        faults.insert(.billingFails, FaultArm(value: "2"))
+        let app = try Harness(user: "alice", faults: faults)
+        app.advance(0.5)
+        buy(app, Self.yearly)
+        let due = try #require(app.parties.store.nextSubscriptionEvent())
+        app.advance(due.timeIntervalSince(app.timers.now) + 1)
+        #expect(status(app, Self.yearly)?.state == .billingRetry)
+        app.press(.char("f"))
+        app.advance(1)
+        #expect(app.state.account.owned.contains(Self.yearly))  // inside the grace period
+        app.advance(3 * 86_400)
+        #expect(status(app, Self.yearly)?.state == .active)
+        #expect(try chain(app).count == 2)
+
+        app.session.set(.billingFails, FaultArm(value: "99"))
+        try skipToNextRenewal(app)
+        #expect(status(app, Self.yearly)?.state == .billingRetry)
+        app.advance(17 * 86_400)
+        #expect(status(app, Self.yearly)?.state == .expired)
+        app.press(.char("f"))
+        app.advance(1)
+        #expect(!app.state.account.owned.contains(Self.yearly))
+    }
+
+    @Test("a refund marks the store's transaction, revokes the entitlement, and the revoked credit stays visible")
+    func refund() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        buy(app, Self.yearly)
+        let refunded = try #require(app.parties.store.refund(account: "alice"))
+        app.press(.char("f"))
+        app.advance(1)
+        #expect(status(app, Self.yearly)?.state == .revoked)
+        #expect(!app.state.account.owned.contains(Self.yearly))
+        let receipt = try #require(app.parties.store.appReceipt())
+        let entry = try #require(app.parties.store.receiptService.verify(receipt, at: .sandbox).receipt?.in_app.first { $0.transaction_id == refunded })
+        #expect(entry.cancellation_date_ms != nil && entry.cancellation_reason == "0")
+        let revoked = try app.parties.backend.database.revokedCredits()
+        #expect(revoked.map(\.credit.transactionId) == [refunded])
+    }
+
+    @Test("renewals due while the app was closed happen at its next launch, arrive without an order, and go to the subscriber")
+    func renewalWhileClosed() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        buy(app, Self.monthly)
+        try app.relaunch(user: "alice", faults: [.renewalWhileClosed])
+        app.advance(5)
+        let charges = try chain(app)
+        #expect(charges.count == 2)
+        #expect(charges.last?.transaction.applicationUsername == nil)
+        #expect(try app.credits().filter { $0.productId == Self.monthly }.count == 2)
+        #expect(app.state.pendingCount == 0)
+    }
+
+    @Test("the receipt and the verify response carry Apple's subscription fields")
+    func receiptFields() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        buy(app, Self.monthly)
+        let receipt = try #require(app.parties.store.appReceipt())
+        let response = app.parties.store.receiptService.verify(receipt, at: .sandbox)
+        let entry = try #require(response.latest_receipt_info?.first)
+        #expect(entry.is_trial_period == "true")
+        #expect(entry.is_in_intro_offer_period == "false")
+        #expect(entry.subscription_group_identifier == "com.iapsim.vip")
+        #expect(entry.expires_date_ms != nil && entry.web_order_line_item_id != nil && entry.original_purchase_date_ms != nil)
+        let renewal = try #require(response.pending_renewal_info?.first)
+        #expect(renewal.auto_renew_status == "1" && renewal.auto_renew_product_id == Self.monthly)
+        #expect(renewal.is_in_billing_retry_period == "0")
+    }
+}
+
+extension SubscriptionTests {
+    @Test("two accounts subscribe to the same product: each chain is its own, each credited to its subscriber")
+    func twoSubscribers() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        buy(app, Self.monthly)
+        app.press(.char("L"))
+        app.type("bob")
+        app.press(.enter)
+        app.advance(0.5)
+        buy(app, Self.monthly)
+        let credits = try app.credits().filter { $0.productId == Self.monthly }
+        #expect(credits.map(\.user).sorted() == ["alice", "bob"])
+        #expect(Set(try chain(app).map(\.transaction.originalId)).count == 2)
+    }
+}
+
+extension SubscriptionTests {
+    private func logIn(_ app: Harness, _ name: String) {
+        app.press(.escape, .char("L"))
+        if app.screen().contains("log out anyway") { app.press(.right, .enter) }
+        app.type(name)
+        app.press(.enter)
+        app.advance(0.5)
+    }
+
+    @Test("bob's Ask to Buy subscription approved while alice, also a subscriber, is logged in is credited to bob")
+    func askToBuyWhileAnotherSubscriberIsIn() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        buy(app, Self.monthly)
+        logIn(app, "bob")
+        app.session.set(.askToBuy, FaultArm(once: true))
+        buy(app, Self.monthly)
+        logIn(app, "alice")
+        app.advance(15)
+        logIn(app, "bob")
+        app.press(.enter)  // Continue the unfinished order found at login
+        app.advance(10)
+        let credits = try app.credits().filter { $0.productId == Self.monthly }
+        #expect(credits.map(\.user).sorted() == ["alice", "bob"])
+    }
+}
