@@ -165,6 +165,7 @@ public final class AppRuntime {
             timers.after(0) { [weak self] in
                 self?.timers.skipToNextDue()
                 self?.refreshClock()
+                self?.parties.store.noteTime()
             }
         case .quit:
             host?.request(.quit)

@@ -79,6 +79,8 @@ public final class AppSession {
                              latency: Parties.Latency) throws -> (TimerQueue, Parties, AppRuntime) {
         let timers = clock.timers
         let parties = try Parties.open(in: directory, catalog: catalog, scheduler: timers, latency: latency, faults: faults)
+        // The store's clock resumes where it was (a skip, a fast clock), never earlier.
+        if let known = parties.store.lastKnownTime { timers.jump(to: known) }
         // The app was closed through the next renewal: the store's clock is past it before anything is attached.
         if let renewal = parties.store.nextSubscriptionEvent(), parties.faults.fire(.renewalWhileClosed) != nil {
             timers.jump(to: renewal.addingTimeInterval(1))

@@ -58,7 +58,17 @@ public final class MockPaymentQueue: PaymentQueue {
 
     /// Closes the store's database, as Apple's side shuts down with the app; nothing may be asked of the queue after.
     public func close() throws {
+        noteTime()
         try database.close()
+    }
+
+    /// The store's clock never runs backwards: a month skipped with `t`, or run through at `--speed`, stays skipped at
+    /// the next launch, which starts no earlier than this.
+    public var lastKnownTime: Date? { attempt { try database.clock() } ?? nil }
+
+    /// Writes down how far the store's clock has come (after a skip, at quit).
+    public func noteTime() {
+        attempt { try database.noteClock(scheduler.now) }
     }
 
     /// Apple's `verifyReceipt`, which the app's server calls.

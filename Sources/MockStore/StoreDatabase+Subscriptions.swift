@@ -315,6 +315,23 @@ extension StoreDatabase {
         }
     }
 
+    /// The latest time the store is known to have reached: what it noted (a skip, a quit) or its latest transaction.
+    func clock() throws -> Date? {
+        try queue.inDatabase { db in
+            let noted = try Double.fetchOne(db.cachedStatement(sql: "SELECT CAST(value AS REAL) FROM meta WHERE key = 'clock'"))
+            let latest = try Double.fetchOne(db.cachedStatement(sql: "SELECT MAX(date) FROM storeTransaction"))
+            return [noted, latest].compactMap { $0 }.max().map(Date.init(timeIntervalSince1970:))
+        }
+    }
+
+    func noteClock(_ date: Date) throws {
+        try queue.write { db in
+            try db.cachedStatement(sql: """
+                INSERT INTO meta (key, value) VALUES ('clock', ?) ON CONFLICT (key) DO UPDATE SET value = MAX(CAST(value AS REAL), excluded.value)
+                """).execute(arguments: [date.timeIntervalSince1970])
+        }
+    }
+
     /// When the store next has to act on a subscription.
     func nextSubscriptionDue() throws -> Date? {
         try queue.inDatabase { db in

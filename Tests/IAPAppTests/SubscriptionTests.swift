@@ -2,6 +2,7 @@ import Foundation
 import IAPCore
 import MockBackend
 import MockStore
+import IAPApp
 import Testing
 
 /// Auto-renewable subscriptions (S9, I7): what the store charges and when, what the backend grants, and what the
@@ -223,5 +224,21 @@ extension SubscriptionTests {
         app.advance(10)
         let credits = try app.credits().filter { $0.productId == Self.monthly }
         #expect(credits.map(\.user).sorted() == ["alice", "bob"])
+    }
+}
+
+extension SubscriptionTests {
+    @Test("the store's clock never runs backwards: a launch after a month was skipped starts after it, not back at the wall")
+    func clockResumes() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        buy(app, Self.monthly)
+        try skipToNextRenewal(app)
+        let reached = app.timers.now
+        try app.session.close()
+        let again = try AppSession(directory: app.directory, catalog: shippedCatalog, user: "alice", clock: .virtual(start: AppSession.epoch))
+        #expect(again.timers.now >= reached.addingTimeInterval(-1))
+        #expect(try chain(app).count == 2)  // nothing renewed twice on the way
+        try again.close()
     }
 }
