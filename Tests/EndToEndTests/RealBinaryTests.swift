@@ -46,6 +46,18 @@ struct RealBinaryTests {
         try settled(try play("switch-user"), user: "alice")
     }
 
+    @Test("a renewal that happened while the app was closed reaches bob's launch, survives kill -9, and is credited once to alice, the subscriber")
+    func renewalKilled() throws {
+        let state = try play("renewal-killed")
+        let store = try #require((state["store"] as? [String: Any])?["transactions"] as? [[String: Any]])
+        let credits = try #require((state["backend"] as? [String: Any])?["credits"] as? [[String: Any]])
+        #expect(store.count == 2)
+        #expect(store.allSatisfy { $0["state"] as? String == "purchased" && $0["finished"] as? Bool == true })
+        #expect(credits.count == 2)
+        #expect(credits.allSatisfy { $0["user"] as? String == "alice" })
+        #expect(Set(credits.compactMap { $0["transactionId"] as? String }) == Set(store.compactMap { $0["transactionId"] as? String }))
+    }
+
     @Test("the fault panel arms crash-at by keyboard, the app really dies before verifying, and the relaunch credits once")
     func panelCrash() throws {
         try settled(try play("panel-crash"), user: "alice")

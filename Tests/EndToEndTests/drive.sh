@@ -29,6 +29,29 @@ wait_exit() {
 }
 
 case $scenario in
+  renewal-killed)
+    # alice subscribes; the app is closed through the renewal; bob's launch receives it with the backend down and is
+    # killed; the next launch verifies it, and the backend credits alice, the subscriber.
+    start --user alice
+    wait_for "Yearly VIP"
+    tmux_ send-keys End Enter
+    wait_for "Purchase complete"
+    tmux_ send-keys Escape
+    wait_for "Active · renews"
+    tmux_ send-keys q
+    wait_exit
+    start --user bob --fault renewal-while-closed --fault backend-down
+    wait_for "user bob · pending 1"
+    pid=$(tmux_ display -p '#{pane_pid}')
+    kill -9 "$pid"
+    wait_exit
+    start --user bob
+    wait_for "Unfinished order found"
+    tmux_ send-keys Enter
+    wait_for "pending 0"
+    tmux_ send-keys Escape q
+    wait_exit
+    ;;
   buy)
     start
     wait_for "Log in as:"
