@@ -72,7 +72,7 @@ let package = Package(
             "IAPApp", "IAPCore", "IAPUI", "MockStore", "MockBackend", "ClientPersistence", "Launcher", "DataFiles",
             .product(name: "GRDB", package: "GRDB.swift"), .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .testTarget(name: "EndToEndTests", dependencies: [], exclude: ["drive.sh", "keys.sh", "tmux.sh"]),
+        .testTarget(name: "EndToEndTests", dependencies: [], exclude: ["drive.sh", "keys.sh", "tmux.sh", "StoreKitFixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

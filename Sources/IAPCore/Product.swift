@@ -20,6 +20,9 @@ public struct Product: Sendable, Equatable, Identifiable {
     public let price: Localized
     /// Coins credited by a consumable; zero for everything else.
     public let coins: Int
+    /// A consumable that credits no coins grants one unit of itself (a .storekit product with no amount mapped): the
+    /// balance counts its units. No amount is ever guessed from a name.
+    public var grantsUnit: Bool { kind.isConsumable && coins == 0 }
     /// Group, level and period: set exactly for auto-renewable subscriptions (one without terms is a monthly
     /// subscription alone in a group of its own).
     public let subscription: SubscriptionTerms?

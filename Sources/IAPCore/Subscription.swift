@@ -93,12 +93,36 @@ public struct SubscriptionTerms: Sendable, Equatable {
     public let level: Int
     public let period: SubscriptionPeriod
     public let introOffer: IntroOffer?
+    /// Promotional, offer-code and win-back offers the catalog names: listed by `iapsim catalog`, not sold.
+    public let offers: [ListedOffer]
 
-    public init(group: String, level: Int = 1, period: SubscriptionPeriod = .month, introOffer: IntroOffer? = nil) {
+    /// An offer other than the intro offer, as the catalog describes it.
+    public struct ListedOffer: Sendable, Equatable {
+        public enum Kind: String, Sendable, Equatable {
+            case promotional, code, winback
+        }
+
+        public let kind: Kind
+        public let id: String
+        public let mode: String?
+        public let period: String?
+        public let periods: Int?
+
+        public init(kind: Kind, id: String, mode: String?, period: String?, periods: Int?) {
+            self.kind = kind
+            self.id = id
+            self.mode = mode
+            self.period = period
+            self.periods = periods
+        }
+    }
+
+    public init(group: String, level: Int = 1, period: SubscriptionPeriod = .month, introOffer: IntroOffer? = nil, offers: [ListedOffer] = []) {
         self.group = group
         self.level = level
         self.period = period
         self.introOffer = introOffer
+        self.offers = offers
     }
 
     /// How long Apple keeps the service on while it retries a failed renewal: 6 days for weekly periods, 16 for

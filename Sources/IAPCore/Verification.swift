@@ -82,6 +82,8 @@ public enum ReceiptStatus {
 /// What a user holds on the backend.
 public struct Account: Sendable, Equatable {
     public var coins: Int
+    /// Units held of each consumable that grants one unit of itself, by product id.
+    public var units: [String: Int] = [:]
     public var owned: Set<String>
 
     public init(coins: Int = 0, owned: Set<String> = []) {

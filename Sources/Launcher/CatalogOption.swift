@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import IAPCore
 import MockStore
 import ShippedAssets
@@ -16,11 +17,24 @@ public struct CatalogOption: ParsableArguments {
 
     /// The products of the catalog at `path` (nil: the shipped one), or a clear error naming the file and the problem.
     public static func load(_ path: String?) -> [Product] {
+        imported(path).products
+    }
+
+    /// The catalog with its settings and warnings, or a clear error naming the file and the problem.
+    public static func imported(_ path: String?) -> LoadedCatalog {
         guard let path = path ?? ShippedAssets.catalogPath else { Console.fail("the shipped catalog is missing beside the binary") }
         do {
-            return try CatalogLoader.load(path: path)
+            return try CatalogLoader.importCatalog(path: path)
         } catch {
             Console.fail("bad catalog: \(error)")
+        }
+    }
+
+    /// Says on stderr, one line each, what the catalog asked for that iapsim could not use: never dropped silently.
+    public static func warn(_ catalog: LoadedCatalog, path: String?) {
+        let name = path ?? "the shipped catalog"
+        for warning in catalog.warnings {
+            FileHandle.standardError.write(Data("iapsim: warning: \(name): \(warning)\n".utf8))
         }
     }
 }

@@ -10,7 +10,8 @@ public struct LaunchSettings {
     public var faults: [FaultSpec] = []
     public var scenario: String?
     public var parallel = false
-    public var speed: Double = 1
+    /// nil: the catalog's `_timeRate`, else real time.
+    public var speed: Double?
 
     public init() {}
 }

@@ -24,12 +24,18 @@ extension LaunchSettings {
             Console.fail("needs an interactive terminal (stdin and stdout must be a TTY); `iapsim state` prints the data without one", code: 2)
         }
         do { try TerminalSession.check() } catch { Console.fail("\(error)") }
-        let products = CatalogOption.load(catalog)
+        let imported = CatalogOption.imported(catalog)
+        CatalogOption.warn(imported, path: catalog)
+        let products = imported.products
         let directory = DataOptions.lockedDirectory(dataDir)
         DataFile.trust(directory.closedCleanly())
 
         let options = AppState(lang: lang, serialPurchases: !parallel)
-        let speed = speed
+        let speed = speed ?? imported.speed ?? 1
+        // The catalog's settings arm their faults at launch; a --fault of the same name says how.
+        var faults = imported.faults
+        let given = FaultSpec.armed(self.faults)
+        for fault in given { faults.insert(fault, given.arm(fault) ?? FaultArm()) }
         /// A shipped scenario set up on its own data, in the language the app speaks at that moment.
         let setUpScenario = { (name: String, lang: Language) throws -> AppSession in
             var options = options
@@ -41,7 +47,7 @@ extension LaunchSettings {
             if let scenario {
                 session = try setUpScenario(scenario, lang)
             } else {
-                session = try AppSession(directory: directory, catalog: products, options: options, faults: FaultSpec.armed(faults),
+                session = try AppSession(directory: directory, catalog: products, options: options, faults: faults,
                                          user: user, latency: latency, clock: .live(speed: speed))
             }
         } catch {

@@ -42,9 +42,13 @@ extension LaunchSettings {
         scenario = given["scenario"]
         self.faults = faults
         self.parallel = parallel
-        guard let lang = given["lang"].map(Language.init(rawValue:)) ?? .en,
-              let speed = given["speed"].map({ try? number($0, option: "--speed", in: RunOptions.speeds) }) ?? 1
-        else { return nil }
+        var speed: Double?
+        if let text = given["speed"] {
+            // A speed that does not parse goes to ArgumentParser, which says what is wrong with it.
+            guard let value = try? number(text, option: "--speed", in: RunOptions.speeds) else { return nil }
+            speed = value
+        }
+        guard let lang = given["lang"].map(Language.init(rawValue:)) ?? .en else { return nil }
         self.lang = lang
         self.speed = speed
     }

@@ -25,7 +25,7 @@ public struct RunOptions: ParsableArguments {
 
     @Option(parsing: .unconditional, help: "Run the app's clock this many times faster (back-off waits, store and backend delays), 0.1 to 1000.",
             transform: { try number($0, option: "--speed", in: RunOptions.speeds) })
-    public var speed: Double = 1
+    public var speed: Double?
 
     public static let speeds = 0.1...1000.0
 

@@ -132,12 +132,20 @@ public final class BackendDatabase {
     /// What the user holds at `date`: coins, what a credit makes theirs (all but `notKept`: consumables and
     /// subscriptions), and the subscriptions whose entitlement (its expiry, or the grace period while Apple retries the
     /// renewal) has not ended.
-    public func account(user: String, notKept: Set<String>, at date: Date) throws -> Account {
+    public func account(user: String, notKept: Set<String>, units: Set<String> = [], at date: Date) throws -> Account {
         try queue.inDatabase { db in
             let coins = try Int.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(SUM(coins), 0) FROM credit WHERE user = ? AND revokedAt IS NULL"), arguments: [user]) ?? 0
             let products = try String.fetchAll(db.cachedStatement(sql: "SELECT DISTINCT productId FROM credit WHERE user = ? AND revokedAt IS NULL"), arguments: [user])
             let subscribed = try Self.entitlements(db, user: user).filter { $0.isActive(at: date) }.map(\.productId)
-            return Account(coins: coins, owned: Set(products).subtracting(notKept).union(subscribed))
+            var account = Account(coins: coins, owned: Set(products).subtracting(notKept).union(subscribed))
+            if !units.isEmpty {
+                for row in try Row.fetchAll(db.cachedStatement(sql: """
+                    SELECT productId, COUNT(*) FROM credit WHERE user = ? AND revokedAt IS NULL GROUP BY productId
+                    """), arguments: [user]) where units.contains(row[0]) {
+                    account.units[row[0]] = row[1]
+                }
+            }
+            return account
         }
     }
 

@@ -57,7 +57,8 @@ public final class MockBackend: Backend {
 
     public func account(user: String, _ completion: @escaping (Result<Account, BackendError>) -> Void) {
         let notKept = Set(catalog.values.filter { $0.kind.isConsumable || $0.subscription != nil }.map(\.id))
-        answer(after: 0, completion) { try database.account(user: user, notKept: notKept, at: scheduler.now) }
+        let units = Set(catalog.values.filter(\.grantsUnit).map(\.id))
+        answer(after: 0, completion) { try database.account(user: user, notKept: notKept, units: units, at: scheduler.now) }
     }
 
     /// The server's work happens when the request arrives; the answer travels back later,

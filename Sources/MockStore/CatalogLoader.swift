@@ -15,6 +15,11 @@ public struct CatalogError: Error, CustomStringConvertible {
 /// Reads the app's own catalog format, or an Xcode `.storekit` configuration file.
 public enum CatalogLoader {
     public static func load(path: String) throws -> [Product] {
+        try importCatalog(path: path).products
+    }
+
+    /// The catalog with everything the file asks for and every warning about what iapsim could not use of it.
+    public static func importCatalog(path: String) throws -> LoadedCatalog {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
             throw CatalogError(path: path, location: "", problem: "no such file; give iapsim's catalog JSON or an Xcode .storekit file (--catalog FILE)")
@@ -25,16 +30,20 @@ public enum CatalogLoader {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw CatalogError(path: path, location: "", problem: "cannot be read (\(String(cString: strerror(errno)))); check its permissions")
         }
-        let products: [Product]
+        if data.starts(with: Data("bplist".utf8)) || String(decoding: data.prefix(256), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("<?xml") {
+            throw CatalogError(path: path, location: "", problem: "is a property list (an older Xcode's .storekit), not JSON; open it in Xcode 12.5 or later and save it: Xcode writes it again as JSON")
+        }
+        var loaded: LoadedCatalog
         do {
             // Parsed once for both looks at the raw JSON (which format, and the coins), not once for each.
             let object = try JSONSerialization.jsonObject(with: data)
             if isStoreKitConfiguration(object) {
-                products = try JSONDecoder().decode(StoreKitFile.self, from: data).catalog()
+                loaded = try JSONDecoder().decode(StoreKitFile.self, from: data).catalog()
             } else {
                 try checkCoins(object)
                 let entries = try JSONDecoder().decode(CatalogFile.self, from: data).products
-                products = try entries.enumerated().map { try $0.element.product(at: "products[\($0.offset)]") }
+                loaded = LoadedCatalog(products: try entries.enumerated().map { try $0.element.product(at: "products[\($0.offset)]") })
             }
         } catch let error as DecodingError {
             throw describe(error, path: path)
@@ -43,8 +52,42 @@ public enum CatalogLoader {
         } catch {
             throw CatalogError(path: path, location: "", problem: "is not valid JSON (\(underlyingMessage(error)))")
         }
-        try validate(products, path: path)
-        return products
+        try applyGrants(to: &loaded, catalogPath: path)
+        try validate(loaded.products, path: path)
+        return loaded
+    }
+
+    /// Where a catalog's consumables may be mapped to coins: `Products.storekit` → `Products.grants.json` beside it,
+    /// `{"com.example.gems100": 100}`. Without it a .storekit consumable grants one unit of itself.
+    public static func grantsPath(for catalogPath: String) -> String {
+        ((catalogPath as NSString).deletingPathExtension) + ".grants.json"
+    }
+
+    private static func applyGrants(to loaded: inout LoadedCatalog, catalogPath: String) throws {
+        let path = grantsPath(for: catalogPath)
+        guard let data = FileManager.default.contents(atPath: path) else { return }
+        let grants: [String: Int]
+        do {
+            grants = try JSONDecoder().decode([String: Int].self, from: data)
+        } catch {
+            throw CatalogError(path: path, location: "", problem: "is not a map of product ids to whole numbers of coins, e.g. {\"com.example.gems100\": 100}")
+        }
+        for (id, coins) in grants.sorted(by: { $0.key < $1.key }) {
+            guard (0...mostCoins).contains(coins) else {
+                throw CatalogError(path: path, location: id, problem: "takes a whole number 0 to \(mostCoins), not \(coins)")
+            }
+            guard let index = loaded.products.firstIndex(where: { $0.id == id }) else {
+                loaded.warnings.append("\((path as NSString).lastPathComponent): \(id) is not in the catalog; ignored")
+                continue
+            }
+            let product = loaded.products[index]
+            guard product.kind.isConsumable else {
+                loaded.warnings.append("\((path as NSString).lastPathComponent): \(id) is not a consumable; only consumables grant coins")
+                continue
+            }
+            loaded.products[index] = Product(id: product.id, kind: product.kind, title: product.title, summary: product.summary,
+                                             price: product.price, coins: coins, subscription: product.subscription)
+        }
     }
 
     private static func isStoreKitConfiguration(_ object: Any) -> Bool {

@@ -1,120 +1,262 @@
 import Foundation
 import IAPCore
 
-/// An Xcode StoreKit configuration file (`.storekit`), the parts a catalog needs.
+/// An Xcode StoreKit configuration file (`.storekit`, JSON formats 1 to 5). Every field is optional here: a file Xcode
+/// wrote is loaded whole, and what is missing or unusable becomes a warning on the product, never a refusal of the file.
 struct StoreKitFile: Decodable {
-    struct Entry: Decodable {
-        struct Localization: Decodable {
-            let locale: String
-            let displayName: String
-            let description: String
-        }
+    struct Localization: Decodable {
+        let locale: String?
+        let displayName: String?
+        let description: String?
+    }
 
-        let productID: String
-        let type: String
-        let displayPrice: String
-        let localizations: [Localization]
+    struct Offer: Decodable {
+        let internalID: String?
+        let offerID: String?
+        let referenceName: String?
+        let paymentMode: String?
+        let subscriptionPeriod: String?
+        let numberOfPeriods: Int?
+        let displayPrice: String?
+    }
+
+    struct Entry: Decodable {
+        let productID: String?
+        /// Format 1 names the product id `identifier`.
+        let identifier: String?
+        let referenceName: String?
+        let type: String?
+        let displayPrice: String?
+        let familyShareable: Bool?
+        let localizations: [Localization]?
         let groupNumber: Int?
         let recurringSubscriptionPeriod: String?
         let introductoryOffer: Offer?
+        /// Promotional offers.
+        let adHocOffers: [Offer]?
+        let codeOffers: [Offer]?
+        let winbackOffers: [Offer]?
 
-        struct Offer: Decodable {
-            let paymentMode: String
-            let subscriptionPeriod: String
-            let numberOfPeriods: Int?
-            let displayPrice: String?
-        }
+        var id: String? { productID ?? identifier }
     }
 
     struct Group: Decodable {
         let id: String?
         let name: String?
-        let subscriptions: [Entry]
+        let subscriptions: [Entry]?
+    }
+
+    struct StoreKitError: Decodable {
+        let name: String?
+        let enabled: Bool?
     }
 
     struct Settings: Decodable {
         let _storefront: String?
+        let _locale: String?
+        let _timeRate: Int?
+        let _askToBuyEnabled: Bool?
+        let _failTransactionsEnabled: Bool?
+        let _storeKitErrors: [StoreKitError]?
+        let _interruptedPurchasesEnabled: Bool?
+        let _billingIssuesEnabled: Bool?
+        let _renewalBillingIssuesEnabled: Bool?
+        let _disableDialogs: Bool?
+    }
+
+    struct Version: Decodable {
+        let major: Int?
     }
 
     let products: [Entry]?
     let nonRenewingSubscriptions: [Entry]?
     let subscriptionGroups: [Group]?
     let settings: Settings?
+    let version: Version?
 
-    func catalog() throws -> [Product] {
-        let symbol = Self.currencySymbol(storefront: settings?._storefront)
-        var all: [Product] = []
-        for (list, entries) in [("products", products ?? []), ("nonRenewingSubscriptions", nonRenewingSubscriptions ?? [])] {
-            for (i, entry) in entries.enumerated() {
-                all.append(try entry.product(at: "\(list)[\(i)]", currency: symbol))
+    /// The formats this import knows; a newer one is loaded as far as its fields match, with a warning.
+    static let knownVersions = 1...5
+}
+
+/// What loading a catalog found: the products, the file's settings, and every warning about what could not be used.
+public struct LoadedCatalog: Sendable {
+    public var products: [Product]
+    public var warnings: [String] = []
+    /// The clock speed the file asks for (`_timeRate`), if any.
+    public var speed: Double?
+    /// The faults the file's settings arm at launch (`_askToBuyEnabled`, `_failTransactionsEnabled`, `_storeKitErrors`…).
+    public var faults = ArmedFaults()
+    /// The storefront (ISO 3166 alpha-3, as Xcode writes it) and locale the prices were formatted for.
+    public var storefront: String?
+    public var locale: String?
+
+    public init(products: [Product]) {
+        self.products = products
+    }
+}
+
+extension StoreKitFile {
+    func catalog() throws -> LoadedCatalog {
+        var warnings: [String] = []
+        if let major = version?.major, !Self.knownVersions.contains(major) {
+            warnings.append("version: format \(major) is newer than iapsim knows (\(Self.knownVersions.lowerBound)–\(Self.knownVersions.upperBound)); loaded what matches")
+        }
+        let prices = StorefrontPrice(storefront: settings?._storefront, locale: settings?._locale)
+        warnings += prices.warnings
+        var found: [Product] = []
+        func add(_ entry: Entry, at location: String, group: String? = nil) {
+            do {
+                let (product, notes) = try entry.product(at: location, prices: prices, group: group, fileLocale: settings?._locale)
+                found.append(product)
+                warnings += notes.map { "\(location) \"\(product.id)\": \($0)" }
+            } catch let problem as Problem {
+                warnings.append("\(problem.location): \(problem.message); skipped")
+            } catch {
+                warnings.append("\(location): \(error); skipped")
             }
+        }
+        for (list, entries) in [("products", products ?? []), ("nonRenewingSubscriptions", nonRenewingSubscriptions ?? [])] {
+            for (i, entry) in entries.enumerated() { add(entry, at: "\(list)[\(i)]") }
         }
         for (g, group) in (subscriptionGroups ?? []).enumerated() {
-            for (i, entry) in group.subscriptions.enumerated() {
-                let location = "subscriptionGroups[\(g)].subscriptions[\(i)]"
-                all.append(try entry.product(at: location, currency: symbol,
-                                             group: group.id ?? group.name ?? "group \(g + 1)"))
+            let groupId = group.id ?? group.name ?? "group \(g + 1)"
+            for (i, entry) in (group.subscriptions ?? []).enumerated() {
+                add(entry, at: "subscriptionGroups[\(g)].subscriptions[\(i)]", group: groupId)
             }
         }
-        return all
+        var loaded = LoadedCatalog(products: found)
+        loaded.storefront = settings?._storefront
+        loaded.locale = settings?._locale
+        if let settings { warnings += settings.apply(to: &loaded) }
+        loaded.warnings = warnings + loaded.warnings
+        return loaded
     }
+}
 
-    static func currencySymbol(storefront: String?) -> String {
-        switch storefront {
-        case "CHN", "JPN": "¥"
-        case "GBR": "£"
-        case "DEU", "FRA", "ITA", "ESP", "NLD": "€"
-        default: "$"
+extension StoreKitFile.Settings {
+    /// The fastest clock iapsim runs: Xcode's accelerated renewal rates (a month in seconds or minutes) run at this.
+    static let fastest = 1000.0
+
+    /// Turns the settings into a clock speed and armed faults; answers warnings for what it cannot honour exactly.
+    func apply(to loaded: inout LoadedCatalog) -> [String] {
+        var warnings: [String] = []
+        if let rate = _timeRate, rate != 0 {
+            // Xcode's accelerated rates renew a month in seconds to an hour; iapsim's clock goes up to 1000× (a month in
+            // about 43 minutes), and `t` skips straight to the next renewal.
+            loaded.speed = Self.fastest
+            warnings.append("settings._timeRate \(rate): an accelerated renewal rate; the clock runs at iapsim's fastest, \(Int(Self.fastest))× (t skips to the next renewal)")
         }
+        if _askToBuyEnabled == true { loaded.faults.insert(.askToBuy) }
+        if _failTransactionsEnabled == true { loaded.faults.insert(.purchaseFails) }
+        if _interruptedPurchasesEnabled == true { loaded.faults.insert(.failedThenPurchased) }
+        if _billingIssuesEnabled == true || _renewalBillingIssuesEnabled == true { loaded.faults.insert(.billingFails) }
+        if _disableDialogs == true { warnings.append("settings._disableDialogs: iapsim always shows the payment sheet") }
+        let errors: [String: Fault] = ["Load Products": .productsFail, "Purchase": .purchaseFails, "Verification": .verifyStatus]
+        for error in _storeKitErrors ?? [] where error.enabled == true {
+            let name = error.name ?? "?"
+            if let fault = errors[name] {
+                loaded.faults.insert(fault)
+            } else {
+                warnings.append("settings._storeKitErrors \"\(name)\" has no matching iapsim fault; not armed")
+            }
+        }
+        return warnings
     }
 }
 
 extension StoreKitFile.Entry {
-    func product(at location: String, currency: String, group: String? = nil) throws -> Product {
+    /// The product, with what could not be used of it.
+    func product(at location: String, prices: StorefrontPrice, group: String?, fileLocale: String?) throws -> (Product, [String]) {
         let kinds: [String: Product.Kind] = [
             "Consumable": .consumable, "NonConsumable": .nonConsumable,
             "RecurringSubscription": .subscription, "AutoRenewable": .subscription,
             "NonRenewingSubscription": .nonRenewing, "NonRenewable": .nonRenewing,
         ]
-        guard let kind = kinds[type] else {
-            throw Problem(location: "\(location).type", message: "unknown type \"\(type)\" (expected \(kinds.keys.sorted().joined(separator: ", ")))")
+        guard let id, !id.isEmpty else { throw Problem(location: "\(location).productID", message: "missing") }
+        guard let type, let kind = kinds[type] ?? (group != nil ? .subscription : nil) else {
+            throw Problem(location: "\(location).type", message: "unknown type \"\(type ?? "")\" (expected \(kinds.keys.sorted().joined(separator: ", ")))")
         }
-        guard let english = localization(["en"]) ?? localizations.first else {
-            throw Problem(location: "\(location).localizations", message: "needs at least one localization")
+        var notes: [String] = []
+        let texts = (localizations ?? []).filter { !($0.displayName ?? "").trimmingCharacters(in: .whitespaces).isEmpty }
+        if localizations?.isEmpty ?? true {
+            notes.append("has no localization; shown by its \(referenceName?.isEmpty == false ? "reference name" : "product id")")
+        } else if texts.isEmpty {
+            notes.append("every display name is empty; shown by its \(referenceName?.isEmpty == false ? "reference name" : "product id")")
         }
-        let chinese = localization(["zh"]) ?? english
-        return Product(
-            id: productID, kind: kind,
-            title: Localized(en: english.displayName, zh: chinese.displayName),
-            summary: Localized(en: english.description, zh: chinese.description),
-            price: Localized(currency + displayPrice),
-            coins: kind.isConsumable ? Self.coins(in: english.displayName) ?? Self.coins(in: productID) ?? 1 : 0,
-            subscription: try group.map { try terms(group: $0, at: location, currency: currency) }
-        )
+        let fallback = referenceName.flatMap { $0.isEmpty ? nil : $0 } ?? id
+        let english = LocalizationChoice.english(texts, fileLocale: fileLocale)
+        let simplified = LocalizationChoice.simplifiedChinese(texts)
+        let chinese = simplified ?? english
+        if simplified == nil, let traditional = texts.first(where: { LocalizationChoice.isTraditionalChinese($0.locale ?? "") }) {
+            notes.append("no Simplified Chinese localization; 简体中文 shows the \(traditional.locale ?? "") text, not a Simplified one")
+        }
+        let price = prices.format(displayPrice ?? "", at: "\(location).displayPrice")
+        notes += price.warnings
+        if familyShareable == true { notes.append("familyShareable: Family Sharing is not simulated (only the buyer owns it)") }
+        var terms: SubscriptionTerms?
+        if let group { terms = try subscriptionTerms(group: group, at: location, prices: prices, notes: &notes) }
+        if group == nil, kind == .subscription { notes.append("an auto-renewable subscription outside a subscription group: alone in a group of its own") }
+        return (Product(id: id, kind: kind,
+                        title: Localized(en: english?.displayName ?? fallback, zh: chinese?.displayName ?? fallback),
+                        summary: Localized(en: english?.description ?? "", zh: chinese?.description ?? english?.description ?? ""),
+                        price: Localized(price.text), coins: 0, subscription: terms), notes)
     }
 
-    private func terms(group: String, at location: String, currency: String) throws -> SubscriptionTerms {
+    private func subscriptionTerms(group: String, at location: String, prices: StorefrontPrice, notes: inout [String]) throws -> SubscriptionTerms {
         let modes: [String: IntroOffer.Mode] = ["free": .freeTrial, "payAsYouGo": .payAsYouGo, "payUpFront": .payUpFront]
-        let offer = try introductoryOffer.map { offer -> IntroOffer in
-            guard let mode = modes[offer.paymentMode] else {
-                throw Problem(location: "\(location).introductoryOffer.paymentMode",
-                              message: "unknown payment mode \"\(offer.paymentMode)\" (expected \(modes.keys.sorted().joined(separator: ", ")))")
+        var intro: IntroOffer?
+        if let offer = introductoryOffer {
+            if let mode = offer.paymentMode.flatMap({ modes[$0] }),
+               let period = offer.subscriptionPeriod.flatMap(SubscriptionPeriod.init(iso8601:)) {
+                intro = IntroOffer(mode: mode, period: period, periods: offer.numberOfPeriods ?? 1,
+                                   price: offer.displayPrice.map { Localized(prices.format($0, at: "").text) })
+            } else {
+                notes.append("introductoryOffer: payment mode \"\(offer.paymentMode ?? "")\" or period \"\(offer.subscriptionPeriod ?? "")\" not understood; no intro offer")
             }
-            return IntroOffer(mode: mode, period: try CatalogFile.Entry.Terms.period(offer.subscriptionPeriod, at: "\(location).introductoryOffer.subscriptionPeriod"),
-                              periods: offer.numberOfPeriods ?? 1, price: offer.displayPrice.map { Localized(currency + $0) })
         }
-        return SubscriptionTerms(group: group, level: groupNumber ?? 1,
-                                 period: try CatalogFile.Entry.Terms.period(recurringSubscriptionPeriod ?? "P1M", at: "\(location).recurringSubscriptionPeriod"),
-                                 introOffer: offer)
+        var period = SubscriptionPeriod.month
+        if let text = recurringSubscriptionPeriod {
+            if let parsed = SubscriptionPeriod(iso8601: text) { period = parsed } else { notes.append("recurringSubscriptionPeriod \"\(text)\" is not an ISO 8601 period; monthly") }
+        } else {
+            notes.append("no recurringSubscriptionPeriod; monthly")
+        }
+        var offers: [SubscriptionTerms.ListedOffer] = []
+        for (kind, list) in [(SubscriptionTerms.ListedOffer.Kind.promotional, adHocOffers), (.code, codeOffers), (.winback, winbackOffers)] {
+            for offer in list ?? [] {
+                offers.append(.init(kind: kind, id: offer.offerID ?? offer.referenceName ?? offer.internalID ?? "?",
+                                    mode: offer.paymentMode.map { modes[$0]?.rawValue ?? $0 }, period: offer.subscriptionPeriod,
+                                    periods: offer.numberOfPeriods))
+            }
+            if let list, !list.isEmpty { notes.append("\(list.count) \(kind.rawValue) offer(s) listed; iapsim sells the regular price and the intro offer only") }
+        }
+        return SubscriptionTerms(group: group, level: groupNumber ?? 1, period: period, introOffer: intro, offers: offers)
+    }
+}
+
+/// Which of a product's localizations each of the app's two languages shows (documented in the README).
+enum LocalizationChoice {
+    /// English: the file's `_locale` when it is not Chinese, else any English one, else the first.
+    static func english(_ texts: [StoreKitFile.Localization], fileLocale: String?) -> StoreKitFile.Localization? {
+        let wanted = fileLocale.map(normalized).flatMap { $0.hasPrefix("zh") ? nil : $0 }
+        return texts.first { wanted != nil && normalized($0.locale ?? "") == wanted }
+            ?? texts.first { normalized($0.locale ?? "").hasPrefix("en") }
+            ?? texts.first
     }
 
-    private func localization(_ prefixes: [String]) -> Localization? {
-        localizations.first { loc in prefixes.contains { loc.locale.lowercased().hasPrefix($0) } }
+    /// 简体中文: zh_Hans, then zh_CN / zh_SG / plain zh; never a Traditional one (zh_Hant, zh_TW, zh_HK, zh_MO).
+    static func simplifiedChinese(_ texts: [StoreKitFile.Localization]) -> StoreKitFile.Localization? {
+        for wanted in ["zh_hans", "zh_hans_cn", "zh_cn", "zh_sg", "zh"] {
+            if let found = texts.first(where: { normalized($0.locale ?? "") == wanted }) { return found }
+        }
+        return texts.first { normalized($0.locale ?? "").hasPrefix("zh_hans") }
     }
 
-    /// "100 Gems" credits 100; a name without a number credits one.
-    private static func coins(in text: String) -> Int? {
-        let digits = text.split(whereSeparator: { !$0.isNumber }).first
-        return digits.flatMap { Int($0) }
+    static func isTraditionalChinese(_ locale: String) -> Bool {
+        let name = normalized(locale)
+        return name.hasPrefix("zh_hant") || ["zh_tw", "zh_hk", "zh_mo"].contains(name)
+    }
+
+    static func normalized(_ locale: String) -> String {
+        locale.replacingOccurrences(of: "-", with: "_").lowercased()
     }
 }

@@ -11,7 +11,8 @@ struct IAPSim: ParsableCommand {
         commandName: "iapsim",
         abstract: "The iOS In-App Purchase client flow in a terminal, against a local mock App Store and backend.",
         version: "0.1.0",
-        subcommands: [Run.self, Play.self, ScenariosCommand.self, StateCommand.self, FaultsCommand.self, ResetCommand.self, GalleryCommand.self],
+        subcommands: [Run.self, Play.self, ScenariosCommand.self, StateCommand.self, FaultsCommand.self, ResetCommand.self, GalleryCommand.self,
+                      CatalogCommand.self],
         defaultSubcommand: Run.self
     )
 

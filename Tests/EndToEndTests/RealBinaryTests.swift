@@ -5,12 +5,12 @@ import Testing
 @Suite("The real binary under tmux", .serialized)
 struct RealBinaryTests {
     /// Runs a scenario of drive.sh and returns what `iapsim state` printed afterwards.
-    private func play(_ scenario: String) throws -> [String: Any] {
+    private func play(_ scenario: String, _ extra: [String] = []) throws -> [String: Any] {
         let work = try makeWorkDirectory()
         defer { try? FileManager.default.removeItem(atPath: work) }
         let log = work + "/drive.log"
         let script = repositoryRoot.appendingPathComponent("Tests/EndToEndTests/drive.sh").path
-        let status = try spawn(["bash", script, scenario, builtBinary, work], output: log)
+        let status = try spawn(["bash", script, scenario, builtBinary, work] + extra, output: log)
         let transcript = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         try #require(status == 0, "drive.sh \(scenario) failed:\n\(transcript)")
         let data = try Data(contentsOf: URL(fileURLWithPath: work + "/state.json"))
@@ -44,6 +44,12 @@ struct RealBinaryTests {
     @Test("alice's pending order never prompts, verifies or credits under bob, and is credited to alice when she returns")
     func switchUser() throws {
         try settled(try play("switch-user"), user: "alice")
+    }
+
+    @Test("a .storekit file's settings arm their faults at launch (badges on screen) and its warnings are said on stderr")
+    func storeKitSettings() throws {
+        let fixture = repositoryRoot.appendingPathComponent("Tests/EndToEndTests/StoreKitFixtures/v3-settings.storekit").path
+        _ = try play("storekit-settings", [fixture])
     }
 
     @Test("a renewal that happened while the app was closed reaches bob's launch, survives kill -9, and is credited once to alice, the subscriber")

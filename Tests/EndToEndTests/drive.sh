@@ -2,7 +2,7 @@
 # Drives the real iapsim binary inside a private tmux server.
 # usage: drive.sh SCENARIO BINARY WORKDIR   — leaves `iapsim state` JSON in WORKDIR/state.json
 set -euo pipefail
-scenario=$1 bin=$2 work=$3
+scenario=$1 bin=$2 work=$3 fixture=${4:-}
 source "$(dirname "$0")/tmux.sh"
 
 # Polls until a fixed string is no longer on screen, up to 15 s.
@@ -29,6 +29,17 @@ wait_exit() {
 }
 
 case $scenario in
+  storekit-settings)
+    # A .storekit file's settings arm their faults at launch, shown as badges; its warnings go to stderr first.
+    tmux_ new-session -d -x 100 -y 30 -e LANG=C.UTF-8 -e TERM=xterm-256color -e NO_COLOR= -e SWIFT_BACKTRACE=interactive=no \
+      "exec $bin --data-dir '$data' --user alice --catalog '$fixture' 2>'$work/stderr'"
+    wait_for "ask-to-buy"
+    wait_for "purchase-fails"
+    wait_for "Network hiccup"
+    tmux_ send-keys q
+    wait_exit
+    grep -q "iapsim: warning: .*_timeRate" "$work/stderr" || fail "no _timeRate warning on stderr: $(cat "$work/stderr")"
+    ;;
   renewal-killed)
     # alice subscribes; the app is closed through the renewal; bob's launch receives it with the backend down and is
     # killed; the next launch verifies it, and the backend credits alice, the subscriber.

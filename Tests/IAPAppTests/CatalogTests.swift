@@ -51,7 +51,8 @@ struct CatalogTests {
         let products = try CatalogLoader.load(path: path)
         #expect(products.map(\.id) == ["gems.100", "pro", "season", "vip.monthly"])
         #expect(products.map(\.kind) == [.consumable, .nonConsumable, .nonRenewing, .subscription])
-        #expect(products[0].coins == 100)
+        // No amount is guessed from "100 Gems": without a grants file, a purchase grants one unit of the product.
+        #expect(products[0].coins == 0 && products[0].grantsUnit)
         #expect(products[0].title == Localized(en: "100 Gems", zh: "100 宝石"))
         #expect(products[0].price == Localized("¥6"))
         #expect(products[1].title.zh == "Pro")  // no Chinese localization: English stands in

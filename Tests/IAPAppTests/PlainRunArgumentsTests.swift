@@ -8,7 +8,7 @@ import Testing
 @Suite("Plain run arguments: read as ArgumentParser reads them, or not at all")
 struct PlainRunArgumentsTests {
     private struct Reading: Equatable {
-        let dataDir: String?, user: String?, lang: Language, catalog: String?, scenario: String?, parallel: Bool, speed: Double
+        let dataDir: String?, user: String?, lang: Language, catalog: String?, scenario: String?, parallel: Bool, speed: Double?
         let faults: [String]
 
         init(_ options: LaunchSettings) {

@@ -1,0 +1,89 @@
+import ArgumentParser
+import Foundation
+import IAPCore
+import Launcher
+import MockStore
+
+/// `iapsim catalog`: what iapsim imported from a catalog, and every warning about what it could not use.
+struct CatalogCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "catalog", abstract: "Print the products iapsim imports from a catalog, then every warning.")
+
+    @OptionGroup var catalog: CatalogOption
+    @Flag(help: "Print {\"products\":[…],\"warnings\":[…]} as JSON.")
+    var json = false
+
+    func run() throws {
+        let loaded = CatalogOption.imported(catalog.catalog)
+        let listing = CatalogListing(loaded)
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
+            print(String(decoding: try encoder.encode(listing), as: UTF8.self))
+            return
+        }
+        for (product, imported) in zip(listing.products, loaded.products) {
+            var line = "\(product.id)  \(product.type)  \(product.name)  \(product.price)"
+            if imported.kind.isConsumable { line += imported.grantsUnit ? "  grants one unit" : "  grants \(imported.coins) coins" }
+            if let group = product.group, let level = product.level, let period = product.period {
+                line += "  group \(group) · level \(level) · \(period)"
+            }
+            for offer in product.offers ?? [] {
+                line += "  [\(offer.type)\(offer.mode.map { " \($0)" } ?? "")\(offer.period.map { " \($0)" } ?? "")]"
+            }
+            print(line)
+        }
+        var honoured: [String] = []
+        if let storefront = loaded.storefront { honoured.append("storefront \(storefront)") }
+        if let locale = loaded.locale { honoured.append("locale \(locale)") }
+        if let speed = loaded.speed { honoured.append("clock \(Int(speed))×") }
+        if !loaded.faults.isEmpty { honoured.append("arms " + loaded.faults.map(\.rawValue).joined(separator: ", ")) }
+        if !honoured.isEmpty { print("settings: " + honoured.joined(separator: " · ")) }
+        for warning in listing.warnings { print("warning: \(warning)") }
+    }
+}
+
+/// The catalog as `iapsim catalog --json` prints it.
+struct CatalogListing: Encodable {
+    struct Item: Encodable {
+        let id: String
+        let type: String
+        let name: String
+        let price: String
+        let group: String?
+        let level: Int?
+        let period: String?
+        let offers: [Offer]?
+    }
+
+    struct Offer: Encodable {
+        /// introductory, promotional, code, winback
+        let type: String
+        let id: String?
+        let mode: String?
+        let period: String?
+        let periods: Int?
+        let price: String?
+    }
+
+    let products: [Item]
+    let warnings: [String]
+
+    init(_ loaded: LoadedCatalog) {
+        products = loaded.products.map { product in
+            let terms = product.subscription
+            var offers: [Offer] = []
+            if let intro = terms?.introOffer {
+                offers.append(Offer(type: "introductory", id: nil, mode: intro.mode.rawValue, period: intro.period.description,
+                                    periods: intro.periods, price: intro.price?[.en]))
+            }
+            for listed in terms?.offers ?? [] {
+                offers.append(Offer(type: listed.kind.rawValue, id: listed.id, mode: listed.mode, period: listed.period, periods: listed.periods,
+                                    price: nil))
+            }
+            return Item(id: product.id, type: product.kind.rawValue, name: product.title[.en], price: product.price[.en], group: terms?.group,
+                        level: terms?.level, period: terms?.period.description, offers: offers.isEmpty ? nil : offers)
+        }
+        warnings = loaded.warnings
+    }
+}
