@@ -5,7 +5,8 @@ import MockStore
 import ShippedAssets
 
 public struct CatalogOption: ParsableArguments {
-    @Option(help: "Product catalog: iapsim's JSON or an Xcode .storekit file (default: the shipped catalog).")
+    @Option(help: "Product catalog: iapsim's JSON or an Xcode .storekit file (default: the shipped catalog).",
+            completion: .file(extensions: ["json", "storekit"]))
     public var catalog: String?
 
     public init() {}

@@ -3,7 +3,8 @@ import IAPApp
 
 /// Options every command that touches the data shares.
 public struct DataOptions: ParsableArguments {
-    @Option(name: .customLong("data-dir"), help: "Where the store, backend and client keep their databases (default: $XDG_DATA_HOME/iapsim, else ~/.local/share/iapsim).")
+    @Option(name: .customLong("data-dir"), help: "Where the store, backend and client keep their databases (default: $XDG_DATA_HOME/iapsim, else ~/.local/share/iapsim).",
+            completion: .directory)
     public var dataDir: String?
 
     public init() {}

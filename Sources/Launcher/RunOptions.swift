@@ -14,10 +14,11 @@ public struct RunOptions: ParsableArguments {
     @OptionGroup public var catalog: CatalogOption
 
     @Option(name: .customLong("fault"), help: ArgumentHelp("Arm a fault at launch (repeatable); `iapsim faults` lists them.", valueName: "name[=value][:once]"),
-            transform: FaultSpec.init)
+            completion: .list(Fault.allCases.map(\.rawValue)), transform: FaultSpec.init)
     public var faults: [FaultSpec] = []
 
-    @Option(help: "Set up a shipped scenario (`iapsim scenarios`) on its own data under the data directory, then hand it over.")
+    @Option(help: "Set up a shipped scenario (`iapsim scenarios`) on its own data under the data directory, then hand it over.",
+            completion: .list(Scenarios.all().map(\.name)))
     public var scenario: String?
 
     @Flag(help: "Allow a new purchase while another order is unfinished (the default is serial, C9).")

@@ -17,9 +17,7 @@ struct CatalogCommand: ParsableCommand {
         let loaded = CatalogOption.imported(catalog.catalog)
         let listing = CatalogListing(loaded)
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
-            print(String(decoding: try encoder.encode(listing), as: UTF8.self))
+            print(try JSONText.encode(listing))
             return
         }
         for (product, imported) in zip(listing.products, loaded.products) {
@@ -85,5 +83,14 @@ struct CatalogListing: Encodable {
                         level: terms?.level, period: terms?.period.description, offers: offers.isEmpty ? nil : offers)
         }
         warnings = loaded.warnings
+    }
+}
+
+/// The commands' `--json`: keys sorted, so that the same data prints the same bytes.
+enum JSONText {
+    static func encode<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 }

@@ -10,7 +10,7 @@ struct GalleryCommand: ParsableCommand {
         commandName: "gallery",
         abstract: "Write every state's screen in both languages as text and SVG, with an index.html explaining each.")
 
-    @Option(help: "The folder to write into (created if missing).")
+    @Option(help: "The folder to write into (created if missing).", completion: .directory)
     var out: String
 
     @OptionGroup var catalog: CatalogOption

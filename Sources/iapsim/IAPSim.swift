@@ -52,7 +52,24 @@ struct StateCommand: ParsableCommand {
 struct FaultsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "faults", abstract: "List every fault --fault can arm.")
 
-    func run() {
+    @Flag(help: "Print the list as JSON: [{\"name\", \"party\", \"summary\", \"value\", \"default\"}].")
+    var json = false
+
+    private struct Listed: Encodable {
+        let name: String
+        let party: String
+        let summary: String
+        let value: String?
+        let `default`: String?
+    }
+
+    func run() throws {
+        if json {
+            print(try JSONText.encode(Fault.allCases.map {
+                Listed(name: $0.rawValue, party: $0.party.rawValue, summary: $0.summary.en, value: $0.valueHelp, default: $0.defaultValue)
+            }))
+            return
+        }
         let names = Fault.allCases.map { fault in fault.rawValue + (fault.defaultValue.map { "=\($0)" } ?? "") }
         let width = names.map(\.count).max() ?? 0
         var party: Fault.Party?

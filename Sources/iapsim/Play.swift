@@ -11,13 +11,14 @@ struct Play: ParsableCommand {
         abstract: "Run QA scripts headlessly on a virtual clock; exits non-zero at the first failed expectation.",
         discussion: "FILE is a script path or the name of a shipped scenario (`iapsim scenarios` lists them).")
 
-    @Argument(help: "Scripts to run, one after the other.")
+    @Argument(help: "Scripts to run, one after the other.", completion: .file(extensions: ["iapsim"]))
     var files: [String]
 
-    @Option(name: .customLong("data-dir"), help: "Run on this data directory (default: a fresh temporary one per script, removed afterwards).")
+    @Option(name: .customLong("data-dir"), help: "Run on this data directory (default: a fresh temporary one per script, removed afterwards).",
+            completion: .directory)
     var dataDir: String?
 
-    @Option(help: "Write `snapshot NAME` screens to DIR/NAME.txt (default: print them in the transcript).")
+    @Option(help: "Write `snapshot NAME` screens to DIR/NAME.txt (default: print them in the transcript).", completion: .directory)
     var snapshots: String?
 
     @Option(help: "Language: en or zh.")
@@ -80,7 +81,22 @@ struct ScenariosCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scenarios", abstract: "List the shipped scenarios: what each shows, where it comes from, how it should end.")
 
-    func run() {
+    @Flag(help: "Print the list as JSON: [{\"name\", \"shows\", \"from\", \"expect\"}].")
+    var json = false
+
+    private struct Listed: Encodable {
+        let name: String
+        let shows: String?
+        let from: String?
+        let expect: String?
+    }
+
+    func run() throws {
+        if json {
+            let listed = Scenarios.all().map { Listed(name: $0.name, shows: $0.header["shows"], from: $0.header["from"], expect: $0.header["expect"]) }
+            print(try JSONText.encode(listed))
+            return
+        }
         for scenario in Scenarios.all() {
             print(scenario.name)
             for key in ["shows", "from", "expect"] {

@@ -70,3 +70,52 @@ struct CommandLineToolsTests {
         #expect(out.contains("expect  "))
     }
 }
+
+/// The command line as its ecosystem expects: machine-readable lists, shell completion, a man page.
+@Suite("The command line's ecosystem: --json, completion scripts, the man page")
+struct CommandLineEcosystemTests {
+    private func run(_ arguments: [String]) throws -> (Int32, String) {
+        let work = try makeWorkDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let status = try spawn([builtBinary] + arguments, output: work + "/out")
+        return (status, try String(contentsOfFile: work + "/out", encoding: .utf8))
+    }
+
+    @Test("faults --json and scenarios --json list what the text lists, as JSON")
+    func jsonLists() throws {
+        let (faultStatus, faults) = try run(["faults", "--json"])
+        #expect(faultStatus == 0)
+        let listed = try #require(try JSONSerialization.jsonObject(with: Data(faults.utf8)) as? [[String: Any]])
+        #expect(listed.contains { $0["name"] as? String == "billing-fails" && $0["party"] as? String == "store" && $0["default"] as? String == "99" })
+        let (_, text) = try run(["faults"])
+        #expect(listed.allSatisfy { text.contains($0["name"] as? String ?? "?") })
+        let (scenarioStatus, scenarios) = try run(["scenarios", "--json"])
+        #expect(scenarioStatus == 0)
+        let named = try #require(try JSONSerialization.jsonObject(with: Data(scenarios.utf8)) as? [[String: Any]])
+        #expect(named.contains { $0["name"] as? String == "paid-then-killed" && ($0["shows"] as? String)?.isEmpty == false })
+    }
+
+    @Test("bash, zsh and fish completion: files for --catalog and play, folders for --data-dir, fault and scenario names")
+    func completion() throws {
+        for shell in ["bash", "zsh", "fish"] {
+            let (status, script) = try run(["--generate-completion-script", shell])
+            #expect(status == 0)
+            #expect(script.contains("storekit"), "\(shell): no .storekit completion for --catalog")
+            #expect(script.contains("billing-fails") && script.contains("renewal-while-closed"), "\(shell): no fault names")
+            #expect(script.contains("paid-then-killed"), "\(shell): no scenario names")
+            #expect(script.contains("iapsim"), "\(shell)")
+        }
+    }
+
+    @Test("the committed man page covers every command (scripts/man writes it from the definitions)")
+    func manPage() throws {
+        let page = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/iapsim.1"), encoding: .utf8)
+        for command in ["run", "play", "scenarios", "state", "faults", "reset", "gallery", "catalog"] {
+            #expect(page.contains(".It Em \(command)"), "docs/iapsim.1 lacks \(command): run scripts/man")
+        }
+        let (_, help) = try run(["--help"])
+        for option in ["--catalog", "--data-dir", "--fault", "--speed", "--json"] where help.contains(option) {
+            #expect(page.contains(option.dropFirst(2)), "docs/iapsim.1 lacks \(option)")
+        }
+    }
+}
