@@ -41,8 +41,10 @@ let package = Package(
             "IAPCore", "DataFiles",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        // The C library's wcwidth in a UTF-8 locale: columns as ncurses and the terminal count them.
+        .target(name: "CTextWidth"),
         // Pure: render(state, size) -> screen grid.
-        .target(name: "IAPUI", dependencies: ["IAPCore"]),
+        .target(name: "IAPUI", dependencies: ["IAPCore", "CTextWidth"]),
         // The only code that calls ncurses.
         .target(name: "Terminal", dependencies: ["CNcursesw", "IAPUI", "IAPCore"]),
         // Wiring: the runtime that runs effects, the command line, live clock and paths.

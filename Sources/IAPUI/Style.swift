@@ -38,6 +38,8 @@ public struct Theme: Sendable {
     public let hintKey: Style
     public let button: Style
     public let focusedButton: Style
+    /// Set when the terminal's locale is not UTF-8: every text is drawn through this fallback.
+    public var ascii: ASCIIText?
 
     public static let color = Theme(
         plain: .plain,

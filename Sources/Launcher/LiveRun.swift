@@ -62,7 +62,11 @@ extension LaunchSettings {
             Console.fail("\(error)")
         }
         Console.keepWhatWasMade()
-        let theme: Theme = monochrome ? .monochrome : .color
+        var theme: Theme = monochrome ? .monochrome : .color
+        // A terminal whose locale is not UTF-8 (LANG=C) cannot draw frames, CJK or currency symbols: ASCII stands in.
+        if String(cString: nl_langinfo(nl_item(CODESET))) != "UTF-8" {
+            theme.ascii = ASCIIText(yen: imported.currency == "JPY" ? "JPY" : "CNY")
+        }
         var loop = MainLoop(session: session, terminal: terminal, theme: theme, exitAfterFirstFrame: exitAfterFirstFrame)
         loop.startScenario = setUpScenario
         let ending = loop.run()

@@ -34,6 +34,8 @@ struct CatalogFile: Decodable {
     }
 
     let products: [Entry]
+    /// The ISO 4217 code of the prices' currency, for terminals that cannot draw its symbol.
+    let currency: String?
 }
 
 extension CatalogFile.Entry {

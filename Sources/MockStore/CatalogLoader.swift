@@ -42,8 +42,9 @@ public enum CatalogLoader {
                 loaded = try JSONDecoder().decode(StoreKitFile.self, from: data).catalog()
             } else {
                 try checkCoins(object)
-                let entries = try JSONDecoder().decode(CatalogFile.self, from: data).products
-                loaded = LoadedCatalog(products: try entries.enumerated().map { try $0.element.product(at: "products[\($0.offset)]") })
+                let file = try JSONDecoder().decode(CatalogFile.self, from: data)
+                loaded = LoadedCatalog(products: try file.products.enumerated().map { try $0.element.product(at: "products[\($0.offset)]") })
+                loaded.currency = file.currency
             }
         } catch let error as DecodingError {
             throw describe(error, path: path)

@@ -89,6 +89,8 @@ public struct LoadedCatalog: Sendable {
     /// The storefront (ISO 3166 alpha-3, as Xcode writes it) and locale the prices were formatted for.
     public var storefront: String?
     public var locale: String?
+    /// The prices' currency (ISO 4217), when the catalog says it.
+    public var currency: String?
 
     public init(products: [Product]) {
         self.products = products
@@ -126,6 +128,7 @@ extension StoreKitFile {
         }
         var loaded = LoadedCatalog(products: found)
         loaded.storefront = settings?._storefront
+        loaded.currency = prices.currency
         loaded.locale = settings?._locale
         if let settings { warnings += settings.apply(to: &loaded) }
         loaded.warnings = warnings + loaded.warnings

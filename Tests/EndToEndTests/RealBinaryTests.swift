@@ -46,6 +46,11 @@ struct RealBinaryTests {
         try settled(try play("switch-user"), user: "alice")
     }
 
+    @Test("under LANG=C the app draws in ASCII (frames, cursor, CNY prices, Chinese in pinyin) instead of dropping characters, and a purchase goes through")
+    func asciiTerminal() throws {
+        try settled(try play("lang-c"), user: "alice")
+    }
+
     @Test("a .storekit file's settings arm their faults at launch (badges on screen) and its warnings are said on stderr")
     func storeKitSettings() throws {
         let fixture = repositoryRoot.appendingPathComponent("Tests/EndToEndTests/StoreKitFixtures/v3-settings.storekit").path

@@ -29,6 +29,18 @@ wait_exit() {
 }
 
 case $scenario in
+  lang-c)
+    # A terminal whose locale is not UTF-8: ASCII stands in for frames, the cursor, currency symbols and Chinese.
+    tmux_ new-session -d -x 100 -y 30 -e LANG=C -e LC_ALL=C -e TERM=xterm-256color -e NO_COLOR= -e SWIFT_BACKTRACE=interactive=no \
+      "exec $bin --data-dir '$data' --user alice --lang zh"
+    wait_for "> 60 jin bi"
+    wait_for "CNY6"
+    tmux_ send-keys Enter
+    wait_for "+-----"
+    wait_for "gou mai cheng gong"
+    tmux_ send-keys Escape q
+    wait_exit
+    ;;
   storekit-settings)
     # A .storekit file's settings arm their faults at launch, shown as badges; its warnings go to stderr first.
     tmux_ new-session -d -x 100 -y 30 -e LANG=C.UTF-8 -e TERM=xterm-256color -e NO_COLOR= -e SWIFT_BACKTRACE=interactive=no \

@@ -91,11 +91,51 @@ struct DisplayWidthTests {
         #expect(padded("金币", to: 6) == "金币  ")
     }
 
+    @Test("widths are the C library's wcwidth, as the terminal places them: emoji and CJK two, marks none")
+    func wcwidthColumns() {
+        #expect(displayWidth("🪙") == 2)
+        #expect(displayWidth("金") == 2)
+        #expect(displayWidth("한") == 2)
+        #expect(displayWidth("e\u{301}") == 1)
+        #expect(displayWidth("Ⅻ") == 1)
+        #expect(displayWidth("\u{7}") == 0)
+        // An emoji in a product name keeps the rest of its row in its columns.
+        var grid = ScreenGrid(width: 12, height: 1)
+        grid.put("Coins 🪙", x: 0, y: 0, style: .plain)
+        grid.put("$9", x: 9, y: 0, style: .plain)
+        #expect(grid[6, 0].text == "🪙" && grid[7, 0].text.isEmpty && grid[8, 0].text == " " && grid[9, 0].text == "$")
+    }
+
     @Test("overwriting half of a wide character blanks the other half")
     func overwriteWide() {
         var grid = ScreenGrid(width: 6, height: 1)
         grid.put("金币", x: 0, y: 0, style: .plain)
         grid.put("x", x: 1, y: 0, style: .plain)
         #expect(grid.text == " x币  ")
+    }
+}
+
+@Suite("A terminal that is not UTF-8 (LANG=C)")
+struct ASCIIScreenTests {
+    @Test("every cell is ASCII: frames, the cursor, prices as currency codes, Chinese transliterated; columns still line up")
+    func productList() {
+        var theme = Theme.monochrome
+        theme.ascii = ASCIIText(yen: "CNY")
+        for lang in [Language.en, .zh] {
+            var state = GalleryScreen.all(catalog: shippedCatalog).first { $0.id == "hud-success" }!.state(lang)
+            state.lang = lang
+            let grid = Renderer.render(state, width: 80, height: 24, theme: theme)
+            #expect(grid.lines.allSatisfy { $0.allSatisfy(\.isASCII) }, "\(grid.text)")
+            #expect(grid.lines.allSatisfy { $0.count == 80 }, "\(grid.text)")
+            #expect(grid.text.contains("+----"))
+            #expect(grid.text.contains("CNY30"))
+            // Nothing became "?" (the hint bar's "? help" is the key itself).
+            #expect(!grid.lines.dropLast().joined().contains("?"), "\(grid.text)")
+        }
+        let zh = Renderer.render(GalleryScreen.all(catalog: shippedCatalog)[1].state(.zh), width: 80, height: 24, theme: theme).text
+        #expect(zh.contains("jin bi"))
+        // The prices stay right-aligned in their column, as in UTF-8.
+        let rows = zh.split(separator: "\n").filter { $0.contains("CNY") }
+        #expect(Set(rows.map { $0.range(of: "CNY")!.lowerBound.utf16Offset(in: $0) + $0[$0.range(of: "CNY")!.lowerBound...].prefix { $0 != " " }.count }).count == 1)
     }
 }

@@ -26,7 +26,7 @@ public struct ScreenGrid: Sendable, Equatable {
     public mutating func put(_ text: String, x: Int, y: Int, style: Style, limit: Int? = nil) -> Int {
         guard y >= 0, y < height, x >= 0 else { return 0 }
         let end = min(width, x + (limit ?? width))
-        var text = text
+        var text = ASCIIText.shown(text)
         // Columns never exceed UTF-8 bytes, so most text skips the measuring.
         if text.utf8.count > end - x, displayWidth(text) > end - x {
             var trimmed = Substring(text)

@@ -7,6 +7,13 @@ public enum Renderer {
     public static let minimumHeight = 18
 
     public static func render(_ state: AppState, width: Int, height: Int, theme: Theme, inspector: InspectorView = InspectorView()) -> ScreenGrid {
+        // Every text is measured, cut and drawn through the same fallback, so that columns line up in ASCII too.
+        ASCIIText.$current.withValue(theme.ascii) {
+            draw(state, width: width, height: height, theme: theme, inspector: inspector)
+        }
+    }
+
+    private static func draw(_ state: AppState, width: Int, height: Int, theme: Theme, inspector: InspectorView) -> ScreenGrid {
         var grid = ScreenGrid(width: width, height: height)
         let screen = Rect(width: width, height: height)
         let view = StateView(state: state, theme: theme)
