@@ -39,6 +39,9 @@ public struct Script: Sendable {
         case snapshot(String)
         /// Where `--scenario` hands the app to the person at the keyboard; `play` goes on.
         case handover
+        /// Moves the product list's cursor to the `ordinal`-th product (1-based) of a kind, so that a script runs on any
+        /// catalog that has one.
+        case select(Product.Kind, ordinal: Int)
     }
 
     /// What `expect` can count in each party.
@@ -180,6 +183,16 @@ public struct Script: Sendable {
             return .assign(transactionId: rest[0], user: rest[1])
         case "snapshot": return .snapshot(try needs("a name"))
         case "handover": return .handover
+        case "select":
+            let kinds = Product.Kind.allCases.map(\.rawValue).joined(separator: ", ")
+            guard let first = rest.first, let kind = Product.Kind(rawValue: first), rest.count <= 2 else {
+                throw StepError(message: "`select` needs a product kind (\(kinds)) and optionally which one, e.g. `select non-consumable 2`")
+            }
+            let ordinal = rest.count == 2 ? Int(rest[1]) : 1
+            guard let ordinal, (1...1000).contains(ordinal) else {
+                throw StepError(message: "`select \(first)` takes which one as a whole number 1 to 1000, not \"\(rest[1])\"")
+            }
+            return .select(kind, ordinal: ordinal)
         case "expect":
             if rest.first == "screen" || (rest.first == "no" && rest.dropFirst().first == "screen") {
                 let present = rest.first == "screen"

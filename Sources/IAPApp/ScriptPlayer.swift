@@ -212,6 +212,23 @@ public final class ScriptPlayer {
             return "written to \(path)"
         case .handover:
             return "(the UI would take over here)"
+        case let .select(kind, ordinal):
+            let app = try app()
+            // The list first has to be there: the product request answers after the store's latency.
+            let deadline = app.timers.now.addingTimeInterval(Script.longestWaitUntil)
+            while app.state.productsStatus == .loading, app.timers.now < deadline {
+                app.advance(max(min((app.timers.nextDue ?? deadline).timeIntervalSince(app.timers.now), 1), 0.01))
+            }
+            guard app.state.productsStatus == .loaded else { throw Failure(message: "the product list did not load (\(app.state.productsStatus))") }
+            let ofKind = app.state.products.enumerated().filter { $0.element.kind == kind }
+            guard ofKind.count >= ordinal else {
+                throw Failure(message: ofKind.isEmpty ? "the catalog has no \(kind.rawValue) product (this script needs one)"
+                                                      : "the catalog has \(ofKind.count) \(kind.rawValue) product(s), not \(ordinal)")
+            }
+            let target = ofKind[ordinal - 1]
+            app.press(.home)
+            for _ in 0..<target.offset { app.press(.down) }
+            return target.element.id
         }
         return nil
     }

@@ -107,3 +107,27 @@ struct ScriptInputTests {
         refused(line, saying: "user name")
     }
 }
+
+extension ScriptInputTests {
+    @Test("select picks a product by kind, so a script runs on any catalog that has one, and says which kind is missing")
+    func selectByKind() throws {
+        let script = try Script.parse("""
+            launch alice
+            select non-consumable 2
+            expect screen "▸ Ink Theme"
+            select subscription
+            expect screen "▸ Monthly VIP"
+            """, file: "t.iapsim")
+        let directory = DataDirectory(path: FileManager.default.temporaryDirectory.appendingPathComponent("iapsim-test-\(UUID().uuidString)").path)
+        defer { try? FileManager.default.removeItem(atPath: directory.path) }
+        let outcome = try ScriptPlayer(ScriptPlayer.Setup(directory: directory, catalog: shippedCatalog), output: { _ in }).play(script)
+        if case let .failed(line, message) = outcome { Issue.record("failed at line \(line): \(message)") }
+        let onlyCoins = shippedCatalog.filter(\.kind.isConsumable)
+        let missing = try ScriptPlayer(ScriptPlayer.Setup(directory: directory, catalog: onlyCoins), output: { _ in })
+            .play(try Script.parse("launch bob\nselect subscription\n", file: "t.iapsim"))
+        guard case let .failed(_, message) = missing else { Issue.record("selected a subscription in a catalog without one"); return }
+        #expect(message.contains("no subscription product"))
+        refused("launch\nselect gadget", saying: "product kind")
+        refused("launch\nselect consumable 0", saying: "1 to 1000")
+    }
+}
