@@ -70,6 +70,31 @@ struct ScreenSnapshotTests {
         #expect(grid.text.contains("余额 120 金币"))
     }
 
+    @Test("a subscription's status line is whole at 80 columns, in both languages",
+          arguments: ["sub-trial", "sub-active", "sub-cancelled", "sub-billing-retry", "sub-expired", "sub-revoked"])
+    func statusLineWhole(_ name: String) throws {
+        for lang in Language.allCases {
+            let state = screen(name).state(lang)
+            let status = try #require(state.selectedSubscription)
+            #expect(screen(name).render(lang, theme: .monochrome).text.contains(status.line(lang)), "\(name) (\(lang))")
+        }
+    }
+
+    @Test("on a wide terminal the product list cuts neither names nor descriptions, and says each subscription's period")
+    func wideProductList() {
+        for lang in Language.allCases {
+            let state = screen("products").state(lang)
+            let lines = Renderer.render(state, width: 200, height: 24, theme: .monochrome).lines
+            for product in state.products {
+                let row = lines.first { $0.contains(product.title[lang]) }
+                #expect(row?.contains(product.summary[lang]) == true, "\(product.id) (\(lang))")
+                if let period = product.subscription?.period {
+                    #expect(row?.contains(product.price[lang] + period.perPrice[lang]) == true, "\(product.id) (\(lang))")
+                }
+            }
+        }
+    }
+
     @Test("the help overlay lists every binding of the keymap that dispatches keys")
     func helpListsKeymap() {
         var state = screen("products").state(.en)

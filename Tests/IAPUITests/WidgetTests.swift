@@ -159,30 +159,60 @@ struct WidgetTests {
         ])
     }
 
-    @Test("the product list: heading and balance over a rule, fixed columns, the window following the selection down")
+    @Test("the product list: heading and balance over a rule, columns as wide as their entries, the window following the selection down")
     func productList() {
         let rows = (1...6).map {
             ProductList.Row(title: "Product \($0)", kind: "Consumable", summary: "a summary that is rather long", price: "¥\($0 * 6)",
-                            mark: $0 == 2 ? " owned" : "")
+                            owned: $0 == 2)
         }
-        let list = ProductList(heading: "Products", balance: "Balance 120 coins", content: .rows(rows, selection: 4), theme: theme)
+        let list = ProductList(heading: "Products", balance: "Balance 120 coins", content: .rows(rows, selection: 4), ownedMark: "owned",
+                               theme: theme)
         let grid = list.rendered(width: 64, height: 6)
         #expect(grid.lines == [
             "  Products                                   Balance 120 coins  ",
             "  ────────────────────────────────────────────────────────────  ",
-            "    Product 2          Consumable       a s…     ¥12  owned     ",
-            "    Product 3          Consumable       a s…     ¥18            ",
-            "    Product 4          Consumable       a s…     ¥24            ",
-            "  ▸ Product 5          Consumable       a s…     ¥30            ",
+            "    Product 2  Consumable  a summary that is rath…  ¥12  owned  ",
+            "    Product 3  Consumable  a summary that is rath…  ¥18         ",
+            "    Product 4  Consumable  a summary that is rath…  ¥24         ",
+            "  ▸ Product 5  Consumable  a summary that is rath…  ¥30         ",
         ])
         #expect((1..<63).allSatisfy { grid[$0, 5].style == theme.selected } && grid[63, 5].style == .plain)
-        let empty = ProductList(heading: "Products", balance: "Balance 0", content: .message("Network hiccup"), theme: theme)
+        let empty = ProductList(heading: "Products", balance: "Balance 0", content: .message("Network hiccup"), ownedMark: "owned", theme: theme)
         #expect(empty.rendered(width: 40, height: 4).lines == [
             "  Products                   Balance 0  ",
             "  ────────────────────────────────────  ",
             "                                        ",
             "   Network hiccup                       ",
         ])
+    }
+
+    private static let shop = [
+        ProductList.Row(title: "300 Coins", kind: "Consumable", summary: "A pouch of coins", price: "¥30"),
+        ProductList.Row(title: "Monthly VIP", kind: "Subscription", summary: "VIP perks, renews monthly, first week free",
+                        status: "Billing retry · grace until 12 Dec", statusStyle: theme.waiting, price: "¥30", period: "/month", owned: true),
+        ProductList.Row(title: "Yearly VIP", kind: "Subscription", summary: "VIP perks for a year at a time", price: "¥298", period: "/year"),
+    ]
+
+    @Test("a subscription's status takes the kind's and the summary's room, whole at 80 columns; its period follows the price")
+    func productListStatus() {
+        let list = ProductList(heading: "Products", balance: "", content: .rows(Self.shop, selection: 0), ownedMark: "Owned", theme: theme)
+        let grid = list.rendered(width: 80, height: 5)
+        #expect(Array(grid.lines.dropFirst(2)) == [
+            "  ▸ 300 Coins    Consumable    A pouch of coins               ¥30               ",
+            "    Monthly VIP  Billing retry · grace until 12 Dec           ¥30/month  Owned  ",
+            "    Yearly VIP   Subscription  VIP perks for a year at a t…  ¥298/year          ",
+        ])
+        #expect(grid[17, 3].style == theme.waiting && grid[16, 3].style == .plain)
+    }
+
+    @Test("a wide terminal gives its room to the names and the summaries, cut nowhere")
+    func productListWide() {
+        var rows = Self.shop
+        rows[0].title = "A product whose name is much longer than eighteen columns"
+        let list = ProductList(heading: "Products", balance: "", content: .rows(rows, selection: 0), ownedMark: "Owned", theme: theme)
+        let text = list.rendered(width: 200, height: 5).text
+        #expect(text.contains(rows[0].title) && text.contains(rows[1].summary) == false && text.contains(rows[2].summary))
+        #expect(!text.contains("…"))
     }
 
     @Test("the fault panel keeps the selection mid-window and lights its whole row")

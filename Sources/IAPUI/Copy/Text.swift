@@ -154,27 +154,3 @@ extension HUD.Kind {
         }
     }
 }
-
-extension SubscriptionStatus {
-    /// The status line the product list and the subscriptions panel show, dated on the store's calendar.
-    public func line(_ lang: Language) -> String {
-        let text: Text = switch state {
-        case .active: .subActive
-        case .trial: .subTrial
-        case .cancelled: .subCancelled
-        case .billingRetry: .subBilling
-        case .expired: .subExpired
-        case .revoked: .subRevoked
-        }
-        return text(lang).replacingOccurrences(of: "{date}", with: date.map { Self.day($0, lang) } ?? "")
-    }
-
-    /// "12 Dec" / "12月12日", in UTC: the store's calendar, the same on every machine.
-    static func day(_ date: Date, _ lang: Language) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: lang == .zh ? "zh_Hans" : "en_GB")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.setLocalizedDateFormatFromTemplate("dMMM")
-        return formatter.string(from: date)
-    }
-}

@@ -19,15 +19,25 @@ extension StateView {
         case .loaded:
             content = .rows(state.products.map(row), selection: state.selection)
         }
-        return ProductList(heading: Text.products(lang), balance: balance, content: content, theme: theme)
+        return ProductList(heading: Text.products(lang), balance: balance, content: content, ownedMark: Text.owned(lang), theme: theme)
     }
 
     private func row(_ product: Product) -> ProductList.Row {
-        let owned = !product.kind.isConsumable && state.account.owned.contains(product.id)
         // A subscription the user has (or had) says where it stands instead of what it is.
-        let summary = state.subscriptionStatus(of: product.id)?.line(lang) ?? product.summary[lang]
-        return ProductList.Row(title: product.title[lang], kind: product.kind.label(lang), summary: summary,
-                               price: product.price[lang], mark: owned ? " " + Text.owned(lang) : "")
+        let status = state.subscriptionStatus(of: product.id)
+        return ProductList.Row(title: product.title[lang], kind: product.kind.label(lang), summary: product.summary[lang],
+                               status: status?.line(lang), statusStyle: status.map(statusStyle), price: product.price[lang],
+                               period: product.subscription?.period.perPrice[lang] ?? "",
+                               owned: !product.kind.isConsumable && state.account.owned.contains(product.id))
+    }
+
+    /// Service on and renewing reads as good news; on but ending or unpaid as something to watch; over, quietly.
+    func statusStyle(_ status: SubscriptionStatus) -> Style {
+        switch status.state {
+        case .active, .trial: theme.good
+        case .cancelled, .billingRetry: theme.waiting
+        case .expired, .revoked: theme.dimmed
+        }
     }
 
     var loading: LoadingBox {

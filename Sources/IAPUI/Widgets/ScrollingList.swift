@@ -1,18 +1,21 @@
 /// Every list on screen that may hold more rows than it shows: the rows in view around the selection, the selection
 /// marked and filled, each column cut with "…" to its width, and a "+N" line for rows it was not given.
 struct ScrollingList: Widget {
-    /// A piece of a row: at most `width` columns (the rest of the row when nil), followed by a one-column gap.
+    /// A piece of a row: at most `width` columns (the rest of the row when nil), followed by a gap (none where the
+    /// next column continues this one's text, as a price's period does).
     struct Column {
         var text: String
         var width: Int?
         var style: Style
         var alignRight = false
+        var gap = 1
 
-        init(_ text: String, width: Int? = nil, style: Style, alignRight: Bool = false) {
+        init(_ text: String, width: Int? = nil, style: Style, alignRight: Bool = false, gap: Int = 1) {
             self.text = text
             self.width = width
             self.style = style
             self.alignRight = alignRight
+            self.gap = gap
         }
     }
 
@@ -89,7 +92,7 @@ struct ScrollingList: Widget {
             let text = truncated(column.text, to: width)
             let indent = column.alignRight ? width - displayWidth(text) : 0
             grid.put(text, x: x + indent, y: line.y, style: highlight ?? column.style, limit: width - indent)
-            x += width + 1
+            x += width + column.gap
         }
     }
 }

@@ -1,0 +1,55 @@
+import Foundation
+import IAPCore
+
+extension SubscriptionStatus {
+    /// The status line the product list and the subscriptions panel show, dated on the store's calendar.
+    public func line(_ lang: Language) -> String {
+        let text: Text = switch state {
+        case .active: .subActive
+        case .trial: .subTrial
+        case .cancelled: .subCancelled
+        case .billingRetry: .subBilling
+        case .expired: .subExpired
+        case .revoked: .subRevoked
+        }
+        return text(lang).replacingOccurrences(of: "{date}", with: date.map { Self.day($0, lang) } ?? "")
+    }
+
+    /// The status line in both languages, for the timeline (told once, read in either).
+    var words: Localized {
+        Localized(en: line(.en), zh: line(.zh))
+    }
+
+    /// "12 Dec" / "12月12日", in UTC: the store's calendar, the same on every machine.
+    static func day(_ date: Date, _ lang: Language) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: lang == .zh ? "zh_Hans" : "en_GB")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.setLocalizedDateFormatFromTemplate("dMMM")
+        return formatter.string(from: date)
+    }
+
+    static func day(_ date: Date) -> Localized {
+        Localized(en: day(date, .en), zh: day(date, .zh))
+    }
+}
+
+extension SubscriptionPeriod {
+    /// What a price is for, put right after it: "/month", "/3 days", "/1 year 6 months"; "/月", "/3天", "/1年6个月".
+    public var perPrice: Localized {
+        Localized("/") + words
+    }
+
+    /// "month", "3 days", "1 year 6 months" / "月", "3天", "1年6个月": one unit alone is said bare, as prices say it.
+    var words: Localized {
+        let units: [(count: Int, en: (one: String, many: String), zh: (bare: String, counted: String))] = [
+            (years, ("year", "years"), ("年", "年")),
+            (months, ("month", "months"), ("月", "个月")),
+            (weeks, ("week", "weeks"), ("周", "周")),
+            (days, ("day", "days"), ("天", "天")),
+        ].filter { $0.count > 0 }
+        if units.count == 1, let unit = units.first, unit.count == 1 { return Localized(en: unit.en.one, zh: unit.zh.bare) }
+        return Localized(en: units.map { "\($0.count) \($0.count == 1 ? $0.en.one : $0.en.many)" }.joined(separator: " "),
+                         zh: units.map { "\($0.count)\($0.zh.counted)" }.joined())
+    }
+}
