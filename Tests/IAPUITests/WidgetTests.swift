@@ -236,6 +236,54 @@ struct WidgetTests {
         #expect(grid[16, 2].style == theme.heading && grid[47, 2].style == theme.dimmed)
     }
 
+    @Test("the subscriptions panel: a row per subscription, the selected one's details under the list, the key hint last")
+    func subscriptionPanel() {
+        let rows = [
+            SubscriptionPanel.Row(title: "VIP Plus", status: "Active · renews 4 Feb", statusStyle: theme.good),
+            SubscriptionPanel.Row(title: "Music", status: "Expired", statusStyle: theme.dimmed),
+        ]
+        let panel = SubscriptionPanel(title: "Subscriptions", rows: rows, selection: 0,
+                                      details: ["Group vip · level 1 of 2 · ¥45/month", "Next renewal: Monthly VIP, ¥30/month (a downgrade)"],
+                                      hint: "Enter cancel auto-renew · Esc close", empty: "No subscriptions for this account.", theme: theme)
+        let grid = panel.rendered(width: 62, height: 11)
+        #expect(grid.lines == [
+            "                                                              ",
+            " ┌─ Subscriptions ──────────────────────────────────────────┐ ",
+            " │ ▸VIP Plus  Active · renews 4 Feb                         │ ",
+            " │  Music     Expired                                       │ ",
+            " │                                                          │ ",
+            " │ Group vip · level 1 of 2 · ¥45/month                     │ ",
+            " │ Next renewal: Monthly VIP, ¥30/month (a downgrade)       │ ",
+            " │                                                          │ ",
+            " │ Enter cancel auto-renew · Esc close                      │ ",
+            " └──────────────────────────────────────────────────────────┘ ",
+            "                                                              ",
+        ])
+        #expect((3..<59).allSatisfy { grid[$0, 2].style == theme.selected } && grid[59, 2].style != theme.selected)
+        #expect(grid[14, 3].style == theme.dimmed && grid[3, 8].style == theme.dimmed)
+        // With more rows than room, the list scrolls and the details and the hint stay.
+        let many = SubscriptionPanel(title: "Subscriptions", rows: Array(repeating: rows[1], count: 9), selection: 8, details: ["a", "b"],
+                                     hint: "Esc close", empty: "", theme: theme).rendered(width: 30, height: 13)
+        #expect(many.lines[2...].prefix(9).map { String($0.dropFirst(3).prefix(9)) } == [" Music  E", " Music  E", " Music  E", "▸Music  E",
+                                                                                          "         ", "a        ", "b        ", "         ",
+                                                                                          "Esc close"])
+    }
+
+    @Test("the subscriptions panel says so when the account has none")
+    func subscriptionPanelEmpty() {
+        let panel = SubscriptionPanel(title: "Subscriptions", rows: [], selection: 0, details: [], hint: "Esc close",
+                                      empty: "No subscriptions for this account.", theme: theme)
+        #expect(panel.rendered(width: 44, height: 7).lines == [
+            "                                            ",
+            " ┌─ Subscriptions ────────────────────────┐ ",
+            " │ No subscriptions for this account.     │ ",
+            " │                                        │ ",
+            " │ Esc close                              │ ",
+            " └────────────────────────────────────────┘ ",
+            "                                            ",
+        ])
+    }
+
     @Test("the title bar cuts a long name, never the pending count (I6)")
     func titleBar() {
         let bar = TitleBar(title: "iapsim", userLabel: "user", user: "a-very-long-user-name", pendingLabel: "pending", pending: 12,

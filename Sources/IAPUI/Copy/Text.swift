@@ -30,9 +30,17 @@ public enum Text: String, Sendable, CaseIterable {
     case escCancel, escClose
     /// `{date}`: when a refunded subscription ended.
     case subRevoked
-    /// `{product}`: what the next renewal charges instead.
-    case subRenewsAs
-    case planChanged, subscriptionsTitle, subscriptionsHint, noSubscriptions
+    case planChanged, subscriptionsTitle, noSubscriptions
+    /// The selected subscription in the subscriptions panel. `{group}`, `{level}` of `{levels}`, `{price}` (with its period).
+    case subGroup
+    /// `{product}` and `{price}`: what the next renewal charges.
+    case subNext
+    /// Said after `subNext` when the next renewal changes the plan.
+    case subDowngrade, subCrossgrade
+    /// What comes next for a subscription that will not renew as it is.
+    case subAutoRenewOff, subRetrying, subOver
+    /// What Enter does to the selected subscription.
+    case subHintCancel, subHintResume
 
     public var localized: Localized {
         switch self {
@@ -111,11 +119,18 @@ public enum Text: String, Sendable, CaseIterable {
         case .subBilling: Localized(en: "Billing retry · grace until {date}", zh: "扣款重试中 · 宽限期至 {date}")
         case .subExpired: Localized(en: "Expired", zh: "已过期")
         case .subRevoked: Localized(en: "Refunded · ended {date}", zh: "已退款 · {date} 终止")
-        case .subRenewsAs: Localized(en: "then {product}", zh: "之后为 {product}")
         case .planChanged: Localized(en: "Your plan changes at the next renewal", zh: "方案将在下次续期时变更")
         case .subscriptionsTitle: Localized(en: "Subscriptions", zh: "订阅")
-        case .subscriptionsHint: Localized(en: "Enter cancel / resume auto-renew · Esc close", zh: "Enter 取消 / 恢复自动续期 · Esc 关闭")
         case .noSubscriptions: Localized(en: "No subscriptions for this account.", zh: "此账户没有订阅。")
+        case .subGroup: Localized(en: "Group {group} · level {level} of {levels} · {price}", zh: "订阅组 {group} · 级别 {level}/{levels} · {price}")
+        case .subNext: Localized(en: "Next renewal: {product}, {price}", zh: "下次续期:{product},{price}")
+        case .subDowngrade: Localized(en: " (a downgrade)", zh: "(降级)")
+        case .subCrossgrade: Localized(en: " (a crossgrade)", zh: "(同级切换)")
+        case .subAutoRenewOff: Localized(en: "Auto-renew is off: nothing more will be charged.", zh: "自动续期已关闭:不会再扣款。")
+        case .subRetrying: Localized(en: "Apple retries the charge daily until the grace period ends.", zh: "Apple 每天重试扣款,直到宽限期结束。")
+        case .subOver: Localized(en: "Ended: buying it again from the product list resubscribes.", zh: "已结束:在商品列表中再次购买即可重新订阅。")
+        case .subHintCancel: Localized(en: "Enter cancel auto-renew · Esc close", zh: "Enter 取消自动续期 · Esc 关闭")
+        case .subHintResume: Localized(en: "Enter resume auto-renew · Esc close", zh: "Enter 恢复自动续期 · Esc 关闭")
         }
     }
 

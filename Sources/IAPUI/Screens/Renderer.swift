@@ -46,7 +46,7 @@ public enum Renderer {
             view.timeline(inspector).draw(in: timeline, on: &grid)
         case let .explain(id, _): view.explanation(stateId: id)?.draw(in: layout.middle, on: &grid)
         case let .stateCatalog(selection): view.stateBrowser(selection: selection).draw(in: layout.middle, on: &grid)
-        case let .subscriptions(selection): view.subscriptionList(selection: selection).draw(in: layout.middle, on: &grid)
+        case let .subscriptions(selection): view.subscriptionPanel(selection: selection).draw(in: layout.middle, on: &grid)
         case nil: break
         }
         return grid
