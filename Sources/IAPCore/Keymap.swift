@@ -47,13 +47,13 @@ public struct KeyBinding: Sendable {
 }
 
 public enum Keymap {
-    /// Where `q`, `?` and `E` work: everywhere but the login screen with a name typed (letters are text there)
-    /// and the quit question (it takes `y` or Esc).
-    /// Everywhere but the quit question and a login name being typed. On the login screen letters are the name, so of
-    /// the letters only `q` (while the name is empty) is a command there; `?` is not a letter.
+    /// Where `q`, `?` and `E` work: everywhere but the quit question (it takes `y` or Esc) and a login name being typed.
+    /// On the login screen letters are the name, so of the letters only `q` (while the name is empty) is a command
+    /// there; `?` is not a letter.
     public static let anywhere: Set<KeyContext> = Set(KeyContext.allCases).subtracting([.login, .quitConfirm])
 
-    /// The product list and the list overlays, where PgUp/PgDn/Home/End move.
+    /// The product list and the list overlays, where ↑/↓, PgUp/PgDn and Home/End move (PgUp/PgDn also turn the pages
+    /// of `?`).
     public static let lists: Set<KeyContext> = [.products, .panel, .scenarioList, .stateBrowser, .subscriptionList]
 
     /// How far PgUp/PgDn move.
@@ -62,14 +62,14 @@ public enum Keymap {
     public static let bindings: [KeyBinding] = [
         KeyBinding(keys: [.up, .char("k")], label: "↑/k", help: Localized(en: "move up", zh: "上移"),
                    hint: Localized(en: "up", zh: "上移"),
-                   command: .up, contexts: [.products, .panel, .scenarioList, .stateBrowser, .subscriptionList]),
+                   command: .up, contexts: lists),
         KeyBinding(keys: [.down, .char("j")], label: "↓/j", help: Localized(en: "move down", zh: "下移"),
                    hint: Localized(en: "down", zh: "下移"),
-                   command: .down, contexts: [.products, .panel, .scenarioList, .stateBrowser, .subscriptionList]),
+                   command: .down, contexts: lists),
         KeyBinding(keys: [.pageUp], label: "PgUp", help: Localized(en: "a page up", zh: "上翻一页"), hint: nil,
-                   command: .pageUp, contexts: lists),
+                   command: .pageUp, contexts: lists.union([.help])),
         KeyBinding(keys: [.pageDown], label: "PgDn", help: Localized(en: "a page down", zh: "下翻一页"), hint: nil,
-                   command: .pageDown, contexts: lists),
+                   command: .pageDown, contexts: lists.union([.help])),
         KeyBinding(keys: [.home], label: "Home", help: Localized(en: "to the first", zh: "到第一项"), hint: nil,
                    command: .first, contexts: lists),
         KeyBinding(keys: [.end], label: "End", help: Localized(en: "to the last", zh: "到最后一项"), hint: nil,

@@ -17,6 +17,10 @@ extension AppState {
             return []
         }
         switch command {
+        case .pageUp where context == .help:
+            turnHelpPage(by: -1)
+        case .pageDown where context == .help:
+            turnHelpPage(by: 1)
         case .up where context.isList:
             movePanel(by: -1)
         case .down where context.isList:
@@ -86,7 +90,7 @@ extension AppState {
         case .back:
             return back()
         case .help:
-            if modal == .help { closeOverlay() } else { modal = .help }
+            if case .help = modal { closeOverlay() } else { modal = .help(page: 0) }
         case .quit:
             return perform(.quit(confirmed: false))
         case .confirmQuit:
@@ -139,6 +143,10 @@ extension AppState {
         }
         guard let shown = device.hud else { return [] }
         return perform(shown.kind.isPaymentSheet ? .cancelPayment : .dismissHUD)
+    }
+
+    private mutating func turnHelpPage(by step: Int) {
+        if case let .help(page) = modal { modal = .help(page: page + step) }
     }
 
     /// An overlay opened over a prompt gives the prompt back when it closes.

@@ -186,7 +186,7 @@ public struct GalleryScreen: Sendable {
                 $0.alarms = [.unattributed(transactionId: "1000000009", productId: "com.iapsim.coins.60")]
             },
             screen("too-small", width: 50, height: 12),
-            screen("help") { $0.modal = .help },
+            screen("help") { $0.modal = .help(page: 0) },
             screen("fault-panel") {
                 $0.faults = [.backendDown]
                 $0.modal = .faultPanel(selection: 0)

@@ -53,7 +53,7 @@ struct KeyInputTests {
         try app.relaunch(faults: [])
         app.advance(0.5)
         app.press(.char("?"))
-        #expect(app.state.modal == .help)
+        #expect(app.state.modal == .help(page: 0))
         app.press(.char("?"))
         #expect(app.screen().contains("Unfinished order found"))
     }
@@ -85,11 +85,28 @@ struct KeyInputTests {
         #expect(!text.contains("e closes"))
     }
 
+    @Test("PgDn and PgUp turn the pages of ?, ↓ leaves it alone, and ? or Esc closes it on any page")
+    func helpPages() {
+        var state = AppState()
+        state.user = "alice"
+        _ = state.reduce(.key(.char("?")), now: state.now)
+        for (key, page) in [(Key.pageDown, 1), (.pageDown, 2), (.down, 2), (.pageUp, 1)] {
+            _ = state.reduce(.key(key), now: state.now)
+            #expect(state.modal == .help(page: page), "\(key)")
+        }
+        _ = state.reduce(.key(.char("?")), now: state.now)
+        #expect(state.modal == nil)
+        _ = state.reduce(.key(.char("?")), now: state.now)
+        #expect(state.modal == .help(page: 0))
+        _ = state.reduce(.key(.escape), now: state.now)
+        #expect(state.modal == nil)
+    }
+
     @Test("Tab switches buttons and says so in ?")
     func tabInHelp() {
         var state = AppState()
         state.user = "alice"
-        state.modal = .help
+        state.modal = .help(page: 0)
         let text = Renderer.render(state, width: 80, height: 24, theme: .monochrome).text
         #expect(text.contains("Tab"))
     }

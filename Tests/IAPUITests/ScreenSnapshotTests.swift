@@ -95,13 +95,24 @@ struct ScreenSnapshotTests {
         }
     }
 
-    @Test("the help overlay lists every binding of the keymap that dispatches keys")
+    @Test("the help overlay lists every binding of the keymap, its key and its help whole on one line: on one page at 80×24, over its pages at 64×18")
     func helpListsKeymap() {
-        var state = screen("products").state(.en)
-        state.modal = .help
-        let text = Renderer.render(state, width: 80, height: 24, theme: .color).text
-        for binding in Keymap.bindings {
-            #expect(text.contains(binding.label) && text.contains(binding.help[.en]), "\(binding.label)")
+        for lang in Language.allCases {
+            for (width, height, pages) in [(80, 24, 1), (64, 18, 3)] {
+                var state = screen("products").state(lang)
+                let lines = (0..<pages).flatMap { page in
+                    state.modal = .help(page: page)
+                    return Renderer.render(state, width: width, height: height, theme: .color).lines
+                }
+                for binding in Keymap.bindings {
+                    #expect(lines.contains { $0.contains(binding.label) && $0.contains(binding.help[lang]) }, "\(binding.label) at \(width)×\(height) (\(lang))")
+                }
+                state.modal = .help(page: pages)
+                #expect(Renderer.render(state, width: width, height: height, theme: .color).lines == {
+                    state.modal = .help(page: 0)
+                    return Renderer.render(state, width: width, height: height, theme: .color).lines
+                }(), "past the last page comes the first")
+            }
         }
     }
 }

@@ -8,7 +8,7 @@ struct StateCatalogTests {
     /// States the app can put on screen, reached through the reducer's own vocabulary.
     static var reachableIds: [String] {
         var ids = HUD.Kind.allCases.map { "hud-" + $0.catalogName } + ["hud-confirming-retry"]
-        let modals: [Modal] = [.help, .quitConfirm, .unfinished(transactionId: "1", choice: 0), .logoutWarning(choice: 0),
+        let modals: [Modal] = [.help(page: 0), .quitConfirm, .unfinished(transactionId: "1", choice: 0), .logoutWarning(choice: 0),
                                .faultPanel(selection: 0), .scenarios(selection: 0), .inspector,
                                .explain(stateId: "login", under: nil), .stateCatalog(selection: 0)]
         for modal in modals {

@@ -1,4 +1,5 @@
 @testable import IAPUI
+import IAPCore
 import Testing
 
 /// Each widget alone on a small grid, compared line by line: what it draws follows from its own data, not the app's.
@@ -282,6 +283,76 @@ struct WidgetTests {
             " └────────────────────────────────────────┘ ",
             "                                            ",
         ])
+    }
+
+    private static func section(_ title: String, _ count: Int) -> HelpOverlay.Section {
+        HelpOverlay.Section(title: title, keys: (1...count).map { ("\(title.lowercased())\($0)", "does \(title) \($0)") })
+    }
+
+    @Test("the help overlay: sections whole in two columns of even length, apart where there is room, then paged when the screen is too short")
+    func helpOverlay() {
+        let help = HelpOverlay(title: "Keys", sections: [Self.section("A", 3), Self.section("B", 2), Self.section("C", 1)], page: 0,
+                               close: "Esc closes", turn: "PgDn more", theme: theme)
+        #expect(help.rendered(width: 80, height: 10).lines == [
+            " ┌─ Keys ─────────────────────────────────────────────────────────────────────┐ ",
+            " │ A                                    B                                     │ ",
+            " │ a1 does A 1                          b1 does B 1                           │ ",
+            " │ a2 does A 2                          b2 does B 2                           │ ",
+            " │ a3 does A 3                                                                │ ",
+            " │                                      C                                     │ ",
+            " │                                      c1 does C 1                           │ ",
+            " │ Esc closes                                                                 │ ",
+            " └────────────────────────────────────────────────────────────────────────────┘ ",
+            "                                                                                ",
+        ])
+        #expect(grid(help, 80, 10)[3, 1].style == theme.heading && grid(help, 80, 10)[3, 2].style == theme.hintKey)
+        // Too short for one page: columns as tall as the screen allows, a section longer than that under its heading
+        // again, and the footer counting the pages.
+        let short = HelpOverlay(title: "Keys", sections: [Self.section("A", 5), Self.section("B", 2)], page: 1, close: "Esc closes",
+                                turn: "PgDn more", theme: theme)
+        #expect(HelpOverlay.columns(short.sections, lines: 4, whole: true).map(\.count) == [4, 3, 3])
+        let split = [Self.section("A", 1), Self.section("B", 3)]
+        #expect(HelpOverlay.columns(split, lines: 4, whole: true).map(\.count) == [2, 4])
+        #expect(HelpOverlay.columns(split, lines: 4, whole: false) == [
+            [.heading("A"), .key("a1", help: "does A 1"), .heading("B"), .key("b1", help: "does B 1")],
+            [.heading("B"), .key("b2", help: "does B 2"), .key("b3", help: "does B 3")],
+        ])
+        #expect(short.layout(in: Rect(width: 50, height: 7)).pages == 3)
+        #expect(short.rendered(width: 50, height: 7).lines == [
+            " ┌─ Keys ───────────────────────────────────────┐ ",
+            " │ A                                            │ ",
+            " │ a4 does A 4                                  │ ",
+            " │ a5 does A 5                                  │ ",
+            " │                                              │ ",
+            " │ Esc closes · PgDn more (2/3)                 │ ",
+            " └──────────────────────────────────────────────┘ ",
+        ])
+        // Counted round: the page before the first is the last.
+        var last = short
+        last.page = -1
+        #expect(last.rendered(width: 50, height: 7).text.contains("(3/3)"))
+    }
+
+    private func grid(_ widget: some Widget, _ width: Int, _ height: Int) -> ScreenGrid {
+        widget.rendered(width: width, height: height)
+    }
+
+    @Test("at 80×24 the whole keymap fits one page with room for two more keys, in both languages")
+    func helpRoomForMore() {
+        for lang in Language.allCases {
+            var state = AppState(lang: lang)
+            state.user = "alice"
+            var help = StateView(state: state, theme: theme).help(page: 0)
+            let middle = Rect(width: 80, height: 22)
+            #expect(help.layout(in: middle).pages == 1)
+            for section in help.sections.indices {
+                var more = help
+                more.sections[section].keys += [("X", "one more"), ("Y", "and another")]
+                #expect(more.layout(in: middle).pages == 1, "\(help.sections[section].title) (\(lang))")
+            }
+            help.sections[0].keys += (1...20).map { ("\($0)", "many more") }
+            #expect(help.layout(in: middle).pages == 2)
+        }
     }
 
     @Test("the title bar cuts a long name, never the pending count (I6)")

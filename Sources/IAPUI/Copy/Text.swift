@@ -21,7 +21,7 @@ public enum Text: String, Sendable, CaseIterable {
     case continuesInBackground, unclaimed
     case appTitle, loginPrompt, loginHint, user, pending, balance, balanceUnknown, coins, owned, products
     case stay, logoutAnyway, quitInFlight, yesQuit, noStay
-    case helpTitle, helpClose, retryCount, nextRetry, inBackground
+    case helpTitle, helpClose, helpTurn, retryCount, nextRetry, inBackground
     case tooSmall, tooSmallQuit, consumable, nonConsumable, subscription, nonRenewing
     case orderOf, serialPolicy, alarm, backendDownBadge
     case faultPanel, faultPanelHint, scenariosTitle, scenariosHint, noScenarios
@@ -80,6 +80,7 @@ public enum Text: String, Sendable, CaseIterable {
         case .noStay: Localized(en: "Esc stay", zh: "Esc 留下")
         case .helpTitle: Localized(en: "Keys", zh: "按键")
         case .helpClose: Localized(en: "Esc or ? closes", zh: "Esc 或 ? 关闭")
+        case .helpTurn: Localized(en: "PgDn next page, PgUp previous", zh: "PgDn 下一页,PgUp 上一页")
         case .retryCount: Localized(en: "retry", zh: "重试")
         case .nextRetry: Localized(en: "next in", zh: "下次")
         case .inBackground: Localized(en: "Esc: keep it pending in the background", zh: "Esc:转入后台继续处理")

@@ -23,8 +23,13 @@ extension StateView {
                     covering: hud?.size(in: area), theme: theme)
     }
 
-    var help: HelpOverlay {
-        HelpOverlay(title: Text.helpTitle(lang), bindings: Keymap.bindings.map { ($0.label, $0.help[lang]) }, close: Text.helpClose(lang),
-                    theme: theme)
+    /// Every binding of the keymap, under the section of where it works.
+    func help(page: Int) -> HelpOverlay {
+        let sections = HelpSection.allCases.map { section in
+            HelpOverlay.Section(title: section.title[lang], keys: Keymap.bindings.filter { HelpSection($0.command) == section }
+                .map { ($0.label, $0.help[lang]) })
+        }
+        return HelpOverlay(title: Text.helpTitle(lang), sections: sections, page: page, close: Text.helpClose(lang), turn: Text.helpTurn(lang),
+                           theme: theme)
     }
 }

@@ -1,0 +1,33 @@
+import IAPCore
+
+/// Where the `?` overlay lists a key: by where it works, in the order the overlay shows them. The order splits them into
+/// two columns of about the same length at 80×24, the product list and the panels opened from it on the left.
+enum HelpSection: CaseIterable {
+    case productList, panels, lists, promptsAndLogin, everywhere
+
+    var title: Localized {
+        switch self {
+        case .productList: Localized(en: "Product list", zh: "商品列表")
+        case .promptsAndLogin: Localized(en: "Prompts and login", zh: "提示框与登录")
+        case .lists: Localized(en: "Moving in lists", zh: "在列表中移动")
+        case .panels: Localized(en: "Panels and inspector", zh: "面板与检查器")
+        case .everywhere: Localized(en: "Everywhere", zh: "通用")
+        }
+    }
+
+    /// An exhaustive switch: a new command does not compile until it has its place in `?`.
+    init(_ command: Command) {
+        switch command {
+        case .choose, .toggleBackend, .foreground, .skipTime, .manageSubscriptions, .faultPanel, .scenarios, .inspector, .language, .logout:
+            self = .productList
+        case .otherChoice, .confirmQuit, .erase:
+            self = .promptsAndLogin
+        case .up, .down, .pageUp, .pageDown, .first, .last:
+            self = .lists
+        case .toggleAutoRenew, .armOnce, .assignUnclaimed, .refund:
+            self = .panels
+        case .back, .explain, .stateCatalog, .help, .quit:
+            self = .everywhere
+        }
+    }
+}
