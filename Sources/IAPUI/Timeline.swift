@@ -6,6 +6,10 @@ import IAPCore
 public struct Timeline: Sendable {
     private var entries: [(at: Date, text: Localized)] = []
     private let capacity: Int
+    /// Each user's last reading of their subscriptions and of the backend's account: what the store and the backend do
+    /// on their own reaches the app only as a new reading, told here as its difference from the last.
+    private var subscriptions: [String: [SubscriptionStatus]] = [:]
+    private var accounts: [String: Account] = [:]
 
     public init(capacity: Int = 200) {
         self.capacity = capacity
@@ -16,9 +20,43 @@ public struct Timeline: Sendable {
     }
 
     public mutating func record(_ action: Action, _ effects: [Effect], at date: Date) {
-        guard let text = Self.line(action, effects, date) else { return }
+        let text: Localized?
+        switch action {
+        case let .subscriptionsLoaded(user, statuses):
+            text = news(user, statuses)
+        case let .accountLoaded(user, account):
+            text = losses(user, account)
+        default:
+            text = Self.line(action, effects, date)
+        }
+        guard let text else { return }
         entries.append((date, text))
         if entries.count > capacity { entries.removeFirst(entries.count - capacity) }
+    }
+
+    /// Renewals, billing retries, expiries, refunds and plan changes since the user's last reading; nothing at the
+    /// first reading, which is where things stand, not news.
+    private mutating func news(_ user: String, _ statuses: [SubscriptionStatus]) -> Localized? {
+        defer { subscriptions[user] = statuses }
+        guard let last = subscriptions[user] else { return nil }
+        let changes = SubscriptionChange.changes(from: last, to: statuses)
+        return changes.isEmpty ? nil : changes.map(\.words).joined(separator: Localized("; "))
+    }
+
+    /// What the backend took back since the user's last reading (a refund, an entitlement past its expiry and grace);
+    /// what it grants is told where it is credited.
+    private mutating func losses(_ user: String, _ account: Account) -> Localized? {
+        defer { accounts[user] = account }
+        guard let last = accounts[user] else { return nil }
+        var lines: [Localized] = []
+        if account.coins < last.coins {
+            let taken = last.coins - account.coins
+            lines.append(Localized(en: "backend: \(taken) coins taken back from \(user)", zh: "后端:收回 \(user) 的 \(taken) 金币"))
+        }
+        for product in last.owned.subtracting(account.owned).sorted() {
+            lines.append(Localized(en: "backend: \(user) no longer has \(product)", zh: "后端:\(user) 不再拥有 \(product)"))
+        }
+        return lines.isEmpty ? nil : lines.joined(separator: Localized("; "))
     }
 
     private static func line(_ action: Action, _ effects: [Effect], _ now: Date) -> Localized? {
@@ -45,7 +83,7 @@ public struct Timeline: Sendable {
             let count = snapshot.map { $0.pendingTotal + $0.pending.filter { $0.status != .pending }.count } ?? 0
             return Localized(en: "client: \(name)'s store read, \(count) orders", zh: "客户端:读取 \(name) 的存储,\(count) 笔订单")
         case .accountLoaded, .subscriptionsLoaded:
-            return nil
+            return nil  // told by `record`, as differences from the last reading
         case let .orderCreated(user, productId, result):
             switch result {
             case let .success(id):
@@ -67,7 +105,7 @@ public struct Timeline: Sendable {
             return Localized(en: "support: tx \(id) assigned to \(user)", zh: "客服:tx \(id) 分配给 \(user)")
         case let .storeUpdated(transactions, _, _):
             let listed = transactions.prefix(3).map {
-                Localized("tx \($0.id) ") + state($0.state) + ($0.error.map { " (\($0.rawValue))" } ?? "")
+                Localized("tx \($0.id) ") + state($0.state) + ($0.error.map { " (\($0.rawValue))" } ?? "") + renewal($0)
             }
             return Localized(en: "store: ", zh: "商店:") + listed.joined(separator: Localized("; "))
                 + (transactions.count > 3 ? "; +\(transactions.count - 3)" : "")
@@ -107,6 +145,13 @@ public struct Timeline: Sendable {
     }
 
     private static let once = Localized(en: " (once)", zh: "(一次)")
+
+    /// A charge the store made on its own in a subscription's chain: no order, no payment of the app's.
+    private static func renewal(_ transaction: StoreTransaction) -> Localized {
+        guard transaction.state == .purchased, let original = transaction.originalTransactionId, transaction.applicationUsername == nil,
+              transaction.paymentId == nil else { return Localized("") }
+        return Localized(en: ", a renewal of \(original)", zh: ",为 \(original) 的续期")
+    }
 
     /// A store transaction's state; in English its StoreKit name.
     static func state(_ state: TransactionState) -> Localized {

@@ -53,3 +53,40 @@ extension SubscriptionPeriod {
                          zh: units.map { "\($0.count)\($0.zh.counted)" }.joined())
     }
 }
+
+extension SubscriptionChange {
+    /// The inspector's timeline line: the product, what happened, and where it stands now.
+    var words: Localized {
+        switch self {
+        case let .subscribed(status):
+            said(status, Localized(en: "subscribed", zh: "已订阅"))
+        case let .renewed(status):
+            said(status, Localized(en: "renewed", zh: "已续期"))
+        case let .recovered(status):
+            said(status, Localized(en: "billing recovered, renewed", zh: "扣款恢复,已续期"))
+        case let .billingFailed(status):
+            said(status, Localized(en: "the renewal's charge failed", zh: "续期扣款失败"))
+        case let .autoRenewOff(status):
+            said(status, Localized(en: "auto-renew off", zh: "自动续期已关闭"))
+        case let .autoRenewOn(status):
+            said(status, Localized(en: "auto-renew back on", zh: "自动续期已恢复"))
+        case let .expired(status, graceEnded):
+            graceEnded ? said(status, Localized(en: "the grace period ended without a charge", zh: "宽限期内扣款未成功"))
+                : said(status, Localized(en: "ended", zh: "已结束"))
+        case let .refunded(status):
+            said(status, Localized(en: "refunded by Apple", zh: "Apple 已退款"))
+        case let .planChanged(from, status):
+            Localized(en: "store: plan \(from) → \(status.productId): ", zh: "商店:方案 \(from) → \(status.productId):") + status.words
+        case let .renewsAs(product?, status):
+            said(status, Localized(en: "the next renewal charges \(product)", zh: "下次续期按 \(product) 扣款"))
+        case let .renewsAs(nil, status):
+            said(status, Localized(en: "the plan change is dropped", zh: "方案变更已撤销"))
+        case let .other(status):
+            Localized(en: "store: \(status.productId): ", zh: "商店:\(status.productId):") + status.words
+        }
+    }
+
+    private func said(_ status: SubscriptionStatus, _ what: Localized) -> Localized {
+        Localized(en: "store: \(status.productId) ", zh: "商店:\(status.productId) ") + what + Localized(en: ": ", zh: ":") + status.words
+    }
+}

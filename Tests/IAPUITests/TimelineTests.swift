@@ -1,0 +1,104 @@
+import Foundation
+import IAPCore
+@testable import IAPUI
+import Testing
+
+/// What the store and the backend do on their own clock reaches the app as fresh readings; the timeline tells what
+/// changed, in both languages.
+@Suite("The timeline tells renewals, billing retries, expiries, refunds and plan changes")
+struct TimelineTests {
+    static let day = 86_400.0
+    static let start = Date(timeIntervalSince1970: 1_800_000_000)
+
+    static func vip(_ state: SubscriptionStatus.State, _ days: Double?, product: String = "com.iapsim.vip.monthly",
+                    renewsAs: String? = nil) -> SubscriptionStatus {
+        SubscriptionStatus(productId: product, group: "com.iapsim.vip", state: state, date: days.map { start.addingTimeInterval($0 * day) },
+                           renewsAs: renewsAs, originalTransactionId: "1000000004")
+    }
+
+    /// The timeline after each reading in turn, the first one only setting where things stand.
+    static func told(_ readings: [[SubscriptionStatus]]) -> (en: [String], zh: [String]) {
+        var timeline = Timeline()
+        for reading in readings { timeline.record(.subscriptionsLoaded("alice", reading), [], at: start) }
+        return (timeline.entries(.en).map(\.text), timeline.entries(.zh).map(\.text))
+    }
+
+    @Test("a subscription's life: trial, first paid renewal, a failed charge, recovery, cancel, expiry")
+    func life() {
+        let (en, zh) = Self.told([
+            [],
+            [Self.vip(.trial, 7)],
+            [Self.vip(.active, 38)],
+            [Self.vip(.billingRetry, 54)],
+            [Self.vip(.active, 70)],
+            [Self.vip(.cancelled, 70)],
+            [Self.vip(.active, 70)],
+            [Self.vip(.cancelled, 70)],
+            [Self.vip(.expired, 70)],
+        ])
+        #expect(en == [
+            "store: com.iapsim.vip.monthly subscribed: Trial until 22 Jan",
+            "store: com.iapsim.vip.monthly renewed: Active · renews 22 Feb",
+            "store: com.iapsim.vip.monthly the renewal's charge failed: Billing retry · grace until 10 Mar",
+            "store: com.iapsim.vip.monthly billing recovered, renewed: Active · renews 26 Mar",
+            "store: com.iapsim.vip.monthly auto-renew off: Cancelled · ends 26 Mar",
+            "store: com.iapsim.vip.monthly auto-renew back on: Active · renews 26 Mar",
+            "store: com.iapsim.vip.monthly auto-renew off: Cancelled · ends 26 Mar",
+            "store: com.iapsim.vip.monthly ended: Expired",
+        ])
+        #expect(zh[0] == "商店:com.iapsim.vip.monthly 已订阅:试用至 1月22日")
+        #expect(zh[2] == "商店:com.iapsim.vip.monthly 续期扣款失败:扣款重试中 · 宽限期至 3月10日")
+        for (a, b) in zip(en, zh) { #expect(a != b, "\(a) is not translated") }
+    }
+
+    @Test("billing that fails to the end of the grace period, a refund, plan changes now and at the renewal")
+    func endsAndChanges() {
+        let plus = "com.iapsim.vip.plus", yearly = "com.iapsim.vip.yearly"
+        #expect(Self.told([[Self.vip(.billingRetry, 16)], [Self.vip(.expired, 0)]]).en
+            == ["store: com.iapsim.vip.monthly the grace period ended without a charge: Expired"])
+        #expect(Self.told([[Self.vip(.active, 20)], [Self.vip(.revoked, 1)]]).en
+            == ["store: com.iapsim.vip.monthly refunded by Apple: Refunded · ended 16 Jan"])
+        let upgrade = Self.told([[Self.vip(.active, 20)], [Self.vip(.active, 30, product: plus)]])
+        #expect(upgrade.en == ["store: plan com.iapsim.vip.monthly → com.iapsim.vip.plus: Active · renews 14 Feb"])
+        #expect(upgrade.zh == ["商店:方案 com.iapsim.vip.monthly → com.iapsim.vip.plus:生效中 · 2月14日 续期"])
+        #expect(Self.told([[Self.vip(.active, 20, product: plus)], [Self.vip(.active, 20, product: plus, renewsAs: yearly)]]).en
+            == ["store: com.iapsim.vip.plus the next renewal charges com.iapsim.vip.yearly: Active · renews 4 Feb"])
+        #expect(Self.told([[Self.vip(.active, 20, product: plus, renewsAs: yearly)], [Self.vip(.active, 385, product: yearly)]]).en
+            == ["store: plan com.iapsim.vip.plus → com.iapsim.vip.yearly: Active · renews 4 Feb"])
+        // Resubscribing after the end is a new start in the same chain.
+        #expect(Self.told([[Self.vip(.expired, 0)], [Self.vip(.active, 30)]]).en
+            == ["store: com.iapsim.vip.monthly subscribed: Active · renews 14 Feb"])
+    }
+
+    @Test("the same reading again, or the first one, is no news")
+    func noNews() {
+        #expect(Self.told([[Self.vip(.active, 20)], [Self.vip(.active, 20)]]).en.isEmpty)
+        #expect(Self.told([[Self.vip(.active, 20)]]).en.isEmpty)
+    }
+
+    @Test("a renewal reaching the app is told as one; what the backend takes back is told too")
+    func renewalAndRevocation() {
+        var timeline = Timeline()
+        let renewal = StoreTransaction(id: "1000000012", productId: "com.iapsim.vip.monthly", state: .purchased, applicationUsername: nil,
+                                       date: Self.start, originalTransactionId: "1000000004")
+        let bought = StoreTransaction(id: "1000000013", productId: "com.iapsim.vip.plus", state: .purchased, applicationUsername: "ORD-1",
+                                      date: Self.start, originalTransactionId: "1000000004")
+        timeline.record(.storeUpdated([renewal, bought]), [], at: Self.start)
+        timeline.record(.accountLoaded("alice", Account(coins: 360, owned: ["com.iapsim.noads", "com.iapsim.vip.monthly"])), [], at: Self.start)
+        timeline.record(.accountLoaded("alice", Account(coins: 300, owned: ["com.iapsim.vip.monthly"])), [], at: Self.start)
+        timeline.record(.accountLoaded("alice", Account(coins: 360, owned: ["com.iapsim.vip.monthly"])), [], at: Self.start)
+        #expect(timeline.entries(.en).map(\.text) == [
+            "store: tx 1000000012 purchased, a renewal of 1000000004; tx 1000000013 purchased",
+            "backend: 60 coins taken back from alice; backend: alice no longer has com.iapsim.noads",
+        ])
+        #expect(timeline.entries(.zh).map(\.text)[0] == "商店:tx 1000000012 已购买,为 1000000004 的续期; tx 1000000013 已购买")
+    }
+
+    @Test("times since the first entry keep eight columns: seconds to the tenth, then days and hours up to a year")
+    func elapsed() {
+        #expect(StateView.elapsed(5) == "    5.0s")
+        #expect(StateView.elapsed(99_999.9) == "99999.9s")
+        #expect(StateView.elapsed(7 * Self.day + 7_200) == "  7d 02h")
+        #expect(StateView.elapsed(365 * Self.day) == "365d 00h")
+    }
+}
