@@ -141,7 +141,7 @@ public struct HUD: Sendable, Equatable {
 
 /// A dialog that takes the keys until answered.
 public indirect enum Modal: Sendable, Equatable {
-    /// Every key; `page` is counted round however many pages the screen needs (↓ past the last is the first again).
+    /// Every key; `page` is counted round however many pages the screen needs (PgDn past the last gives the first again).
     case help(page: Int)
     case quitConfirm
     /// `choice` 0 is Continue (the default), 1 is Later.

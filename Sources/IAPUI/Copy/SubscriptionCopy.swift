@@ -28,10 +28,6 @@ extension SubscriptionStatus {
         formatter.setLocalizedDateFormatFromTemplate("dMMM")
         return formatter.string(from: date)
     }
-
-    static func day(_ date: Date) -> Localized {
-        Localized(en: day(date, .en), zh: day(date, .zh))
-    }
 }
 
 extension SubscriptionPeriod {

@@ -1,4 +1,3 @@
-import Foundation
 import IAPCore
 
 /// Every sentence the app shows, by name, each a `Localized`. SPEC's canonical strings keep their exact wording.
