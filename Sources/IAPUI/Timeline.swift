@@ -53,6 +53,10 @@ public struct Timeline: Sendable {
             let taken = last.coins - account.coins
             lines.append(Localized(en: "backend: \(taken) coins taken back from \(user)", zh: "后端:收回 \(user) 的 \(taken) 金币"))
         }
+        for (product, units) in last.units.sorted(by: { $0.key < $1.key }) where account.units[product, default: 0] < units {
+            let taken = units - account.units[product, default: 0]
+            lines.append(Localized(en: "backend: \(taken) × \(product) taken back from \(user)", zh: "后端:收回 \(user) 的 \(taken) 个 \(product)"))
+        }
         for product in last.owned.subtracting(account.owned).sorted() {
             lines.append(Localized(en: "backend: \(user) no longer has \(product)", zh: "后端:\(user) 不再拥有 \(product)"))
         }

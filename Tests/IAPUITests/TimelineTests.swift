@@ -87,9 +87,15 @@ struct TimelineTests {
         timeline.record(.accountLoaded("alice", Account(coins: 360, owned: ["com.iapsim.noads", "com.iapsim.vip.monthly"])), [], at: Self.start)
         timeline.record(.accountLoaded("alice", Account(coins: 300, owned: ["com.iapsim.vip.monthly"])), [], at: Self.start)
         timeline.record(.accountLoaded("alice", Account(coins: 360, owned: ["com.iapsim.vip.monthly"])), [], at: Self.start)
+        var gems = Account(coins: 360, owned: ["com.iapsim.vip.monthly"])
+        gems.units = ["com.example.gems": 3]
+        timeline.record(.accountLoaded("alice", gems), [], at: Self.start)
+        gems.units = ["com.example.gems": 1]
+        timeline.record(.accountLoaded("alice", gems), [], at: Self.start)
         #expect(timeline.entries(.en).map(\.text) == [
             "store: tx 1000000012 purchased, a renewal of 1000000004; tx 1000000013 purchased",
             "backend: 60 coins taken back from alice; backend: alice no longer has com.iapsim.noads",
+            "backend: 2 × com.example.gems taken back from alice",
         ])
         #expect(timeline.entries(.zh).map(\.text)[0] == "商店:tx 1000000012 已购买,为 1000000004 的续期; tx 1000000013 已购买")
     }
