@@ -1,4 +1,5 @@
 import Foundation
+import IAPApp
 import IAPCore
 import MockStore
 import Testing
@@ -74,5 +75,24 @@ struct CatalogTests {
             #expect("\(error)".hasPrefix(path))
             #expect("\(error)".contains(expected), "\(error)")
         }
+    }
+}
+
+extension CatalogTests {
+    @Test("a .storekit consumable with no amount mapped grants one unit of itself; the balance counts its units")
+    func unitsInTheBalance() throws {
+        let catalog = try CatalogLoader.load(path: repositoryRoot.appendingPathComponent("Tests/EndToEndTests/StoreKitFixtures/v5-chinese.storekit").path)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("iapsim-test-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let app = try AppSession(directory: DataDirectory(path: path), catalog: catalog, user: "alice")
+        app.advance(0.5)
+        for _ in 0..<2 {
+            app.press(.enter)
+            app.advance(5)
+            app.press(.escape)
+        }
+        #expect(app.state.account.units == ["org.fixture.coins": 2])
+        #expect(app.state.account.coins == 0)
+        #expect(app.screen(width: 100).text.contains("Balance Coins 🪙 ×2"))
     }
 }

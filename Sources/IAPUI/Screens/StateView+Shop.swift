@@ -9,7 +9,7 @@ extension StateView {
     var productList: ProductList {
         // With the backend down and nothing read from it yet, 0 would be a guess: say it is unknown.
         let unknown = state.faults.contains(.backendDown) && state.account == Account()
-        let balance = unknown ? Text.balanceUnknown(lang) : "\(Text.balance(lang)) \(state.account.coins) \(Text.coins(lang))"
+        let balance = unknown ? Text.balanceUnknown(lang) : balanceLine
         let content: ProductList.Content
         switch state.productsStatus {
         case .loading:
@@ -38,6 +38,17 @@ extension StateView {
         case .cancelled, .billingRetry: theme.waiting
         case .expired, .revoked: theme.dimmed
         }
+    }
+
+    /// "Balance 60 coins", then the units held of each consumable that grants one unit of itself (a .storekit product
+    /// with no amount mapped): "· Fuel ×3". A catalog that sells only such products shows only its units.
+    var balanceLine: String {
+        let units = state.products.filter(\.grantsUnit).compactMap { product in
+            state.account.units[product.id].map { "\(product.title[lang]) ×\($0)" }
+        }
+        let sellsCoins = state.products.contains { $0.kind.isConsumable && $0.coins > 0 } || state.account.coins > 0
+        let coins = sellsCoins || units.isEmpty ? ["\(state.account.coins) \(Text.coins(lang))"] : []
+        return "\(Text.balance(lang)) " + (coins + units).joined(separator: " · ")
     }
 
     var loading: LoadingBox {
@@ -72,7 +83,7 @@ extension StateView {
                 lines.append(retry)
             }
         case .success:
-            lines.append("\(Text.balance(lang)) \(state.account.coins) \(Text.coins(lang))")
+            lines.append(balanceLine)
         default:
             break
         }
