@@ -175,3 +175,17 @@ struct ASCIIScreenTests {
         #expect(Set(rows.map { $0.range(of: "CNY")!.lowerBound.utf16Offset(in: $0) + $0[$0.range(of: "CNY")!.lowerBound...].prefix { $0 != " " && $0 != "/" }.count }).count == 1)
     }
 }
+
+@Suite("The product list on a wide, a narrow and a non-UTF-8 terminal")
+struct TerminalSizeSnapshotTests {
+    @Test("snapshots", arguments: [("products-wide", 160, 24, false), ("products-narrow", 64, 18, false), ("products-ascii", 80, 24, true)])
+    func sizes(_ name: String, _ width: Int, _ height: Int, _ ascii: Bool) throws {
+        for lang in Language.allCases {
+            let state = screen("sub-active").state(lang)
+            var color = Theme.color, monochrome = Theme.monochrome
+            if ascii { (color.ascii, monochrome.ascii) = (ASCIIText(yen: "CNY"), ASCIIText(yen: "CNY")) }
+            try assertSnapshot("\(name).\(lang.rawValue)", color: Renderer.render(state, width: width, height: height, theme: color),
+                               monochrome: Renderer.render(state, width: width, height: height, theme: monochrome))
+        }
+    }
+}
