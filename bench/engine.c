@@ -49,7 +49,7 @@ int main(int argc, char **argv) {
     sqlite3 *store = open_db(dir, "store.sqlite",
         "CREATE TABLE storeTransaction (id TEXT PRIMARY KEY, productId TEXT NOT NULL, state TEXT NOT NULL,"
         " applicationUsername TEXT, date DOUBLE NOT NULL, error TEXT, finished INTEGER NOT NULL DEFAULT 0,"
-        " account TEXT, originalTransactionId TEXT, plan TEXT);"
+        " account TEXT, originalTransactionId TEXT, plan TEXT, device TEXT NOT NULL DEFAULT 'phone');"
         "CREATE INDEX storeTransactionUnfinished ON storeTransaction(finished) WHERE finished = 0;"
         "CREATE INDEX storeTransactionByProduct ON storeTransaction(productId, state);"
         "CREATE INDEX storeTransactionPlanned ON storeTransaction(id) WHERE plan IS NOT NULL;"
@@ -87,8 +87,8 @@ int main(int argc, char **argv) {
     sqlite3_stmt *intent = prep(keychain, "INSERT INTO intent (user, productId, orderId, createdAt) VALUES ('alice', 'coins.60', ?, 1)");
     sqlite3_stmt *nextTx = prep(store, "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'nextTransaction'");
     sqlite3_stmt *bumpTx = prep(store, "INSERT OR REPLACE INTO meta (key, value) VALUES ('nextTransaction', ?)");
-    sqlite3_stmt *insertTx = prep(store, "INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, error, account, originalTransactionId, plan)"
-        " VALUES (?, 'coins.60', 'purchasing', ?, 1, NULL, NULL, NULL, '[{\"at\":1800000001,\"spawns\":false,\"state\":\"purchased\"}]')");
+    sqlite3_stmt *insertTx = prep(store, "INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, error, account, originalTransactionId, plan, device)"
+        " VALUES (?, 'coins.60', 'purchasing', ?, 1, NULL, NULL, NULL, '[{\"at\":1800000001,\"spawns\":false,\"state\":\"purchased\"}]', 'phone')");
     sqlite3_stmt *purchased = prep(store, "UPDATE storeTransaction SET state = 'purchased', error = NULL, plan = NULL WHERE id = ?");
     sqlite3_stmt *save = prep(keychain,
         "INSERT INTO pendingOrder (transactionId, user, productId, orderId, purchasedAt, price, receiptHash, attempts, lastAttemptAt, status)"

@@ -42,7 +42,7 @@ public final class AppSession {
         }
     }
 
-    public let directory: DataDirectory
+    public private(set) var directory: DataDirectory
     public let catalog: [Product]
     public private(set) var timers: TimerQueue
     public private(set) var parties: Parties
@@ -117,6 +117,20 @@ public final class AppSession {
         (timers, parties, runtime) = try Self.boot(directory, catalog: catalog, clock: clock.resumed(at: timers.now), options: options,
                                                    faults: faults ?? parties.faults.armed, latency: latency)
         start(user: user)
+    }
+
+    /// The app on another device of the same accounts, as a relaunch there: that device's keychain, sandbox and store
+    /// queue; the same store account's purchases and the same backend. Logged in as `user`, else as the last user that
+    /// device remembers (nobody on a new one).
+    public func move(to device: String, user: String? = nil) throws {
+        let previous = directory
+        directory = directory.on(device: device)
+        do {
+            try relaunch(user: user)
+        } catch {
+            directory = previous
+            throw error
+        }
     }
 
     /// Quitting: nothing scheduled runs any more, and every party's database is closed, so that the next launch finds

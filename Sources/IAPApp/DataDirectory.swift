@@ -1,12 +1,26 @@
 import Foundation
+import MockStore
 
-/// Where each party keeps its file.
+/// Where each party keeps its file. The store and the backend are Apple's servers and the app's: one of each, whichever
+/// device runs the app. The keychain and the sandbox are the device's: the first device keeps them where they always
+/// were, any other has them under `devices/NAME/`.
 public struct DataDirectory: Sendable {
     public let path: String
+    /// The device the app is installed on.
+    public let device: String
 
-    public init(path: String) {
+    public init(path: String, device: String = StoreDatabase.firstDevice) {
         self.path = path
+        self.device = device
     }
+
+    /// The same data on another device of the same accounts.
+    public func on(device: String) -> DataDirectory {
+        DataDirectory(path: path, device: device)
+    }
+
+    private var devices: String { path + "/devices" }
+    private var deviceFolder: String { device == StoreDatabase.firstDevice ? path : devices + "/" + device }
 
     /// `$XDG_DATA_HOME/iapsim`, else `~/.local/share/iapsim`.
     public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
@@ -18,14 +32,20 @@ public struct DataDirectory: Sendable {
     public var store: String { path + "/store.sqlite" }
     public var backend: String { path + "/backend.sqlite" }
     /// Survives a reinstall, as the iOS keychain does.
-    public var keychain: String { path + "/client-keychain.sqlite" }
+    public var keychain: String { deviceFolder + "/client-keychain.sqlite" }
     /// Wiped on reinstall, as the app's sandbox is.
-    public var sandbox: String { path + "/client-sandbox.sqlite" }
+    public var sandbox: String { deviceFolder + "/client-sandbox.sqlite" }
     var lockFile: String { path + "/iapsim.lock" }
 
-    /// Deletes every party's database (with its WAL files); returns the names removed.
+    /// Deletes every party's database (with its WAL files), every device's included; returns the names removed.
     public func removeAll() throws -> [String] {
-        try remove([store, backend, keychain, sandbox])
+        let first = on(device: StoreDatabase.firstDevice)
+        var removed = try remove([store, backend, first.keychain, first.sandbox])
+        if FileManager.default.fileExists(atPath: devices) {
+            try FileManager.default.removeItem(atPath: devices)
+            removed.append("devices/")
+        }
+        return removed
     }
 
     /// What deleting the app does (C11): the sandbox goes; the keychain and Apple's queue stay.

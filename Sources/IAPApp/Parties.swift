@@ -37,8 +37,8 @@ public final class Parties {
     private static func openEach(in directory: DataDirectory, catalog: [Product], scheduler: Scheduler, latency: Latency,
                                  faults: ArmedFaults) throws -> Parties {
         let board = FaultBoard(faults)
-        let store = try MockPaymentQueue(database: StoreDatabase(path: directory.store), catalog: catalog, scheduler: scheduler,
-                                         latency: latency.store, faults: board)
+        let store = try MockPaymentQueue(database: StoreDatabase(path: directory.store, device: directory.device), catalog: catalog,
+                                         scheduler: scheduler, latency: latency.store, faults: board)
         let backend = MockBackend(database: try BackendDatabase(path: directory.backend), catalog: catalog,
                                   apple: store.receiptService, scheduler: scheduler, latency: latency.backend, faults: board)
         let vault = try ClientDatabase(keychainPath: directory.keychain, sandboxPath: directory.sandbox)

@@ -27,6 +27,8 @@ public struct Script: Sendable {
         case crash
         case relaunch(user: String?)
         case reinstall
+        /// The app relaunched on another device of the same store accounts (its own keychain, sandbox and store queue).
+        case device(String, user: String?)
         case switchUser(String)
         case lang(Language)
         /// Apple refunds a transaction: the one named, else the logged-in user's latest paid one.
@@ -168,6 +170,12 @@ public struct Script: Sendable {
         case "crash": return .crash
         case "relaunch": return .relaunch(user: try rest.first.map(user))
         case "reinstall": return .reinstall
+        case "device":
+            guard let name = rest.first, rest.count <= 2 else { throw StepError(message: "`device` takes a device name and, if someone is to be logged in, a user name") }
+            guard isPlainName(name) else {
+                throw StepError(message: "`device`: \"\(name)\" is not a plain name (letters, digits, - _ and ., not starting with a dot); it names the device's folder")
+            }
+            return .device(name, user: try rest.dropFirst().first.map(user))
         case "switch-user": return .switchUser(try user(needs("a user name")))
         case "lang":
             guard let lang = Language(rawValue: try needs("en or zh")) else { throw StepError(message: "`lang` takes en or zh") }

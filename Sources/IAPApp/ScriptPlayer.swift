@@ -165,6 +165,14 @@ public final class ScriptPlayer {
             try session.relaunch(user: user)
         case .reinstall:
             try app().reinstall()
+        case let .device(name, user):
+            quit = false
+            guard let session else {
+                setup.directory = setup.directory.on(device: name)
+                return try launch(user: user).state.user.map { "on \(name) as \($0)" } ?? "on \(name)"
+            }
+            try session.move(to: name, user: user)
+            return session.state.user.map { "on \(name) as \($0)" } ?? "on \(name)"
         case let .switchUser(name):
             try app().runtime.send(.switchUser(name))
         case let .lang(lang):

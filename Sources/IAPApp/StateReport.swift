@@ -1,6 +1,7 @@
 import Foundation
 import DataFiles
 import GRDB
+import MockStore
 
 /// `iapsim state`: what each party holds, as JSON. The field names are a contract with QA scripts.
 /// It only reads: each file is checked as the app checks it, then read through a read-only connection that never
@@ -19,7 +20,8 @@ public enum StateReport {
                 ["transactionId": row["id"] as String, "productId": row["productId"] as String, "state": row["state"] as String,
                  "finished": row["finished"] as Bool, "applicationUsername": row["applicationUsername"] as String? ?? NSNull(),
                  "error": row["error"] as String? ?? NSNull(), "account": (row.hasColumn("account") ? row["account"] as String? : nil) ?? NSNull(),
-                 "originalTransactionId": (row.hasColumn("originalTransactionId") ? row["originalTransactionId"] as String? : nil) ?? NSNull()]
+                 "originalTransactionId": (row.hasColumn("originalTransactionId") ? row["originalTransactionId"] as String? : nil) ?? NSNull(),
+                 "device": (row.hasColumn("device") ? row["device"] as String? : nil) ?? StoreDatabase.firstDevice]
             }
         }
         var credits: [[String: Any]] = []
@@ -31,32 +33,41 @@ public enum StateReport {
                  "coins": row[4] as Int]
             }
         }
-        var users: [String: Any] = [:]
-        if files.fileExists(atPath: directory.keychain) {
-            let orders = try read(directory.keychain, as: .keychain, """
-                SELECT transactionId, user, productId, orderId, attempts, status FROM pendingOrder ORDER BY user, purchasedAt, transactionId
-                """) { row -> (String, [String: Any]) in
-                (row[1], ["transactionId": row[0] as String, "productId": row[2] as String, "orderId": row.text(3) ?? NSNull(),
-                          "attempts": row[4] as Int, "status": row[5] as String])
-            }
-            // The notes of who is paying (issue 11); a file of an earlier version has none yet.
-            let hasIntents = try !read(directory.keychain, as: .keychain, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'intent'") { _ in 1 }.isEmpty
-            let intents = hasIntents ? try read(directory.keychain, as: .keychain, "SELECT id, user, productId, orderId, interrupted FROM intent ORDER BY id") {
-                row -> (String, [String: Any]) in
-                (row[1], ["id": row[0] as Int64, "productId": row[2] as String, "orderId": row.text(3) ?? NSNull(), "interrupted": row[4] as Bool])
-            } : []
-            let pending = Dictionary(grouping: orders, by: \.0), open = Dictionary(grouping: intents, by: \.0)
-            for user in Set(pending.keys).union(open.keys) {
-                users[user] = ["pending": (pending[user] ?? []).map(\.1), "openIntents": (open[user] ?? []).map(\.1)]
-            }
+        // The first device's keychain is the client's as it always was; every other device's is listed by its name.
+        var devices: [String: Any] = [:]
+        let others = (try? files.contentsOfDirectory(atPath: directory.path + "/devices")) ?? []
+        for name in others.sorted() where files.fileExists(atPath: directory.on(device: name).keychain) {
+            devices[name] = ["users": try users(in: directory.on(device: name).keychain)]
         }
         let report: [String: Any] = [
             "store": ["transactions": transactions],
             "backend": ["credits": credits],
-            "client": ["users": users],
+            "client": ["users": files.fileExists(atPath: directory.keychain) ? try users(in: directory.keychain) : [:], "devices": devices],
         ]
         let data = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys, .prettyPrinted])
         return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Each user with something in this keychain: pending orders and open intents.
+    private static func users(in keychain: String) throws -> [String: Any] {
+        var users: [String: Any] = [:]
+        let orders = try read(keychain, as: .keychain, """
+            SELECT transactionId, user, productId, orderId, attempts, status FROM pendingOrder ORDER BY user, purchasedAt, transactionId
+            """) { row -> (String, [String: Any]) in
+            (row[1], ["transactionId": row[0] as String, "productId": row[2] as String, "orderId": row.text(3) ?? NSNull(),
+                      "attempts": row[4] as Int, "status": row[5] as String])
+        }
+        // The notes of who is paying (issue 11); a file of an earlier version has none yet.
+        let hasIntents = try !read(keychain, as: .keychain, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'intent'") { _ in 1 }.isEmpty
+        let intents = hasIntents ? try read(keychain, as: .keychain, "SELECT id, user, productId, orderId, interrupted FROM intent ORDER BY id") {
+            row -> (String, [String: Any]) in
+            (row[1], ["id": row[0] as Int64, "productId": row[2] as String, "orderId": row.text(3) ?? NSNull(), "interrupted": row[4] as Bool])
+        } : []
+        let pending = Dictionary(grouping: orders, by: \.0), open = Dictionary(grouping: intents, by: \.0)
+        for user in Set(pending.keys).union(open.keys) {
+            users[user] = ["pending": (pending[user] ?? []).map(\.1), "openIntents": (open[user] ?? []).map(\.1)]
+        }
+        return users
     }
 
     private static func read<T>(_ path: String, as identity: DataFileIdentity, _ sql: String, _ row: (Row) -> T) throws -> [T] {

@@ -30,7 +30,8 @@ public enum Scenarios {
             throw ScriptError(file: script.name, line: line, message: message)
         }
         let prepared = player.session
-        let session = try AppSession(directory: directory, catalog: catalog, options: options, faults: prepared?.parties.faults.armed ?? [],
+        // On the device the script left the app on (`device NAME`).
+        let session = try AppSession(directory: prepared?.directory ?? directory, catalog: catalog, options: options, faults: prepared?.parties.faults.armed ?? [],
                                      user: prepared?.state.user, clock: .live(speed: speed, start: prepared?.timers.now))
         return session
     }

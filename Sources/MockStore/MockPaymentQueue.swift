@@ -225,7 +225,8 @@ public final class MockPaymentQueue: PaymentQueue {
             signedReceipt = nil
             changed = true
             tell(news)
-            if let renewal, notifying { notify(renewal) }
+            // A renewal joins the queue of the device its chain was last charged on; another device's app hears nothing.
+            if let renewal, notifying, attempt({ try database.device(of: renewal.id) }) == database.device { notify(renewal) }
         }
         if changed, notifying { onSubscriptionsChanged() }
         scheduleRenewals()

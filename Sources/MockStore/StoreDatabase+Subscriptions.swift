@@ -398,8 +398,8 @@ extension StoreDatabase {
             let transaction = StoreTransaction(id: try Self.nextId(db), productId: productId, state: .purchased, applicationUsername: nil,
                                                date: start, originalTransactionId: chain.originalTransactionId)
             try db.cachedStatement(sql: """
-                INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, account, originalTransactionId)
-                SELECT ?, ?, 'purchased', NULL, ?, account, ? FROM storeTransaction WHERE id = ?
+                INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, account, originalTransactionId, device)
+                SELECT ?, ?, 'purchased', NULL, ?, account, ?, device FROM storeTransaction WHERE id = ?
                 """).execute(arguments: [transaction.id, productId, start.timeIntervalSince1970, chain.originalTransactionId,
                                          chain.latestTransactionId])
             try Self.setDetails(db, transaction.id, details)

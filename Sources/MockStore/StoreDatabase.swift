@@ -16,8 +16,12 @@ public struct StoreRecord: Sendable, Equatable {
 /// Survives app kills.
 public final class StoreDatabase {
     let queue: DatabaseQueue
+    /// The device whose StoreKit queue this connection is: it adds to, reads and blocks on that device's queue only,
+    /// while ownership (Apple's servers) is the account's on every device.
+    public let device: String
 
-    public init(path: String) throws {
+    public init(path: String, device: String = StoreDatabase.firstDevice) throws {
+        self.device = device
         queue = try DataFile.open(path, identity: .store, migrations: [
             ("v1", { db in
                 try db.execute(sql: """
@@ -60,6 +64,10 @@ public final class StoreDatabase {
                     """)
             }),
             ("v7-subscriptions", StoreDatabase.subscriptionsMigration),
+            // Each device of an account has its own queue of unfinished transactions; what was there is the first device's.
+            ("v6-devices", { db in
+                try db.execute(sql: "ALTER TABLE storeTransaction ADD COLUMN device TEXT NOT NULL DEFAULT '\(StoreDatabase.firstDevice)'")
+            }),
         ])
     }
 
@@ -76,10 +84,10 @@ public final class StoreDatabase {
             let transaction = StoreTransaction(id: try Self.nextId(db), productId: productId, state: state, applicationUsername: applicationUsername,
                                                date: date, error: error, originalTransactionId: originalTransactionId)
             try db.cachedStatement(sql: """
-                INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, error, account, originalTransactionId, plan)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, error, account, originalTransactionId, plan, device)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [transaction.id, productId, state.rawValue, applicationUsername, date.timeIntervalSince1970,
-                                         error?.rawValue, account, originalTransactionId, planText])
+                                         error?.rawValue, account, originalTransactionId, planText, device])
             return transaction
         }
     }
@@ -150,10 +158,10 @@ public final class StoreDatabase {
             if step.spawns {
                 target = try Self.nextId(db)
                 try db.cachedStatement(sql: """
-                    INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, error, account, originalTransactionId)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, error, account, originalTransactionId, device)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """).execute(arguments: [target, current.productId, state.rawValue, current.applicationUsername,
-                                             step.at, error?.rawValue, account, original])
+                                             step.at, error?.rawValue, account, original, device])
             } else {
                 target = id
                 try db.cachedStatement(sql: "UPDATE storeTransaction SET state = ?, error = ?, originalTransactionId = ? WHERE id = ?").execute(
@@ -174,10 +182,12 @@ public final class StoreDatabase {
         }
     }
 
-    /// Every transaction with something planned, and when its next step is due.
+    /// Every transaction of this device's queue with something planned, and when its next step is due. Another device's
+    /// plans are taken when that device's app looks (they are dated, so they happen as of when they were due).
     func planned() throws -> [(id: String, due: Date)] {
         try queue.inDatabase { db in
-            try Array(Row.fetchCursor(db.cachedStatement(sql: "SELECT id, plan FROM storeTransaction WHERE plan IS NOT NULL ORDER BY date, id"))
+            try Array(Row.fetchCursor(db.cachedStatement(sql: "SELECT id, plan FROM storeTransaction WHERE plan IS NOT NULL AND device = ? ORDER BY date, id"),
+                                      arguments: [device])
                 .compactMap { row -> (String, Date)? in
                     StorePlan.decode(row.text(1))?.steps.first.map { (row[0], $0.date) }
                 })
@@ -213,15 +223,21 @@ public final class StoreDatabase {
         }
     }
 
-    /// The next `limit` unfinished transactions after `cursor`, oldest first. The cursor's own row gives the date to
-    /// start from: a date read back into a `Date` may differ from the stored one in its last bit.
+    /// This device's next `limit` unfinished transactions after `cursor`, oldest first. The cursor's own row gives the
+    /// date to start from: a date read back into a `Date` may differ from the stored one in its last bit. The device is
+    /// checked on the rows the queue's index gives, in order, so a page still reads only about its own rows.
     func unfinished(after cursor: StoreTransaction?, limit: Int) throws -> [StoreTransaction] {
-        guard let cursor else { return try unfinished(limit: limit) }
-        return try queue.inDatabase { db in
-            try Array(Row.fetchCursor(db.cachedStatement(sql: """
+        try queue.inDatabase { db in
+            guard let cursor else {
+                return try Array(Row.fetchCursor(db.cachedStatement(sql: """
+                    SELECT \(Self.columns) FROM storeTransaction INDEXED BY storeTransactionQueue
+                    WHERE finished = 0 AND device = ? ORDER BY date, id LIMIT ?
+                    """), arguments: [device, limit]).map(Self.transaction))
+            }
+            return try Array(Row.fetchCursor(db.cachedStatement(sql: """
                 SELECT \(Self.columns) FROM storeTransaction INDEXED BY storeTransactionQueue
-                WHERE finished = 0 AND (date, id) > (SELECT date, id FROM storeTransaction WHERE id = ?) ORDER BY date, id LIMIT ?
-                """), arguments: [cursor.id, limit]).map(Self.transaction))
+                WHERE finished = 0 AND device = ? AND (date, id) > (SELECT date, id FROM storeTransaction WHERE id = ?) ORDER BY date, id LIMIT ?
+                """), arguments: [device, cursor.id, limit]).map(Self.transaction))
         }
     }
 
@@ -250,12 +266,12 @@ public final class StoreDatabase {
         }
     }
 
-    /// Whether the product has a transaction the store still holds open (StoreKit then refuses a new payment).
+    /// Whether the product has a transaction this device's queue still holds open (StoreKit then refuses a new payment).
     func hasOpenTransaction(productId: String) throws -> Bool {
         try queue.inDatabase { db in
             try Bool.fetchOne(db.cachedStatement(sql: """
-                SELECT EXISTS (SELECT 1 FROM storeTransaction WHERE finished = 0 AND productId = ? AND state <> 'failed')
-                """), arguments: [productId]) ?? false
+                SELECT EXISTS (SELECT 1 FROM storeTransaction WHERE finished = 0 AND productId = ? AND state <> 'failed' AND device = ?)
+                """), arguments: [productId, device]) ?? false
         }
     }
 

@@ -1,0 +1,14 @@
+import GRDB
+
+extension StoreDatabase {
+    /// The device an install had before devices were told apart: its files keep their old paths, and every transaction
+    /// written before the store knew devices was made on it.
+    public static let firstDevice = "phone"
+
+    /// The device whose queue holds the transaction (nil: no such transaction).
+    public func device(of transactionId: String) throws -> String? {
+        try queue.inDatabase { db in
+            try String.fetchOne(db.cachedStatement(sql: "SELECT device FROM storeTransaction WHERE id = ?"), arguments: [transactionId])
+        }
+    }
+}
