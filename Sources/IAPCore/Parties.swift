@@ -19,6 +19,10 @@ public protocol PaymentQueue: AnyObject {
     func add(_ payment: Payment)
     /// The user tapped Cancel on the payment sheet: true when that stopped the payment, false when Apple had already taken it.
     func cancelPayment(transactionId: String) -> Bool
+    /// Restore Purchases (`restoreCompletedTransactions`) for the store account signed in on the device: once Apple
+    /// answers, what the account owns comes back to this device's queue as `restored` transactions naming the purchase
+    /// each restores, told to the observer; then `completion` names them (none: nothing to restore) (S8).
+    func restoreCompletedTransactions(account: String, _ completion: @escaping (Result<[String], StoreRequestError>) -> Void)
     /// Returns false when the queue does not hold that transaction (C5).
     func finish(transactionId: String) -> Bool
     /// The app receipt, base64; nil when the device has none yet.

@@ -24,9 +24,9 @@ public final class MockPaymentQueue: PaymentQueue {
     public var onSubscriptionsChanged: () -> Void = {}
 
     let database: StoreDatabase
-    private let catalog: [Product]
+    let catalog: [Product]
     let scheduler: Scheduler
-    private let latency: Latency
+    let latency: Latency
     private let signer: ReceiptSigner
     private var observer: (([StoreTransaction]) -> Void)?
     /// The payment each transaction of this process came from, as StoreKit hands back the same `SKPayment` object;
@@ -247,7 +247,7 @@ public final class MockPaymentQueue: PaymentQueue {
         if news.kind != .refund { scheduleRenewals() }
     }
 
-    private func identified(_ transaction: StoreTransaction) -> StoreTransaction {
+    func identified(_ transaction: StoreTransaction) -> StoreTransaction {
         guard let payment = paymentIds[transaction.id] else { return transaction }
         return StoreTransaction(id: transaction.id, productId: transaction.productId, state: transaction.state,
                                 applicationUsername: transaction.applicationUsername, date: transaction.date, error: transaction.error,
@@ -255,7 +255,7 @@ public final class MockPaymentQueue: PaymentQueue {
     }
 
     /// Tells the observer, unless a fault delays, drops or doubles the news of a payment.
-    private func notify(_ transaction: StoreTransaction) {
+    func notify(_ transaction: StoreTransaction) {
         guard transaction.state == .purchased || transaction.state == .restored else {
             observer?([transaction])
             return

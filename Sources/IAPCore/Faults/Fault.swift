@@ -19,6 +19,7 @@ public enum Fault: String, Sendable, Equatable, CaseIterable, Comparable {
     case billingFails = "billing-fails"
     case renewalWhileClosed = "renewal-while-closed"
     case refund
+    case restoreFails = "restore-fails"
     // The backend
     case backendDown = "backend-down"
     case backendTimeout = "backend-timeout"

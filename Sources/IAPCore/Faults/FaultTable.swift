@@ -55,6 +55,7 @@ extension Fault {
                                  default: "99")
         case .renewalWhileClosed: Rule(.store)
         case .refund: Rule(.store, .seconds(0...31_536_000), default: "30")
+        case .restoreFails: Rule(.store)
         case .backendDown: Rule(.backend)
         case .backendTimeout: Rule(.backend)
         case .backend5xx: Rule(.backend, .whole(500...599, meaning: "HTTP status"), default: "503")

@@ -31,6 +31,7 @@ extension Fault {
                                             zh: "下次启动时,下一次续期已在应用关闭期间发生:交易到达时没有订单")
         case .refund: Localized(en: "Apple refunds the next purchase VALUE seconds after it goes through",
                                 zh: "Apple 在下一笔购买完成 VALUE 秒后退款")
+        case .restoreFails: Localized(en: "Restore Purchases answers with an error: nothing comes back", zh: "恢复购买返回错误:没有任何购买被恢复")
         case .backendDown: Localized(en: "the backend is unreachable: orders cannot be created or verified",
                                      zh: "后端不可达:无法创建订单,也无法验证")
         case .backendTimeout: Localized(en: "the backend does the work but the answer never arrives (timeout after 10 s)",

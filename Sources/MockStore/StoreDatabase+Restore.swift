@@ -1,0 +1,87 @@
+import Foundation
+import GRDB
+import IAPCore
+
+extension StoreDatabase {
+    /// Restore Purchases for `account` on this device, in one database transaction, so that a kill right after loses
+    /// nothing (what it wrote is unfinished, re-delivered at the next launch) and a kill before leaves nothing half-done.
+    /// Restores each product of `nonConsumables` the account paid for (by its first purchase Apple has not refunded)
+    /// and the latest paid transaction of each chain of `subscriptions` (transactions sharing an original transaction
+    /// id; a chain whose latest charge was refunded is revoked, and not restored), each as a new `restored` transaction
+    /// naming that original, carrying the order id it was paid under and, for a subscription, that charge's fields
+    /// (expiry, offer, web order line item). Unlike buying it again, a restore leaves auto-renew as it is. A product this device
+    /// still holds an unfinished transaction of for the account is not restored again: a restore of it still unfinished
+    /// is answered as it is (no duplicates pile up), a purchase of it still unfinished is left to finish.
+    /// Answers the restored transactions, oldest purchase first.
+    func restore(account: String, nonConsumables: Set<String>, subscriptions: Set<String>, at date: Date) throws -> [StoreTransaction] {
+        let products = Array(nonConsumables.union(subscriptions)).sorted()
+        guard !products.isEmpty else { return [] }
+        let marks = Array(repeating: "?", count: products.count).joined(separator: ", ")
+        return try queue.write { db in
+            // Apple's record of what the account paid for, through the ownership index.
+            let paid = try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT id, productId, applicationUsername, originalTransactionId, cancellationDate IS NOT NULL
+                FROM storeTransaction INDEXED BY storeTransactionOwned
+                WHERE account = ? AND productId IN (\(marks)) AND state = 'purchased' ORDER BY date, id
+                """), arguments: StatementArguments([account] + products))
+            /// What comes back: the product and order of the charge restored, and the original it names.
+            struct Owned {
+                let productId: String
+                let original: String
+                let charge: String
+                let orderId: String?
+                let refunded: Bool
+            }
+            var owned: [Owned] = []
+            var chains: [String: Int] = [:]
+            for row in paid {
+                let id: String = row[0], productId: String = row[1], refunded: Bool = row[4]
+                if nonConsumables.contains(productId) {
+                    if !refunded, !owned.contains(where: { $0.productId == productId }) {
+                        owned.append(Owned(productId: productId, original: id, charge: id, orderId: row.text(2), refunded: false))
+                    }
+                    continue
+                }
+                // A later charge of the chain (a renewal, an upgrade to another level) is the one restored.
+                let latest = Owned(productId: productId, original: row.text(3) ?? id, charge: id, orderId: row.text(2), refunded: refunded)
+                if let index = chains[latest.original] {
+                    owned[index] = latest
+                } else {
+                    chains[latest.original] = owned.count
+                    owned.append(latest)
+                }
+            }
+            // What this device's queue still holds of the account's products, through the ownership index: the queue's
+            // own may be a long backlog of consumables.
+            var open: [String: [StoreTransaction]] = [:]
+            for row in try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT \(Self.columns) FROM storeTransaction INDEXED BY storeTransactionOwned
+                WHERE account = ? AND productId IN (\(marks)) AND finished = 0 AND device = ? AND state <> 'failed' ORDER BY date, id
+                """), arguments: StatementArguments([account] + products + [device])) {
+                let transaction = Self.transaction(row)
+                open[transaction.productId, default: []].append(transaction)
+            }
+            var restored: [StoreTransaction] = []
+            for item in owned where !item.refunded {
+                if let held = open[item.productId] {
+                    restored += held.filter { $0.state == .restored && !restored.contains($0) }
+                    continue
+                }
+                let transaction = StoreTransaction(id: try Self.nextId(db), productId: item.productId, state: .restored,
+                                                   applicationUsername: item.orderId, date: date, originalTransactionId: item.original)
+                try db.cachedStatement(sql: """
+                    INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, account, originalTransactionId, device)
+                    VALUES (?, ?, 'restored', ?, ?, ?, ?, ?)
+                    """).execute(arguments: [transaction.id, item.productId, item.orderId, date.timeIntervalSince1970, account, item.original, device])
+                if subscriptions.contains(item.productId) {
+                    var details = try Self.details(db, item.charge)
+                    details.cancellationDate = nil
+                    details.refundedShare = nil
+                    try Self.setDetails(db, transaction.id, details)
+                }
+                restored.append(transaction)
+            }
+            return restored
+        }
+    }
+}
