@@ -130,6 +130,8 @@ public final class AppRuntime {
             record { try vault.markIntentInterrupted(id) }
         case let .addPayment(payment):
             store.add(payment)
+        case let .restorePurchases(account):
+            store.restoreCompletedTransactions(account: account) { [weak self] in self?.send(.restoreAnswered(user: account, $0)) }
         case let .cancelPayment(id):
             send(.cancelAnswered(transactionId: id, cancelled: store.cancelPayment(transactionId: id)))
         case let .lookUpPayers(ids):

@@ -16,6 +16,8 @@ public enum Action: Sendable, Equatable {
     case storeUpdated([StoreTransaction], held: [String: HeldOrder] = [:], more: Bool = false)
     /// The next page of the logged-in user's backlog (nil: it could not be read).
     case pendingPageLoaded(user: String, PendingPage?)
+    /// The store answered a restore for `user`'s store account: the transactions it restored, or a failure.
+    case restoreAnswered(user: String, Result<[String], StoreRequestError>)
     /// The payment sheet's Cancel was answered: false when Apple had already taken the payment.
     case cancelAnswered(transactionId: String, cancelled: Bool)
     /// Support tied a transaction no evidence could attribute to the user who paid (from Apple's records).

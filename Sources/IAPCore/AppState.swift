@@ -117,12 +117,13 @@ public struct AppState: Sendable, Equatable {
 /// The heads-up display over the product list: one wait or one outcome.
 public struct HUD: Sendable, Equatable {
     public enum Kind: Sendable, Equatable, CaseIterable {
-        case purchasing, alreadyOwned, confirming, success, restored, failed, cancelled, deferred, disabled, verifyFailed, jailbroken, backgrounded
+        case purchasing, alreadyOwned, confirming, success, restoring, restored, nothingToRestore, restoreFailed, failed, cancelled, deferred,
+             disabled, verifyFailed, jailbroken, backgrounded
         /// A move to a lower or equal level of a subscribed group: nothing charged, the next renewal changes the plan.
         case planChanged
 
         /// A wait, as opposed to an outcome that Esc dismisses.
-        public var isWaiting: Bool { self == .purchasing || self == .alreadyOwned || self == .confirming }
+        public var isWaiting: Bool { self == .purchasing || self == .alreadyOwned || self == .confirming || self == .restoring }
 
         /// The payment sheet is up: Esc is its Cancel.
         public var isPaymentSheet: Bool { self == .purchasing || self == .alreadyOwned }
@@ -131,11 +132,14 @@ public struct HUD: Sendable, Equatable {
     public var kind: Kind
     public var productId: String?
     public var transactionId: String?
+    /// How many purchases a restore brought back; nil for one product's HUD.
+    public var count: Int?
 
-    public init(_ kind: Kind, productId: String? = nil, transactionId: String? = nil) {
+    public init(_ kind: Kind, productId: String? = nil, transactionId: String? = nil, count: Int? = nil) {
         self.kind = kind
         self.productId = productId
         self.transactionId = transactionId
+        self.count = count
     }
 }
 

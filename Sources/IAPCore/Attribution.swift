@@ -2,7 +2,8 @@ import Foundation
 
 /// Who paid for a transaction (I3, C3), decided only by evidence about that very payment, in this order:
 /// 1. the payment the app itself added in this process (the purchase in flight claims only the transaction its own
-///    payment produced, never one that merely has the same product);
+///    payment produced, never one that merely has the same product); likewise a transaction restored by the restore
+///    this device asked for in this process belongs to the user who asked (the store restores to their account);
 /// 2. the order id in `applicationUsername`, through the intent recorded with that order;
 /// 3. with no order id on it (the backend was down, or `applicationUsername` came back empty): the open intents for
 ///    the product recorded no later than the transaction, when they all belong to one user: that user (an intent is closed when its payment is claimed, fails or is cancelled, and is never matched to a
@@ -27,6 +28,11 @@ extension Device {
         if let current = purchase, let paid = transaction.paymentId, current.paymentId == paid {
             let intent = paymentIntents.first { $0.id == paid }
             return .buyer(user: current.user, orderId: orderId ?? intent?.orderId, intent: paid)
+        }
+        // 1. Our own restore: before the store answers, any restored transaction not from a payment; after, the ones it named.
+        if transaction.state == .restored, transaction.paymentId == nil, let restore,
+           restore.restored?.contains(transaction.id) ?? true {
+            return .buyer(user: restore.user, orderId: orderId, intent: nil)
         }
         // 2. The order id, through the intent written with it.
         if let orderId, let intent = paymentIntents.first(where: { $0.orderId == orderId }) {

@@ -23,6 +23,8 @@ public struct Device: Sendable, Equatable {
     public var verifying: String?
     /// When the verify queue's next order falls due.
     public var wakeAt: Date?
+    /// Restore Purchases under way, until every transaction it brought back is finished.
+    public var restore: Restore?
 
     public init() {}
 

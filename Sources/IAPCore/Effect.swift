@@ -18,6 +18,8 @@ public enum Effect: Sendable, Equatable {
     case closeIntent(Int64)
     case markIntentInterrupted(Int64)
     case addPayment(Payment)
+    /// Restore Purchases for the store account; answers `.restoreAnswered` (its transactions reach the observer first).
+    case restorePurchases(account: String)
     /// Answers `.cancelAnswered`.
     case cancelPayment(transactionId: String)
     /// Look at the store's unfinished transactions again after `after` seconds (a callback may have been lost);

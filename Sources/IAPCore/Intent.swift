@@ -5,6 +5,8 @@ public enum Intent: Sendable, Equatable {
     /// Logging out with orders pending asks first (I6); `confirmed` is the answer "Log out anyway".
     case logOut(confirmed: Bool)
     case buy(productId: String)
+    /// Restore Purchases for the logged-in user (S8).
+    case restorePurchases
     /// The launch prompt's answers (C8).
     case continueOrder(transactionId: String)
     case putOff(transactionId: String)
@@ -44,6 +46,8 @@ extension AppState {
             return logOut()
         case let .buy(productId):
             return buy(productId)
+        case .restorePurchases:
+            return restorePurchases()
         case let .continueOrder(id):
             return continueOrder(id)
         case let .putOff(id):

@@ -9,7 +9,7 @@ public enum Command: String, Sendable, Equatable, CaseIterable {
     case faultPanel = "faults", scenarios, inspector, language
     case armOnce = "arm-once", explain
     case stateCatalog = "every-state", assignUnclaimed = "assign-unclaimed"
-    case manageSubscriptions = "subscriptions", toggleAutoRenew = "auto-renew", refund
+    case manageSubscriptions = "subscriptions", toggleAutoRenew = "auto-renew", refund, restore
 }
 
 /// Where the keys go right now: the innermost thing on screen takes them.
@@ -129,6 +129,9 @@ public enum Keymap {
         KeyBinding(keys: [.char("l")], label: "l", help: Localized(en: "language: English / 简体中文", zh: "语言:English / 简体中文"),
                    hint: nil,
                    command: .language, contexts: [.products, .hud, .inspector]),
+        KeyBinding(keys: [.char("R")], label: "R", help: Localized(en: "restore purchases", zh: "恢复购买"),
+                   hint: Localized(en: "restore", zh: "恢复购买"),
+                   command: .restore, contexts: [.products]),
         KeyBinding(keys: [.char("L")], label: "L", help: Localized(en: "log out", zh: "退出登录"),
                    hint: Localized(en: "log out", zh: "退出登录"),
                    command: .logout, contexts: [.products]),

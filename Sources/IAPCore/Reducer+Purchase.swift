@@ -225,6 +225,7 @@ extension AppState {
         if found {
             device.storeQueue[transactionId] = nil
             device.unclaimed.removeAll { $0.id == transactionId }
+            restoreSawFinished(transactionId)
         }
         guard let owner else { return [] }
         if owner == user, orders[transactionId] != nil {

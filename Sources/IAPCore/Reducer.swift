@@ -44,6 +44,8 @@ extension AppState {
             return effects + pumpVerifyQueue()
         case let .pendingPageLoaded(name, page):
             return pendingPageLoaded(name, page)
+        case let .restoreAnswered(account, result):
+            return restoreAnswered(account, result)
         case let .cancelAnswered(transactionId, cancelled):
             return cancelAnswered(transactionId, cancelled: cancelled)
         case let .assignToBuyer(transactionId, buyer):

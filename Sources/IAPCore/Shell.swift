@@ -97,6 +97,8 @@ extension AppState {
             return perform(.quit(confirmed: true))
         case .logout:
             return perform(.logOut(confirmed: false))
+        case .restore:
+            return perform(.restorePurchases)
         case .skipTime:
             return perform(.skipTime)
         case .foreground:

@@ -3,7 +3,8 @@
 public enum VisibleState {
     public static let ids: [String] = [
         "login", "products", "products-pending", "loading", "no-products", "hud-purchasing", "hud-already-owned",
-        "hud-backgrounded", "hud-confirming", "hud-confirming-retry", "hud-success", "hud-restored", "hud-failed",
+        "hud-backgrounded", "hud-confirming", "hud-confirming-retry", "hud-success", "hud-restoring", "hud-restored",
+        "hud-nothing-to-restore", "hud-restore-failed", "hud-failed",
         "hud-cancelled", "hud-deferred", "hud-plan-changed", "hud-disabled", "hud-verify-failed", "hud-jailbroken",
         "sub-trial", "sub-active", "sub-cancelled", "sub-billing-retry", "sub-expired", "sub-revoked", "subscriptions",
         "prompt-unfinished", "logout-warning", "quit-confirm", "backend-down", "fault-badges", "alarm", "unattributed", "too-small",
@@ -55,7 +56,10 @@ extension HUD.Kind {
         case .backgrounded: "backgrounded"
         case .confirming: "confirming"
         case .success: "success"
+        case .restoring: "restoring"
         case .restored: "restored"
+        case .nothingToRestore: "nothing-to-restore"
+        case .restoreFailed: "restore-failed"
         case .failed: "failed"
         case .cancelled: "cancelled"
         case .deferred: "deferred"

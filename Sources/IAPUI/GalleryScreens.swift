@@ -127,12 +127,15 @@ public struct GalleryScreen: Sendable {
                 return state
             },
             hud(.success),
+            screen("hud-restoring") { $0.hud = HUD(.restoring) },
             GalleryScreen("hud-restored") { lang in
                 var state = shopping(lang)
                 state.selection = 3
                 state.hud = HUD(.restored, productId: "com.iapsim.noads", transactionId: "1000000009")
                 return state
             },
+            screen("hud-nothing-to-restore") { $0.hud = HUD(.nothingToRestore) },
+            screen("hud-restore-failed") { $0.hud = HUD(.restoreFailed) },
             hud(.failed),
             hud(.cancelled),
             hud(.deferred),

@@ -102,6 +102,10 @@ public struct Timeline: Sendable {
             }
             return Localized(en: "client: \(user) noted as the buyer of \(productId) (intent \(intent.id))",
                              zh: "客户端:已记下 \(user) 为 \(productId) 的买家(意图 \(intent.id))")
+        case let .restoreAnswered(user, .success(ids)):
+            return Localized(en: "store: \(ids.count) purchases restored to \(user)", zh: "商店:为 \(user) 恢复了 \(ids.count) 项购买")
+        case let .restoreAnswered(user, .failure):
+            return Localized(en: "store: restore for \(user) failed", zh: "商店:为 \(user) 恢复购买失败")
         case let .cancelAnswered(id, cancelled):
             if cancelled { return nil }
             return Localized(en: "store: too late to cancel tx \(id), the payment went through", zh: "商店:tx \(id) 已付款,无法取消")
@@ -208,6 +212,7 @@ public struct Timeline: Sendable {
         case .recordIntent: return Localized(en: "note the buyer", zh: "记下买家")
         case let .addPayment(payment): return Localized(en: "pay ", zh: "付款 ") + payment.productId
         case .cancelPayment: return Localized(en: "cancel the payment", zh: "取消付款")
+        case .restorePurchases: return Localized(en: "restore purchases", zh: "恢复购买")
         case let .wake(date):
             let seconds = Int(date.timeIntervalSince(now).rounded(.up))
             return Localized(en: "next retry in \(seconds)s", zh: "\(seconds) 秒后重试")

@@ -364,11 +364,15 @@ struct WidgetTests {
         #expect((0..<60).allSatisfy { grid[$0, 0].style == theme.titleBar })
     }
 
-    @Test("the hint bar shows only the hints that fit whole")
+    @Test("the hint bar shows every hint that fits, closer together when that fits them all, and keeps the last ones (the ways out)")
     func hintBar() {
         let bar = HintBar(hints: [("↑/k", "up"), ("Enter", "choose"), ("q", "quit")], theme: theme)
-        #expect(bar.rendered(width: 24, height: 1).lines == ["↑/k up  Enter choose    "])
         #expect(bar.rendered(width: 40, height: 1).lines == ["↑/k up  Enter choose  q quit            "])
+        // Two spaces between would leave one out; one lets every hint in.
+        #expect(bar.rendered(width: 28, height: 1).lines == ["↑/k up Enter choose q quit  "])
+        // Too narrow for all: the first goes, q quit stays.
+        #expect(bar.rendered(width: 24, height: 1).lines == ["Enter choose  q quit    "])
+        #expect(bar.rendered(width: 9, height: 1).lines == ["q quit   "])
     }
 
     @Test("badges first, then the alarm, cut at the edge")

@@ -18,7 +18,8 @@ enum HelpSection: CaseIterable {
     /// An exhaustive switch: a new command does not compile until it has its place in `?`.
     init(_ command: Command) {
         switch command {
-        case .choose, .toggleBackend, .foreground, .skipTime, .manageSubscriptions, .faultPanel, .scenarios, .inspector, .language, .logout:
+        case .choose, .toggleBackend, .foreground, .skipTime, .manageSubscriptions, .restore, .faultPanel, .scenarios, .inspector, .language,
+             .logout:
             self = .productList
         case .otherChoice, .confirmQuit, .erase:
             self = .promptsAndLogin

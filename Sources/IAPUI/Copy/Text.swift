@@ -12,11 +12,14 @@ public enum Text: String, Sendable, CaseIterable {
     case verifyFailed = "verify-failed"
     case jailbroken
     case alreadyOwned = "already-owned"
+    case restoring
     /// `{n}`: how many purchases came back.
     case restored
+    case nothingToRestore = "nothing-to-restore"
     /// `{date}`: the renewal, the trial's end, the subscription's end, the grace period's end.
     case subActive = "sub-active", subTrial = "sub-trial", subCancelled = "sub-cancelled", subBilling = "sub-billing", subExpired = "sub-expired"
     // the app's own
+    case restoreFailed, restoreInBackground
     case continuesInBackground, unclaimed
     case appTitle, loginPrompt, loginHint, user, pending, balance, balanceUnknown, coins, owned, products
     case stay, logoutAnyway, quitInFlight, yesQuit, noStay
@@ -58,7 +61,11 @@ public enum Text: String, Sendable, CaseIterable {
         case .logoutPending: Localized(en: "Orders still pending — log out anyway?", zh: "有订单尚未完成,仍要退出登录吗?")
         case .verifyFailed: Localized(en: "Verification failed, please contact support", zh: "验证失败,请联系客服")
         case .jailbroken: Localized(en: "Purchases are not available on this device", zh: "此设备不支持内购")
+        case .restoring: Localized(en: "Restoring purchases…", zh: "正在恢复购买…")
         case .restored: Localized(en: "Purchases restored ({n})", zh: "已恢复购买({n})")
+        case .nothingToRestore: Localized(en: "Nothing to restore", zh: "没有可恢复的购买")
+        case .restoreFailed: Localized(en: "Restore failed, please try again later", zh: "恢复购买失败,请稍后重试")
+        case .restoreInBackground: Localized(en: "Esc: go on restoring in the background", zh: "Esc:在后台继续恢复")
         case .alreadyOwned: Localized(en: "You've already purchased this. It will be restored for free.", zh: "你已购买过此项目,将免费为你恢复。")
         case .unclaimed: Localized(en: "? unclaimed, for support", zh: "? 未认领,待客服")
         case .continuesInBackground: Localized(en: "Payment went through: it continues in the background", zh: "付款已完成:将在后台继续处理")
@@ -155,7 +162,10 @@ extension HUD.Kind {
         switch self {
         case .purchasing: .purchasing
         case .alreadyOwned: .alreadyOwned
+        case .restoring: .restoring
         case .restored: .restored
+        case .nothingToRestore: .nothingToRestore
+        case .restoreFailed: .restoreFailed
         case .backgrounded: .continuesInBackground
         case .confirming: .confirming
         case .success: .success

@@ -57,20 +57,23 @@ extension StateView {
 
     var hud: HUDBox? {
         guard let hud = state.hud else { return nil }
-        return HUDBox(headline: headline(hud.kind), lines: detailLines(hud), footer: footer(hud.kind), headlineStyle: textStyle(hud.kind),
+        return HUDBox(headline: headline(hud), lines: detailLines(hud), footer: footer(hud.kind), headlineStyle: textStyle(hud.kind),
                       frameStyle: frameStyle(hud.kind), theme: theme)
     }
 
-    private func headline(_ kind: HUD.Kind) -> String {
+    private func headline(_ hud: HUD) -> String {
+        let kind = hud.kind
         switch kind {
-        case .success: "✓ " + kind.text(lang)
-        case .restored: "✓ " + kind.text(lang).replacingOccurrences(of: "{n}", with: "1")
-        case .failed, .verifyFailed, .disabled, .jailbroken: "✗ " + kind.text(lang)
-        default: kind.text(lang)
+        case .success: return "✓ " + kind.text(lang)
+        case .restored: return "✓ " + kind.text(lang).replacingOccurrences(of: "{n}", with: "\(hud.count ?? 1)")
+        case .failed, .verifyFailed, .disabled, .jailbroken, .restoreFailed: return "✗ " + kind.text(lang)
+        default: return kind.text(lang)
         }
     }
 
     private func detailLines(_ hud: HUD) -> [String] {
+        // A restore of the whole account names no one product.
+        guard hud.productId != nil else { return [] }
         // A restore costs nothing: the product without a price.
         var lines = [hud.kind == .alreadyOwned || hud.kind == .restored ? productTitle(hud.productId) : productLine(hud.productId)]
         switch hud.kind {
@@ -94,22 +97,24 @@ extension StateView {
         switch kind {
         case .purchasing, .alreadyOwned: Text.escCancel(lang)
         case .confirming: Text.inBackground(lang)
+        case .restoring: Text.restoreInBackground(lang)
         default: Text.escClose(lang)
         }
     }
 
     private func textStyle(_ kind: HUD.Kind) -> Style {
         switch kind {
-        case .purchasing, .alreadyOwned, .confirming, .deferred, .backgrounded: theme.waiting
+        case .purchasing, .alreadyOwned, .confirming, .deferred, .backgrounded, .restoring: theme.waiting
         case .success, .restored, .planChanged: theme.good
-        case .failed, .cancelled, .disabled, .verifyFailed, .jailbroken: theme.bad
+        case .nothingToRestore: theme.plain
+        case .failed, .cancelled, .disabled, .verifyFailed, .jailbroken, .restoreFailed: theme.bad
         }
     }
 
     private func frameStyle(_ kind: HUD.Kind) -> Style {
         switch kind {
         case .success, .restored, .planChanged: theme.good
-        case .failed, .verifyFailed, .disabled, .jailbroken: theme.bad
+        case .failed, .verifyFailed, .disabled, .jailbroken, .restoreFailed: theme.bad
         default: theme.frame
         }
     }

@@ -1,0 +1,56 @@
+/// Restore Purchases (S8): the store re-delivers what the account owns as `restored` transactions; the client claims,
+/// persists, verifies and finishes them as it does any payment (the backend keys restored credits on the original, so
+/// nothing is credited twice), and the HUD waits for all of them.
+extension AppState {
+    mutating func restorePurchases() -> [Effect] {
+        guard let name = user, device.hud == nil else { return [] }
+        guard !faults.contains(.jailbroken) else {
+            // C12: the app refuses every purchase on such a device, restores included; the store is never asked.
+            device.hud = HUD(.jailbroken)
+            return []
+        }
+        if let running = device.restore, running.restored == nil {
+            // The store has not answered yet: its restored transactions are being told to the user who asked, so a
+            // second restore (of another user) would blur whose they are. The same user sees the one under way again.
+            if running.user == name { device.hud = HUD(.restoring) }
+            return []
+        }
+        device.restore = Restore(user: name)
+        device.hud = HUD(.restoring)
+        // Pressing Restore is a trigger as well: a restored order still pending from before is tried at once.
+        return [.restorePurchases(account: name)] + triggerVerifyQueue()
+    }
+
+    mutating func restoreAnswered(_ account: String, _ result: Result<[String], StoreRequestError>) -> [Effect] {
+        guard var running = device.restore, running.user == account, running.restored == nil else { return [] }
+        let shown = device.hud?.kind == .restoring && user == account
+        switch result {
+        case .failure:
+            device.restore = nil
+            if shown { device.hud = HUD(.restoreFailed) }
+        case let .success(ids) where ids.isEmpty || user != account:
+            // Nothing came back; or its user left meanwhile, and what came back is already theirs to verify at login.
+            device.restore = nil
+            if shown { device.hud = HUD(.nothingToRestore) }
+        case let .success(ids):
+            running.restored = ids
+            device.restore = running
+            concludeRestore()
+        }
+        return []
+    }
+
+    /// A transaction was finished: the restore waiting for it may be over.
+    mutating func restoreSawFinished(_ transactionId: String) {
+        guard device.restore != nil else { return }
+        device.restore?.finished.insert(transactionId)
+        concludeRestore()
+    }
+
+    /// Once every restored transaction is verified and finished, the HUD (if still up) says how many came back.
+    private mutating func concludeRestore() {
+        guard let running = device.restore, running.isDone, let restored = running.restored else { return }
+        device.restore = nil
+        if device.hud?.kind == .restoring, user == running.user { device.hud = HUD(.restored, count: restored.count) }
+    }
+}
