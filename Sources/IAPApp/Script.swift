@@ -27,6 +27,8 @@ public struct Script: Sendable {
         case crash
         case relaunch(user: String?)
         case reinstall
+        /// Restore Purchases, as `R` on the product list.
+        case restore
         /// The app relaunched on another device of the same store accounts (its own keychain, sandbox and store queue).
         case device(String, user: String?)
         case switchUser(String)
@@ -170,6 +172,7 @@ public struct Script: Sendable {
         case "crash": return .crash
         case "relaunch": return .relaunch(user: try rest.first.map(user))
         case "reinstall": return .reinstall
+        case "restore": return .restore
         case "device":
             guard let name = rest.first, rest.count <= 2 else { throw StepError(message: "`device` takes a device name and, if someone is to be logged in, a user name") }
             guard isPlainName(name) else {

@@ -165,6 +165,13 @@ public final class ScriptPlayer {
             try session.relaunch(user: user)
         case .reinstall:
             try app().reinstall()
+        case .restore:
+            let app = try app()
+            guard app.state.user != nil else { throw Failure(message: "nobody is logged in to restore for; `login NAME` first") }
+            guard app.state.keyContext == .products else {
+                throw Failure(message: "Restore Purchases is on the product list, and something is over it; `press Esc` first")
+            }
+            app.press(Keymap.key(for: .restore)!)
         case let .device(name, user):
             quit = false
             guard let session else {

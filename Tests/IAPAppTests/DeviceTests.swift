@@ -1,6 +1,7 @@
 import Foundation
 import IAPApp
 import IAPCore
+import Launcher
 import MockStore
 import Testing
 
@@ -153,6 +154,19 @@ struct DeviceTests {
             #expect(throws: ScriptError.self) { try Script.parse(text, file: "t.iapsim") }
             do { _ = try Script.parse(text, file: "t.iapsim") } catch { #expect("\(error)".contains(message), "\(error)") }
         }
+    }
+
+    @Test("a scenario that moves to another device is handed over on that device, with whoever is logged in there")
+    func scenarioHandsOverOnItsDevice() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("iapsim-test-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let session = try Scenarios.setUp("restore-on-new-device", under: DataDirectory(path: path), catalog: shippedCatalog,
+                                          options: AppState(), speed: 1)
+        defer { try? session.close() }
+        #expect(session.directory.device == "tablet")
+        #expect(session.directory.path == path + "/scenarios/restore-on-new-device")
+        #expect(session.state.user == "alice")
+        #expect(try session.parties.vault.lastUser() == "alice")
     }
 
     @Test("`iapsim state` names each transaction's device and lists every device's keychain")

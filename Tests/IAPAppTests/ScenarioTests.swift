@@ -39,7 +39,7 @@ struct ScenarioTests {
         for wanted in ["paid-then-killed", "empty-application-username", "failed-then-purchased", "backend-down-retries",
                        "switched-mid-purchase", "unfinished-blocks-rebuy", "receipt-empty", "finish-not-found",
                        "sandbox-receipt-in-production", "ask-to-buy-approved", "ask-to-buy-declined", "refund-after-credit",
-                       "reinstall-with-pending", "jailbroken"] {
+                       "reinstall-with-pending", "jailbroken", "bought-twice-restored", "restore-on-new-device", "reinstall-then-restore"] {
             #expect(names.contains(wanted), "missing scenario \(wanted)")
         }
     }
@@ -61,6 +61,31 @@ struct ScenarioTests {
             return
         }
         #expect(message == "transaction 1000000001 is not waiting for support")
+    }
+
+    @Test("`restore` does what R does on the product list, and says why when it cannot")
+    func restoreStep() throws {
+        let (outcome, transcript) = try play(try Script.parse("""
+            launch bob
+            wait until Coins
+            restore
+            wait until "Nothing to restore"
+            """, file: "t.iapsim"))
+        guard case .passed = outcome else {
+            Issue.record("\(transcript)")
+            return
+        }
+        for (text, message) in [
+            ("launch\nrestore", "nobody is logged in to restore for; `login NAME` first"),
+            ("launch bob\nwait until Coins\nrestore\nrestore", "Restore Purchases is on the product list, and something is over it; `press Esc` first"),
+        ] {
+            let (refused, _) = try play(try Script.parse(text, file: "t.iapsim"))
+            guard case let .failed(_, said) = refused else {
+                Issue.record("\(text) passed")
+                continue
+            }
+            #expect(said == message)
+        }
     }
 
     @Test("a failed expectation stops the script at its line and shows the screen at that moment")
