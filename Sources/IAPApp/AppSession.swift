@@ -121,12 +121,12 @@ public final class AppSession {
 
     /// The app on another device of the same accounts, as a relaunch there: that device's keychain, sandbox and store
     /// queue; the same store account's purchases and the same backend. Logged in as `user`, else as the last user that
-    /// device remembers (nobody on a new one).
-    public func move(to device: String, user: String? = nil) throws {
+    /// device remembers (nobody on a new one). The faults armed stay armed, unless `faults` says otherwise.
+    public func move(to device: String, user: String? = nil, faults: ArmedFaults? = nil) throws {
         let previous = directory
         directory = directory.on(device: device)
         do {
-            try relaunch(user: user)
+            try relaunch(user: user, faults: faults)
         } catch {
             directory = previous
             throw error

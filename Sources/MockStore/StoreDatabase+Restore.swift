@@ -9,9 +9,11 @@ extension StoreDatabase {
     /// and the latest paid transaction of each chain of `subscriptions` (transactions sharing an original transaction
     /// id; a chain whose latest charge was refunded is revoked, and not restored), each as a new `restored` transaction
     /// naming that original, carrying the order id it was paid under and, for a subscription, that charge's fields
-    /// (expiry, offer, web order line item). Unlike buying it again, a restore leaves auto-renew as it is. A product this device
-    /// still holds an unfinished transaction of for the account is not restored again: a restore of it still unfinished
-    /// is answered as it is (no duplicates pile up), a purchase of it still unfinished is left to finish.
+    /// (expiry, offer, web order line item). Unlike buying it again, a restore leaves auto-renew as it is.
+    /// A product this device still holds an unfinished transaction of for the account is not restored again: a restore
+    /// of it still unfinished is answered as it is (no duplicates pile up), a purchase of it still unfinished is left to
+    /// finish. So is a purchase still unfinished on another device: until the app there has finished it, the backend
+    /// may not have credited it, and a restore of it could be verified first, by whoever is logged in here.
     /// Answers the restored transactions, oldest purchase first.
     func restore(account: String, nonConsumables: Set<String>, subscriptions: Set<String>, at date: Date) throws -> [StoreTransaction] {
         let products = Array(nonConsumables.union(subscriptions)).sorted()
@@ -51,18 +53,23 @@ extension StoreDatabase {
                     owned.append(latest)
                 }
             }
-            // What this device's queue still holds of the account's products, through the ownership index: the queue's
-            // own may be a long backlog of consumables.
+            // What the queues still hold of the account's products, through the ownership index (the queues' own index
+            // may run through a long backlog of consumables): this device's, and another's unfinished purchases.
             var open: [String: [StoreTransaction]] = [:]
+            var paidElsewhere: Set<String> = []
             for row in try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT \(Self.columns) FROM storeTransaction INDEXED BY storeTransactionOwned
-                WHERE account = ? AND productId IN (\(marks)) AND finished = 0 AND device = ? AND state <> 'failed' ORDER BY date, id
-                """), arguments: StatementArguments([account] + products + [device])) {
+                SELECT \(Self.columns), device FROM storeTransaction INDEXED BY storeTransactionOwned
+                WHERE account = ? AND productId IN (\(marks)) AND finished = 0 AND state <> 'failed' ORDER BY date, id
+                """), arguments: StatementArguments([account] + products)) {
                 let transaction = Self.transaction(row)
-                open[transaction.productId, default: []].append(transaction)
+                if row[10] as String == device {
+                    open[transaction.productId, default: []].append(transaction)
+                } else if transaction.state == .purchased {
+                    paidElsewhere.insert(transaction.productId)
+                }
             }
             var restored: [StoreTransaction] = []
-            for item in owned where !item.refunded {
+            for item in owned where !item.refunded && !paidElsewhere.contains(item.productId) {
                 if let held = open[item.productId] {
                     restored += held.filter { $0.state == .restored && !restored.contains($0) }
                     continue

@@ -125,6 +125,35 @@ struct RestorePurchasesTests {
         #expect(try restoredRecords(app).count <= 1, "a restore killed and not asked again restores once, if at all")
     }
 
+    @Test("a purchase not yet credited on the phone is not restored to the tablet, where whoever logs in next would carry it (I3)")
+    func notYetCreditedElsewhere() throws {
+        // alice pays for Remove Ads on the phone without an order (backend down, applicationUsername empty): pending there.
+        let app = try Harness(user: "alice", faults: [.backendDown, .emptyApplicationUsername])
+        app.advance(0.5)
+        select(app, "com.iapsim.noads")
+        app.press(.enter)
+        app.advance(3)
+        #expect(app.state.pendingCount == 1)
+        try app.session.move(to: "tablet", user: "alice", faults: [])
+        app.advance(0.5)
+        app.press(.char("R"))
+        app.runtime.haltAtNextStoreNews()  // had anything come back, the app would die before saving it for alice
+        app.advance(3)
+        try app.relaunch(user: "bob")  // bob on the tablet: nothing of alice's may be credited to him
+        app.advance(10)
+        try app.session.move(to: StoreDatabase.firstDevice, user: "alice")
+        app.advance(1)
+        if case .unfinished = app.state.modal { app.press(.enter) }
+        app.advance(5)
+        #expect(try app.credits().map(\.user) == ["alice"])
+        try app.session.move(to: "tablet", user: "alice")
+        app.advance(0.5)
+        app.press(.char("R"))
+        app.advance(5)
+        #expect(app.screen().contains("Purchases restored (1)"), "once credited, it comes back")
+        #expect(try app.credits().map(\.user) == ["alice"])
+    }
+
     @Test("killed the moment Apple has restored (before the app hears): re-delivered at the next launch, verified and finished")
     func killedAtTheStoresNews() throws {
         let app = try aliceOwnsRemoveAds()

@@ -120,6 +120,21 @@ final class RestoreStoreTests {
         #expect(try restore("alice", on: store)?.get() == [])
     }
 
+    @Test("a purchase still unfinished on another device (maybe not yet credited) is restored only once it is finished there")
+    func unfinishedElsewhereWaits() throws {
+        let phone = try queue()
+        phone.add(Payment(productId: "com.iapsim.noads", applicationUsername: nil, account: "alice"))
+        timers.advance(by: 2)  // purchased on the phone, its verification still to come
+        let paid = try #require(heard.last).id
+        let tablet = try queue(on: "tablet")
+        #expect(try restore("alice", on: tablet)?.get() == [])
+        #expect(phone.finish(transactionId: paid))
+        #expect(try restore("alice", on: tablet)?.get().count == 1)
+        // A restore still unfinished on one device does not hold up another's: its original is finished.
+        let watch = try queue(on: "watch")
+        #expect(try restore("alice", on: watch)?.get().count == 1)
+    }
+
     @Test("a restore on another device lands in that device's queue; the first device's queue does not see it")
     func restoreOnAnotherDevice() throws {
         let phone = try queue()
