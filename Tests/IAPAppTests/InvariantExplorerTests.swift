@@ -1,6 +1,7 @@
 import Foundation
 import IAPCore
 import MockStore
+import IAPApp
 import Testing
 
 /// A small deterministic generator, so that a failing schedule is replayed from its seed.
@@ -15,12 +16,13 @@ struct SplitMix64: RandomNumberGenerator {
     }
 }
 
-/// One seeded schedule on one device shared by three users: buys of every kind of product (the same product by
+/// One seeded schedule on two devices shared by three users: buys of every kind of product (the same product by
 /// two users in overlapping windows among them), cancels and failures that leave intents behind, logouts, logins and
 /// account switches between any two steps, payments without an order (backend down, `applicationUsername` empty),
-/// lost and delayed callbacks, Ask to Buy, interrupted purchases, owned products bought again, and the app killed at
-/// any effect boundary or at any moment the store acts on its own. Then recovery: no faults, each user logs in and
-/// answers Continue, and support assigns what no evidence could attribute, from Apple's records.
+/// lost and delayed callbacks, Ask to Buy, interrupted purchases, owned products bought again, Restore Purchases (and
+/// its failure), the app moved to the other device, and the app killed at any effect boundary or at any moment the
+/// store acts on its own. Then recovery: no faults, on each device each user logs in and answers Continue, and support
+/// assigns what no evidence could attribute, from Apple's records.
 /// Returns what broke, if anything (I1–I5, I7; who paid is the account Apple charged, which the client never sees).
 func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
     var rng = SplitMix64(state: seed)
@@ -28,7 +30,10 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
     var sticky: ArmedFaults = Bool.random(using: &rng) ? [.emptyApplicationUsername] : []
     let app = try Harness(user: users[Int.random(in: 0..<3, using: &rng)], faults: sticky)
     var log: [String] = []
-    var everHeld: Set<String> = []
+    /// What each device's keychain has held: a device's orders are never another's.
+    var everHeld: [String: Set<String>] = [:]
+    let devices = [StoreDatabase.firstDevice, "tablet"]
+    var visited: Set<String> = [StoreDatabase.firstDevice]
     var broken: [String] = []
     var lastBought: Int?
     /// Transactions whose Ask to Buy a parent declined: never charged, whatever happens to the app. The fault fires
@@ -51,15 +56,18 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
     let oneShots: [(Fault, String?)] = [
         (.observerLost, nil), (.observerDelayed, "2"), (.askToBuy, "approve"), (.askToBuy, "decline"),
         (.failedThenPurchased, nil), (.userCancels, nil), (.purchaseFails, nil), (.duplicateCallback, nil),
-        (.emptyApplicationUsername, nil), (.backendTimeout, nil),
+        (.emptyApplicationUsername, nil), (.backendTimeout, nil), (.restoreFails, nil),
     ]
 
     func pick<T>(_ list: [T]) -> T { list[Int.random(in: 0..<list.count, using: &rng)] }
 
     func logIn(_ name: String) {
-        app.press(.escape, .escape, .char("L"))
+        app.press(.escape, .escape)
+        if app.state.user != nil { app.press(.char("L")) }
         if case .logoutWarning = app.state.modal { app.press(.right, .enter) }
         if app.state.user == nil {
+            // On the login screen letters are the name: Esc clears what a key pressed there typed.
+            app.press(.escape)
             app.type(name)
             app.press(.enter)
         }
@@ -79,10 +87,11 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
         let store = Dictionary(uniqueKeysWithValues: try app.storeRecords().map { ($0.transaction.id, $0) })
         let credited = Set(try app.credits().map(\.transactionId))
         // I5: nothing leaves the client's store before its transaction is finished.
-        for id in everHeld.subtracting(held) where store[id]?.finished != true {
-            broken.append("I5: \(id) left the client store unfinished")
+        let device = app.directory.device
+        for id in everHeld[device, default: []].subtracting(held) where store[id]?.finished != true {
+            broken.append("I5: \(id) left the \(device)'s client store unfinished")
         }
-        everHeld.formUnion(held)
+        everHeld[device, default: []].formUnion(held)
         // The badges show what the parties obey.
         if app.state.faults != app.parties.faults.armed { broken.append("the screen's faults are not the board's") }
         // I4: a paid transaction is finished only after its credit (no rejection happens in these schedules).
@@ -92,8 +101,13 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
         }
     }
 
-    func relaunch(_ user: String?, faults: ArmedFaults) throws {
-        try app.relaunch(user: user, faults: faults)
+    func relaunch(_ user: String?, faults: ArmedFaults, on device: String? = nil) throws {
+        if let device, device != app.directory.device {
+            try app.session.move(to: device, user: user, faults: faults)
+            visited.insert(device)
+        } else {
+            try app.relaunch(user: user, faults: faults)
+        }
         sheetSince = nil
     }
 
@@ -111,10 +125,15 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
             for _ in 0..<shippedCatalog.count { app.press(.up) }
             for _ in 0..<index { app.press(.down) }
             app.press(.enter)
-        case 20..<38:
+        case 20..<34:
             let seconds = pick([0.1, 0.25, 0.5, 1, 1.5, 3, 6, 12])
             log.append("wait \(seconds)")
             app.advance(seconds)
+        case 34..<38:
+            // As a person would: put an outcome away, then Restore Purchases.
+            log.append("restore")
+            if app.state.hud?.kind.isWaiting == false { app.press(.escape) }
+            if app.state.user != nil { app.press(.char("R")) }
         case 38..<45:
             log.append("enter")
             app.press(.enter)
@@ -127,10 +146,16 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
         case 59..<62:
             log.append("foreground")
             app.press(.char("f"))
-        case 62..<70:
+        case 62..<67:
             let other = pick(users)
             log.append("log in \(other)")
             logIn(other)
+        case 67..<70:
+            // The same accounts on the other device: the app there starts as its last user, or as someone given.
+            let other = devices.first { $0 != app.directory.device }!
+            let next = Bool.random(using: &rng) ? nil : pick(users)
+            log.append("move to the \(other)\(next.map { " as \($0)" } ?? "")")
+            try relaunch(next, faults: sticky, on: other)
         case 70..<73:
             let other = pick(users)
             log.append("account switched to \(other)")
@@ -163,11 +188,13 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
         try observe()
     }
 
-    // Recovery: the backend reachable, no faults; each user logs in and answers Continue; support assigns what no
-    // evidence could attribute, reading the account that paid from Apple's records, as a support agent would.
+    // Recovery: the backend reachable, no faults; on each device each user logs in and answers Continue; support assigns
+    // what no evidence could attribute, reading the account that paid from Apple's records, as a support agent would.
+    // Every account that paid: a key pressed on a login screen may have typed a name of its own (`b` and Enter).
+    let payers = users + Set(try app.storeRecords().compactMap(\.account)).subtracting(users).sorted()
     for _ in 0..<2 {
-        for user in users {
-            try relaunch(user, faults: [])
+        for (device, user) in devices.filter(visited.contains).flatMap({ device in payers.map { (device, $0) } }) {
+            try relaunch(user, faults: [], on: device)
             for _ in 0..<45 {
                 app.advance(2)
                 for case let .unattributed(id, _) in app.state.alarms {
@@ -226,8 +253,11 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
     let charges = Dictionary(grouping: records.filter { $0.transaction.state == .purchased && owned.contains($0.transaction.productId) },
                              by: { "\($0.account ?? "?") \($0.transaction.productId)" })
     for (key, list) in charges where list.count > 1 { broken.append("I7: \(key) charged \(list.count) times") }
-    if try !app.clientOrders().isEmpty { broken.append("I5: client still holds \(try app.clientOrders().map(\.transactionId))") }
     if app.state.hud?.kind.isWaiting == true { broken.append("stuck: the HUD still shows \(app.state.hud!.kind)") }
+    for device in devices where visited.contains(device) {
+        try relaunch(nil, faults: [], on: device)
+        if try !app.clientOrders().isEmpty { broken.append("I5: the \(device)'s client still holds \(try app.clientOrders().map(\.transactionId))") }
+    }
     if !broken.isEmpty { broken.append("schedule: " + log.joined(separator: "; ")) }
     return broken
 }
