@@ -103,6 +103,21 @@ struct RealBinaryTests {
         #expect(live == headless, "live:\n\(live.joined(separator: "\n"))\nheadless:\n\(headless.joined(separator: "\n"))")
     }
 
+    @Test("R with the backend down, kill -9 once the restored transaction is saved, relaunch, Continue; R again: Remove Ads charged once, credited once, every restore finished")
+    func restoreKillAndRecover() throws {
+        let state = try play("restore-kill")
+        let store = try #require((state["store"] as? [String: Any])?["transactions"] as? [[String: Any]])
+        let credits = try #require((state["backend"] as? [String: Any])?["credits"] as? [[String: Any]])
+        let users = try #require((state["client"] as? [String: Any])?["users"] as? [String: Any])
+        #expect(store.map { $0["state"] as? String } == ["purchased", "restored", "restored"])
+        #expect(store.allSatisfy { $0["finished"] as? Bool == true && $0["account"] as? String == "alice" && $0["device"] as? String == "phone" })
+        let original = store.first?["transactionId"] as? String
+        #expect(store.dropFirst().allSatisfy { $0["originalTransactionId"] as? String == original })
+        #expect(credits.count == 1 && credits.first?["user"] as? String == "alice" && credits.first?["transactionId"] as? String == original)
+        let pending = (users["alice"] as? [String: Any])?["pending"] as? [Any] ?? []
+        #expect(pending.isEmpty)
+    }
+
     @Test("--scenario sets a loss case up on its own data and hands it over at its prompt")
     func scenarioHandover() throws {
         try settled(try play("scenario"), user: "alice")

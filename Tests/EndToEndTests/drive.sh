@@ -157,6 +157,30 @@ case $scenario in
     tmux_ send-keys Escape q
     wait_exit
     ;;
+  restore-kill)
+    # Restore Purchases while the backend is down, kill -9 once the restored transaction is saved, relaunch, Continue.
+    start --user alice
+    wait_for "Remove Ads"
+    tmux_ send-keys Down Down Down Enter
+    wait_for "Purchase complete"
+    tmux_ send-keys Escape b
+    wait_for "backend down"
+    tmux_ send-keys R
+    wait_for "Restoring purchases…"
+    wait_for "user alice · pending 1"
+    pid=$(tmux_ display -p '#{pane_pid}')
+    kill -9 "$pid"
+    wait_exit
+    start
+    wait_for "Unfinished order found"
+    tmux_ send-keys Enter
+    wait_for "Purchase complete"
+    wait_for "pending 0"
+    tmux_ send-keys Escape R
+    wait_for "Purchases restored (1)"
+    tmux_ send-keys Escape q
+    wait_exit
+    ;;
   scenario)
     # A shipped scenario set up on its own data and handed over at its prompt.
     start --scenario paid-then-killed
