@@ -3,7 +3,7 @@ import IAPApp
 import IAPCore
 import IAPUI
 import MockBackend
-import MockStore
+@testable import MockStore
 import ClientPersistence
 
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -65,5 +65,9 @@ final class Harness {
     /// With what only Apple knows: the account that paid.
     func storeRecords() throws -> [StoreRecord] { try storeReader!.all() }
     func credits() throws -> [Credit] { try backendReader!.credits() }
+    /// Each subscription transaction's web order line item: the charge it is, or the charge a restore of it re-delivers.
+    func webOrders() throws -> [String: String] {
+        try storeReader!.details(try storeReader!.all().map(\.transaction.id)).compactMapValues(\.webOrderLineItemId)
+    }
     func clientOrders() throws -> [PendingOrder] { try parties.vault.allOrders() }
 }

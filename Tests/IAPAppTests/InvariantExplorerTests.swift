@@ -85,7 +85,8 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
         }
         let held = Set(try app.clientOrders().map(\.transactionId))
         let store = Dictionary(uniqueKeysWithValues: try app.storeRecords().map { ($0.transaction.id, $0) })
-        let credited = Set(try app.credits().map(\.transactionId))
+        let key = try creditKey()
+        let credited = Set(try app.credits().map { key($0.transactionId, $0.transactionId) })
         // I5: nothing leaves the client's store before its transaction is finished.
         let device = app.directory.device
         for id in everHeld[device, default: []].subtracting(held) where store[id]?.finished != true {
@@ -96,9 +97,17 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
         if app.state.faults != app.parties.faults.armed { broken.append("the screen's faults are not the board's") }
         // I4: a paid transaction is finished only after its credit (no rejection happens in these schedules).
         for (id, record) in store where record.finished && [.purchased, .restored].contains(record.transaction.state)
-            && !credited.contains(record.transaction.originalId) {
+            && !credited.contains(key(id, record.transaction.originalId)) {
             broken.append("I4: \(id) finished without a credit")
         }
+    }
+
+    /// What a payment is credited under: a subscription's charge once by its web order line item (a restore of it
+    /// carries the same one), under whichever of its transactions the backend verified first; anything else by its
+    /// original transaction id.
+    func creditKey() throws -> (_ id: String, _ original: String) -> String {
+        let webOrders = try app.webOrders()
+        return { id, original in webOrders[id] ?? original }
     }
 
     func relaunch(_ user: String?, faults: ArmedFaults, on device: String? = nil) throws {
@@ -218,10 +227,11 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
 
     let records = try app.storeRecords()
     let credits = try app.credits()
-    let creditOf = Dictionary(credits.map { ($0.transactionId, $0) }, uniquingKeysWith: { first, _ in first })
+    let key = try creditKey()
+    let creditOf = Dictionary(credits.map { (key($0.transactionId, $0.transactionId), $0) }, uniquingKeysWith: { first, _ in first })
     for record in records where [.purchased, .restored].contains(record.transaction.state) {
         let id = record.transaction.id
-        guard let credit = creditOf[record.transaction.originalId] else {
+        guard let credit = creditOf[key(id, record.transaction.originalId)] else {
             broken.append("I1: \(id) paid by \(record.account ?? "?"), never credited")
             continue
         }
@@ -246,8 +256,10 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
         }
         if !completed { broken.append("S10: \(record.transaction.id) was interrupted and its purchased half never came") }
     }
-    let paidIds = Set(records.filter { $0.transaction.state == .purchased }.map(\.transaction.id))
-    for credit in credits where !paidIds.contains(credit.transactionId) { broken.append("orphan: credit \(credit.transactionId) without a payment") }
+    let paid = Set(records.filter { $0.transaction.state == .purchased }.map { key($0.transaction.id, $0.transaction.id) })
+    for credit in credits where !paid.contains(key(credit.transactionId, credit.transactionId)) {
+        broken.append("orphan: credit \(credit.transactionId) without a payment")
+    }
     // I7: what an account owns is charged once.
     let owned = Set(shippedCatalog.filter(\.kind.isOwnedOnce).map(\.id))
     let charges = Dictionary(grouping: records.filter { $0.transaction.state == .purchased && owned.contains($0.transaction.productId) },
