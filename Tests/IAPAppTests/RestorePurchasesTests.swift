@@ -51,6 +51,27 @@ struct RestorePurchasesTests {
         #expect(try app.clientOrders().isEmpty)
     }
 
+    @Test("a subscription and a non-consumable on a new device: Purchases restored (2), the subscription's charge credited once, auto-renew untouched")
+    func subscriptionOnANewDevice() throws {
+        let app = try aliceOwnsRemoveAds()
+        select(app, "com.iapsim.vip.yearly")
+        app.press(.enter)
+        app.advance(5)
+        app.press(.escape)
+        let before = try app.credits().count
+        #expect(before == 2)
+        try app.session.move(to: "tablet", user: "alice")
+        app.advance(0.5)
+        app.press(.char("R"))
+        app.advance(6)
+        #expect(app.screen().contains("Purchases restored (2)"), "\(app.screen())")
+        let restored = try restoredRecords(app)
+        #expect(Set(restored.map(\.transaction.productId)) == ["com.iapsim.noads", "com.iapsim.vip.yearly"])
+        #expect(restored.allSatisfy { $0.finished })
+        #expect(try app.credits().count == before)
+        #expect(app.parties.store.subscriptions(account: "alice").first?.state == .active)
+    }
+
     @Test("after a reinstall the purchase comes back; restoring twice restores again, crediting nothing new")
     func afterReinstallAndTwice() throws {
         let app = try aliceOwnsRemoveAds()
