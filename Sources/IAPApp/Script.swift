@@ -40,6 +40,10 @@ public struct Script: Sendable {
         case assign(transactionId: String, user: String)
         case expectScreen(String, present: Bool)
         case expectCount(Count, user: String?, Int)
+        /// What the store reports of the user's subscription to the product (nil: the account has none to it).
+        case expectSubscription(productId: String, user: String?, SubscriptionStatus.State?)
+        /// Whether the backend grants the product to the user at this moment (a subscription: by its expiry and grace).
+        case expectOwned(productId: String, user: String?, Bool)
         case snapshot(String)
         /// Where `--scenario` hands the app to the person at the keyboard; `play` goes on.
         case handover
@@ -133,8 +137,12 @@ public struct Script: Sendable {
             return argument
         }
         func number(_ text: String?, upTo limit: Double) throws -> Double {
-            guard let text, let value = Double(text.hasSuffix("s") ? String(text.dropLast()) : text), value.isFinite, value >= 0, value <= limit else {
-                throw StepError(message: "`\(command)` needs a number of seconds from 0 to \(Int(limit)), not \"\(text ?? "")\"")
+            // Renewals are months apart: `wait 31d` says what `wait 2678400` hides.
+            let units: [Character: Double] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400]
+            let unit = text?.last.flatMap { units[$0] }
+            guard let text, let value = Double(unit == nil ? text : String(text.dropLast())).map({ $0 * (unit ?? 1) }), value.isFinite,
+                  value >= 0, value <= limit else {
+                throw StepError(message: "`\(command)` needs a number of seconds from 0 to \(Int(limit)) (or of m, h, d), not \"\(text ?? "")\"")
             }
             return value
         }
@@ -211,9 +219,27 @@ public struct Script: Sendable {
                 guard !text.isEmpty else { throw StepError(message: "`expect screen` needs the text to look for") }
                 return .expectScreen(text, present: present)
             }
+            if rest.first == "subscription" {
+                // expect subscription [USER] PRODUCT STATE
+                let states = ["none"] + SubscriptionStatus.State.allCases.map(\.rawValue)
+                guard rest.count == 3 || rest.count == 4, let state = rest.last, states.contains(state) else {
+                    throw StepError(message: "`expect subscription` takes [USER] PRODUCT and one of \(states.joined(separator: ", "))")
+                }
+                return .expectSubscription(productId: rest[rest.count - 2], user: rest.count == 4 ? try user(rest[1]) : nil,
+                                           SubscriptionStatus.State(rawValue: state))
+            }
+            if rest.first == "owned" || (rest.first == "not" && rest.dropFirst().first == "owned") {
+                // expect [not] owned [USER] PRODUCT
+                let owned = rest.first == "owned"
+                let words = Array(rest.dropFirst(owned ? 1 : 2))
+                guard words.count == 1 || words.count == 2 else {
+                    throw StepError(message: "`expect \(owned ? "" : "not ")owned` takes [USER] PRODUCT")
+                }
+                return .expectOwned(productId: words[words.count - 1], user: words.count == 2 ? try user(words[0]) : nil, owned)
+            }
             // expect COUNT [USER] N
             guard let what = rest.first.flatMap(Count.init), rest.count == 2 || rest.count == 3, let value = Int(rest.last!) else {
-                throw StepError(message: "`expect` takes `screen TEXT`, `no screen TEXT` or `\(Count.allCases.map(\.rawValue).joined(separator: "|")) [USER] N`")
+                throw StepError(message: "`expect` takes `screen TEXT`, `no screen TEXT`, `\(Count.allCases.map(\.rawValue).joined(separator: "|")) [USER] N`, `subscription [USER] PRODUCT STATE` or `[not] owned [USER] PRODUCT`")
             }
             return .expectCount(what, user: rest.count == 3 ? rest[1] : nil, value)
         default:

@@ -215,6 +215,23 @@ public final class ScriptPlayer {
             let found = try count(what, user: user)
             guard found == expected else { throw Failure(message: "\(what.rawValue)\(user.map { " of \($0)" } ?? ""): expected \(expected), found \(found)") }
             return "\(found)"
+        case let .expectSubscription(productId, user, expected):
+            let app = try session ?? app()
+            let account = try subject(user, of: "expect subscription", in: app)
+            try known(productId, subscription: true)
+            let found = app.parties.store.subscriptions(account: account).first { $0.productId == productId }?.state
+            guard found == expected else {
+                throw Failure(message: "subscription \(productId) of \(account): expected \(expected?.rawValue ?? "none"), found \(found?.rawValue ?? "none")")
+            }
+            return found?.rawValue ?? "none"
+        case let .expectOwned(productId, user, expected):
+            let app = try session ?? app()
+            let account = try subject(user, of: "expect owned", in: app)
+            try known(productId, subscription: false)
+            let notKept = Set(setup.catalog.filter { $0.kind.isConsumable || $0.subscription != nil }.map(\.id))
+            let owned = try app.parties.backend.database.account(user: account, notKept: notKept, at: app.timers.now).owned.contains(productId)
+            guard owned == expected else { throw Failure(message: "\(productId) is \(owned ? "" : "not ")owned by \(account)") }
+            return owned ? "owned" : "not owned"
         case let .snapshot(name):
             let text = screenText()
             guard let folder = setup.snapshots else {
@@ -246,6 +263,20 @@ public final class ScriptPlayer {
             return target.element.id
         }
         return nil
+    }
+
+    /// The user an expectation is about: the one named, else the one logged in.
+    private func subject(_ user: String?, of step: String, in app: AppSession) throws -> String {
+        guard let user = user ?? app.state.user else { throw Failure(message: "`\(step)` needs a user (nobody is logged in)") }
+        return user
+    }
+
+    /// A product id that is not in the catalog is a typo, which would otherwise read as "not owned".
+    private func known(_ productId: String, subscription: Bool) throws {
+        guard let product = setup.catalog.first(where: { $0.id == productId }) else {
+            throw Failure(message: "no product \(productId) in the catalog")
+        }
+        guard !subscription || product.subscription != nil else { throw Failure(message: "\(productId) is not an auto-renewable subscription") }
     }
 
     private func count(_ what: Script.Count, user: String?) throws -> Int {

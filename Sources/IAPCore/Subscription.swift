@@ -132,7 +132,7 @@ public struct SubscriptionTerms: Sendable, Equatable {
 
 /// A subscription as the store reports it to its account (StoreKit's subscription status), at one instant.
 public struct SubscriptionStatus: Sendable, Equatable {
-    public enum State: String, Sendable, Equatable {
+    public enum State: String, Sendable, Equatable, CaseIterable {
         /// Paid and auto-renewing: `date` is the renewal.
         case active
         /// In a free trial or intro period: `date` is its end.

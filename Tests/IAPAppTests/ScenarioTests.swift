@@ -39,7 +39,10 @@ struct ScenarioTests {
         for wanted in ["paid-then-killed", "empty-application-username", "failed-then-purchased", "backend-down-retries",
                        "switched-mid-purchase", "unfinished-blocks-rebuy", "receipt-empty", "finish-not-found",
                        "sandbox-receipt-in-production", "ask-to-buy-approved", "ask-to-buy-declined", "refund-after-credit",
-                       "reinstall-with-pending", "jailbroken", "bought-twice-restored", "restore-on-new-device", "reinstall-then-restore"] {
+                       "reinstall-with-pending", "jailbroken", "trial-then-renewal", "renewal-while-app-closed", "cancel-then-expire",
+                       "billing-retry-recovered", "billing-retry-expired", "upgrade-mid-period", "downgrade-at-renewal",
+                       "refund-revokes-entitlement", "bought-twice-restored", "restore-on-new-device",
+                       "reinstall-then-restore"] {
             #expect(names.contains(wanted), "missing scenario \(wanted)")
         }
     }
