@@ -43,9 +43,13 @@ extension BackendDatabase {
     }
 
     /// Credits one charge of a subscription exactly once, keyed by its web order line item (the same for a restore of
-    /// it), to the subscriber; and moves the entitlement's end to what Apple's answer says.
+    /// it), to the subscriber; and moves the entitlement's end to what Apple's answer says. Nil while the subscriber
+    /// cannot be known: a charge that continues a chain (a renewal, a plan change) whose first charge the backend has
+    /// not seen yet, and which no order made before it names. Whoever's app verifies a renewal only had it delivered
+    /// (a renewal has no order of its own, and the client makes one for whoever is logged in); the first charge,
+    /// verified by its buyer, will say whose the chain is.
     func creditSubscription(_ entry: Receipt.Entry, renewal: PendingRenewalInfo?, orderId: String?, requester: String,
-                            at date: Date) throws -> (Credit, new: Bool) {
+                            at date: Date) throws -> (Credit, new: Bool)? {
         try queue.write { db in
             let chain = entry.original_transaction_id
             let subscriber = try String.fetchOne(db.cachedStatement(sql: "SELECT user FROM entitlement WHERE originalTransactionId = ?"),
@@ -57,7 +61,19 @@ extension BackendDatabase {
                 result = (Self.credit(existing), false)
             } else {
                 let order = try orderId.flatMap { try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM orders WHERE id = ?"), arguments: [$0]) }
-                let owner: String = subscriber ?? order?["user"] ?? requester
+                let paidAt = Double(entry.purchase_date_ms).map { $0 / 1000 } ?? date.timeIntervalSince1970
+                let ordered: String? = order?["user"]
+                let orderedBefore = (order?["createdAt"] as Double?).map { $0 <= paidAt } ?? false
+                let owner: String
+                if let subscriber {
+                    owner = subscriber
+                } else if entry.transaction_id == chain {
+                    owner = ordered ?? requester
+                } else if orderedBefore, let ordered {
+                    owner = ordered
+                } else {
+                    return nil
+                }
                 let resolvedOrder: String = try (subscriber == nil ? order?["id"] : nil)
                     ?? Self.createOrder(db, user: owner, productId: entry.product_id, at: date)
                 try db.cachedStatement(sql: """

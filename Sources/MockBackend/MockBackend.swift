@@ -120,7 +120,9 @@ public final class MockBackend: Backend {
             // A subscription is credited once per charge (its web order line item, the same for every restore of it),
             // to the subscriber: whoever the chain's first charge was credited to, whoever verifies a renewal.
             let renewal = apple.pending_renewal_info?.first { $0.original_transaction_id == entry.original_transaction_id }
-            (credit, new) = try database.creditSubscription(entry, renewal: renewal, orderId: orderId, requester: request.user, at: scheduler.now)
+            guard let credited = try database.creditSubscription(entry, renewal: renewal, orderId: orderId, requester: request.user, at: scheduler.now)
+            else { return VerifyResponse(status: ReceiptStatus.verificationPending) }
+            (credit, new) = credited
         } else {
             // B4: credit what was paid (the receipt's product), whatever product the order named. A restore (S7) names the
             // purchase it restores: the ledger keys on that original, so what is owned is credited once, however often restored.

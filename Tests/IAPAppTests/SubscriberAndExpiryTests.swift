@@ -1,0 +1,60 @@
+import Foundation
+import IAPCore
+import MockBackend
+import MockStore
+import Testing
+
+/// I7, found by the seeded explorer: a renewal goes to the subscriber even when it reaches the backend before the
+/// chain's first charge does, and the backend's entitlement ends with the chain's current period, not with the
+/// longest period it ever heard of.
+@Suite("Subscriptions: the subscriber and the end of the entitlement (I3, I7)")
+struct SubscriberAndExpiryTests {
+    static let monthly = "com.iapsim.vip.monthly", plus = "com.iapsim.vip.plus", yearly = "com.iapsim.vip.yearly"
+    static let notKept = Set(shippedCatalog.filter { $0.kind.isConsumable || $0.subscription != nil }.map(\.id))
+
+    private func buy(_ app: Harness, _ productId: String) {
+        let index = shippedCatalog.firstIndex { $0.id == productId }!
+        for _ in 0..<shippedCatalog.count { app.press(.up) }
+        for _ in 0..<index { app.press(.down) }
+        app.press(.enter)
+        app.advance(5)
+        app.press(.escape)
+    }
+
+    private func owned(_ app: Harness, _ user: String) throws -> Set<String> {
+        try app.parties.backend.database.account(user: user, notKept: Self.notKept, at: app.timers.now).owned
+    }
+
+    private func logIn(_ app: Harness, _ name: String) {
+        app.press(.escape, .char("L"))
+        if app.screen().contains("log out anyway") { app.press(.right, .enter) }
+        app.type(name)
+        app.press(.enter)
+        app.advance(0.5)
+    }
+
+    @Test("a renewal bob's app verifies before alice's first charge reached the backend is credited to alice, never to bob")
+    func renewalBeforeTheChainIsKnown() throws {
+        let app = try Harness(user: "alice", faults: [.backendDown])
+        app.advance(0.5)
+        buy(app, Self.monthly)  // paid, saved for alice, not verified: the backend does not know the chain
+        #expect(try app.credits().isEmpty)
+        try app.relaunch(user: "bob", faults: [.renewalWhileClosed])  // the trial renews while the app is closed
+        app.advance(30)
+        let renewal = try #require(try app.storeRecords().last { $0.transaction.productId == Self.monthly })
+        #expect(renewal.account == "alice" && renewal.transaction.applicationUsername == nil)
+        #expect(try app.credits().allSatisfy { $0.user == "alice" })
+        #expect(try !owned(app, "bob").contains(Self.monthly))
+        logIn(app, "alice")
+        app.press(.enter)  // Continue the unfinished order found at login
+        app.advance(10)
+        logIn(app, "bob")
+        app.press(.enter)  // bob's app still holds the renewal: Continue
+        app.advance(10)
+        let credits = try app.credits().filter { $0.productId == Self.monthly }
+        #expect(credits.count == 2)
+        #expect(credits.allSatisfy { $0.user == "alice" })
+        #expect(try app.clientOrders().isEmpty)
+        #expect(try owned(app, "alice").contains(Self.monthly))
+    }
+}
