@@ -48,8 +48,9 @@ extension BackendDatabase {
     /// not seen yet, and which no order made before it names. Whoever's app verifies a renewal only had it delivered
     /// (a renewal has no order of its own, and the client makes one for whoever is logged in); the first charge,
     /// verified by its buyer, will say whose the chain is.
-    func creditSubscription(_ entry: Receipt.Entry, renewal: PendingRenewalInfo?, orderId: String?, requester: String,
-                            at date: Date) throws -> (Credit, new: Bool)? {
+    /// `chain`: Apple's latest transactions of the subscription (its entries in `latest_receipt_info`).
+    func creditSubscription(_ entry: Receipt.Entry, chain entries: [Receipt.Entry], renewal: PendingRenewalInfo?, orderId: String?,
+                            requester: String, at date: Date) throws -> (Credit, new: Bool)? {
         try queue.write { db in
             let chain = entry.original_transaction_id
             let subscriber = try String.fetchOne(db.cachedStatement(sql: "SELECT user FROM entitlement WHERE originalTransactionId = ?"),
@@ -81,15 +82,25 @@ extension BackendDatabase {
                     """).execute(arguments: [entry.transaction_id, owner, entry.product_id, resolvedOrder, date.timeIntervalSince1970, key])
                 result = (Credit(transactionId: entry.transaction_id, user: owner, productId: entry.product_id, orderId: resolvedOrder, coins: 0), true)
             }
-            if let expires = entry.expiresDate {
-                let grace = renewal?.grace_period_expires_date_ms.flatMap(Double.init).map { $0 / 1000 }
-                // The latest charge decides the end; an older one (a restore of a past period) never shortens it.
+            let grace = renewal?.grace_period_expires_date_ms.flatMap(Double.init).map { $0 / 1000 }
+            // The chain's current product (Apple's renewal info) and the end of its latest period decide: not the longest
+            // period ever charged, which an upgrade from a year to a month, or a resubscription after a refund, cut short.
+            // A period an upgrade ended or a refund took back carries a cancellation date and counts for nothing.
+            let current = renewal?.product_id ?? entry.product_id
+            if let expires = (entries + [entry]).filter({ $0.product_id == current && $0.cancellation_date_ms == nil }).compactMap(\.expiresDate).max() {
+                // Still the same product: a receipt read a moment before a renewal never takes the renewal back.
                 try db.cachedStatement(sql: """
                     INSERT INTO entitlement (originalTransactionId, user, productId, expiresAt, graceUntil) VALUES (?, ?, ?, ?, ?)
                     ON CONFLICT (originalTransactionId) DO UPDATE SET
-                        productId = CASE WHEN excluded.expiresAt >= expiresAt THEN excluded.productId ELSE productId END,
-                        expiresAt = MAX(expiresAt, excluded.expiresAt),
+                        expiresAt = CASE WHEN productId = excluded.productId THEN MAX(expiresAt, excluded.expiresAt) ELSE excluded.expiresAt END,
+                        productId = excluded.productId,
                         graceUntil = excluded.graceUntil
+                    """).execute(arguments: [chain, result.0.user, current, expires.timeIntervalSince1970, grace])
+            } else if let expires = entry.expiresDate {
+                // A receipt from before a plan change says nothing of the current period: it only starts an entitlement.
+                try db.cachedStatement(sql: """
+                    INSERT INTO entitlement (originalTransactionId, user, productId, expiresAt, graceUntil) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT (originalTransactionId) DO UPDATE SET graceUntil = excluded.graceUntil
                     """).execute(arguments: [chain, result.0.user, entry.product_id, expires.timeIntervalSince1970, grace])
             }
             return result
@@ -109,9 +120,11 @@ extension BackendDatabase {
                 try db.cachedStatement(sql: "UPDATE entitlement SET revokedAt = ? WHERE originalTransactionId = ? AND revokedAt IS NULL")
                     .execute(arguments: [at, notification.originalTransactionId])
             case .subscribed, .didRenew, .didChangeRenewalPref:
+                // Apple's word on the chain as it is now: its product and the end of its current period, which an
+                // upgrade or a resubscription may bring nearer than the end the backend knew.
                 guard let expires = notification.expiresDate, notification.subtype != .downgrade else { return }
                 try db.cachedStatement(sql: """
-                    UPDATE entitlement SET productId = ?, expiresAt = MAX(expiresAt, ?), graceUntil = NULL, revokedAt = NULL
+                    UPDATE entitlement SET productId = ?, expiresAt = ?, graceUntil = NULL, revokedAt = NULL
                     WHERE originalTransactionId = ?
                     """).execute(arguments: [notification.productId, expires.timeIntervalSince1970, notification.originalTransactionId])
             case .didFailToRenew:

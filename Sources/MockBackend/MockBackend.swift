@@ -120,7 +120,9 @@ public final class MockBackend: Backend {
             // A subscription is credited once per charge (its web order line item, the same for every restore of it),
             // to the subscriber: whoever the chain's first charge was credited to, whoever verifies a renewal.
             let renewal = apple.pending_renewal_info?.first { $0.original_transaction_id == entry.original_transaction_id }
-            guard let credited = try database.creditSubscription(entry, renewal: renewal, orderId: orderId, requester: request.user, at: scheduler.now)
+            let chain = apple.latest_receipt_info?.filter { $0.original_transaction_id == entry.original_transaction_id } ?? []
+            guard let credited = try database.creditSubscription(entry, chain: chain, renewal: renewal, orderId: orderId, requester: request.user,
+                                                                 at: scheduler.now)
             else { return VerifyResponse(status: ReceiptStatus.verificationPending) }
             (credit, new) = credited
         } else {

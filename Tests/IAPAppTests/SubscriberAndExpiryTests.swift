@@ -57,4 +57,35 @@ struct SubscriberAndExpiryTests {
         #expect(try app.clientOrders().isEmpty)
         #expect(try owned(app, "alice").contains(Self.monthly))
     }
+
+    @Test("upgraded from a year to a month and cancelled: the backend stops granting at the month's end, not the year's")
+    func upgradeThenExpire() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        buy(app, Self.yearly)
+        buy(app, Self.plus)  // an upgrade: the year ends now, VIP Plus runs a month
+        app.press(.char("m"), .enter, .escape)  // auto-renew off
+        app.advance(1)
+        #expect(try owned(app, "alice") == [Self.plus])
+        let end = try #require(app.parties.store.nextSubscriptionEvent())
+        app.advance(end.timeIntervalSince(app.timers.now) + 60)
+        #expect(app.parties.store.subscriptions(account: "alice").first?.state == .expired)
+        #expect(try owned(app, "alice").isEmpty)
+    }
+
+    @Test("refunded, then subscribed again to a shorter period: the backend grants that period, not the refunded year")
+    func resubscribeAfterRefund() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        buy(app, Self.yearly)
+        _ = try #require(app.parties.store.refund(account: "alice"))
+        app.advance(1)
+        buy(app, Self.plus)  // the same chain again (a resubscription)
+        app.press(.char("m"), .enter, .escape)
+        app.advance(1)
+        #expect(try owned(app, "alice") == [Self.plus])
+        let end = try #require(app.parties.store.nextSubscriptionEvent())
+        app.advance(end.timeIntervalSince(app.timers.now) + 60)
+        #expect(try owned(app, "alice").isEmpty)
+    }
 }
