@@ -44,10 +44,11 @@ extension BackendDatabase {
 
     /// Credits one charge of a subscription exactly once, keyed by its web order line item (the same for a restore of
     /// it), to the subscriber; and moves the entitlement's end to what Apple's answer says. Nil while the subscriber
-    /// cannot be known: a charge that continues a chain (a renewal, a plan change) whose first charge the backend has
-    /// not seen yet, and which no order made before it names. Whoever's app verifies a renewal only had it delivered
-    /// (a renewal has no order of its own, and the client makes one for whoever is logged in); the first charge,
-    /// verified by its buyer, will say whose the chain is.
+    /// cannot be known: a charge that continues a chain (a renewal, a plan change, a restore) whose first charge the
+    /// backend has not seen yet. Whoever's app verifies a renewal only had it delivered: a renewal has no order of its
+    /// own, and the order the client finds for it (one it makes for whoever is logged in, or the order of another
+    /// payment of that product that failed) names someone else as often as the payer. The first charge, verified by
+    /// its buyer, says whose the chain is, and the chain's every charge is that account's.
     /// `chain`: Apple's latest transactions of the subscription (its entries in `latest_receipt_info`).
     func creditSubscription(_ entry: Receipt.Entry, chain entries: [Receipt.Entry], renewal: PendingRenewalInfo?, orderId: String?,
                             requester: String, at date: Date) throws -> (Credit, new: Bool)? {
@@ -62,19 +63,7 @@ extension BackendDatabase {
                 result = (Self.credit(existing), false)
             } else {
                 let order = try orderId.flatMap { try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM orders WHERE id = ?"), arguments: [$0]) }
-                let paidAt = Double(entry.purchase_date_ms).map { $0 / 1000 } ?? date.timeIntervalSince1970
-                let ordered: String? = order?["user"]
-                let orderedBefore = (order?["createdAt"] as Double?).map { $0 <= paidAt } ?? false
-                let owner: String
-                if let subscriber {
-                    owner = subscriber
-                } else if entry.transaction_id == chain {
-                    owner = ordered ?? requester
-                } else if orderedBefore, let ordered {
-                    owner = ordered
-                } else {
-                    return nil
-                }
+                guard let owner: String = subscriber ?? (entry.transaction_id == chain ? order?["user"] ?? requester : nil) else { return nil }
                 let resolvedOrder: String = try (subscriber == nil ? order?["id"] : nil)
                     ?? Self.createOrder(db, user: owner, productId: entry.product_id, at: date)
                 try db.cachedStatement(sql: """

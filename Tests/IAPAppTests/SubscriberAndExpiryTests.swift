@@ -58,6 +58,38 @@ struct SubscriberAndExpiryTests {
         #expect(try owned(app, "alice").contains(Self.monthly))
     }
 
+    @Test("a renewal the client gives to 小明 (his payment of that product failed nameless while the app was dead, so his note of paying stayed open, with his order) is still alice's")
+    func renewalClaimedByAStaleIntent() throws {
+        let app = try Harness(user: "alice", faults: [.backendDown])
+        app.advance(0.5)
+        buy(app, Self.monthly)  // paid, saved for alice, not verified
+        try app.relaunch(user: "小明", faults: [.emptyApplicationUsername])
+        app.advance(1)
+        app.runtime.haltAtNextStoreNews()  // 小明's payment fails (alice's is unfinished), and the app dies on hearing it
+        buy(app, Self.monthly)
+        #expect(app.runtime.halted)
+        try app.relaunch(user: "小明", faults: [.renewalWhileClosed])
+        app.advance(1)
+        #expect(app.screen().contains("Unfinished order found"))  // the renewal, now among 小明's orders
+        app.press(.enter)
+        app.advance(30)
+        let renewal = try #require(try app.storeRecords().last { $0.transaction.productId == Self.monthly && $0.transaction.state == .purchased })
+        #expect(renewal.account == "alice" && renewal.transaction.originalId != renewal.transaction.id)
+        #expect(try app.credits().allSatisfy { $0.user == "alice" })
+        logIn(app, "alice")
+        app.press(.enter)
+        app.advance(10)
+        logIn(app, "小明")
+        for _ in 0..<3 where app.state.modal != nil {
+            app.press(.enter)
+            app.advance(10)
+        }
+        let credits = try app.credits().filter { $0.productId == Self.monthly }
+        #expect(credits.count == 2)
+        #expect(credits.allSatisfy { $0.user == "alice" })
+        #expect(try app.clientOrders().isEmpty)
+    }
+
     @Test("upgraded from a year to a month and cancelled: the backend stops granting at the month's end, not the year's")
     func upgradeThenExpire() throws {
         let app = try Harness(user: "alice")
