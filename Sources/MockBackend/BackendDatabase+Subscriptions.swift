@@ -79,7 +79,8 @@ extension BackendDatabase {
             if let expires = (entries + [entry]).filter({ $0.product_id == current && $0.cancellation_date_ms == nil }).compactMap(\.expiresDate).max() {
                 // Still the same product: a receipt read a moment before a renewal never takes the renewal back.
                 try db.cachedStatement(sql: """
-                    INSERT INTO entitlement (originalTransactionId, user, productId, expiresAt, graceUntil) VALUES (?, ?, ?, ?, ?)
+                    INSERT INTO entitlement (originalTransactionId, user, productId, expiresAt, graceUntil, revokedAt)
+                    VALUES (?, ?, ?, ?, ?, (SELECT revokedAt FROM revokedChain WHERE originalTransactionId = ?1))
                     ON CONFLICT (originalTransactionId) DO UPDATE SET
                         expiresAt = CASE WHEN productId = excluded.productId THEN MAX(expiresAt, excluded.expiresAt) ELSE excluded.expiresAt END,
                         productId = excluded.productId,
@@ -88,7 +89,8 @@ extension BackendDatabase {
             } else if let expires = entry.expiresDate {
                 // A receipt from before a plan change says nothing of the current period: it only starts an entitlement.
                 try db.cachedStatement(sql: """
-                    INSERT INTO entitlement (originalTransactionId, user, productId, expiresAt, graceUntil) VALUES (?, ?, ?, ?, ?)
+                    INSERT INTO entitlement (originalTransactionId, user, productId, expiresAt, graceUntil, revokedAt)
+                    VALUES (?, ?, ?, ?, ?, (SELECT revokedAt FROM revokedChain WHERE originalTransactionId = ?1))
                     ON CONFLICT (originalTransactionId) DO UPDATE SET graceUntil = excluded.graceUntil
                     """).execute(arguments: [chain, result.0.user, entry.product_id, expires.timeIntervalSince1970, grace])
             }
@@ -108,10 +110,18 @@ extension BackendDatabase {
                     """).execute(arguments: [at, notification.transactionId ?? notification.originalTransactionId, notification.originalTransactionId])
                 try db.cachedStatement(sql: "UPDATE entitlement SET revokedAt = ? WHERE originalTransactionId = ? AND revokedAt IS NULL")
                     .execute(arguments: [at, notification.originalTransactionId])
+                // A subscription the backend has not verified yet is revoked all the same when it does: Apple says it once.
+                if notification.expiresDate != nil {
+                    try db.cachedStatement(sql: "INSERT OR REPLACE INTO revokedChain (originalTransactionId, revokedAt) VALUES (?, ?)")
+                        .execute(arguments: [notification.originalTransactionId, at])
+                }
             case .subscribed, .didRenew, .didChangeRenewalPref:
                 // Apple's word on the chain as it is now: its product and the end of its current period, which an
                 // upgrade or a resubscription may bring nearer than the end the backend knew.
                 guard let expires = notification.expiresDate, notification.subtype != .downgrade else { return }
+                if notification.kind == .subscribed {
+                    try db.cachedStatement(sql: "DELETE FROM revokedChain WHERE originalTransactionId = ?").execute(arguments: [notification.originalTransactionId])
+                }
                 try db.cachedStatement(sql: """
                     UPDATE entitlement SET productId = ?, expiresAt = ?, graceUntil = NULL, revokedAt = NULL
                     WHERE originalTransactionId = ?

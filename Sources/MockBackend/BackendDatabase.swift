@@ -56,6 +56,10 @@ public final class BackendDatabase {
                     """)
             }),
             ("v5-subscriptions", BackendDatabase.subscriptionsMigration),
+            // Apple's word that a subscription was refunded, kept even when the backend does not know the subscription yet.
+            ("v6-revoked-chains", { db in
+                try db.execute(sql: "CREATE TABLE revokedChain (originalTransactionId TEXT PRIMARY KEY, revokedAt DOUBLE NOT NULL)")
+            }),
         ])
     }
 

@@ -90,6 +90,26 @@ struct SubscriberAndExpiryTests {
         #expect(try app.clientOrders().isEmpty)
     }
 
+    @Test("refunded before the backend heard of the subscription: verified afterwards, it is not granted")
+    func refundedBeforeVerified() throws {
+        let app = try Harness(user: "alice", faults: [.backendDown])
+        app.advance(0.5)
+        buy(app, Self.plus)  // paid, saved, not verified
+        _ = try #require(app.parties.store.refund(account: "alice"))
+        try app.relaunch(user: "alice", faults: [])
+        app.advance(1)
+        app.press(.enter)  // Continue
+        app.advance(10)
+        #expect(try app.clientOrders().isEmpty)
+        #expect(app.parties.store.subscriptions(account: "alice").first?.state == .revoked)
+        #expect(try !owned(app, "alice").contains(Self.plus))
+        // Subscribed again afterwards: granted again, Apple's later word winning over its earlier one.
+        app.press(.escape)
+        buy(app, Self.plus)
+        #expect(try app.storeRecords().filter { $0.transaction.state == .purchased }.count == 2)
+        #expect(try owned(app, "alice").contains(Self.plus))
+    }
+
     @Test("upgraded from a year to a month and cancelled: the backend stops granting at the month's end, not the year's")
     func upgradeThenExpire() throws {
         let app = try Harness(user: "alice")
