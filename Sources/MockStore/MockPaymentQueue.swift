@@ -206,8 +206,9 @@ public final class MockPaymentQueue: PaymentQueue {
         signedReceipt = nil
         while let (changed, news) = attempt({ try database.takeDueStep(id, now: scheduler.now, ownedOnce: ownedOnce,
                                                                         subscriptions: subscriptionTerms) }) ?? nil {
-            if changed.id != id, let payment = paymentIds[id] { paymentIds[changed.id] = payment }
             if let news { tell(news) }
+            guard let changed else { continue }
+            if changed.id != id, let payment = paymentIds[id] { paymentIds[changed.id] = payment }
             if notifying { notify(identified(changed)) }
         }
         if let next = attempt({ try database.nextStep(of: id) }) ?? nil { schedule(id, at: next) }

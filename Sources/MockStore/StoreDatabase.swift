@@ -106,11 +106,13 @@ public final class StoreDatabase {
 
     /// Takes the transaction's next planned step if it is due by `now`, in one database transaction: the step happens
     /// once, whoever asks (a timer of this process, or the next launch). Answers the transaction as it now is (a new
-    /// one when the step spawns it) with what Apple tells the app's server of it, or nil when nothing was due.
+    /// one when the step spawns it) with what Apple tells the app's server of it, or nil when nothing was due. A
+    /// refund answers no transaction: StoreKit 1 tells the app nothing of it (only the app's server hears), and handing
+    /// the app a purchase it had finished would have it saved and verified again.
     /// A charge for what the account owns by then becomes a free restore (S7): a product in `ownedOnce`, or the
     /// subscription it is subscribed to; a subscription of a lower level than the account's becomes a change at renewal.
     func takeDueStep(_ id: String, now: Date, ownedOnce: Set<String>, subscriptions terms: [String: SubscriptionTerms])
-        throws -> (StoreTransaction, StoreNotification?)? {
+        throws -> (StoreTransaction?, StoreNotification?)? {
         try queue.write { db in
             guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.columns) FROM storeTransaction WHERE id = ?"),
                                              arguments: [id]),
@@ -120,8 +122,7 @@ public final class StoreDatabase {
             let rest = plan.steps.isEmpty ? nil : try plan.encoded()
             try db.cachedStatement(sql: "UPDATE storeTransaction SET plan = ? WHERE id = ?").execute(arguments: [rest, id])
             if step.refunds == true {
-                let refunded = try Self.refund(db, id, reason: 0, at: step.date)
-                return try Self.transaction(db, id).map { ($0, refunded?.2) }
+                return (nil, try Self.refund(db, id, reason: 0, at: step.date)?.2)
             }
             let current = Self.transaction(row)
             let account = row.text(9)
