@@ -179,7 +179,10 @@ extension AppState {
     mutating func persisted(_ order: PendingOrder, ok: Bool) -> [Effect] {
         if !ok { device.alarms.append(.writeFailed(transactionId: order.transactionId)) }
         if order.user == user { session?.keep(order) }
-        if order.status == .pending, device.purchase?.transactionId == order.transactionId, device.hud?.kind.isPaymentSheet == true {
+        // Only the first save of the purchase jumps the queue: a restore's sheet stays up while it is retried, and each
+        // retry's save jumped it again, verifying every 0.2 s without back-off while the backend was down.
+        if order.status == .pending, order.attempts == 0, device.purchase?.transactionId == order.transactionId,
+           device.hud?.kind.isPaymentSheet == true {
             // A restore keeps saying what it is: owned already, coming back for free.
             device.hud = HUD(device.hud?.kind == .alreadyOwned ? .alreadyOwned : .confirming, productId: order.productId, transactionId: order.transactionId)
             session?.queue.priority = order.transactionId
