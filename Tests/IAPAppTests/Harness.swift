@@ -65,6 +65,8 @@ final class Harness {
     /// With what only Apple knows: the account that paid.
     func storeRecords() throws -> [StoreRecord] { try storeReader!.all() }
     func credits() throws -> [Credit] { try backendReader!.credits() }
+    /// Credits Apple took back (refunds): credited once all the same.
+    func revokedCredits() throws -> [RevokedCredit] { try backendReader!.revokedCredits() }
     /// Each subscription transaction's web order line item: the charge it is, or the charge a restore of it re-delivers.
     func webOrders() throws -> [String: String] {
         try storeReader!.details(try storeReader!.all().map(\.transaction.id)).compactMapValues(\.webOrderLineItemId)
