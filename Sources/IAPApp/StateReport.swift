@@ -22,6 +22,32 @@ public enum StateReport {
                  "error": row["error"] as String? ?? NSNull(), "account": (row.hasColumn("account") ? row["account"] as String? : nil) ?? NSNull(),
                  "originalTransactionId": (row.hasColumn("originalTransactionId") ? row["originalTransactionId"] as String? : nil) ?? NSNull(),
                  "device": (row.hasColumn("device") ? row["device"] as String? : nil) ?? StoreDatabase.firstDevice]
+                    .merging(appleFields(row)) { first, _ in first }
+            }
+        }
+        var accounts: [String: [String: Any]] = [:]
+        func account(_ name: String) -> [String: Any] { accounts[name] ?? ["owned": [String](), "subscriptions": [Any](), "revokedCredits": [Any]()] }
+        // The store's clock as it last acted: what "owned now" means for a skipped or fast clock.
+        var now = Date().timeIntervalSince1970
+        if files.fileExists(atPath: directory.store), try tableExists("subscription", in: directory.store, as: .store) {
+            now = try read(directory.store, as: .store, """
+                SELECT MAX(COALESCE((SELECT CAST(value AS REAL) FROM meta WHERE key = 'clock'), 0), COALESCE((SELECT MAX(date) FROM storeTransaction), 0))
+                """) { $0[0] as Double }.first ?? now
+            for (user, chain) in try read(directory.store, as: .store, """
+                SELECT s.account, s.productId, s.groupId, s.autoRenew, s.renewsAs, s.expiresAt, s.retryUntil, s.expirationIntent, s.revokedAt,
+                       s.originalTransactionId, t.offer FROM subscription s LEFT JOIN storeTransaction t ON t.id = s.latestTransactionId
+                ORDER BY s.account, s.groupId
+                """, { row -> (String, [String: Any]) in
+                    let status = row[8] as Double? != nil ? "revoked" : row[7] as Int? != nil ? "expired" : row[6] as Double? != nil ? "billing-retry"
+                        : !(row[3] as Bool) ? "cancelled" : row.text(10) == "trial" ? "trial" : "active"
+                    return (row[0], ["productId": row[1] as String, "subscription_group_identifier": row[2] as String, "status": status,
+                                     "expires_date_ms": ms(row[5]), "auto_renew_status": (row[3] as Bool) ? "1" : "0",
+                                     "auto_renew_product_id": row[4] as String, "grace_period_expires_date_ms": (row[6] as Double?).map(ms) ?? NSNull(),
+                                     "expiration_intent": (row[7] as Int?).map(String.init) ?? NSNull(), "original_transaction_id": row[9] as String])
+                }) {
+                var entry = account(user)
+                entry["subscriptions"] = (entry["subscriptions"] as? [Any] ?? []) + [chain]
+                accounts[user] = entry
             }
         }
         var credits: [[String: Any]] = []
@@ -33,6 +59,25 @@ public enum StateReport {
                  "coins": row[4] as Int]
             }
         }
+        if files.fileExists(atPath: directory.backend), try tableExists("entitlement", in: directory.backend, as: .backend) {
+            for (user, product) in try read(directory.backend, as: .backend, """
+                SELECT user, productId FROM credit WHERE revokedAt IS NULL AND coins = 0 AND productId NOT IN (SELECT productId FROM entitlement)
+                UNION SELECT user, productId FROM entitlement WHERE revokedAt IS NULL AND ? < MAX(expiresAt, COALESCE(graceUntil, 0))
+                """, arguments: [now], { ($0[0] as String, $0[1] as String) }) {
+                var entry = account(user)
+                entry["owned"] = ((entry["owned"] as? [String] ?? []) + [product]).sorted()
+                accounts[user] = entry
+            }
+            for (user, revoked) in try read(directory.backend, as: .backend, """
+                SELECT user, transactionId, productId, revokedAt FROM credit WHERE revokedAt IS NOT NULL ORDER BY revokedAt, transactionId
+                """, { row -> (String, [String: Any]) in
+                    (row[0], ["transactionId": row[1] as String, "productId": row[2] as String, "revokedAt_ms": ms(row[3])])
+                }) {
+                var entry = account(user)
+                entry["revokedCredits"] = (entry["revokedCredits"] as? [Any] ?? []) + [revoked]
+                accounts[user] = entry
+            }
+        }
         // The first device's keychain is the client's as it always was; every other device's is listed by its name.
         var devices: [String: Any] = [:]
         let others = (try? files.contentsOfDirectory(atPath: directory.path + "/devices")) ?? []
@@ -42,6 +87,9 @@ public enum StateReport {
         let report: [String: Any] = [
             "store": ["transactions": transactions],
             "backend": ["credits": credits],
+            // Per user, Apple's and the backend's view: what is owned now (by the store's clock), each subscription with its
+            // status and expiry, and each credit a refund took back.
+            "accounts": accounts,
             "client": ["users": files.fileExists(atPath: directory.keychain) ? try users(in: directory.keychain) : [:], "devices": devices],
         ]
         let data = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys, .prettyPrinted])
@@ -70,12 +118,35 @@ public enum StateReport {
         return users
     }
 
-    private static func read<T>(_ path: String, as identity: DataFileIdentity, _ sql: String, _ row: (Row) -> T) throws -> [T] {
+    /// Apple's receipt fields of a store transaction, where the file has them and they apply.
+    private static func appleFields(_ row: Row) -> [String: Any] {
+        guard row.hasColumn("webOrderLineItemId") else { return [:] }
+        var fields: [String: Any] = ["purchase_date_ms": ms(row["date"]),
+                                     "original_transaction_id": row["originalTransactionId"] as String? ?? row["id"] as String]
+        if let expires = row["expiresDate"] as Double? { fields["expires_date_ms"] = ms(expires) }
+        if let offer = row["offer"] as String? {
+            fields["is_trial_period"] = String(offer == "trial")
+            fields["is_in_intro_offer_period"] = String(offer == "intro")
+        }
+        if let cancelled = row["cancellationDate"] as Double? { fields["cancellation_date_ms"] = ms(cancelled) }
+        if let reason = row["cancellationReason"] as Int? { fields["cancellation_reason"] = String(reason) }
+        if let order = row["webOrderLineItemId"] as String? { fields["web_order_line_item_id"] = order }
+        return fields
+    }
+
+    private static func ms(_ seconds: Double) -> String { String(Int64((seconds * 1000).rounded())) }
+
+    private static func tableExists(_ name: String, in path: String, as identity: DataFileIdentity) throws -> Bool {
+        try !read(path, as: identity, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", arguments: [name]) { _ in 1 }.isEmpty
+    }
+
+    private static func read<T>(_ path: String, as identity: DataFileIdentity, _ sql: String, arguments: StatementArguments = [],
+                                _ row: (Row) -> T) throws -> [T] {
         let queue = try DataFile.openForReading(path, as: identity)
         do {
             return try queue.inDatabase { db in
                 var rows: [T] = []
-                let cursor = try Row.fetchCursor(db, sql: sql)
+                let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
                 while let next = try cursor.next() { rows.append(row(next)) }
                 return rows
             }

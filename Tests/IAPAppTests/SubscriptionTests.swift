@@ -242,3 +242,29 @@ extension SubscriptionTests {
         try again.close()
     }
 }
+
+extension SubscriptionTests {
+    @Test("iapsim state shows a refund (cancellation date and reason), each user's subscriptions with status and expiry, what they own, and revoked credits")
+    func stateShowsSubscriptionsAndRefunds() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        buy(app, Self.monthly)
+        buy(app, Self.noAds)
+        let refunded = try #require(app.parties.store.refund(transactionId: nil, account: "alice"))
+        app.advance(1)
+        let json = try StateReport.json(for: app.directory)
+        let state = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let transactions = try #require((state["store"] as? [String: Any])?["transactions"] as? [[String: Any]])
+        let refund = try #require(transactions.first { $0["transactionId"] as? String == refunded })
+        #expect(refund["cancellation_date_ms"] != nil && refund["cancellation_reason"] as? String == "0")
+        let trial = try #require(transactions.first { $0["productId"] as? String == Self.monthly })
+        #expect(trial["is_trial_period"] as? String == "true" && trial["expires_date_ms"] != nil && trial["web_order_line_item_id"] != nil)
+        let alice = try #require((state["accounts"] as? [String: Any])?["alice"] as? [String: Any])
+        let subscription = try #require((alice["subscriptions"] as? [[String: Any]])?.first)
+        #expect(subscription["status"] as? String == "trial" && subscription["expires_date_ms"] != nil)
+        #expect((alice["revokedCredits"] as? [[String: Any]])?.map { $0["transactionId"] as? String } == [refunded])
+        #expect(alice["owned"] as? [String] == [Self.monthly])
+    }
+
+    static let noAds = "com.iapsim.noads"
+}
