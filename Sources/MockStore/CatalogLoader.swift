@@ -40,6 +40,7 @@ public enum CatalogLoader {
             let object = try JSONSerialization.jsonObject(with: data)
             if isStoreKitConfiguration(object) {
                 loaded = try JSONDecoder().decode(StoreKitFile.self, from: data).catalog()
+                loaded.warnings += StoreKitFile.unused(in: object)
             } else {
                 try checkCoins(object)
                 let file = try JSONDecoder().decode(CatalogFile.self, from: data)

@@ -74,6 +74,7 @@ struct CatalogImportTests {
         #expect(list.product("org.fixture.gems100")?.price == "₩1,500")
         #expect(list.warnings.contains { $0.contains("_timeRate") })
         #expect(list.warnings.contains { $0.contains("App Store Sync") })
+        #expect(list.warnings.contains { $0.contains("settings._someFutureSetting: not used") })
         let work = try makeWorkDirectory()
         defer { try? FileManager.default.removeItem(atPath: work) }
         #expect(try spawn([builtBinary, "catalog", "--catalog", fixture("v3-settings.storekit")], output: work + "/text") == 0)
@@ -100,6 +101,7 @@ struct CatalogImportTests {
         #expect(list.product("org.fixture.vip")?.period == "P1W")
         #expect(list.warnings.contains { $0.contains("no Simplified Chinese") })
         #expect(list.warnings.contains { $0.contains("winback") })
+        #expect(list.warnings.contains { $0.contains("appPolicies: not used") })
     }
 
     @Test("a storefront and locale of their own: 9,99 €")
