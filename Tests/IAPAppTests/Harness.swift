@@ -52,6 +52,15 @@ final class Harness {
 
     func type(_ text: String) { session.type(text) }
 
+    /// Logs out (past the pending-orders warning) and in again as `name`, by keys.
+    func logIn(_ name: String) {
+        press(.escape, .char("L"))
+        if screen().contains("log out anyway") { press(.right, .enter) }
+        type(name)
+        press(.enter)
+        advance(0.5)
+    }
+
     func advance(_ seconds: Double) { session.advance(seconds) }
 
     func screen(width: Int = 80, height: Int = 24, theme: Theme = .monochrome) -> String {

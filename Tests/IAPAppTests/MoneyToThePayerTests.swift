@@ -6,14 +6,6 @@ import Testing
 /// waits, kills, relaunches) and what each party holds, so the same file runs against any version of the app.
 @Suite("Money goes to the person who paid (I3, I7, S10)")
 struct MoneyToThePayerTests {
-    private func logIn(_ app: Harness, _ name: String) {
-        app.press(.escape, .char("L"))
-        if app.screen().contains("log out anyway") { app.press(.right, .enter) }
-        app.type(name)
-        app.press(.enter)
-        app.advance(0.5)
-    }
-
     private func select(_ app: Harness, _ productId: String) {
         let index = shippedCatalog.firstIndex { $0.id == productId }!
         for _ in 0..<shippedCatalog.count { app.press(.up) }
@@ -33,7 +25,7 @@ struct MoneyToThePayerTests {
         app.press(.escape)  // Cancel on the sheet
         app.advance(2)
         #expect(app.screen().contains("Purchase cancelled"))
-        logIn(app, "bob")
+        app.logIn("bob")
         app.session.set(.backendDown, FaultArm())
         app.press(.enter)  // 60 Coins, no order: the backend is down
         app.advance(0.5)

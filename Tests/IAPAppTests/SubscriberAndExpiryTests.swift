@@ -25,14 +25,6 @@ struct SubscriberAndExpiryTests {
         try app.parties.backend.database.account(user: user, notKept: Self.notKept, at: app.timers.now).owned
     }
 
-    private func logIn(_ app: Harness, _ name: String) {
-        app.press(.escape, .char("L"))
-        if app.screen().contains("log out anyway") { app.press(.right, .enter) }
-        app.type(name)
-        app.press(.enter)
-        app.advance(0.5)
-    }
-
     @Test("a renewal bob's app verifies before alice's first charge reached the backend is credited to alice, never to bob")
     func renewalBeforeTheChainIsKnown() throws {
         let app = try Harness(user: "alice", faults: [.backendDown])
@@ -45,10 +37,10 @@ struct SubscriberAndExpiryTests {
         #expect(renewal.account == "alice" && renewal.transaction.applicationUsername == nil)
         #expect(try app.credits().allSatisfy { $0.user == "alice" })
         #expect(try !owned(app, "bob").contains(Self.monthly))
-        logIn(app, "alice")
+        app.logIn("alice")
         app.press(.enter)  // Continue the unfinished order found at login
         app.advance(10)
-        logIn(app, "bob")
+        app.logIn("bob")
         app.press(.enter)  // bob's app still holds the renewal: Continue
         app.advance(10)
         let credits = try app.credits().filter { $0.productId == Self.monthly }
@@ -76,10 +68,10 @@ struct SubscriberAndExpiryTests {
         let renewal = try #require(try app.storeRecords().last { $0.transaction.productId == Self.monthly && $0.transaction.state == .purchased })
         #expect(renewal.account == "alice" && renewal.transaction.originalId != renewal.transaction.id)
         #expect(try app.credits().allSatisfy { $0.user == "alice" })
-        logIn(app, "alice")
+        app.logIn("alice")
         app.press(.enter)
         app.advance(10)
-        logIn(app, "小明")
+        app.logIn("小明")
         for _ in 0..<3 where app.state.modal != nil {
             app.press(.enter)
             app.advance(10)

@@ -201,25 +201,17 @@ extension SubscriptionTests {
 }
 
 extension SubscriptionTests {
-    private func logIn(_ app: Harness, _ name: String) {
-        app.press(.escape, .char("L"))
-        if app.screen().contains("log out anyway") { app.press(.right, .enter) }
-        app.type(name)
-        app.press(.enter)
-        app.advance(0.5)
-    }
-
     @Test("bob's Ask to Buy subscription approved while alice, also a subscriber, is logged in is credited to bob")
     func askToBuyWhileAnotherSubscriberIsIn() throws {
         let app = try Harness(user: "alice")
         app.advance(0.5)
         buy(app, Self.monthly)
-        logIn(app, "bob")
+        app.logIn("bob")
         app.session.set(.askToBuy, FaultArm(once: true))
         buy(app, Self.monthly)
-        logIn(app, "alice")
+        app.logIn("alice")
         app.advance(15)
-        logIn(app, "bob")
+        app.logIn("bob")
         app.press(.enter)  // Continue the unfinished order found at login
         app.advance(10)
         let credits = try app.credits().filter { $0.productId == Self.monthly }
