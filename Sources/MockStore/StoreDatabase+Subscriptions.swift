@@ -468,8 +468,8 @@ extension StoreDatabase {
         }
     }
 
-    /// Each transaction's subscription and refund fields, for receipts and `iapsim state`.
-    func details(_ ids: [String]) throws -> [String: TransactionDetails] {
+    /// Each transaction's subscription and refund fields, for the tests' invariants.
+    public func details(_ ids: [String]) throws -> [String: TransactionDetails] {
         guard !ids.isEmpty else { return [:] }
         return try queue.inDatabase { db in
             var found: [String: TransactionDetails] = [:]

@@ -80,5 +80,7 @@ final class Harness {
     func webOrders() throws -> [String: String] {
         try storeReader!.details(try storeReader!.all().map(\.transaction.id)).compactMapValues(\.webOrderLineItemId)
     }
+    /// Apple's subscription and refund fields of these transactions.
+    func storeDetails(_ ids: [String]) throws -> [String: TransactionDetails] { try storeReader!.details(ids) }
     func clientOrders() throws -> [PendingOrder] { try parties.vault.allOrders() }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import IAPCore
+import MockBackend
 import MockStore
 import IAPApp
 import Testing
@@ -21,7 +22,10 @@ struct SplitMix64: RandomNumberGenerator {
 /// account switches between any two steps, payments without an order (backend down, `applicationUsername` empty),
 /// lost and delayed callbacks, Ask to Buy, interrupted purchases, owned products bought again, Restore Purchases (and
 /// its failure), the app moved to the other device, and the app killed at any effect boundary or at any moment the
-/// store acts on its own. Then recovery: no faults, on each device each user logs in and answers Continue, and support
+/// store acts on its own. Subscriptions live through months: the clock skips to the store's next renewal, billing
+/// attempt or expiry (billing failing, renewals while the app was closed, the app killed at any step of a renewal),
+/// auto-renew is turned off and on in the `m` panel, Apple refunds, and plans change by buying another level. Then
+/// recovery: no faults, on each device each user logs in and answers Continue, and support
 /// assigns what no evidence could attribute, from Apple's records.
 /// Returns what broke, if anything (I1–I5, I7; who paid is the account Apple charged, which the client never sees).
 func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
@@ -56,8 +60,11 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
     let oneShots: [(Fault, String?)] = [
         (.observerLost, nil), (.observerDelayed, "2"), (.askToBuy, "approve"), (.askToBuy, "decline"),
         (.failedThenPurchased, nil), (.userCancels, nil), (.purchaseFails, nil), (.duplicateCallback, nil),
-        (.emptyApplicationUsername, nil), (.backendTimeout, nil), (.restoreFails, nil),
+        (.emptyApplicationUsername, nil), (.backendTimeout, nil), (.restoreFails, nil), (.billingFails, "2"), (.billingFails, "99"),
+        (.refund, "5"),
     ]
+    let subscriptions = Set(shippedCatalog.filter { $0.subscription != nil }.map(\.id))
+    let notKept = Set(shippedCatalog.filter { $0.kind.isConsumable || $0.subscription != nil }.map(\.id))
 
     func pick<T>(_ list: [T]) -> T { list[Int.random(in: 0..<list.count, using: &rng)] }
 
@@ -74,19 +81,22 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
     }
 
     func observe() throws {
+        let held = Set(try app.clientOrders().map(\.transactionId))
         // A payment sheet that never goes away is a stuck HUD (I6); Apple answers within seconds, a slow backend
-        // (the order is created first) within its timeout.
-        if app.state.hud?.kind.isPaymentSheet == true {
+        // (the order is created first) within its timeout. A free restore's sheet stays up while the backend confirms
+        // it, as "Confirming payment…" does, once the restored transaction is saved.
+        let saved = app.state.hud?.transactionId.map(held.contains) ?? false
+        if app.state.hud?.kind.isPaymentSheet == true, !saved {
             let since = sheetSince ?? app.timers.now
             sheetSince = since
             if app.timers.now.timeIntervalSince(since) > 25 { broken.append("stuck: Purchasing… for over 25 s") }
         } else {
             sheetSince = nil
         }
-        let held = Set(try app.clientOrders().map(\.transactionId))
         let store = Dictionary(uniqueKeysWithValues: try app.storeRecords().map { ($0.transaction.id, $0) })
         let key = try creditKey()
-        let credited = Set(try app.credits().map { key($0.transactionId, $0.transactionId) })
+        // A refund takes a credit back; the transaction was credited all the same.
+        let credited = Set(try (app.credits() + app.revokedCredits().map(\.credit)).map { key($0.transactionId, $0.transactionId) })
         // I5: nothing leaves the client's store before its transaction is finished.
         let device = app.directory.device
         for id in everHeld[device, default: []].subtracting(held) where store[id]?.finished != true {
@@ -99,6 +109,16 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
         for (id, record) in store where record.finished && [.purchased, .restored].contains(record.transaction.state)
             && !credited.contains(key(id, record.transaction.originalId)) {
             broken.append("I4: \(id) finished without a credit")
+        }
+        // I7: the backend grants a subscription only while the store's chain entitles the account to it: until its
+        // expiry, or the end of the grace period while Apple retries, and never once refunded.
+        for user in users {
+            let granted = try app.parties.backend.database.account(user: user, notKept: notKept, at: app.timers.now).owned
+            let chains = app.parties.store.subscriptions(account: user)
+            for product in granted.intersection(subscriptions) where !chains.contains(where: { $0.productId == product && $0.entitles }) {
+                let store = chains.map { "\($0.productId) \($0.state.rawValue)" }.joined(separator: ", ")
+                broken.append("I7: \(user) granted \(product) after step \(log.count) while the store says \(store.isEmpty ? "nothing" : store)")
+            }
         }
     }
 
@@ -120,8 +140,15 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
         sheetSince = nil
     }
 
+    /// Time that passed while the app was not running may carry the store past its next renewal.
+    func whileClosed(_ faults: ArmedFaults) -> ArmedFaults {
+        var faults = faults
+        if Int.random(in: 0..<3, using: &rng) == 0 { faults.insert(.renewalWhileClosed, FaultArm(once: true)) }
+        return faults
+    }
+
     for _ in 0..<steps {
-        let roll = Int.random(in: 0..<100, using: &rng)
+        let roll = Int.random(in: 0..<114, using: &rng)
         switch roll {
         case 0..<20:
             // Often the product bought last: the same product by two users in overlapping windows.
@@ -180,17 +207,57 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
             let effects = Int.random(in: 0..<8, using: &rng)
             let backendDown = Bool.random(using: &rng)
             let next = Bool.random(using: &rng) ? nil : pick(users)
-            log.append("crash after \(effects) effects, relaunch \(next ?? "as last user")\(backendDown ? " with backend down" : "")")
+            var faults = whileClosed(sticky)
+            if backendDown { faults.insert(.backendDown) }
+            log.append("crash after \(effects) effects, relaunch \(next ?? "as last user")\(backendDown ? " with backend down" : "")"
+                       + (faults.contains(.renewalWhileClosed) ? " (closed through the next renewal)" : ""))
             app.runtime.halt(afterEffects: effects)
             app.advance(pick([0.0, 0.5, 1, 1.5]))
-            var faults = sticky
-            if backendDown { faults.insert(.backendDown) }
             try relaunch(next, faults: faults)
-        default:
+        case 92..<100:
             let next = Bool.random(using: &rng) ? nil : pick(users)
-            log.append("crash at the store's next news, relaunch \(next ?? "as last user")")
+            let faults = whileClosed(sticky)
+            log.append("crash at the store's next news, relaunch \(next ?? "as last user")"
+                       + (faults.contains(.renewalWhileClosed) ? " (closed through the next renewal)" : ""))
             app.runtime.haltAtNextStoreNews()
             app.advance(pick([0.5, 1, 2.5, 12]))
+            try relaunch(next, faults: faults)
+        case 100..<104:
+            // Months pass: the store renews, retries a billing or lets a subscription expire, on its own clock.
+            let past = pick([1.0, 5, 60])
+            guard let due = app.parties.store.nextSubscriptionEvent() else {
+                log.append("wait \(past)")
+                app.advance(past)
+                break
+            }
+            log.append("skip to the store's next subscription event, +\(past) s")
+            app.advance(max(due.timeIntervalSince(app.timers.now), 0) + past)
+        case 104..<107:
+            // Settings › Subscriptions: auto-renew off (cancel) or back on.
+            let moves = Int.random(in: 0..<2, using: &rng)
+            log.append("m: toggle auto-renew of subscription \(moves)")
+            if app.state.hud?.kind.isWaiting == false { app.press(.escape) }
+            if app.state.modal == nil { app.press(.char("m")) }
+            if case .subscriptions = app.state.modal {
+                for _ in 0..<moves { app.press(.down) }
+                app.press(.enter, .escape)
+            }
+        case 107..<110:
+            let who = pick(users)
+            log.append("Apple refunds \(who)'s latest payment: \(app.parties.store.refund(account: who) ?? "nothing to refund")")
+        default:
+            // Killed at any step of a renewal: from the moment the store has taken it, a number of the app's effects in.
+            let effects = Int.random(in: 0..<7, using: &rng)
+            let next = Bool.random(using: &rng) ? nil : pick(users)
+            guard let due = app.parties.store.nextSubscriptionEvent() else {
+                log.append("wait 1")
+                app.advance(1)
+                break
+            }
+            log.append("crash \(effects) effects into the store's next subscription event, relaunch \(next ?? "as last user")")
+            app.advance(max(due.timeIntervalSince(app.timers.now), 0))
+            app.runtime.halt(afterEffects: effects)
+            app.advance(pick([0.5, 1.5, 4]))
             try relaunch(next, faults: sticky)
         }
         declines.armed = app.parties.faults.armed.value(.askToBuy) == "decline"
@@ -204,7 +271,9 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
     for _ in 0..<2 {
         for (device, user) in devices.filter(visited.contains).flatMap({ device in payers.map { (device, $0) } }) {
             try relaunch(user, faults: [], on: device)
-            for _ in 0..<45 {
+            // Long enough for a renewal to wait behind its chain's first charge: the backend credits no renewal of a
+            // chain before that charge names the subscriber, and the queue tries the renewals (fewer attempts) first.
+            for tick in 0..<120 {
                 app.advance(2)
                 for case let .unattributed(id, _) in app.state.alarms {
                     // Apple's records as they are now: a payment may have completed during recovery.
@@ -215,11 +284,18 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
                 switch app.state.modal {
                 case .unfinished: app.press(.enter)
                 case .some: app.press(.escape)
-                case nil: if app.state.hud != nil, app.state.hud?.kind.isWaiting == false { app.press(.escape) }
+                case nil:
+                    if app.state.hud != nil, app.state.hud?.kind.isWaiting == false { app.press(.escape) }
+                    // A renewal waiting for its chain's first charge stays "Confirming payment…": a person puts it in
+                    // the background (Esc) after a while, and the next order found at login is asked about.
+                    if app.state.hud?.kind == .confirming, tick % 5 == 4 { app.press(.escape) }
                 }
                 // Quiet: nothing of this user's pending, nothing asked, nothing scheduled by any party.
+                // Quiet: nothing of this user's pending, nothing asked, nothing scheduled by any party before the
+                // store's next renewal (which is months away and comes whether or not anyone waits for it).
+                let renewal = app.parties.store.nextSubscriptionEvent() ?? .distantFuture
                 if app.state.pendingCount == 0, app.state.modal == nil, app.state.hud == nil, app.state.alarms.isEmpty,
-                   app.timers.nextDue == nil { break }
+                   app.timers.nextDue.map({ $0 >= renewal }) ?? true { break }
             }
             try observe()
         }
@@ -228,7 +304,9 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
     let records = try app.storeRecords()
     let credits = try app.credits()
     let key = try creditKey()
-    let creditOf = Dictionary(credits.map { (key($0.transactionId, $0.transactionId), $0) }, uniquingKeysWith: { first, _ in first })
+    let revoked = try app.revokedCredits().map(\.credit)
+    // A refunded payment was credited, then revoked: it counts as credited.
+    let creditOf = Dictionary((credits + revoked).map { (key($0.transactionId, $0.transactionId), $0) }, uniquingKeysWith: { first, _ in first })
     for record in records where [.purchased, .restored].contains(record.transaction.state) {
         let id = record.transaction.id
         guard let credit = creditOf[key(id, record.transaction.originalId)] else {
@@ -265,11 +343,15 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
     let charges = Dictionary(grouping: records.filter { $0.transaction.state == .purchased && owned.contains($0.transaction.productId) },
                              by: { "\($0.account ?? "?") \($0.transaction.productId)" })
     for (key, list) in charges where list.count > 1 { broken.append("I7: \(key) charged \(list.count) times") }
+    broken += try subscriptionInvariants(app, records, credited: credits + revoked)
     if app.state.hud?.kind.isWaiting == true { broken.append("stuck: the HUD still shows \(app.state.hud!.kind)") }
     for device in devices where visited.contains(device) {
         try relaunch(nil, faults: [], on: device)
         if try !app.clientOrders().isEmpty { broken.append("I5: the \(device)'s client still holds \(try app.clientOrders().map(\.transactionId))") }
     }
+    // Each check runs after every step: what broke once is said once, where it was first seen.
+    var said: Set<String> = []
+    broken = broken.filter { said.insert($0.replacingOccurrences(of: #"after step \d+"#, with: "", options: .regularExpression)).inserted }
     if !broken.isEmpty { broken.append("schedule: " + log.joined(separator: "; ")) }
     return broken
 }
@@ -305,4 +387,60 @@ struct InvariantExplorerTests {
         }
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
     }
+}
+
+/// I7 for subscriptions, from Apple's records and the backend's ledger after recovery: no two charges of one account
+/// in one group for overlapping periods (an upgrade ends the earlier period where the new one starts, a refund where
+/// it was refunded), and each charge (a first purchase, a renewal, a resubscription, an upgrade) credited exactly
+/// once, to the subscriber: the account whose purchase started the chain. A restore of a charge shares its web order
+/// line item, and the backend credits that key once, whichever of them it verified first.
+func subscriptionInvariants(_ app: Harness, _ records: [StoreRecord], credited: [Credit]) throws -> [String] {
+    let terms = Dictionary(shippedCatalog.compactMap { product in product.subscription.map { (product.id, $0) } },
+                           uniquingKeysWith: { first, _ in first })
+    let groups = terms.mapValues(\.group)
+    let paid = records.filter { [.purchased, .restored].contains($0.transaction.state) && groups[$0.transaction.productId] != nil }
+    let details = try app.storeDetails(paid.map(\.transaction.id))
+    let byId = Dictionary(records.map { ($0.transaction.id, $0) }, uniquingKeysWith: { first, _ in first })
+    let creditsByTransaction = Dictionary(grouping: credited, by: \.transactionId)
+    var broken: [String] = []
+    let charges = paid.filter { $0.transaction.state == .purchased }
+    /// When a charge's period began: its expiry less its period. A transaction is dated when the payment was added,
+    /// and Apple charges a moment later (after Ask to Buy, much later); a renewal is dated when its period starts.
+    func start(_ charge: StoreRecord) -> Date {
+        guard let expires = details[charge.transaction.id]?.expiresDate, let product = terms[charge.transaction.productId] else {
+            return charge.transaction.date
+        }
+        let intro = details[charge.transaction.id]?.offer != nil ? product.introOffer : nil
+        let period = intro?.period ?? product.period
+        let back = period.end(from: expires, count: -(intro?.mode == .payUpFront ? intro?.periods ?? 1 : 1))
+        return max(charge.transaction.date, back)
+    }
+    for (key, list) in Dictionary(grouping: charges, by: { "\($0.account ?? "?") \(groups[$0.transaction.productId]!)" }) {
+        var covered: (end: Date, by: StoreRecord)?
+        for charge in list.map({ ($0, start($0)) }).sorted(by: { ($0.1, $0.0.transaction.id) < ($1.1, $1.0.transaction.id) }) {
+            // A month from the 31st ends on the 28th: counted back, it starts a few days early, never later; the
+            // transaction's own date bounds it to seconds before the charge.
+            if let covered, charge.1 < covered.end.addingTimeInterval(-15) {
+                broken.append("I7: \(key) charged twice for one period: \(covered.by.transaction.id) (\(covered.by.transaction.productId) until "
+                              + "\(covered.end)) and \(charge.0.transaction.id) (\(charge.0.transaction.productId) from \(charge.1))")
+            }
+            let fields = details[charge.0.transaction.id]
+            // An upgrade ends the earlier period where the new one starts; a refund, when it was refunded.
+            let end = [fields?.expiresDate, fields?.cancellationDate].compactMap { $0 }.min() ?? charge.1
+            if end > covered?.end ?? .distantPast { covered = (end, charge.0) }
+        }
+    }
+    for charge in charges {
+        let id = charge.transaction.id
+        let lineItem = details[id]?.webOrderLineItemId
+        let sharing = paid.filter { $0.transaction.id == id || (lineItem != nil && details[$0.transaction.id]?.webOrderLineItemId == lineItem) }
+        let found = sharing.flatMap { creditsByTransaction[$0.transaction.id] ?? [] }
+        let subscriber = byId[charge.transaction.originalId]?.account ?? charge.account
+        if found.count != 1 {
+            broken.append("I7: subscription charge \(id) (\(charge.transaction.productId), \(charge.transaction.originalId == id ? "first" : "renewal or change")) credited \(found.count) times")
+        } else if let credit = found.first, let subscriber, credit.user != subscriber {
+            broken.append("I7: subscription charge \(id) credited to \(credit.user), the subscriber is \(subscriber)")
+        }
+    }
+    return broken
 }
