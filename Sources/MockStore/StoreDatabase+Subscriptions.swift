@@ -375,7 +375,7 @@ extension StoreDatabase {
             let failures = chain.failuresLeft ?? billingFailures
             if failures > 0 {
                 let first = chain.retryUntil == nil
-                if first { chain.retryUntil = Calendar.utc.date(byAdding: .day, value: product.gracePeriodDays, to: chain.expiresAt) }
+                if first { chain.retryUntil = SubscriptionPeriod(days: product.gracePeriodDays).end(from: chain.expiresAt) }
                 chain.failuresLeft = failures - 1
                 chain.dueAt = min(at.addingTimeInterval(Self.billingRetryInterval), chain.retryUntil!)
                 try chain.save(db)
@@ -484,10 +484,19 @@ extension StoreDatabase {
         }
     }
 
-    /// Every subscription chain, for `iapsim state`, pending renewal info and the tests.
+    /// Every subscription chain, for `iapsim state` and the tests.
     func subscriptionRecords() throws -> [SubscriptionRecord] {
         try queue.inDatabase { db in
             try SubscriptionRecord.fetchAll(db)
+        }
+    }
+
+    /// The chains of these original transactions: what a receipt's pending renewal info reports, without reading every
+    /// account's chains for each verification.
+    func subscriptionRecords(originals: Set<String>) throws -> [SubscriptionRecord] {
+        guard !originals.isEmpty else { return [] }
+        return try queue.inDatabase { db in
+            try originals.sorted().compactMap { try Self.subscription(db, original: $0) }
         }
     }
 }
@@ -496,12 +505,4 @@ extension SubscriptionRecord {
     static func fetchAll(_ db: Database) throws -> [SubscriptionRecord] {
         try Row.fetchAll(db, sql: "SELECT \(columns) FROM subscription ORDER BY account, groupId").map(SubscriptionRecord.init)
     }
-}
-
-extension Calendar {
-    static let utc: Calendar = {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        return calendar
-    }()
 }

@@ -66,7 +66,7 @@ public final class AppleReceiptService {
             let subscriptions = receipt.in_app.filter { $0.subscription_group_identifier != nil }
             guard !subscriptions.isEmpty else { return VerifyReceiptResponse(status: ReceiptStatus.ok, environment: environment.rawValue, receipt: receipt) }
             let chains = Set(subscriptions.map(\.original_transaction_id))
-            let renewals = ((try? database.subscriptionRecords()) ?? []).filter { chains.contains($0.originalTransactionId) }.map { chain in
+            let renewals = ((try? database.subscriptionRecords(originals: chains)) ?? []).map { chain in
                 PendingRenewalInfo(auto_renew_product_id: chain.renewsAs, auto_renew_status: chain.autoRenew ? "1" : "0",
                                    original_transaction_id: chain.originalTransactionId, product_id: chain.productId,
                                    expiration_intent: chain.expirationIntent.map(String.init),

@@ -22,11 +22,15 @@ extension SubscriptionStatus {
 
     /// "12 Dec" / "12月12日", in UTC: the store's calendar, the same on every machine.
     static func day(_ date: Date, _ lang: Language) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: lang == .zh ? "zh_Hans" : "en_GB")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.setLocalizedDateFormatFromTemplate("dMMM")
-        return formatter.string(from: date)
+        date.formatted(lang == .zh ? dayZh : dayEn)
+    }
+
+    // Made once: the product list asks for a date on every row of every frame.
+    private static let dayEn = dayStyle("en_GB"), dayZh = dayStyle("zh_Hans")
+
+    private static func dayStyle(_ locale: String) -> Date.FormatStyle {
+        Date.FormatStyle(date: .omitted, time: .omitted, locale: Locale(identifier: locale), timeZone: TimeZone(identifier: "UTC")!)
+            .day().month(.abbreviated)
     }
 }
 
