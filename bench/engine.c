@@ -90,6 +90,8 @@ int main(int argc, char **argv) {
     sqlite3_stmt *insertTx = prep(store, "INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, error, account, originalTransactionId, plan, device)"
         " VALUES (?, 'coins.60', 'purchasing', ?, 1, NULL, NULL, NULL, '[{\"at\":1800000001,\"spawns\":false,\"state\":\"purchased\"}]', 'phone')");
     sqlite3_stmt *purchased = prep(store, "UPDATE storeTransaction SET state = 'purchased', error = NULL, plan = NULL WHERE id = ?");
+    sqlite3_stmt *clock = prep(store, "INSERT INTO meta (key, value) VALUES ('clock', 1800000001.0)"
+        " ON CONFLICT (key) DO UPDATE SET value = MAX(value, excluded.value)");
     sqlite3_stmt *save = prep(keychain,
         "INSERT INTO pendingOrder (transactionId, user, productId, orderId, purchasedAt, price, receiptHash, attempts, lastAttemptAt, status)"
         " VALUES (?, 'alice', 'coins.60', ?, 1, '¥6', 'ab12', 0, NULL, ?) ON CONFLICT (transactionId) DO UPDATE SET"
@@ -130,9 +132,10 @@ int main(int argc, char **argv) {
         snprintf(number, sizeof number, "%lld", t + 1);
         run(bumpTx, 1, (const char *[]){number});
         snprintf(txId, sizeof txId, "%lld", t);
+        run(clock, 0, 0);
         run(insertTx, 2, (const char *[]){txId, orderId});
         tx(store, "COMMIT");
-        tx(store, "BEGIN IMMEDIATE"); run(purchased, 1, (const char *[]){txId}); tx(store, "COMMIT");
+        tx(store, "BEGIN IMMEDIATE"); run(clock, 0, 0); run(purchased, 1, (const char *[]){txId}); tx(store, "COMMIT");
 
         run(receipt, 0, 0);
         tx(keychain, "BEGIN IMMEDIATE");

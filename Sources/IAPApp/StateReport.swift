@@ -1,155 +1,166 @@
 import Foundation
 import DataFiles
 import GRDB
+import IAPCore
+import MockBackend
 import MockStore
 
-/// `iapsim state`: what each party holds, as JSON. The field names are a contract with QA scripts.
-/// It only reads: each file is checked as the app checks it, then read through a read-only connection that never
-/// checkpoints, deletes or creates a WAL file.
+/// `iapsim state`: what each party holds, as JSON (`StateDocument` is the shape). It only reads: each file is checked
+/// as the app checks it, then read through a read-only connection that never checkpoints, deletes or creates a WAL
+/// file. Columns are read by name: a file of an earlier version (not yet migrated by the app) lacks the later ones.
 public enum StateReport {
-    public static func json(for directory: DataDirectory) throws -> String {
+    /// `catalog` says which products are consumables and subscriptions, which no credit is kept for.
+    public static func json(for directory: DataDirectory, catalog: [Product]) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(try document(for: directory, catalog: catalog)), as: UTF8.self)
+    }
+
+    static func document(for directory: DataDirectory, catalog: [Product]) throws -> StateDocument {
         try directory.checkExisting()
         let files = FileManager.default
         guard [directory.store, directory.backend, directory.keychain].contains(where: files.fileExists(atPath:)) else {
             throw DataDirectoryError(description: "\(directory.path) holds no iapsim data (no store.sqlite, backend.sqlite or client-keychain.sqlite); check --data-dir")
         }
-        var transactions: [[String: Any]] = []
-        if files.fileExists(atPath: directory.store) {
-            // By name: a file of an earlier version (not yet migrated by the app) has no account or original id.
-            transactions = try read(directory.store, as: .store, "SELECT * FROM storeTransaction ORDER BY date, id") { row in
-                ["transactionId": row["id"] as String, "productId": row["productId"] as String, "state": row["state"] as String,
-                 "finished": row["finished"] as Bool, "applicationUsername": row["applicationUsername"] as String? ?? NSNull(),
-                 "error": row["error"] as String? ?? NSNull(), "account": (row.hasColumn("account") ? row["account"] as String? : nil) ?? NSNull(),
-                 "originalTransactionId": (row.hasColumn("originalTransactionId") ? row["originalTransactionId"] as String? : nil) ?? NSNull(),
-                 "device": (row.hasColumn("device") ? row["device"] as String? : nil) ?? StoreDatabase.firstDevice]
-                    .merging(appleFields(row)) { first, _ in first }
-            }
+        let store = files.fileExists(atPath: directory.store) ? try read(directory.store, as: .store, storeHoldings) : StoreHoldings()
+        let backend = files.fileExists(atPath: directory.backend) ? try read(directory.backend, as: .backend, backendHoldings) : BackendHoldings()
+        let client = files.fileExists(atPath: directory.keychain) ? try read(directory.keychain, as: .keychain, clientUsers) : [:]
+        var devices: [String: StateDocument.DeviceEntry] = [:]
+        for name in ((try? files.contentsOfDirectory(atPath: directory.path + "/devices")) ?? []).sorted() {
+            let keychain = directory.on(device: name).keychain
+            if files.fileExists(atPath: keychain) { devices[name] = .init(users: try read(keychain, as: .keychain, clientUsers)) }
         }
-        var accounts: [String: [String: Any]] = [:]
-        func account(_ name: String) -> [String: Any] { accounts[name] ?? ["owned": [String](), "subscriptions": [Any](), "revokedCredits": [Any]()] }
-        // The store's clock as it last acted: what "owned now" means for a skipped or fast clock.
-        var now = Date().timeIntervalSince1970
-        if files.fileExists(atPath: directory.store), try tableExists("subscription", in: directory.store, as: .store) {
-            now = try read(directory.store, as: .store, """
-                SELECT MAX(COALESCE((SELECT CAST(value AS REAL) FROM meta WHERE key = 'clock'), 0), COALESCE((SELECT MAX(date) FROM storeTransaction), 0))
-                """) { $0[0] as Double }.first ?? now
-            for (user, chain) in try read(directory.store, as: .store, """
-                SELECT s.account, s.productId, s.groupId, s.autoRenew, s.renewsAs, s.expiresAt, s.retryUntil, s.expirationIntent, s.revokedAt,
-                       s.originalTransactionId, t.offer FROM subscription s LEFT JOIN storeTransaction t ON t.id = s.latestTransactionId
-                ORDER BY s.account, s.groupId
-                """, { row -> (String, [String: Any]) in
-                    let status = row[8] as Double? != nil ? "revoked" : row[7] as Int? != nil ? "expired" : row[6] as Double? != nil ? "billing-retry"
-                        : !(row[3] as Bool) ? "cancelled" : row.text(10) == "trial" ? "trial" : "active"
-                    return (row[0], ["productId": row[1] as String, "subscription_group_identifier": row[2] as String, "status": status,
-                                     "expires_date_ms": ms(row[5]), "auto_renew_status": (row[3] as Bool) ? "1" : "0",
-                                     "auto_renew_product_id": row[4] as String, "grace_period_expires_date_ms": (row[6] as Double?).map(ms) ?? NSNull(),
-                                     "expiration_intent": (row[7] as Int?).map(String.init) ?? NSNull(), "original_transaction_id": row[9] as String])
-                }) {
-                var entry = account(user)
-                entry["subscriptions"] = (entry["subscriptions"] as? [Any] ?? []) + [chain]
-                accounts[user] = entry
-            }
+
+        let asOf = store.clock ?? Date()
+        let notKept = Set(catalog.filter { $0.kind.isConsumable || $0.subscription != nil }.map(\.id))
+        let people = Set(backend.credited.map(\.user)).union(backend.revoked.map(\.credit.user)).union(backend.entitlements.map(\.user))
+            .union(store.subscriptions.map(\.account)).union(store.transactions.compactMap(\.account))
+        var users: [String: UserHoldings] = [:]
+        for user in people {
+            let owned = BackendDatabase.owned(credited: backend.credited.filter { $0.user == user }.map(\.productId),
+                                              entitlements: backend.entitlements.filter { $0.user == user }, notKept: notKept, at: asOf)
+            users[user] = UserHoldings(
+                owned: owned.sorted(),
+                subscriptions: store.subscriptions.filter { $0.account == user }.map(subscriptionEntry),
+                revokedCredits: backend.revoked.filter { $0.credit.user == user }.map { revoked in
+                    RevokedCreditEntry(transactionId: revoked.credit.transactionId, productId: revoked.credit.productId,
+                                       orderId: revoked.credit.orderId, coins: revoked.credit.coins,
+                                       revokedAt_ms: milliseconds(revoked.revokedAt.timeIntervalSince1970))
+                })
         }
-        var credits: [[String: Any]] = []
-        if files.fileExists(atPath: directory.backend) {
-            credits = try read(directory.backend, as: .backend, """
-                SELECT transactionId, user, productId, orderId, coins FROM credit WHERE revokedAt IS NULL ORDER BY creditedAt, transactionId
-                """) { row in
-                ["transactionId": row[0] as String, "user": row[1] as String, "productId": row[2] as String, "orderId": row[3] as String,
-                 "coins": row[4] as Int]
-            }
-        }
-        if files.fileExists(atPath: directory.backend), try tableExists("entitlement", in: directory.backend, as: .backend) {
-            for (user, product) in try read(directory.backend, as: .backend, """
-                SELECT user, productId FROM credit WHERE revokedAt IS NULL AND coins = 0 AND productId NOT IN (SELECT productId FROM entitlement)
-                UNION SELECT user, productId FROM entitlement WHERE revokedAt IS NULL AND ? < MAX(expiresAt, COALESCE(graceUntil, 0))
-                """, arguments: [now], { ($0[0] as String, $0[1] as String) }) {
-                var entry = account(user)
-                entry["owned"] = ((entry["owned"] as? [String] ?? []) + [product]).sorted()
-                accounts[user] = entry
-            }
-            for (user, revoked) in try read(directory.backend, as: .backend, """
-                SELECT user, transactionId, productId, revokedAt FROM credit WHERE revokedAt IS NOT NULL ORDER BY revokedAt, transactionId
-                """, { row -> (String, [String: Any]) in
-                    (row[0], ["transactionId": row[1] as String, "productId": row[2] as String, "revokedAt_ms": ms(row[3])])
-                }) {
-                var entry = account(user)
-                entry["revokedCredits"] = (entry["revokedCredits"] as? [Any] ?? []) + [revoked]
-                accounts[user] = entry
-            }
-        }
-        // The first device's keychain is the client's as it always was; every other device's is listed by its name.
-        var devices: [String: Any] = [:]
-        let others = (try? files.contentsOfDirectory(atPath: directory.path + "/devices")) ?? []
-        for name in others.sorted() where files.fileExists(atPath: directory.on(device: name).keychain) {
-            devices[name] = ["users": try users(in: directory.on(device: name).keychain)]
-        }
-        let report: [String: Any] = [
-            "store": ["transactions": transactions],
-            "backend": ["credits": credits],
-            // Per user, Apple's and the backend's view: what is owned now (by the store's clock), each subscription with its
-            // status and expiry, and each credit a refund took back.
-            "accounts": accounts,
-            "client": ["users": files.fileExists(atPath: directory.keychain) ? try users(in: directory.keychain) : [:], "devices": devices],
-        ]
-        let data = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys, .prettyPrinted])
-        return String(decoding: data, as: UTF8.self)
+        return StateDocument(store: .init(transactions: store.transactions), backend: .init(credits: backend.credited.map(creditEntry)),
+                             client: .init(users: client, devices: devices), accounts: users, asOf: iso(asOf))
     }
 
-    /// Each user with something in this keychain: pending orders and open intents.
-    private static func users(in keychain: String) throws -> [String: Any] {
-        var users: [String: Any] = [:]
-        let orders = try read(keychain, as: .keychain, """
+    // MARK: The store
+
+    private struct StoreHoldings {
+        var transactions: [StoreTransactionEntry] = []
+        var subscriptions: [SubscriptionSnapshot] = []
+        /// The store's clock as it last acted or was last noted (a skip, a quit), and never before its latest transaction
+        /// or refund.
+        var clock: Date?
+    }
+
+    private static func storeHoldings(_ db: Database) throws -> StoreHoldings {
+        var holdings = StoreHoldings()
+        holdings.subscriptions = try StoreDatabase.subscriptionSnapshots(db)
+        let groups = Dictionary(holdings.subscriptions.map { ($0.status.originalTransactionId, $0.status.group) }, uniquingKeysWith: { a, _ in a })
+        let rows = try Row.fetchAll(db, sql: "SELECT * FROM storeTransaction ORDER BY date, id")
+        let dates = Dictionary(rows.map { ($0["id"] as String, $0["date"] as Double) }, uniquingKeysWith: { a, _ in a })
+        var latest: Double?
+        for row in rows {
+            let column = { (name: String) -> DatabaseValue in row.hasColumn(name) ? row[name] : .null }
+            let id: String = row["id"], state: String = row["state"], date: Double = row["date"]
+            let original = String.fromDatabaseValue(column("originalTransactionId"))
+            let cancelled = Double.fromDatabaseValue(column("cancellationDate"))
+            latest = [latest, date, cancelled].compactMap { $0 }.max()
+            var entry = StoreTransactionEntry(transactionId: id, productId: row["productId"], state: state, finished: row["finished"],
+                                              applicationUsername: row["applicationUsername"], error: row["error"],
+                                              account: String.fromDatabaseValue(column("account")), originalTransactionId: original,
+                                              device: String.fromDatabaseValue(column("device")) ?? StoreDatabase.firstDevice)
+            if state == TransactionState.purchased.rawValue || state == TransactionState.restored.rawValue {
+                let chain = original ?? id
+                var apple = StoreTransactionEntry.AppleFields(original_transaction_id: chain, purchase_date_ms: milliseconds(date),
+                                                              original_purchase_date_ms: milliseconds(dates[chain] ?? date))
+                // A subscription's charge (or the restore of one) belongs to a chain in the store's subscription table.
+                if let group = groups[chain] {
+                    let offer = String.fromDatabaseValue(column("offer")).flatMap(TransactionDetails.Offer.init(rawValue:))
+                    apple.subscription_group_identifier = group
+                    apple.expires_date_ms = Double.fromDatabaseValue(column("expiresDate")).map(milliseconds)
+                    apple.is_trial_period = String(offer == .trial)
+                    apple.is_in_intro_offer_period = String(offer == .intro)
+                    apple.web_order_line_item_id = String.fromDatabaseValue(column("webOrderLineItemId"))
+                }
+                apple.cancellation_date_ms = cancelled.map(milliseconds)
+                apple.cancellation_reason = Int.fromDatabaseValue(column("cancellationReason")).map(String.init)
+                entry.apple = apple
+            }
+            holdings.transactions.append(entry)
+        }
+        holdings.clock = [try StoreDatabase.clock(db), latest.map(Date.init(timeIntervalSince1970:))].compactMap { $0 }.max()
+        return holdings
+    }
+
+    private static func subscriptionEntry(_ chain: SubscriptionSnapshot) -> SubscriptionEntry {
+        let status = chain.status
+        return SubscriptionEntry(
+            productId: status.productId, subscription_group_identifier: status.group, original_transaction_id: status.originalTransactionId,
+            status: status.state.rawValue, expires_date_ms: milliseconds(chain.expiresAt.timeIntervalSince1970),
+            auto_renew_status: chain.autoRenew ? "1" : "0", auto_renew_product_id: chain.renewsAs,
+            is_in_billing_retry_period: status.state == .billingRetry ? "1" : "0",
+            grace_period_expires_date_ms: chain.graceUntil.map { milliseconds($0.timeIntervalSince1970) },
+            expiration_intent: chain.expirationIntent.map(String.init),
+            cancellation_date_ms: status.state == .revoked ? status.date.map { milliseconds($0.timeIntervalSince1970) } : nil)
+    }
+
+    // MARK: The backend
+
+    private struct BackendHoldings {
+        var credited: [Credit] = []
+        var revoked: [RevokedCredit] = []
+        var entitlements: [Entitlement] = []
+    }
+
+    private static func backendHoldings(_ db: Database) throws -> BackendHoldings {
+        let (live, revoked) = try BackendDatabase.ledger(db)
+        return BackendHoldings(credited: live, revoked: revoked, entitlements: try BackendDatabase.entitlements(db))
+    }
+
+    private static func creditEntry(_ credit: Credit) -> CreditEntry {
+        CreditEntry(transactionId: credit.transactionId, user: credit.user, productId: credit.productId, orderId: credit.orderId, coins: credit.coins)
+    }
+
+    // MARK: The client
+
+    private static func clientUsers(_ db: Database) throws -> [String: ClientUser] {
+        let orders = try Row.fetchAll(db, sql: """
             SELECT transactionId, user, productId, orderId, attempts, status FROM pendingOrder ORDER BY user, purchasedAt, transactionId
-            """) { row -> (String, [String: Any]) in
-            (row[1], ["transactionId": row[0] as String, "productId": row[2] as String, "orderId": row.text(3) ?? NSNull(),
-                      "attempts": row[4] as Int, "status": row[5] as String])
+            """).map { row in
+            (row[1] as String, ClientUser.PendingEntry(transactionId: row[0], productId: row[2], orderId: row.text(3), attempts: row[4], status: row[5]))
         }
         // The notes of who is paying (issue 11); a file of an earlier version has none yet.
-        let hasIntents = try !read(keychain, as: .keychain, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'intent'") { _ in 1 }.isEmpty
-        let intents = hasIntents ? try read(keychain, as: .keychain, "SELECT id, user, productId, orderId, interrupted FROM intent ORDER BY id") {
-            row -> (String, [String: Any]) in
-            (row[1], ["id": row[0] as Int64, "productId": row[2] as String, "orderId": row.text(3) ?? NSNull(), "interrupted": row[4] as Bool])
+        let intents = try db.tableExists("intent") ? try Row.fetchAll(db, sql: "SELECT id, user, productId, orderId, interrupted FROM intent ORDER BY id").map { row in
+            (row[1] as String, ClientUser.IntentEntry(id: row[0], productId: row[2], orderId: row.text(3), interrupted: row[4]))
         } : []
         let pending = Dictionary(grouping: orders, by: \.0), open = Dictionary(grouping: intents, by: \.0)
+        var users: [String: ClientUser] = [:]
         for user in Set(pending.keys).union(open.keys) {
-            users[user] = ["pending": (pending[user] ?? []).map(\.1), "openIntents": (open[user] ?? []).map(\.1)]
+            users[user] = ClientUser(pending: (pending[user] ?? []).map(\.1), openIntents: (open[user] ?? []).map(\.1))
         }
         return users
     }
 
-    /// Apple's receipt fields of a store transaction, where the file has them and they apply.
-    private static func appleFields(_ row: Row) -> [String: Any] {
-        guard row.hasColumn("webOrderLineItemId") else { return [:] }
-        var fields: [String: Any] = ["purchase_date_ms": ms(row["date"]),
-                                     "original_transaction_id": row["originalTransactionId"] as String? ?? row["id"] as String]
-        if let expires = row["expiresDate"] as Double? { fields["expires_date_ms"] = ms(expires) }
-        if let offer = row["offer"] as String? {
-            fields["is_trial_period"] = String(offer == "trial")
-            fields["is_in_intro_offer_period"] = String(offer == "intro")
-        }
-        if let cancelled = row["cancellationDate"] as Double? { fields["cancellation_date_ms"] = ms(cancelled) }
-        if let reason = row["cancellationReason"] as Int? { fields["cancellation_reason"] = String(reason) }
-        if let order = row["webOrderLineItemId"] as String? { fields["web_order_line_item_id"] = order }
-        return fields
-    }
+    // MARK: Reading
 
-    private static func ms(_ seconds: Double) -> String { String(Int64((seconds * 1000).rounded())) }
+    private static func milliseconds(_ seconds: Double) -> String { Receipt.Entry.milliseconds(Date(timeIntervalSince1970: seconds)) }
 
-    private static func tableExists(_ name: String, in path: String, as identity: DataFileIdentity) throws -> Bool {
-        try !read(path, as: identity, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", arguments: [name]) { _ in 1 }.isEmpty
-    }
+    private static func iso(_ date: Date) -> String { date.formatted(.iso8601) }
 
-    private static func read<T>(_ path: String, as identity: DataFileIdentity, _ sql: String, arguments: StatementArguments = [],
-                                _ row: (Row) -> T) throws -> [T] {
+    private static func read<T>(_ path: String, as identity: DataFileIdentity, _ body: (Database) throws -> T) throws -> T {
         let queue = try DataFile.openForReading(path, as: identity)
         do {
-            return try queue.inDatabase { db in
-                var rows: [T] = []
-                let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
-                while let next = try cursor.next() { rows.append(row(next)) }
-                return rows
-            }
+            return try queue.inDatabase(body)
         } catch let error as DatabaseError {
             throw DataFileError(path: path, problem: error.message ?? "\(error)")
         }

@@ -143,11 +143,16 @@ extension BackendDatabase {
             .map(entitlement)
     }
 
-    /// Every entitlement, for `iapsim state`.
+    /// Every entitlement, for the tests.
     public func entitlements() throws -> [Entitlement] {
-        try queue.inDatabase { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM entitlement ORDER BY user, originalTransactionId").map(Self.entitlement)
-        }
+        try queue.inDatabase { db in try Self.entitlements(db) }
+    }
+
+    /// Every entitlement, read through `db` (`iapsim state`'s own read-only connection); none in a file written
+    /// before subscriptions.
+    public static func entitlements(_ db: Database) throws -> [Entitlement] {
+        guard try db.tableExists("entitlement") else { return [] }
+        return try Row.fetchAll(db, sql: "SELECT * FROM entitlement ORDER BY user, originalTransactionId").map(entitlement)
     }
 
     /// Every revoked credit with when it was revoked, for `iapsim state`: a refund stays visible.

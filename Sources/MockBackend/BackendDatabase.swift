@@ -140,8 +140,8 @@ public final class BackendDatabase {
         try queue.inDatabase { db in
             let coins = try Int.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(SUM(coins), 0) FROM credit WHERE user = ? AND revokedAt IS NULL"), arguments: [user]) ?? 0
             let products = try String.fetchAll(db.cachedStatement(sql: "SELECT DISTINCT productId FROM credit WHERE user = ? AND revokedAt IS NULL"), arguments: [user])
-            let subscribed = try Self.entitlements(db, user: user).filter { $0.isActive(at: date) }.map(\.productId)
-            var account = Account(coins: coins, owned: Set(products).subtracting(notKept).union(subscribed))
+            var account = Account(coins: coins, owned: Self.owned(credited: products, entitlements: try Self.entitlements(db, user: user),
+                                                                   notKept: notKept, at: date))
             if !units.isEmpty {
                 for row in try Row.fetchAll(db.cachedStatement(sql: """
                     SELECT productId, COUNT(*) FROM credit WHERE user = ? AND revokedAt IS NULL GROUP BY productId
@@ -151,6 +151,12 @@ public final class BackendDatabase {
             }
             return account
         }
+    }
+
+    /// The one rule for what a user holds at `date` (the app's account and `iapsim state`): each product a live credit
+    /// makes theirs, but for `notKept`, and each subscription whose entitlement has not ended.
+    public static func owned(credited products: [String], entitlements: [Entitlement], notKept: Set<String>, at date: Date) -> Set<String> {
+        Set(products).subtracting(notKept).union(entitlements.filter { $0.isActive(at: date) }.map(\.productId))
     }
 
     /// Every live credit, for `iapsim state`.

@@ -306,6 +306,7 @@ extension StoreDatabase {
     func setAutoRenew(_ on: Bool, original: String, at date: Date) throws -> StoreNotification? {
         try queue.write { db in
             guard var chain = try Self.subscription(db, original: original), !chain.isOver, chain.autoRenew != on else { return nil }
+            try Self.noteClock(db, date)
             chain.autoRenew = on
             if chain.retryUntil == nil { chain.dueAt = chain.expiresAt }
             try chain.save(db)
@@ -350,6 +351,7 @@ extension StoreDatabase {
                 SELECT \(SubscriptionRecord.columns) FROM subscription INDEXED BY subscriptionDue
                 WHERE dueAt IS NOT NULL AND dueAt <= ? ORDER BY dueAt LIMIT 1
                 """), arguments: [now.timeIntervalSince1970]) else { return nil }
+            try Self.noteClock(db, now)
             var chain = SubscriptionRecord(row)
             let at = chain.dueAt ?? now
             func notification(_ kind: StoreNotification.Kind, _ subtype: StoreNotification.Subtype? = nil, transaction: String? = nil)
@@ -440,6 +442,7 @@ extension StoreDatabase {
             SELECT \(Self.columns), \(TransactionDetails.columns) FROM storeTransaction
             WHERE id = ? AND state IN ('purchased', 'restored') AND cancellationDate IS NULL
             """), arguments: [id]) else { return nil }
+        try noteClock(db, date)
         let transaction = Self.transaction(row)
         var details = TransactionDetails(row, from: 10)
         details.cancellationDate = date

@@ -83,6 +83,7 @@ public final class StoreDatabase {
         return try queue.write { db in
             let transaction = StoreTransaction(id: try Self.nextId(db), productId: productId, state: state, applicationUsername: applicationUsername,
                                                date: date, error: error, originalTransactionId: originalTransactionId)
+            try Self.noteClock(db, date)
             try db.cachedStatement(sql: """
                 INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, error, account, originalTransactionId, plan, device)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -118,6 +119,7 @@ public final class StoreDatabase {
                                              arguments: [id]),
                   var plan = StorePlan.decode(row.text(8)), let step = plan.steps.first, step.date <= now
             else { return nil }
+            try Self.noteClock(db, now)
             plan.steps.removeFirst()
             let rest = plan.steps.isEmpty ? nil : try plan.encoded()
             try db.cachedStatement(sql: "UPDATE storeTransaction SET plan = ? WHERE id = ?").execute(arguments: [rest, id])
@@ -318,6 +320,15 @@ public final class StoreDatabase {
         try queue.write { db in
             try db.cachedStatement(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)").execute(arguments: [key, value])
         }
+    }
+
+    /// The store's clock as it last acted (a payment, a step of one, a renewal, a refund, a change of auto-renew),
+    /// inside the caller's database transaction: `iapsim state` judges entitlement at this instant, which the app's
+    /// clock reaches only while it runs (`t`, `--speed` and scripts move it away from the wall).
+    static func noteClock(_ db: Database, _ date: Date) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO meta (key, value) VALUES ('clock', ?) ON CONFLICT (key) DO UPDATE SET value = MAX(CAST(value AS REAL), excluded.value)
+            """).execute(arguments: [date.timeIntervalSince1970])
     }
 
     /// Takes the next transaction id, inside the caller's database transaction.

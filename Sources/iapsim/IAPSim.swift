@@ -39,10 +39,13 @@ struct StateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "state", abstract: "Print what each party holds, as JSON.")
 
     @OptionGroup var data: DataOptions
+    /// Which products are consumables and subscriptions: what `owned` leaves out of the credits.
+    @OptionGroup var catalog: CatalogOption
 
     func run() throws {
+        let directory = data.existingDirectory()
         do {
-            print(try StateReport.json(for: data.existingDirectory()))
+            print(try StateReport.json(for: directory, catalog: catalog.load()))
         } catch {
             Console.fail("\(error)")
         }

@@ -169,7 +169,7 @@ struct DataFileInputTests {
         // (read-only ones included) notes what it reads, so they are only required to stay where they are.
         let data = names.filter { !$0.hasSuffix("-shm") }
         let before = data.map { bytes(directory.path + "/" + $0) }
-        let report = try StateReport.json(for: directory)
+        let report = try StateReport.json(for: directory, catalog: shippedCatalog)
         #expect(report.contains("\"pending\""))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == names)
         #expect(data.map { bytes(directory.path + "/" + $0) } == before)
@@ -178,7 +178,7 @@ struct DataFileInputTests {
         try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: empty) }
         for path in [empty, empty + "/missing", directory.store] {
-            #expect(throws: (any Error).self, "\(path)") { try StateReport.json(for: DataDirectory(path: path)) }
+            #expect(throws: (any Error).self, "\(path)") { try StateReport.json(for: DataDirectory(path: path), catalog: shippedCatalog) }
         }
     }
 

@@ -176,7 +176,7 @@ struct DeviceTests {
         app.advance(0.5)
         app.press(.enter)
         app.advance(3)
-        let json = try JSONSerialization.jsonObject(with: Data(try StateReport.json(for: DataDirectory(path: app.directory.path)).utf8)) as? [String: Any]
+        let json = try JSONSerialization.jsonObject(with: Data(try StateReport.json(for: DataDirectory(path: app.directory.path), catalog: shippedCatalog).utf8)) as? [String: Any]
         let transactions = try #require((json?["store"] as? [String: Any])?["transactions"] as? [[String: Any]])
         #expect(transactions.map { $0["device"] as? String } == ["phone", "tablet"])
         let client = try #require(json?["client"] as? [String: Any])

@@ -244,7 +244,7 @@ extension SubscriptionTests {
         buy(app, Self.noAds)
         let refunded = try #require(app.parties.store.refund(transactionId: nil, account: "alice"))
         app.advance(1)
-        let json = try StateReport.json(for: app.directory)
+        let json = try StateReport.json(for: app.directory, catalog: shippedCatalog)
         let state = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         let transactions = try #require((state["store"] as? [String: Any])?["transactions"] as? [[String: Any]])
         let refund = try #require(transactions.first { $0["transactionId"] as? String == refunded })

@@ -1,0 +1,183 @@
+import Foundation
+import IAPApp
+import IAPCore
+import MockStore
+import Testing
+
+/// `iapsim state` (issue 14, items 4 and 5): Apple's fields on the store's transactions, and per user what they own,
+/// their subscriptions as the store reports them, and the credits Apple took back.
+@Suite("iapsim state: Apple's fields, owned products, subscriptions and revoked credits")
+struct StateReportTests {
+    static let monthly = "com.iapsim.vip.monthly", yearly = "com.iapsim.vip.yearly", noAds = "com.iapsim.noads", coins = "com.iapsim.coins.60"
+
+    private func buy(_ app: Harness, _ productId: String) {
+        let index = shippedCatalog.firstIndex { $0.id == productId }!
+        for _ in 0..<shippedCatalog.count { app.press(.up) }
+        for _ in 0..<index { app.press(.down) }
+        app.press(.enter)
+        app.advance(5)
+        app.press(.escape)
+    }
+
+    private func logIn(_ app: Harness, _ name: String) {
+        app.press(.escape, .char("L"))
+        app.type(name)
+        app.press(.enter)
+        app.advance(0.5)
+    }
+
+    /// Moves the clock to the store's next subscription event and past it, letting the app verify what it brought.
+    private func skipToNextEvent(_ app: Harness) throws {
+        let due = try #require(app.parties.store.nextSubscriptionEvent())
+        app.advance(due.timeIntervalSince(app.timers.now) + 1)
+        app.advance(5)
+    }
+
+    private struct Report {
+        let json: [String: Any]
+
+        var transactions: [[String: Any]] { (json["store"] as? [String: Any])?["transactions"] as? [[String: Any]] ?? [] }
+        func transaction(_ id: String) -> [String: Any]? { transactions.first { $0["transactionId"] as? String == id } }
+        func user(_ name: String) -> [String: Any] { (json["accounts"] as? [String: Any])?[name] as? [String: Any] ?? [:] }
+        func owned(_ name: String) -> [String] { user(name)["owned"] as? [String] ?? [] }
+        func subscriptions(_ name: String) -> [[String: Any]] { user(name)["subscriptions"] as? [[String: Any]] ?? [] }
+        func revoked(_ name: String) -> [[String: Any]] { user(name)["revokedCredits"] as? [[String: Any]] ?? [] }
+        var asOf: String? { json["asOf"] as? String }
+    }
+
+    private func report(_ app: Harness) throws -> Report {
+        let text = try StateReport.json(for: app.directory, catalog: shippedCatalog)
+        return Report(json: try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]))
+    }
+
+    private func ms(_ date: Date) -> String { String(Int64((date.timeIntervalSince1970 * 1000).rounded())) }
+
+    @Test("store transactions carry Apple's fields where they apply, beside the keys the campaign reads")
+    func appleFields() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        buy(app, Self.coins)
+        buy(app, Self.monthly)
+        try skipToNextEvent(app)  // the trial ends: the first paid month
+        app.session.set(.userCancels, FaultArm(once: true))
+        buy(app, Self.noAds)
+        let records = try app.storeRecords()
+        let coins = try #require(records.first { $0.transaction.productId == Self.coins })
+        let trial = try #require(records.first { $0.transaction.productId == Self.monthly })
+        let renewal = try #require(records.last { $0.transaction.productId == Self.monthly })
+        let cancelled = try #require(records.first { $0.transaction.state == .failed })
+        #expect(trial.transaction.id != renewal.transaction.id)
+        let state = try report(app)
+
+        // The keys the campaign and the end-to-end tests read are all still there, empty ones as null.
+        for entry in state.transactions {
+            for key in ["transactionId", "productId", "state", "finished", "applicationUsername", "error", "account", "originalTransactionId", "device"] {
+                #expect(entry.keys.contains(key), "\(key) missing from \(entry)")
+            }
+        }
+        let first = try #require(state.transaction(trial.transaction.id))
+        #expect(first["originalTransactionId"] is NSNull)
+        #expect(first["original_transaction_id"] as? String == trial.transaction.id)
+        #expect(first["purchase_date_ms"] as? String == ms(trial.transaction.date))
+        #expect(first["original_purchase_date_ms"] as? String == ms(trial.transaction.date))
+        #expect(first["subscription_group_identifier"] as? String == "com.iapsim.vip")
+        #expect(first["is_trial_period"] as? String == "true")
+        #expect(first["is_in_intro_offer_period"] as? String == "false")
+        #expect(first["expires_date_ms"] as? String == ms(renewal.transaction.date))  // the paid month starts as the trial ends
+        #expect(first["web_order_line_item_id"] is String)
+
+        let next = try #require(state.transaction(renewal.transaction.id))
+        #expect(next["original_transaction_id"] as? String == trial.transaction.id)
+        #expect(next["original_purchase_date_ms"] as? String == ms(trial.transaction.date))
+        #expect(next["purchase_date_ms"] as? String == ms(renewal.transaction.date))
+        #expect(next["is_trial_period"] as? String == "false")
+        #expect(next["web_order_line_item_id"] as? String != first["web_order_line_item_id"] as? String)
+        #expect(next["applicationUsername"] is NSNull)
+
+        // A consumable has the fields of any purchase, none of a subscription's; a failed payment has none of Apple's.
+        let consumable = try #require(state.transaction(coins.transaction.id))
+        #expect(consumable["original_transaction_id"] as? String == coins.transaction.id)
+        for key in ["subscription_group_identifier", "expires_date_ms", "is_trial_period", "web_order_line_item_id", "cancellation_date_ms"] {
+            #expect(consumable[key] == nil, "\(key) on a consumable")
+        }
+        let failed = try #require(state.transaction(cancelled.transaction.id))
+        #expect(failed["purchase_date_ms"] == nil && failed["original_transaction_id"] == nil)
+        #expect(failed["error"] as? String == "cancelled")
+    }
+
+    @Test("per user: owned by the backend's rule at the store's clock, subscriptions as the store reports them, revoked credits with when")
+    func perUser() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        buy(app, Self.coins)
+        buy(app, Self.noAds)
+        buy(app, Self.monthly)
+        var state = try report(app)
+        #expect(state.owned("alice") == [Self.noAds, Self.monthly].sorted())  // not the consumable
+        var subscription = try #require(state.subscriptions("alice").first)
+        #expect(subscription["status"] as? String == "trial")
+        #expect(subscription["productId"] as? String == Self.monthly)
+        #expect(subscription["auto_renew_status"] as? String == "1")
+        #expect(subscription["auto_renew_product_id"] as? String == Self.monthly)
+        #expect(subscription["is_in_billing_retry_period"] as? String == "0")
+        #expect(subscription["expiration_intent"] is NSNull && subscription["grace_period_expires_date_ms"] is NSNull)
+
+        // Billing fails throughout: billing retry with the service on through the grace period, then expired.
+        app.session.set(.billingFails, FaultArm(value: "99"))
+        try skipToNextEvent(app)
+        state = try report(app)
+        subscription = try #require(state.subscriptions("alice").first)
+        #expect(subscription["status"] as? String == "billing-retry")
+        #expect(subscription["is_in_billing_retry_period"] as? String == "1")
+        let grace = try #require(subscription["grace_period_expires_date_ms"] as? String)
+        #expect(state.owned("alice").contains(Self.monthly))
+        app.advance(17 * 86_400)
+        state = try report(app)
+        subscription = try #require(state.subscriptions("alice").first)
+        #expect(subscription["status"] as? String == "expired")
+        #expect(subscription["expiration_intent"] as? String == "2")
+        #expect(state.owned("alice") == [Self.noAds])
+        #expect(try #require(Double(grace)) / 1000 <= app.timers.now.timeIntervalSince1970)
+
+        // bob's yearly subscription refunded: revoked at the store, the credit kept with its revocation time.
+        logIn(app, "bob")
+        buy(app, Self.yearly)
+        #expect(try report(app).owned("bob") == [Self.yearly])
+        let refunded = try #require(app.parties.store.refund(account: "bob"))
+        let refundedAt = app.timers.now
+        app.advance(1)
+        state = try report(app)
+        #expect(state.owned("bob").isEmpty)
+        subscription = try #require(state.subscriptions("bob").first)
+        #expect(subscription["status"] as? String == "revoked")
+        #expect(subscription["cancellation_date_ms"] as? String == ms(refundedAt))
+        let revoked = try #require(state.revoked("bob").first)
+        #expect(revoked["transactionId"] as? String == refunded && revoked["productId"] as? String == Self.yearly)
+        #expect(revoked["revokedAt_ms"] as? String == ms(refundedAt))
+        let transaction = try #require(state.transaction(refunded))
+        #expect(transaction["cancellation_date_ms"] as? String == ms(refundedAt))
+        #expect(transaction["cancellation_reason"] as? String == "0")
+        #expect(state.revoked("alice").isEmpty)
+        #expect(!((state.json["backend"] as? [String: Any])?["credits"] as? [[String: Any]] ?? []).contains { $0["transactionId"] as? String == refunded })
+    }
+
+    @Test("owned is judged at the store's clock as it last acted, which runs ahead of the wall (and is printed as asOf)")
+    func judgedAtTheStoresClock() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        buy(app, Self.yearly)
+        let cancelledAt = app.timers.now
+        app.press(.char("m"), .enter, .escape)  // auto-renew off: it ends with the year
+        app.advance(1)
+        var state = try report(app)
+        #expect(state.asOf == cancelledAt.formatted(.iso8601))
+        #expect(state.owned("alice") == [Self.yearly])
+        #expect(state.subscriptions("alice").first?["status"] as? String == "cancelled")
+        // Two years on, by the store's own clock: the year ended, the store let it expire, the backend no longer grants it.
+        app.advance(2 * 366 * 86_400)
+        state = try report(app)
+        #expect(state.subscriptions("alice").first?["status"] as? String == "expired")
+        #expect(state.owned("alice").isEmpty)
+        #expect(state.asOf.map { $0 > cancelledAt.formatted(.iso8601) } == true)
+    }
+}
