@@ -237,7 +237,8 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
             let moves = Int.random(in: 0..<2, using: &rng)
             log.append("m: toggle auto-renew of subscription \(moves)")
             if app.state.hud?.kind.isWaiting == false { app.press(.escape) }
-            if app.state.modal == nil { app.press(.char("m")) }
+            // On the login screen m would be a letter of the name.
+            if app.state.modal == nil, app.state.user != nil { app.press(.char("m")) }
             if case .subscriptions = app.state.modal {
                 for _ in 0..<moves { app.press(.down) }
                 app.press(.enter, .escape)
@@ -290,7 +291,6 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
                     // the background (Esc) after a while, and the next order found at login is asked about.
                     if app.state.hud?.kind == .confirming, tick % 5 == 4 { app.press(.escape) }
                 }
-                // Quiet: nothing of this user's pending, nothing asked, nothing scheduled by any party.
                 // Quiet: nothing of this user's pending, nothing asked, nothing scheduled by any party before the
                 // store's next renewal (which is months away and comes whether or not anyone waits for it).
                 let renewal = app.parties.store.nextSubscriptionEvent() ?? .distantFuture
