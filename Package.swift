@@ -11,7 +11,11 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // No pkgConfig: SwiftPM would warn that it drops ncursesw's -D flags; the shim defines what it needs.
@@ -36,6 +40,21 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
+        // Apple's signatures: the certificate chain iapsim creates once per data directory, signed transactions, renewal
+        // info and notifications as JWS, and the App Store Server API's keys.
+        .target(name: "AppleWire", dependencies: [
+            "IAPCore", "MockStore",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
+            .product(name: "JWTKit", package: "jwt-kit"),
+        ]),
+        // Apple's servers and the app's backend over HTTP on 127.0.0.1: verifyReceipt, the App Store Server API and
+        // the backend's contract.
+        .target(name: "StoreServer", dependencies: [
+            "AppleWire", "IAPCore", "MockStore", "MockBackend",
+            .product(name: "Hummingbird", package: "hummingbird"),
+        ]),
         // The client's per-user "keychain" and app sandbox.
         .target(name: "ClientPersistence", dependencies: [
             "IAPCore", "DataFiles",
@@ -56,11 +75,11 @@ let package = Package(
         // What both executables share: the options, launching the app on the terminal and its main loop, the
         // shipped scenarios, failures said in one line.
         .target(name: "Launcher", dependencies: [
-            "IAPApp", "IAPCore", "IAPUI", "MockStore", "Terminal", "ShippedAssets", "DataFiles",
+            "IAPApp", "IAPCore", "IAPUI", "MockStore", "Terminal", "ShippedAssets", "DataFiles", "StoreServer", "AppleWire",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "iapsim", dependencies: [
-            "Launcher", "IAPApp", "IAPCore", "IAPUI", "ShippedAssets",
+            "Launcher", "IAPApp", "IAPCore", "IAPUI", "ShippedAssets", "AppleWire", "MockStore", "Terminal",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // scripts/bench's measurements, so that the product binary carries no benchmark code.

@@ -34,19 +34,6 @@ extension MockPaymentQueue {
 
     /// Apple's receipt entry for a transaction.
     func entry(_ row: ReceiptRow) -> Receipt.Entry {
-        let transaction = row.transaction, details = row.details
-        var entry = Receipt.Entry(transaction_id: transaction.id, original_transaction_id: transaction.originalId,
-                                  product_id: transaction.productId, purchase_date_ms: Receipt.Entry.milliseconds(transaction.date))
-        entry.original_purchase_date_ms = Receipt.Entry.milliseconds(row.originalDate)
-        if let terms = subscriptionTerms[transaction.productId] {
-            entry.subscription_group_identifier = terms.group
-            entry.expires_date_ms = details.expiresDate.map(Receipt.Entry.milliseconds)
-            entry.is_trial_period = String(details.offer == .trial)
-            entry.is_in_intro_offer_period = String(details.offer == .intro)
-            entry.web_order_line_item_id = details.webOrderLineItemId
-        }
-        entry.cancellation_date_ms = details.cancellationDate.map(Receipt.Entry.milliseconds)
-        entry.cancellation_reason = details.cancellationReason.map(String.init)
-        return entry
+        Receipt.Entry(row, terms: subscriptionTerms[row.transaction.productId])
     }
 }

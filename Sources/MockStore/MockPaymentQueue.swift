@@ -23,7 +23,7 @@ public final class MockPaymentQueue: PaymentQueue {
     /// Told when a subscription changed on the store's clock, so that what the app shows of it is read again.
     public var onSubscriptionsChanged: () -> Void = {}
 
-    let database: StoreDatabase
+    public let database: StoreDatabase
     let catalog: [Product]
     let scheduler: Scheduler
     let latency: Latency

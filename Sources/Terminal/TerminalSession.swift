@@ -34,10 +34,7 @@ public final class TerminalSession {
     }
 
     /// SIGINT or SIGTERM, once one has arrived: the app should restore the terminal and exit with 128 + N.
-    public var caughtSignal: Int32? {
-        let number = cnc_caught_signal()
-        return number == 0 ? nil : number
-    }
+    public var caughtSignal: Int32? { QuitSignals.caught }
 
     /// Expects `setlocale` to have been called and stdin/stdout to be a terminal.
     public init(monochrome: Bool) throws {

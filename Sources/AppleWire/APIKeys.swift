@@ -1,0 +1,113 @@
+import Crypto
+import Foundation
+import JWTKit
+import MockStore
+
+/// An App Store Server API key, as App Store Connect hands one out: the issuer, the key's id and its private half, which
+/// only the key's holder keeps. The store keeps the public half, to check the tokens signed with it.
+public struct APIKey: Sendable, Equatable {
+    public let issuerId: String
+    public let keyId: String
+    public let privateKeyPEM: String
+
+    /// Makes a key and has the store keep its public half.
+    public static func create(in database: StoreDatabase) throws -> APIKey {
+        let key = P256.Signing.PrivateKey()
+        let keyId = String((0..<10).map { _ in Self.keyIdAlphabet.randomElement()! })
+        let kept = Kept(issuerId: UUID().uuidString.lowercased(), publicKeyPEM: key.publicKey.pemRepresentation)
+        _ = try database.secret(Self.entry(keyId)) { try JSONEncoder().encode(kept) }
+        return APIKey(issuerId: kept.issuerId, keyId: keyId, privateKeyPEM: key.pemRepresentation)
+    }
+
+    /// The issuer and public key of a key the store keeps.
+    public static func kept(_ keyId: String, in database: StoreDatabase) throws -> (issuerId: String, publicKeyPEM: String)? {
+        guard keyId.count == 10, keyId.allSatisfy(keyIdAlphabet.contains),
+              let data = try database.keptSecret(entry(keyId)) else { return nil }
+        let kept = try JSONDecoder().decode(Kept.self, from: data)
+        return (kept.issuerId, kept.publicKeyPEM)
+    }
+
+    private static let keyIdAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+    private static func entry(_ keyId: String) -> String { "apiKey." + keyId }
+
+    private struct Kept: Codable {
+        let issuerId: String
+        let publicKeyPEM: String
+    }
+}
+
+/// The claims of an App Store Server API bearer token.
+struct APIToken: JWTPayload {
+    let iss: IssuerClaim
+    /// Apple's own library leaves it out; when present, the token may live an hour from it.
+    let iat: IssuedAtClaim?
+    let exp: ExpirationClaim
+    let aud: AudienceClaim
+    let bid: String?
+
+    /// Checked by `APIKeyring` against its own clock, not the library's.
+    func verify(using algorithm: some JWTAlgorithm) throws {}
+}
+
+/// Checks bearer tokens as Apple's server API does: ES256, signed by a key the store keeps, from that key's issuer, for
+/// `appstoreconnect-v1` and this app, not expired, and living at most an hour.
+public actor APIKeyring {
+    /// A kept key's issuer and public key.
+    public struct Kept: Sendable {
+        public let issuerId: String
+        public let publicKeyPEM: String
+
+        public init(issuerId: String, publicKeyPEM: String) {
+            self.issuerId = issuerId
+            self.publicKeyPEM = publicKeyPEM
+        }
+    }
+
+    /// Finds a kept key by its id.
+    public typealias Lookup = @Sendable (String) async -> Kept?
+
+    private let lookup: Lookup
+    private let now: @Sendable () -> Date
+    private let keys = JWTKeyCollection()
+    private var issuers: [String: String] = [:]
+
+    public init(now: @escaping @Sendable () -> Date = Date.init, lookup: @escaping Lookup) {
+        self.now = now
+        self.lookup = lookup
+    }
+
+    /// Why a token was refused, or nil when it is good.
+    public func refusal(of authorization: String?) async -> String? {
+        guard let authorization, authorization.hasPrefix("Bearer ") else { return "no bearer token" }
+        let token = String(authorization.dropFirst("Bearer ".count))
+        guard let header = Self.header(of: token) else { return "not a JWT" }
+        guard header.alg == "ES256" else { return "not ES256" }
+        guard let keyId = header.kid else { return "no key id" }
+        if issuers[keyId] == nil {
+            guard let kept = await lookup(keyId), let key = try? ES256PublicKey(pem: kept.publicKeyPEM) else { return "unknown key id" }
+            await keys.add(ecdsa: key, kid: JWKIdentifier(string: keyId))
+            issuers[keyId] = kept.issuerId
+        }
+        guard let claims = try? await keys.verify(token, as: APIToken.self) else { return "bad signature" }
+        let now = now()
+        guard claims.iss.value == issuers[keyId] else { return "wrong issuer" }
+        guard claims.aud.value.contains("appstoreconnect-v1") else { return "wrong audience" }
+        guard claims.bid == nil || claims.bid == Receipt.bundleId else { return "wrong bundle id" }
+        guard claims.exp.value > now else { return "expired" }
+        guard claims.exp.value.timeIntervalSince(claims.iat?.value ?? now) <= 3600 else { return "lives over an hour" }
+        return nil
+    }
+
+    private struct Header: Decodable {
+        let alg: String?
+        let kid: String?
+    }
+
+    private static func header(of token: String) -> Header? {
+        guard let first = token.split(separator: ".", omittingEmptySubsequences: false).first, token.split(separator: ".").count == 3
+        else { return nil }
+        var base64 = first.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        return Data(base64Encoded: base64).flatMap { try? JSONDecoder().decode(Header.self, from: $0) }
+    }
+}

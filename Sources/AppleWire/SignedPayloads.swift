@@ -1,0 +1,157 @@
+import Foundation
+import IAPCore
+import JWTKit
+import MockStore
+
+/// Apple's `JWSTransactionDecodedPayload`, field for field: what a signed transaction says.
+public struct JWSTransaction: JWTPayload, Equatable {
+    public var originalTransactionId: String
+    public var transactionId: String
+    public var webOrderLineItemId: String?
+    public var bundleId: String
+    public var productId: String
+    public var subscriptionGroupIdentifier: String?
+    public var purchaseDate: Int64
+    public var originalPurchaseDate: Int64
+    public var expiresDate: Int64?
+    public var quantity: Int
+    /// "Consumable", "Non-Consumable", "Auto-Renewable Subscription", "Non-Renewing Subscription".
+    public var type: String
+    /// The purchase's `applicationUsername` when it is a UUID, as StoreKit carries it over.
+    public var appAccountToken: String?
+    public var inAppOwnershipType: String
+    public var signedDate: Int64
+    /// 1 an issue in the app, 0 another reason; with `revocationDate`, only when Apple refunded it.
+    public var revocationReason: Int?
+    public var revocationDate: Int64?
+    /// An upgrade ended this charge early: it is no longer the subscription's.
+    public var isUpgraded: Bool?
+    /// 1: an introductory offer (a free trial or an intro price).
+    public var offerType: Int?
+    public var offerDiscountType: String?
+    public var environment: String
+    /// "PURCHASE" or "RENEWAL".
+    public var transactionReason: String
+    public var storefront: String
+    public var storefrontId: String
+
+    public func verify(using algorithm: some JWTAlgorithm) throws {}
+
+    public init(_ transaction: AppleTransaction, signedAt signed: Date) {
+        let entry = transaction.entry
+        let ms = { (text: String?) in text.flatMap(Int64.init) }
+        originalTransactionId = entry.original_transaction_id
+        transactionId = entry.transaction_id
+        webOrderLineItemId = entry.web_order_line_item_id
+        bundleId = Receipt.bundleId
+        productId = entry.product_id
+        subscriptionGroupIdentifier = entry.subscription_group_identifier
+        purchaseDate = ms(entry.purchase_date_ms) ?? 0
+        originalPurchaseDate = ms(entry.original_purchase_date_ms) ?? purchaseDate
+        expiresDate = ms(entry.expires_date_ms)
+        quantity = Int(entry.quantity) ?? 1
+        type = transaction.product.map { Self.type(of: $0.kind) } ?? "Consumable"
+        appAccountToken = transaction.applicationUsername.flatMap(UUID.init(uuidString:))?.uuidString.lowercased()
+        inAppOwnershipType = "PURCHASED"
+        signedDate = AppleTime.milliseconds(signed)
+        if entry.isRefunded {
+            revocationReason = entry.cancellation_reason.flatMap(Int.init)
+            revocationDate = ms(entry.cancellation_date_ms)
+        } else if entry.cancellation_date_ms != nil {
+            isUpgraded = true
+        }
+        if entry.is_trial_period == "true" {
+            offerType = 1
+            offerDiscountType = "FREE_TRIAL"
+        } else if entry.is_in_intro_offer_period == "true" {
+            offerType = 1
+        }
+        environment = AppleWire.environment
+        transactionReason = transaction.isRenewal ? "RENEWAL" : "PURCHASE"
+        storefront = AppleWire.storefront.code
+        storefrontId = AppleWire.storefront.id
+    }
+
+    static func type(of kind: Product.Kind) -> String {
+        switch kind {
+        case .consumable: "Consumable"
+        case .nonConsumable: "Non-Consumable"
+        case .subscription: "Auto-Renewable Subscription"
+        case .nonRenewing: "Non-Renewing Subscription"
+        }
+    }
+}
+
+/// Apple's `JWSRenewalInfoDecodedPayload`: what a subscription's next renewal will do.
+public struct JWSRenewalInfo: JWTPayload, Equatable {
+    public var originalTransactionId: String
+    public var autoRenewProductId: String
+    public var productId: String
+    /// 1 renews at the period's end, 0 was turned off.
+    public var autoRenewStatus: Int
+    /// 1 cancelled, 2 billing error, 4 product no longer available.
+    public var expirationIntent: Int?
+    public var isInBillingRetryPeriod: Bool?
+    public var gracePeriodExpiresDate: Int64?
+    public var renewalDate: Int64?
+    public var signedDate: Int64
+    public var environment: String
+
+    public func verify(using algorithm: some JWTAlgorithm) throws {}
+
+    public init(_ renewal: PendingRenewalInfo, expires: Date?, signedAt signed: Date) {
+        originalTransactionId = renewal.original_transaction_id
+        autoRenewProductId = renewal.auto_renew_product_id
+        productId = renewal.product_id
+        autoRenewStatus = Int(renewal.auto_renew_status) ?? 0
+        expirationIntent = renewal.expiration_intent.flatMap(Int.init)
+        isInBillingRetryPeriod = renewal.is_in_billing_retry_period.map { $0 == "1" }
+        gracePeriodExpiresDate = renewal.grace_period_expires_date_ms.flatMap(Int64.init)
+        renewalDate = autoRenewStatus == 1 ? expires.map(AppleTime.milliseconds) : nil
+        signedDate = AppleTime.milliseconds(signed)
+        environment = AppleWire.environment
+    }
+}
+
+/// Apple's `ResponseBodyV2DecodedPayload`: one App Store Server Notification V2.
+public struct NotificationPayload: JWTPayload, Equatable {
+    public struct Data: Codable, Sendable, Equatable {
+        public var bundleId: String
+        public var bundleVersion: String
+        public var environment: String
+        public var signedTransactionInfo: String?
+        public var signedRenewalInfo: String?
+        /// The subscription's status: 1 active, 2 expired, 3 billing retry, 4 grace period, 5 revoked.
+        public var status: Int?
+    }
+
+    public var notificationType: String
+    public var subtype: String?
+    public var notificationUUID: String
+    public var data: Data
+    public var version: String
+    public var signedDate: Int64
+
+    public func verify(using algorithm: some JWTAlgorithm) throws {}
+
+    public init(type: String, subtype: String?, uuid: String, data: Data, signedAt signed: Date) {
+        notificationType = type
+        self.subtype = subtype
+        notificationUUID = uuid
+        self.data = data
+        version = "2.0"
+        signedDate = AppleTime.milliseconds(signed)
+    }
+}
+
+/// What every signed payload shares: the one environment iapsim's App Store signs for, and its storefront.
+public enum AppleWire {
+    /// iapsim is a sandbox: what it signs never passes for a production purchase.
+    public static let environment = "Sandbox"
+    public static let storefront = (code: "USA", id: "143441")
+    public static let bundleVersion = "1"
+}
+
+enum AppleTime {
+    static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+}

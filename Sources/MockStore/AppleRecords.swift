@@ -1,0 +1,116 @@
+import Foundation
+import GRDB
+import IAPCore
+
+/// One transaction as Apple's servers hold it: the receipt's fields, the store account it charged and its product.
+public struct AppleTransaction: Sendable, Equatable {
+    public let entry: Receipt.Entry
+    public let account: String?
+    public let product: Product?
+    /// A restore: a copy of an earlier purchase on this device, not a charge.
+    public let isRestore: Bool
+    public let applicationUsername: String?
+    /// Part of a subscription chain that renewed at least once before this one.
+    public let isRenewal: Bool
+}
+
+/// One subscription chain as Apple's server reports it.
+public struct AppleSubscription: Sendable {
+    public let latest: AppleTransaction
+    public let state: SubscriptionStatus.State
+    public let renewal: PendingRenewalInfo
+    public let expires: Date
+}
+
+/// Apple's server-side view of the store, as the App Store Server API reports it: a transaction by its id, a customer's
+/// history, their subscriptions and refunds. A "customer" is the store account that paid for the transaction named.
+public struct AppleRecords {
+    let database: StoreDatabase
+    let catalog: [String: Product]
+
+    public init(database: StoreDatabase, catalog: [Product]) {
+        self.database = database
+        self.catalog = Dictionary(catalog.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The purchase or restore with this id, if the store ever made it.
+    public func transaction(_ id: String) throws -> AppleTransaction? {
+        try database.queue.inDatabase { db in
+            try Row.fetchOne(db.cachedStatement(sql: "\(Self.select) WHERE t.id = ? AND t.state IN ('purchased', 'restored')"), arguments: [id])
+                .map(record)
+        }
+    }
+
+    /// Every charge of the account that paid for `id`, oldest first; nil when `id` is unknown. Restores are not
+    /// charges: Apple's history lists each purchase once, however often it was restored.
+    public func history(of id: String) throws -> [AppleTransaction]? {
+        guard let account = try transaction(id)?.account else { return nil }
+        return try database.queue.inDatabase { db in
+            try Row.fetchAll(db.cachedStatement(sql: "\(Self.select) WHERE t.account = ? AND t.state = 'purchased' ORDER BY t.date, t.id"),
+                             arguments: [account]).map(record)
+        }
+    }
+
+    /// The latest charge of each of the account's subscription chains, with its state and what its renewal will do.
+    public func subscriptions(of id: String) throws -> [AppleSubscription]? {
+        guard let account = try transaction(id)?.account else { return nil }
+        let chains = try database.subscriptionRecords().filter { $0.account == account }
+        return try chains.compactMap { chain in
+            try transaction(chain.latestTransactionId).map {
+                AppleSubscription(latest: $0, state: chain.status(offer: nil).state, renewal: PendingRenewalInfo(chain), expires: chain.expiresAt)
+            }
+        }
+    }
+
+    /// The account's refunded charges, oldest first.
+    public func refunds(of id: String) throws -> [AppleTransaction]? {
+        try history(of: id)?.filter(\.entry.isRefunded)
+    }
+
+    private static let select = """
+        SELECT \(StoreDatabase.columns.split(separator: ",").map { "t." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")),
+        \(TransactionDetails.columns.split(separator: ",").map { "t." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")),
+        o.date, (SELECT COUNT(*) FROM storeTransaction r WHERE r.originalTransactionId = t.originalTransactionId AND r.state = 'purchased'
+                 AND r.date < t.date)
+        FROM storeTransaction t LEFT JOIN storeTransaction o ON o.id = COALESCE(t.originalTransactionId, t.id)
+        """
+
+    private func record(_ row: Row) -> AppleTransaction {
+        let transaction = StoreDatabase.transaction(row)
+        let receiptRow = ReceiptRow(transaction: transaction, details: TransactionDetails(row, from: 10),
+                                    originalDate: (row[16] as Double?).map(Date.init(timeIntervalSince1970:)) ?? transaction.date)
+        let product = catalog[transaction.productId]
+        return AppleTransaction(entry: Receipt.Entry(receiptRow, terms: product?.subscription), account: row.text(9), product: product,
+                                isRestore: transaction.state == .restored, applicationUsername: transaction.applicationUsername,
+                                isRenewal: (row[17] as Int? ?? 0) > 0 && product?.subscription != nil)
+    }
+}
+
+extension PendingRenewalInfo {
+    init(_ chain: SubscriptionRecord) {
+        self.init(auto_renew_product_id: chain.renewsAs, auto_renew_status: chain.autoRenew ? "1" : "0",
+                  original_transaction_id: chain.originalTransactionId, product_id: chain.productId,
+                  expiration_intent: chain.expirationIntent.map(String.init),
+                  is_in_billing_retry_period: chain.expirationIntent == nil ? (chain.retryUntil != nil ? "1" : "0") : nil,
+                  grace_period_expires_date_ms: chain.retryUntil.map(Receipt.Entry.milliseconds))
+    }
+}
+
+extension Receipt.Entry {
+    /// A stored transaction in Apple's terms; `terms` when its product is a subscription.
+    init(_ row: ReceiptRow, terms: SubscriptionTerms?) {
+        let transaction = row.transaction, details = row.details
+        self.init(transaction_id: transaction.id, original_transaction_id: transaction.originalId,
+                  product_id: transaction.productId, purchase_date_ms: Receipt.Entry.milliseconds(transaction.date))
+        original_purchase_date_ms = Receipt.Entry.milliseconds(row.originalDate)
+        if let terms {
+            subscription_group_identifier = terms.group
+            expires_date_ms = details.expiresDate.map(Receipt.Entry.milliseconds)
+            is_trial_period = String(details.offer == .trial)
+            is_in_intro_offer_period = String(details.offer == .intro)
+            web_order_line_item_id = details.webOrderLineItemId
+        }
+        cancellation_date_ms = details.cancellationDate.map(Receipt.Entry.milliseconds)
+        cancellation_reason = details.cancellationReason.map(String.init)
+    }
+}

@@ -1,0 +1,194 @@
+import AppleWire
+import Foundation
+import Hummingbird
+import IAPCore
+import MockStore
+
+/// Apple's servers on the wire: `verifyReceipt` (production and sandbox) and the App Store Server API.
+struct AppleEndpoints: Sendable {
+    let parties: PartyThread
+    let served: Confined<ServedParties>
+    let signer: AppleSigner
+    let keyring: APIKeyring
+
+    static let maxReceiptBytes = 1 << 20
+
+    func add(to router: Router<BasicRequestContext>) {
+        for (path, environment) in [("verifyReceipt", AppleEnvironment.production), ("sandbox/verifyReceipt", .sandbox)] {
+            router.on(RouterPath(path), method: .post) { request, _ in await verifyReceipt(request, at: environment) }
+            // Apple answers anything but a POST with 21000.
+            router.on(RouterPath(path), method: .get) { _, _ in Wire.json(VerifyReceiptResponse(status: 21000)) }
+        }
+        router.get("inApps/v1/transactions/:id") { request, context in
+            await api(request, id: context.parameters.get("id")) { id, parties, now in
+                guard let transaction = try parties.records.transaction(id) else { throw APIErrorBody.transactionIdNotFound }
+                return { try await TransactionInfoResponse(signedTransactionInfo: signer.sign(JWSTransaction(transaction, signedAt: now))) }
+            }
+        }
+        router.get("inApps/v2/history/:id") { request, context in
+            let query = request.uri.queryParameters
+            return await api(request, id: context.parameters.get("id")) { id, parties, now in
+                let descending: Bool
+                switch (query.get("sort").map { String($0) }) {
+                case nil, "ASCENDING": descending = false
+                case "DESCENDING": descending = true
+                default: throw APIErrorBody.invalidSort
+                }
+                guard var charges = try parties.records.history(of: id) else { throw APIErrorBody.transactionIdNotFound }
+                if descending { charges.reverse() }
+                let page = try Page(charges, revision: query.get("revision").map { String($0) })
+                return {
+                    var signed: [String] = []
+                    for charge in page.items { signed.append(try await signer.sign(JWSTransaction(charge, signedAt: now))) }
+                    return HistoryResponse(revision: page.revision, hasMore: page.hasMore, bundleId: Receipt.bundleId,
+                                           environment: AppleWire.environment, signedTransactions: signed)
+                }
+            }
+        }
+        router.get("inApps/v1/subscriptions/:id") { request, context in
+            await api(request, id: context.parameters.get("id")) { id, parties, now in
+                guard let chains = try parties.records.subscriptions(of: id) else { throw APIErrorBody.transactionIdNotFound }
+                return {
+                    var groups: [String: [StatusResponse.LastTransactionsItem]] = [:]
+                    for chain in chains {
+                        let item = StatusResponse.LastTransactionsItem(
+                            status: Self.status(chain.state), originalTransactionId: chain.renewal.original_transaction_id,
+                            signedTransactionInfo: try await signer.sign(JWSTransaction(chain.latest, signedAt: now)),
+                            signedRenewalInfo: try await signer.sign(JWSRenewalInfo(chain.renewal, expires: chain.expires, signedAt: now)))
+                        groups[chain.latest.entry.subscription_group_identifier ?? "", default: []].append(item)
+                    }
+                    return StatusResponse(environment: AppleWire.environment, bundleId: Receipt.bundleId,
+                                          data: groups.sorted { $0.key < $1.key }.map { .init(subscriptionGroupIdentifier: $0.key, lastTransactions: $0.value) })
+                }
+            }
+        }
+        router.get("inApps/v2/refund/lookup/:id") { request, context in
+            let revision = request.uri.queryParameters.get("revision").map { String($0) }
+            return await api(request, id: context.parameters.get("id")) { id, parties, now in
+                guard let refunds = try parties.records.refunds(of: id) else { throw APIErrorBody.transactionIdNotFound }
+                let page = try Page(refunds, revision: revision)
+                return {
+                    var signed: [String] = []
+                    for refund in page.items { signed.append(try await signer.sign(JWSTransaction(refund, signedAt: now))) }
+                    return RefundHistoryResponse(signedTransactions: signed, revision: page.revision, hasMore: page.hasMore)
+                }
+            }
+        }
+        router.post("inApps/v1/notifications/test") { request, _ in
+            await api(request, id: nil) { _, parties, now in
+                let token = UUID().uuidString.lowercased() + "_" + String(Int64(now.timeIntervalSince1970 * 1000))
+                parties.onTestNotification(token)
+                return { SendTestNotificationResponse(testNotificationToken: token) }
+            }
+        }
+    }
+
+    /// Apple's numbers for a subscription's state.
+    static func status(_ state: SubscriptionStatus.State) -> Int {
+        switch state {
+        case .active, .trial, .cancelled: 1
+        case .expired: 2
+        case .billingRetry: 4
+        case .revoked: 5
+        }
+    }
+
+    private func verifyReceipt(_ request: Request, at environment: AppleEnvironment) async -> Response {
+        var request = request
+        let body: Data
+        do {
+            body = Data(buffer: try await request.collectBody(upTo: Self.maxReceiptBytes))
+        } catch {
+            return Wire.json(VerifyReceiptResponse(status: 21000))
+        }
+        let outcome: Result<Delayed<VerifyReceiptResponse>, WireFault> = await parties.perform { [served] answer in
+            let parties = served.value
+            let faults = parties.wireFaults()
+            if let stop = faults.stop { return answer(.failure(stop)) }
+            let forced = parties.faults.fire(.verifyStatus).flatMap(Int.init).map { VerifyReceiptResponse(status: $0) }
+            answer(.success(Delayed(value: forced ?? parties.verifyReceipt(body, at: environment), by: faults.delay)))
+        }
+        switch outcome {
+        case let .success(response):
+            await response.wait()
+            return Wire.json(response.value, summary: "status \(response.value.status)")
+        case let .failure(fault):
+            return await Wire.respond(to: fault)
+        }
+    }
+
+    /// One Server API call: the bearer token checked first, then the backend's faults, then `lookup` on the parties'
+    /// thread, whose answer is signed off it.
+    private func api<Body: Encodable & Sendable>(
+        _ request: Request, id: String?,
+        lookup: @escaping (String, ServedParties, Date) throws -> @Sendable () async throws -> Body
+    ) async -> Response {
+        if let refusal = await keyring.refusal(of: request.headers[.authorization]) {
+            return Response(status: .unauthorized, headers: [Wire.summaryHeader: "401: \(refusal)"])
+        }
+        if let id, id.isEmpty || id.count > 20 || !id.allSatisfy(\.isASCII) || !id.allSatisfy(\.isNumber) {
+            return Wire.apiError(.invalidTransactionId)
+        }
+        let found: Result<Delayed<Confined<@Sendable () async throws -> Body>>, WireLookupFailure> = await parties.perform { [served] answer in
+            let parties = served.value
+            let faults = parties.wireFaults()
+            if let stop = faults.stop { return answer(.failure(.fault(stop))) }
+            do {
+                answer(.success(Delayed(value: Confined(value: try lookup(id ?? "", parties, parties.now())), by: faults.delay)))
+            } catch let error as APIErrorBody {
+                answer(.failure(.api(error)))
+            } catch {
+                answer(.failure(.api(.generalInternalRetryable)))
+            }
+        }
+        switch found {
+        case let .success(sign):
+            await sign.wait()
+            do {
+                return Wire.json(try await sign.value.value(), summary: "signed")
+            } catch {
+                return Wire.apiError(.generalInternal, summary: "cannot sign: \(error)")
+            }
+        case let .failure(.api(error)):
+            return Wire.apiError(error)
+        case let .failure(.fault(fault)):
+            return await Wire.respond(to: fault)
+        }
+    }
+}
+
+/// An answer the backend-slow fault holds back.
+struct Delayed<Value: Sendable>: Sendable {
+    let value: Value
+    let by: Double
+
+    func wait() async {
+        if by > 0 { try? await Task.sleep(for: .seconds(by)) }
+    }
+}
+
+enum WireLookupFailure: Error {
+    case fault(WireFault)
+    case api(APIErrorBody)
+}
+
+/// One page of up to 20, as Apple pages history: the revision says where the next page starts.
+struct Page<Item: Sendable>: Sendable {
+    let items: ArraySlice<Item>
+    let revision: String
+    let hasMore: Bool
+
+    init(_ all: [Item], revision: String?) throws {
+        let start: Int
+        if let revision {
+            guard let offset = Int(revision), offset >= 0, offset <= all.count else { throw APIErrorBody.invalidRevision }
+            start = offset
+        } else {
+            start = 0
+        }
+        let end = min(start + 20, all.count)
+        items = all[start..<end]
+        self.revision = String(end)
+        hasMore = end < all.count
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import IAPCore
+import MockBackend
+import MockStore
+
+/// What the served endpoints act on: the same store, backend and faults the app (or `iapsim serve`) runs, touched only
+/// on the parties' thread.
+public final class ServedParties {
+    let store: MockPaymentQueue
+    let backend: MockBackend
+    let faults: FaultBoard
+    let records: AppleRecords
+    /// The parties' clock: when a signed payload says it was signed.
+    let now: () -> Date
+    /// Told the token of a test notification someone asked for, to send it where notifications go.
+    public var onTestNotification: (String) -> Void = { _ in }
+
+    public init(store: MockPaymentQueue, backend: MockBackend, faults: FaultBoard, catalog: [Product], now: @escaping () -> Date) {
+        self.store = store
+        self.backend = backend
+        self.faults = faults
+        records = AppleRecords(database: store.database, catalog: catalog)
+        self.now = now
+    }
+
+    /// Apple's `verifyReceipt` for a request body as it came.
+    func verifyReceipt(_ body: Data, at environment: AppleEnvironment) -> VerifyReceiptResponse {
+        guard let request = try? JSONDecoder().decode(ReceiptRequestBody.self, from: body) else { return VerifyReceiptResponse(status: 21000) }
+        return store.receiptService.verify(request.receiptData, at: environment)
+    }
+
+    /// What the backend's faults do to one request on the wire, fired as they would be for a request from the app: one
+    /// that stops it, and how long its answer is held back.
+    func wireFaults() -> (stop: WireFault?, delay: Double) {
+        let delay = faults.fire(.backendSlow).flatMap(Double.init) ?? 0
+        if faults.fire(.backendDown) != nil { return (.down, delay) }
+        if let code = faults.fire(.backend5xx) { return (.http(Int(code) ?? 500), delay) }
+        if faults.fire(.backendTimeout) != nil { return (.timeout, delay) }
+        return (nil, delay)
+    }
+}
+
+/// A backend fault as a client on the wire meets it.
+enum WireFault: Error, Sendable, Equatable {
+    /// Answered 503 at once: nothing behind the port is working.
+    case down
+    case http(Int)
+    /// No answer until well after a client would have given up.
+    case timeout
+}
+
+private struct ReceiptRequestBody: Decodable {
+    let receiptData: String
+
+    enum CodingKeys: String, CodingKey {
+        case receiptData = "receipt-data"
+    }
+}

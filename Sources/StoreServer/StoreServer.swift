@@ -1,0 +1,66 @@
+import AppleWire
+import Foundation
+import Hummingbird
+import Logging
+import MockStore
+
+/// Apple's servers (and, when asked, the app's backend) over HTTP on 127.0.0.1, acting on the parties through their
+/// thread.
+public struct StoreServer: Sendable {
+    public let log = WireLog()
+    private let responder: RouterResponder<BasicRequestContext>
+
+    /// Builds the routes; call it on the parties' thread, which `served` belongs to.
+    public init(served: ServedParties, parties: PartyThread) throws {
+        let signer = try AppleSigner(StoreCertificates.of(served.store.database))
+        let database = Confined(value: served.store.database)
+        let keyring = APIKeyring { keyId in
+            await parties.perform { answer in
+                answer((try? APIKey.kept(keyId, in: database.value)).flatMap { $0 }.map { APIKeyring.Kept(issuerId: $0.issuerId, publicKeyPEM: $0.publicKeyPEM) })
+            }
+        }
+        let router = Router()
+        router.add(middleware: WireLogMiddleware(log: log))
+        AppleEndpoints(parties: parties, served: Confined(value: served), signer: signer, keyring: keyring).add(to: router)
+        responder = router.buildResponder()
+    }
+
+    /// Serves on 127.0.0.1:`port` (0: any free port) until the task is cancelled; `onRunning` is told the port.
+    public func run(port: Int, onRunning: @escaping @Sendable (Int) -> Void) async throws {
+        var logger = Logger(label: "iapsim.serve")
+        logger.logLevel = .critical
+        let app = Application(
+            responder: responder,
+            server: .http1(configuration: .init(idleTimeout: .seconds(30))),
+            configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "iapsim"),
+            onServerRunning: { channel in onRunning(channel.localAddress?.port ?? port) },
+            logger: logger)
+        try await app.run()
+    }
+}
+
+/// Notes every exchange, with how long it took, for the inspector.
+struct WireLogMiddleware<Context: RequestContext>: RouterMiddleware {
+    let log: WireLog
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = ContinuousClock.now
+        let response: Response
+        do {
+            response = try await next(request, context)
+        } catch {
+            let status = (error as? any HTTPResponseError)?.status.code ?? 500
+            log.record(.init(method: request.method.rawValue, path: request.uri.path, status: status, summary: "\(status)",
+                             milliseconds: Self.milliseconds(since: start)))
+            throw error
+        }
+        log.record(.init(method: request.method.rawValue, path: request.uri.path, status: response.status.code,
+                         summary: response.headers[Wire.summaryHeader] ?? "", milliseconds: Self.milliseconds(since: start)))
+        return response
+    }
+
+    private static func milliseconds(since start: ContinuousClock.Instant) -> Int {
+        let elapsed = ContinuousClock.now - start
+        return Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+    }
+}

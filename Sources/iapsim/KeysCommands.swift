@@ -1,0 +1,90 @@
+import AppleWire
+import ArgumentParser
+import Foundation
+import Launcher
+import MockStore
+
+struct KeysCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "keys",
+        abstract: "Create an App Store Server API key: print its issuer id, key id and private key (PEM).",
+        discussion: "The store keeps only the public half, to check the bearer tokens signed with it; save the private key now.")
+
+    @OptionGroup var data: DataOptions
+
+    @Flag(help: "Print the key as JSON: {\"issuerId\", \"keyId\", \"bundleId\", \"privateKey\"}.")
+    var json = false
+
+    private struct Printed: Encodable {
+        let issuerId: String
+        let keyId: String
+        let bundleId: String
+        let privateKey: String
+    }
+
+    func run() throws {
+        let directory = data.lockedDirectory()
+        let key: APIKey
+        do {
+            let store = try StoreDatabase(path: directory.store)
+            key = try APIKey.create(in: store)
+            try store.close()
+        } catch {
+            Console.fail("\(error)")
+        }
+        Console.keepWhatWasMade()
+        if json {
+            print(try JSONText.encode(Printed(issuerId: key.issuerId, keyId: key.keyId, bundleId: Receipt.bundleId, privateKey: key.privateKeyPEM)))
+            return
+        }
+        print("issuer id: \(key.issuerId)")
+        print("key id:    \(key.keyId)")
+        print("bundle id: \(Receipt.bundleId)")
+        print(key.privateKeyPEM)
+    }
+}
+
+struct CertsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "certs",
+        abstract: "Write the certificates that sign this data directory's transactions and notifications.",
+        discussion: """
+            Writes iapsim-root.cer (DER, what Apple's SignedDataVerifier takes as a root certificate) and PEM files of \
+            the root, the intermediate and the leaf. The chain is made once per data directory and kept in its store.
+            """)
+
+    @OptionGroup var data: DataOptions
+
+    @Option(help: "The folder to write them to (created if needed).", completion: .directory)
+    var out: String
+
+    func run() throws {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: out, isDirectory: &isFolder), !isFolder.boolValue {
+            Console.fail("--out: \(out) is a file, not a folder; give a folder to write the certificates to")
+        }
+        let directory = data.lockedDirectory()
+        let certificates: StoreCertificates
+        do {
+            let store = try StoreDatabase(path: directory.store)
+            certificates = try StoreCertificates.of(store)
+            try store.close()
+        } catch {
+            Console.fail("\(error)")
+        }
+        Console.keepWhatWasMade()
+        do {
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+            let files: [(String, Data)] = [
+                ("iapsim-root.cer", Data(certificates.root)),
+                ("iapsim-root.pem", Data(try StoreCertificates.pem(certificates.root).utf8)),
+                ("iapsim-intermediate.pem", Data(try StoreCertificates.pem(certificates.intermediate).utf8)),
+                ("iapsim-leaf.pem", Data(try StoreCertificates.pem(certificates.leaf).utf8)),
+            ]
+            for (name, bytes) in files { try bytes.write(to: URL(fileURLWithPath: out).appendingPathComponent(name), options: .atomic) }
+            print("wrote \(files.map(\.0).joined(separator: ", ")) to \(out)")
+        } catch {
+            Console.fail("--out: cannot write to \(out) (\(error.localizedDescription)); check the folder's permissions")
+        }
+    }
+}
