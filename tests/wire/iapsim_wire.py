@@ -1,0 +1,72 @@
+"""What the wire tests share: a data directory with purchases made through the app, and `iapsim serve` on it."""
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+
+BINARY = os.environ.get("IAPSIM_BINARY", ".build/debug/iapsim")
+
+
+def run(*args, check=True):
+    result = subprocess.run([BINARY, *args], capture_output=True, text=True, timeout=300)
+    if check and result.returncode != 0:
+        raise AssertionError(f"iapsim {' '.join(args)} failed ({result.returncode}): {result.stderr.strip()}")
+    return result
+
+
+class DataDirectory:
+    """A fresh data directory with the purchases `script` makes, a key and the certificates."""
+
+    def __init__(self, script):
+        self.root = tempfile.mkdtemp(prefix="iapsim-wire-")
+        self.path = os.path.join(self.root, "data")
+        script_path = os.path.join(self.root, "setup.iapsim")
+        with open(script_path, "w") as f:
+            f.write(script)
+        run("play", "--data-dir", self.path, script_path)
+        self.key = json.loads(run("keys", "--data-dir", self.path, "--json").stdout)
+        certs = os.path.join(self.root, "certs")
+        run("certs", "--data-dir", self.path, "--out", certs)
+        with open(os.path.join(certs, "iapsim-root.cer"), "rb") as f:
+            self.root_certificate = f.read()
+
+    def state(self):
+        return json.loads(run("state", "--data-dir", self.path).stdout)
+
+    def remove(self):
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+class Server:
+    """`iapsim serve` on a free port, until stopped."""
+
+    def __init__(self, data, *options):
+        self.process = subprocess.Popen([BINARY, "serve", "--data-dir", data.path, "--port", "0", *options],
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = self.process.stdout.readline()
+        match = re.search(r"http://127\.0\.0\.1:(\d+)", line)
+        if not match:
+            self.process.kill()
+            raise AssertionError(f"iapsim serve did not start: {line!r} {self.process.stderr.read()!r}")
+        self.port = int(match.group(1))
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def stop(self):
+        self.process.send_signal(signal.SIGINT)
+        try:
+            return self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            raise AssertionError("iapsim serve did not stop on SIGINT")
+
+
+def purchases(*steps):
+    """A script: alice launches, then each (kind, ordinal) is bought and its sheet closed."""
+    lines = ["launch alice"]
+    for kind, ordinal in steps:
+        lines += [f"select {kind} {ordinal}", "press Enter", 'wait until "Purchase complete"', "press Esc"]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,158 @@
+"""Apple's own App Store Server Library against `iapsim serve`: it must verify what iapsim signs, call iapsim's
+App Store Server API, and find every field as `iapsim state` reports it."""
+import datetime
+import json
+import time
+import unittest
+
+import jwt
+import requests
+from appstoreserverlibrary.api_client import APIException, AppStoreServerAPIClient, GetTransactionHistoryVersion
+from appstoreserverlibrary.models.Environment import Environment
+from appstoreserverlibrary.models.TransactionHistoryRequest import TransactionHistoryRequest
+from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier, VerificationException
+
+from iapsim_wire import DataDirectory, Server, purchases
+
+SCRIPT = purchases(("consumable", 1), ("non-consumable", 1), ("subscription", 3), ("consumable", 2)) + "refund\nwait 1\n" \
+    + "".join(["select consumable 1\npress Enter\nwait until \"Purchase complete\"\npress Esc\n"] * 19)
+
+
+class AppleLibraryTests(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.data = DataDirectory(SCRIPT)
+        cls.server = Server(cls.data)
+        key = cls.data.key
+        cls.client = AppStoreServerAPIClient(key["privateKey"].encode(), key["keyId"], key["issuerId"], key["bundleId"],
+                                             Environment.SANDBOX)
+        cls.client._base_url = cls.server.url  # the library has no option for another host; this is its one attribute
+        cls.verifier = SignedDataVerifier([cls.data.root_certificate], False, Environment.SANDBOX, key["bundleId"])
+        cls.state = cls.data.state()
+        cls.charges = [t for t in cls.state["store"]["transactions"] if t["state"] == "purchased"]
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+        cls.data.remove()
+
+    def test_every_transaction_verifies_and_matches_state(self):
+        self.assertGreaterEqual(len(self.charges), 23)
+        for charge in self.charges:
+            info = self.client.get_transaction_info(charge["transactionId"])
+            decoded = self.verifier.verify_and_decode_signed_transaction(info.signedTransactionInfo)
+            self.assertEqual(decoded.transactionId, charge["transactionId"])
+            self.assertEqual(decoded.originalTransactionId, charge["original_transaction_id"])
+            self.assertEqual(decoded.productId, charge["productId"])
+            self.assertEqual(decoded.purchaseDate, int(charge["purchase_date_ms"]))
+            self.assertEqual(decoded.originalPurchaseDate, int(charge["original_purchase_date_ms"]))
+            self.assertEqual(decoded.bundleId, "com.iapsim.app")
+            self.assertEqual(decoded.environment, Environment.SANDBOX)
+            self.assertEqual(decoded.expiresDate, int(charge["expires_date_ms"]) if charge.get("expires_date_ms") else None)
+            self.assertEqual(decoded.webOrderLineItemId, charge.get("web_order_line_item_id"))
+            self.assertEqual(decoded.subscriptionGroupIdentifier, charge.get("subscription_group_identifier"))
+            if charge.get("cancellation_reason") is not None:
+                self.assertEqual(decoded.revocationDate, int(charge["cancellation_date_ms"]))
+                self.assertEqual(decoded.revocationReason, int(charge["cancellation_reason"]))
+            else:
+                self.assertIsNone(decoded.revocationDate)
+
+    def test_history_pages_by_twenty_in_order(self):
+        first = self.charges[0]["transactionId"]
+        seen, revision = [], None
+        while True:
+            page = self.client.get_transaction_history(first, revision, TransactionHistoryRequest(), GetTransactionHistoryVersion.V2)
+            seen += [self.verifier.verify_and_decode_signed_transaction(s).transactionId for s in page.signedTransactions]
+            self.assertLessEqual(len(page.signedTransactions), 20)
+            revision = page.revision
+            if not page.hasMore:
+                break
+        self.assertEqual(seen, [c["transactionId"] for c in self.charges])
+
+    def test_subscription_status_and_renewal_info(self):
+        subscription = next(c for c in self.charges if c.get("subscription_group_identifier"))
+        statuses = self.client.get_all_subscription_statuses(subscription["transactionId"])
+        items = [t for group in statuses.data for t in group.lastTransactions]
+        self.assertEqual(len(items), 1)
+        item = items[0]
+        self.assertEqual(item.originalTransactionId, subscription["original_transaction_id"])
+        self.assertEqual(item.status.value if hasattr(item.status, "value") else item.status, 1)
+        renewal = self.verifier.verify_and_decode_renewal_info(item.signedRenewalInfo)
+        self.assertEqual(renewal.originalTransactionId, subscription["original_transaction_id"])
+        self.assertEqual(renewal.autoRenewProductId, subscription["productId"])
+        self.assertEqual(int(renewal.autoRenewStatus.value if hasattr(renewal.autoRenewStatus, "value") else renewal.autoRenewStatus), 1)
+
+    def test_refund_lookup_lists_the_refunded_charge(self):
+        refunded = [c for c in self.charges if c.get("cancellation_reason") is not None]
+        self.assertEqual(len(refunded), 1)
+        history = self.client.get_refund_history(self.charges[0]["transactionId"], None)
+        ids = [self.verifier.verify_and_decode_signed_transaction(s).transactionId for s in history.signedTransactions]
+        self.assertEqual(ids, [refunded[0]["transactionId"]])
+
+    def test_test_notification_gives_a_token(self):
+        self.assertTrue(self.client.request_test_notification().testNotificationToken)
+
+    def test_a_tampered_transaction_is_rejected(self):
+        signed = self.client.get_transaction_info(self.charges[0]["transactionId"]).signedTransactionInfo
+        header, payload, signature = signed.split(".")
+        claims = json.loads(jwt.utils.base64url_decode(payload))
+        claims["productId"] = "com.iapsim.coins.1000"
+        forged = ".".join([header, jwt.utils.base64url_encode(json.dumps(claims).encode()).decode(), signature])
+        with self.assertRaises(VerificationException):
+            self.verifier.verify_and_decode_signed_transaction(forged)
+
+    def test_another_root_is_not_trusted(self):
+        other = DataDirectory("launch bob\n")
+        try:
+            verifier = SignedDataVerifier([other.root_certificate], False, Environment.SANDBOX, "com.iapsim.app")
+            signed = self.client.get_transaction_info(self.charges[0]["transactionId"]).signedTransactionInfo
+            with self.assertRaises(VerificationException):
+                verifier.verify_and_decode_signed_transaction(signed)
+        finally:
+            other.remove()
+
+    def test_unknown_and_malformed_ids_get_apple_errors(self):
+        with self.assertRaises(APIException) as unknown:
+            self.client.get_transaction_info("9999999999")
+        self.assertEqual((unknown.exception.http_status_code, unknown.exception.raw_api_error), (404, 4040010))
+        with self.assertRaises(APIException) as malformed:
+            self.client.get_transaction_info("abc")
+        self.assertEqual((malformed.exception.http_status_code, malformed.exception.raw_api_error), (400, 4000006))
+
+    def token(self, **changes):
+        key = self.data.key
+        claims = {"iss": key["issuerId"], "aud": "appstoreconnect-v1", "bid": key["bundleId"],
+                  "iat": int(time.time()), "exp": int(time.time()) + 600}
+        claims.update(changes)
+        return jwt.encode({k: v for k, v in claims.items() if v is not None}, key["privateKey"], algorithm="ES256",
+                          headers={"kid": key["keyId"]})
+
+    def test_bad_bearer_tokens_get_401(self):
+        url = f"{self.server.url}/inApps/v1/transactions/{self.charges[0]['transactionId']}"
+        good = requests.get(url, headers={"Authorization": f"Bearer {self.token()}"})
+        self.assertEqual(good.status_code, 200)
+        now = int(time.time())
+        other_key = AppStoreServerAPIClient  # a key iapsim never made
+        from cryptography.hazmat.primitives import serialization
+        from cryptography.hazmat.primitives.asymmetric import ec
+        stranger = ec.generate_private_key(ec.SECP256R1()).private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+        forged = jwt.encode({"iss": self.data.key["issuerId"], "aud": "appstoreconnect-v1", "exp": now + 600}, stranger,
+                            algorithm="ES256", headers={"kid": self.data.key["keyId"]})
+        for name, headers in [
+            ("no header", {}),
+            ("not bearer", {"Authorization": "Basic abc"}),
+            ("garbage", {"Authorization": "Bearer not.a.jwt"}),
+            ("expired", {"Authorization": f"Bearer {self.token(iat=now - 7200, exp=now - 3600)}"}),
+            ("over an hour", {"Authorization": f"Bearer {self.token(exp=now + 7200)}"}),
+            ("wrong audience", {"Authorization": f"Bearer {self.token(aud='someone-else')}"}),
+            ("wrong issuer", {"Authorization": f"Bearer {self.token(iss='00000000-0000-0000-0000-000000000000')}"}),
+            ("wrong bundle", {"Authorization": f"Bearer {self.token(bid='com.example.other')}"}),
+            ("signed by another key", {"Authorization": f"Bearer {forged}"}),
+        ]:
+            with self.subTest(name):
+                self.assertEqual(requests.get(url, headers=headers).status_code, 401)
+
+
+if __name__ == "__main__":
+    unittest.main()
