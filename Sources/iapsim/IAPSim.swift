@@ -12,7 +12,7 @@ struct IAPSim: ParsableCommand {
         abstract: "The iOS In-App Purchase client flow in a terminal, against a local mock App Store and backend.",
         version: "0.1.0",
         subcommands: [Run.self, Play.self, ScenariosCommand.self, StateCommand.self, FaultsCommand.self, ResetCommand.self, GalleryCommand.self,
-                      CatalogCommand.self, ServeCommand.self, KeysCommand.self, CertsCommand.self],
+                      CatalogCommand.self, ServeCommand.self, KeysCommand.self, CertsCommand.self, ReceiptCommand.self],
         defaultSubcommand: Run.self
     )
 

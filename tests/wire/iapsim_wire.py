@@ -62,6 +62,9 @@ class Server:
         except subprocess.TimeoutExpired:
             self.process.kill()
             raise AssertionError("iapsim serve did not stop on SIGINT")
+        finally:
+            self.process.stdout.close()
+            self.process.stderr.close()
 
 
 def purchases(*steps):

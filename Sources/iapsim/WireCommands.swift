@@ -1,6 +1,7 @@
 import AppleWire
 import ArgumentParser
 import Foundation
+import IAPApp
 import Launcher
 import MockStore
 
@@ -86,5 +87,36 @@ struct CertsCommand: ParsableCommand {
         } catch {
             Console.fail("--out: cannot write to \(out) (\(error.localizedDescription)); check the folder's permissions")
         }
+    }
+}
+
+struct ReceiptCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "receipt",
+        abstract: "Print a device's app receipt (base64), as the app sends it to its server to verify.",
+        discussion: "It lists the device's unfinished transactions and every non-consumable and subscription purchase; POST it to verifyReceipt.")
+
+    @OptionGroup var data: DataOptions
+    @OptionGroup var catalog: CatalogOption
+
+    @Option(help: "Whose queue: the device's name (default: the first device).")
+    var device: String = StoreDatabase.firstDevice
+
+    func run() throws {
+        let products = catalog.load()
+        _ = data.existingDirectory()
+        let directory = data.lockedDirectory()
+        let receipt: String?
+        do {
+            let store = try MockPaymentQueue(database: StoreDatabase(path: directory.store, device: device), catalog: products,
+                                             scheduler: TimerQueue(speed: 1))
+            receipt = store.appReceipt()
+            try store.close()
+        } catch {
+            Console.fail("\(error)")
+        }
+        Console.keepWhatWasMade()
+        guard let receipt else { Console.fail("no receipt on \(device): nothing bought there yet; buy something in the app first") }
+        print(receipt)
     }
 }
