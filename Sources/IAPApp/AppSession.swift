@@ -133,6 +133,11 @@ public final class AppSession {
         }
     }
 
+    /// Something the program around the app saw, on the timeline at the app's clock.
+    public func note(_ text: Localized) {
+        timeline.note(text, at: timers.now)
+    }
+
     /// Quitting: nothing scheduled runs any more, and every party's database is closed, so that the next launch finds
     /// the files as iapsim left them (`DataDirectory.recordClosedCleanly`).
     public func close() throws {

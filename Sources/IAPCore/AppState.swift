@@ -26,6 +26,8 @@ public struct AppState: Sendable, Equatable {
     public var serialPurchases: Bool
     public var now: Date
 
+    /// Where Apple's endpoints are served while the app runs (`--serve`): shown, never acted on.
+    public var servingAt: String?
     /// A copy of the fault board the parties obey, refreshed by the runtime on every change; the reducer never writes it.
     public var faults: ArmedFaults = []
     public var products: [Product] = []

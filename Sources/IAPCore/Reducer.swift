@@ -76,6 +76,9 @@ extension AppState {
         case let .alarm(message):
             device.alarms.append(message)
             return []
+        case let .serving(address):
+            servingAt = address
+            return []
         }
     }
 

@@ -19,6 +19,12 @@ public struct Timeline: Sendable {
         entries.map { InspectorView.Entry(at: $0.at, text: $0.text[lang]) }
     }
 
+    /// Something the program around the app saw (a request on the wire), in both languages.
+    public mutating func note(_ text: Localized, at date: Date) {
+        entries.append((date, text))
+        if entries.count > capacity { entries.removeFirst(entries.count - capacity) }
+    }
+
     public mutating func record(_ action: Action, _ effects: [Effect], at date: Date) {
         let text: Localized?
         switch action {
@@ -30,8 +36,7 @@ public struct Timeline: Sendable {
             text = Self.line(action, effects, date)
         }
         guard let text else { return }
-        entries.append((date, text))
-        if entries.count > capacity { entries.removeFirst(entries.count - capacity) }
+        note(text, at: date)
     }
 
     /// Renewals, billing retries, expiries, refunds and plan changes since the user's last reading; nothing at the
@@ -149,6 +154,8 @@ public struct Timeline: Sendable {
             return nil
         case let .alarm(alarm):
             return Localized(en: "ALARM: ", zh: "警报:") + alarm.words
+        case let .serving(address):
+            return address.map { Localized(en: "serving Apple's endpoints on http://\($0)", zh: "在 http://\($0) 提供 Apple 接口") }
         }
     }
 

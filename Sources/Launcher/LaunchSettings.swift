@@ -12,6 +12,8 @@ public struct LaunchSettings {
     public var parallel = false
     /// nil: the catalog's `_timeRate`, else real time.
     public var speed: Double?
+    /// Serve Apple's endpoints on 127.0.0.1 at this port while the app runs.
+    public var serve: Int?
 
     public init() {}
 }
@@ -27,6 +29,7 @@ extension RunOptions {
         settings.scenario = scenario
         settings.parallel = parallel
         settings.speed = speed
+        settings.serve = serve
         return settings
     }
 }

@@ -54,6 +54,23 @@ extension LaunchSettings {
             Console.fail("\(error)")
         }
 
+        // The port is bound before the terminal is taken: one that is in use is said in one line, like any other mistake.
+        var wire: ServerRunner?
+        if let serve {
+            let runner: ServerRunner
+            do {
+                runner = try ServerRunner(parties: session.parties, catalog: products, now: { [unowned session] in session.timers.now })
+            } catch {
+                try? session.close()
+                Console.fail("--serve: \(error)")
+            }
+            if case let .failed(reason) = runner.startAndWait(port: serve) {
+                try? session.close()
+                Console.fail("--serve: \(reason)")
+            }
+            wire = runner
+        }
+
         let monochrome = !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
         let terminal: TerminalSession
         do {
@@ -69,7 +86,9 @@ extension LaunchSettings {
         }
         var loop = MainLoop(session: session, terminal: terminal, theme: theme, exitAfterFirstFrame: exitAfterFirstFrame)
         loop.startScenario = setUpScenario
+        loop.wire = wire
         let ending = loop.run()
+        wire?.stop()
         try beforeClosing(loop.session, terminal, theme)
         terminal.close()
         switch ending {

@@ -8,8 +8,13 @@ struct MainLoop {
     enum Ending { case quit, crashed(String), signal(Int32) }
 
     var session: AppSession {
-        didSet { session.host = host }
+        didSet {
+            session.host = host
+            wire?.attach(session.parties)
+        }
     }
+    /// Apple's endpoints served while the app runs (`--serve`): their work runs here, between the app's own steps.
+    var wire: ServerRunner?
     let terminal: TerminalSession
     let theme: Theme
     let exitAfterFirstFrame: Bool
@@ -32,13 +37,15 @@ struct MainLoop {
             if let signal = terminal.caughtSignal { return .signal(signal) }
             let runtime = session.runtime
             runtime.timers.runDue()
+            serveWire()
             if let ending = actOnRequests() { return ending }
             runtime.refreshClock()
             let size = terminal.size
             let tooSmall = size.width < Renderer.minimumWidth || size.height < Renderer.minimumHeight
             terminal.draw(session.screen(width: size.width, height: size.height, theme: theme))
             if exitAfterFirstFrame, runtime.state.productsStatus == .loaded { return .quit }
-            let untilNext = runtime.timers.nextDue.map { runtime.timers.wallSeconds(until: $0) } ?? 1
+            // While serving, a request waits at most a poll for the parties' thread to look up from the keyboard.
+            let untilNext = min(runtime.timers.nextDue.map { runtime.timers.wallSeconds(until: $0) } ?? 1, wire == nil ? 1 : 0.02)
             switch terminal.nextEvent(timeout: Int32(max(0, min(untilNext, 1)) * 1000)) {
             // Keys act only on a screen someone can see: while it is too small, only quit (q) gets through.
             case let .key(key):
@@ -47,6 +54,16 @@ struct MainLoop {
             case .hangup: return .quit
             case .resize, nil: break
             }
+        }
+    }
+
+    /// Runs the server's requests, puts them on the timeline, and keeps the status line's address true after a relaunch.
+    private func serveWire() {
+        guard let wire else { return }
+        wire.thread.runJobs()
+        for line in wire.newExchanges() { session.note(line) }
+        if case let .serving(port) = wire.state, session.runtime.state.servingAt == nil {
+            session.runtime.send(.serving("127.0.0.1:\(port)"))
         }
     }
 

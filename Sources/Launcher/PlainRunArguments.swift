@@ -48,10 +48,14 @@ extension LaunchSettings {
             guard let value = try? number(text, option: "--speed", in: RunOptions.speeds) else { return nil }
             speed = value
         }
+        if let text = given["serve"] {
+            guard let port = try? PortNumber.parse(text) else { return nil }
+            serve = port
+        }
         guard let lang = given["lang"].map(Language.init(rawValue:)) ?? .en else { return nil }
         self.lang = lang
         self.speed = speed
     }
 
-    private static let plainValueOptions: Set<String> = ["data-dir", "user", "lang", "catalog", "fault", "scenario", "speed"]
+    private static let plainValueOptions: Set<String> = ["data-dir", "user", "lang", "catalog", "fault", "scenario", "speed", "serve"]
 }

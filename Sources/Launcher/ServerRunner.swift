@@ -8,13 +8,31 @@ import StoreServer
 public final class ServerRunner {
     public let thread = PartyThread()
     public let server: StoreServer
+    private let served: ServedParties
     private let outcome = Outcome()
     private var task: Task<Void, Never>?
+    private var seen = 0
 
     /// Call on the parties' thread.
     public init(parties: Parties, catalog: [Product], now: @escaping () -> Date) throws {
-        let served = ServedParties(store: parties.store, backend: parties.backend, faults: parties.faults, catalog: catalog, now: now)
+        served = ServedParties(store: parties.store, backend: parties.backend, faults: parties.faults, catalog: catalog, now: now)
         server = try StoreServer(served: served, parties: thread)
+    }
+
+    /// Serves the parties the app runs now (after a relaunch, a crash on purpose, a scenario).
+    public func attach(_ parties: Parties) {
+        served.attach(store: parties.store, backend: parties.backend, faults: parties.faults)
+    }
+
+    /// The exchanges since the last call, in a line each for the timeline.
+    public func newExchanges() -> [Localized] {
+        let (exchanges, newest) = server.log.exchanges(after: seen)
+        seen = newest
+        return exchanges.map { exchange in
+            let line = "\(exchange.method) /\(exchange.path.drop { $0 == "/" }) → \(exchange.status)"
+                + (exchange.summary.isEmpty ? "" : " \(exchange.summary)") + " (\(exchange.milliseconds) ms)"
+            return Localized(en: "wire: " + line, zh: "网络:" + line)
+        }
     }
 
     /// Starts serving on 127.0.0.1:`port` (0: any free port).
@@ -23,9 +41,17 @@ public final class ServerRunner {
             do {
                 try await server.run(port: port) { outcome.set(.serving(port: $0)) }
             } catch {
-                outcome.set(.failed("cannot serve on 127.0.0.1:\(port) (\(ServerRunner.reason(error))); pass another --port, or 0 for any free one"))
+                outcome.set(.failed("cannot serve on 127.0.0.1:\(port) (\(ServerRunner.reason(error))); give another port, or 0 for any free one"))
             }
         }
+    }
+
+    /// Starts serving and waits (running the parties' jobs meanwhile) until the port is bound or binding failed.
+    public func startAndWait(port: Int) -> State {
+        start(port: port)
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while state == .starting, Date() < deadline { thread.runJobs(waitingUpTo: 0.01) }
+        return state
     }
 
     /// Serving on this port, failed for this reason, or not yet either.

@@ -6,12 +6,13 @@ import MockStore
 /// What the served endpoints act on: the same store, backend and faults the app (or `iapsim serve`) runs, touched only
 /// on the parties' thread.
 public final class ServedParties {
-    let store: MockPaymentQueue
-    let backend: MockBackend
-    let faults: FaultBoard
-    let records: AppleRecords
+    private(set) var store: MockPaymentQueue
+    private(set) var backend: MockBackend
+    private(set) var faults: FaultBoard
+    private(set) var records: AppleRecords
     /// The parties' clock: when a signed payload says it was signed.
     let now: () -> Date
+    private let catalog: [Product]
     /// Told the token of a test notification someone asked for, to send it where notifications go.
     public var onTestNotification: (String) -> Void = { _ in }
 
@@ -21,6 +22,16 @@ public final class ServedParties {
         self.faults = faults
         records = AppleRecords(database: store.database, catalog: catalog)
         self.now = now
+        self.catalog = catalog
+    }
+
+    /// The parties the app runs now: a relaunch, a crash on purpose or a scenario opened them anew.
+    public func attach(store: MockPaymentQueue, backend: MockBackend, faults: FaultBoard) {
+        guard store !== self.store else { return }
+        self.store = store
+        self.backend = backend
+        self.faults = faults
+        records = AppleRecords(database: store.database, catalog: catalog)
     }
 
     /// Apple's `verifyReceipt` for a request body as it came.

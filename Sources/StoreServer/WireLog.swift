@@ -13,6 +13,8 @@ public final class WireLog: @unchecked Sendable {
 
     private let lock = NSLock()
     private var kept: [Exchange] = []
+    /// How many were ever recorded: the number of the newest.
+    private var recorded = 0
     private let limit: Int
 
     public init(limit: Int = 50) {
@@ -22,8 +24,16 @@ public final class WireLog: @unchecked Sendable {
     func record(_ exchange: Exchange) {
         lock.lock()
         kept.append(exchange)
+        recorded += 1
         if kept.count > limit { kept.removeFirst(kept.count - limit) }
         lock.unlock()
+    }
+
+    /// The exchanges recorded after the `seen`th (those still kept), and the number of the newest.
+    public func exchanges(after seen: Int) -> (exchanges: [Exchange], newest: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (Array(kept.suffix(min(recorded - seen, kept.count))), recorded)
     }
 
     public var exchanges: [Exchange] {

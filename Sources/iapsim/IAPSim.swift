@@ -20,11 +20,12 @@ struct IAPSim: ParsableCommand {
     /// and that a plain launch skips ArgumentParser (`LaunchSettings(plain:)`).
     static func main() {
         do {
-            if let plain = LaunchSettings(plain: Array(CommandLine.arguments.dropFirst())) {
+            let arguments = PortNumber.withServePort(Array(CommandLine.arguments.dropFirst()))
+            if let plain = LaunchSettings(plain: arguments) {
                 try plain.launch()
                 return
             }
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(arguments)
             try command.run()
         } catch {
             let code = exitCode(for: error)

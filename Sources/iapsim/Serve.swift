@@ -58,15 +58,3 @@ struct ServeCommand: ParsableCommand {
         do { try parties.close() } catch { Console.fail("\(error)") }
     }
 }
-
-/// A TCP port given on the command line, checked at the edge.
-enum PortNumber {
-    static let standard = 8787
-
-    static func parse(_ text: String) throws -> Int {
-        guard let port = Int(text), (0...65535).contains(port) else {
-            throw ValidationError("--port: \"\(text)\" is not a port; give 0 to 65535 (0: any free port)")
-        }
-        return port
-    }
-}

@@ -25,7 +25,7 @@ public enum Text: String, Sendable, CaseIterable {
     case stay, logoutAnyway, quitInFlight, yesQuit, noStay
     case helpTitle, helpClose, helpTurn, retryCount, nextRetry, inBackground
     case tooSmall, tooSmallQuit, consumable, nonConsumable, subscription, nonRenewing
-    case orderOf, serialPolicy, alarm, backendDownBadge
+    case orderOf, serialPolicy, alarm, backendDownBadge, servingBadge
     case faultPanel, faultPanelHint, scenariosTitle, scenariosHint, noScenarios
     case inspectorStore, inspectorClient, inspectorBackend, inspectorTimeline
     case explainSees, explainUnderneath, explainSupport, explainReach, explainClose, stateCatalogTitle, stateCatalogClose
@@ -100,6 +100,7 @@ public enum Text: String, Sendable, CaseIterable {
         case .serialPolicy: Localized(en: "Serial purchases: one order at a time", zh: "串行购买:一次只处理一笔订单")
         case .alarm: Localized(en: "ALARM", zh: "警报")
         case .backendDownBadge: Localized(en: "backend down", zh: "后端不可达")
+        case .servingBadge: Localized(en: "serving", zh: "服务中")
         case .faultPanel: Localized(en: "Faults", zh: "故障")
         case .faultPanelHint: Localized(en: "Enter arm/disarm (sticky) · o one-shot · Esc close · values: --fault NAME=VALUE",
                                         zh: "Enter 启用/关闭(持续)· o 只触发一次 · Esc 关闭 · 取值:--fault 名称=值")

@@ -11,6 +11,7 @@ extension StateView {
         // Backend down first, in words: it changes what every other screen means.
         let down = state.faults.contains(.backendDown) ? [Text.backendDownBadge(lang)] : []
         let others = state.faults.filter { $0 != .backendDown }.map { state.faults.label($0) }
+            + (state.servingAt.map { ["\(Text.servingBadge(lang)) \($0)"] } ?? [])
         let alarm = state.alarms.last.map { "\(Text.alarm(lang)): \($0.text(lang))" }
         return BadgeLine(badges: down + others, alarm: alarm, theme: theme)
     }
