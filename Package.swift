@@ -90,8 +90,9 @@ let package = Package(
         .testTarget(name: "IAPCoreTests", dependencies: ["IAPCore"]),
         .testTarget(name: "IAPUITests", dependencies: ["IAPUI", "IAPCore", "MockStore"], exclude: ["Snapshots"]),
         .testTarget(name: "IAPAppTests", dependencies: [
-            "IAPApp", "IAPCore", "IAPUI", "MockStore", "MockBackend", "ClientPersistence", "Launcher", "DataFiles",
+            "IAPApp", "IAPCore", "IAPUI", "MockStore", "MockBackend", "ClientPersistence", "Launcher", "DataFiles", "AppleWire",
             .product(name: "GRDB", package: "GRDB.swift"), .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "JWTKit", package: "jwt-kit"), .product(name: "X509", package: "swift-certificates"),
         ]),
         .testTarget(name: "EndToEndTests", dependencies: [], exclude: ["drive.sh", "keys.sh", "tmux.sh", "StoreKitFixtures"]),
     ],

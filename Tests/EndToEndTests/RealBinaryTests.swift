@@ -41,6 +41,11 @@ struct RealBinaryTests {
         try settled(try play("kill-and-recover"), user: "alice")
     }
 
+    @Test("--serve 0: the badge line says where, a Server API call without a token is refused 401 and shows on the inspector's timeline, and the purchase made on screen settles as without it")
+    func serve() throws {
+        try settled(try play("serve"), user: "alice")
+    }
+
     @Test("alice's pending order never prompts, verifies or credits under bob, and is credited to alice when she returns")
     func switchUser() throws {
         try settled(try play("switch-user"), user: "alice")

@@ -207,6 +207,33 @@ case $scenario in
     tmux_ send-keys Escape q
     wait_exit
     ;;
+  serve)
+    # The app serves Apple's endpoints while it runs: a Server API call for the purchase just made, without a bearer
+    # token, is refused as Apple refuses it, and the request is on the inspector's timeline.
+    start --user alice --serve 0
+    wait_for "serving 127.0.0.1:"
+    port=$(tmux_ capture-pane -p | grep -o 'serving 127.0.0.1:[0-9]*' | head -1 | cut -d: -f2)
+    wait_for "Remove Ads"
+    tmux_ send-keys Down Down Down Enter
+    wait_for "Purchase complete"
+    tmux_ send-keys Escape
+    python3 - "$port" "$bin" "$data" > "$work/verify.json" <<'PY' || fail "the Server API call failed"
+import json, subprocess, sys, urllib.request
+port, binary, data = sys.argv[1:]
+state = json.loads(subprocess.run([binary, "state", "--data-dir", data], capture_output=True, text=True, check=True).stdout)
+request = urllib.request.Request(f"http://127.0.0.1:{port}/inApps/v1/transactions/{state['store']['transactions'][0]['transactionId']}")
+try:
+    urllib.request.urlopen(request, timeout=10)
+except urllib.error.HTTPError as error:
+    print(json.dumps({"status": error.code}))
+PY
+    grep -q '"status": 401' "$work/verify.json" || fail "an unsigned Server API call was not refused: $(cat "$work/verify.json")"
+    tmux_ send-keys i
+    wait_for "wire: GET /inApps/v1/transactions/"
+    wait_for "→ 401"
+    tmux_ send-keys Escape q
+    wait_exit
+    ;;
   *) fail "unknown scenario $scenario" ;;
 esac
 "$bin" state --data-dir "$data" > "$work/state.json"
