@@ -70,36 +70,45 @@ public enum StateReport {
         let dates = Dictionary(rows.map { ($0["id"] as String, $0["date"] as Double) }, uniquingKeysWith: { a, _ in a })
         var latest: Double?
         for row in rows {
-            let column = { (name: String) -> DatabaseValue in row.hasColumn(name) ? row[name] : .null }
             let id: String = row["id"], state: String = row["state"], date: Double = row["date"]
-            let original = String.fromDatabaseValue(column("originalTransactionId"))
-            let cancelled = Double.fromDatabaseValue(column("cancellationDate"))
+            let original = text(row, "originalTransactionId")
+            let cancelled = number(row, "cancellationDate")
             latest = [latest, date, cancelled].compactMap { $0 }.max()
             var entry = StoreTransactionEntry(transactionId: id, productId: row["productId"], state: state, finished: row["finished"],
                                               applicationUsername: row["applicationUsername"], error: row["error"],
-                                              account: String.fromDatabaseValue(column("account")), originalTransactionId: original,
-                                              device: String.fromDatabaseValue(column("device")) ?? StoreDatabase.firstDevice)
+                                              account: text(row, "account"), originalTransactionId: original,
+                                              device: text(row, "device") ?? StoreDatabase.firstDevice)
             if state == TransactionState.purchased.rawValue || state == TransactionState.restored.rawValue {
                 let chain = original ?? id
                 var apple = StoreTransactionEntry.AppleFields(original_transaction_id: chain, purchase_date_ms: milliseconds(date),
                                                               original_purchase_date_ms: milliseconds(dates[chain] ?? date))
                 // A subscription's charge (or the restore of one) belongs to a chain in the store's subscription table.
                 if let group = groups[chain] {
-                    let offer = String.fromDatabaseValue(column("offer")).flatMap(TransactionDetails.Offer.init(rawValue:))
+                    let offer = text(row, "offer").flatMap(TransactionDetails.Offer.init(rawValue:))
                     apple.subscription_group_identifier = group
-                    apple.expires_date_ms = Double.fromDatabaseValue(column("expiresDate")).map(milliseconds)
+                    apple.expires_date_ms = number(row, "expiresDate").map(milliseconds)
                     apple.is_trial_period = String(offer == .trial)
                     apple.is_in_intro_offer_period = String(offer == .intro)
-                    apple.web_order_line_item_id = String.fromDatabaseValue(column("webOrderLineItemId"))
+                    apple.web_order_line_item_id = text(row, "webOrderLineItemId")
                 }
                 apple.cancellation_date_ms = cancelled.map(milliseconds)
-                apple.cancellation_reason = Int.fromDatabaseValue(column("cancellationReason")).map(String.init)
+                apple.cancellation_reason = number(row, "cancellationReason").map { String(Int($0)) }
                 entry.apple = apple
             }
             holdings.transactions.append(entry)
         }
         holdings.clock = [try StoreDatabase.clock(db), latest.map(Date.init(timeIntervalSince1970:))].compactMap { $0 }.max()
         return holdings
+    }
+
+    /// A column an older file may lack, as text or a number. Read through `Row`'s own optional subscript: going through a
+    /// `DatabaseValue` here crashed Swift 6.3.1's optimizer in release builds (an ownership verifier error).
+    private static func text(_ row: Row, _ name: String) -> String? {
+        row.hasColumn(name) ? row[name] : nil
+    }
+
+    private static func number(_ row: Row, _ name: String) -> Double? {
+        row.hasColumn(name) ? row[name] : nil
     }
 
     private static func subscriptionEntry(_ chain: SubscriptionSnapshot) -> SubscriptionEntry {
