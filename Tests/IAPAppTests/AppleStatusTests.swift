@@ -1,0 +1,76 @@
+import Foundation
+import IAPCore
+import MockStore
+import Testing
+
+/// How the client lives with each of Apple's `verifyReceipt` statuses, as the backend reports them.
+@Suite("Apple's statuses through the client")
+struct AppleStatusTests {
+    private func forced(_ status: Int) -> ArmedFaults {
+        var faults = ArmedFaults()
+        faults.insert(.verifyStatus, FaultArm(value: "\(status)"))
+        return faults
+    }
+
+    private func attempts(_ app: Harness) throws -> Int {
+        try #require(try app.clientOrders().first).attempts
+    }
+
+    @Test("21004 (the server's shared secret is wrong) is not retried in a loop: one attempt, an alarm, the order pending until the next launch")
+    func sharedSecretMismatch() throws {
+        let app = try Harness.paidWhile(forced(21004))
+        app.advance(120)
+        #expect(try attempts(app) == 1)
+        #expect(app.state.pendingCount == 1)
+        #expect(try app.credits().isEmpty)
+        #expect(try app.storeTransactions().allSatisfy { !$0.finished })
+        #expect(app.state.alarms.contains { $0.text(.en).contains("shared secret") }, "\(app.state.alarms)")
+        // The network coming back is a trigger for every other order; this one waits for a launch or a login.
+        app.session.set(.backendDown, nil)
+        app.advance(60)
+        #expect(try attempts(app) == 1)
+
+        try app.relaunch(user: "alice")
+        app.press(.enter)  // Continue on the unfinished order found at launch
+        app.advance(60)
+        #expect(try attempts(app) == 2)
+        #expect(try app.credits().isEmpty)
+
+        try app.relaunch(user: "alice", faults: [])
+        app.press(.enter)
+        app.advance(10)
+        #expect(try app.credits().count == 1)
+        #expect(try app.clientOrders().isEmpty)
+        #expect(try app.storeTransactions().allSatisfy(\.finished))
+    }
+
+    @Test("21005 (Apple's receipt server unavailable) is retried with back-off, then credited once it answers")
+    func receiptServerUnavailable() throws {
+        let app = try Harness.paidWhile(forced(21005))
+        app.advance(20)
+        #expect(try attempts(app) >= 2)
+        #expect(try app.credits().isEmpty)
+        app.session.set(.verifyStatus, nil)
+        app.session.set(.backendDown, nil)  // a trigger
+        app.advance(10)
+        #expect(try app.credits().count == 1)
+        #expect(try app.clientOrders().isEmpty)
+    }
+
+    @Test("a transaction the receipt does not list is answered as such (not 21005) and the client retries it")
+    func notInReceipt() throws {
+        let app = try Harness.paidWhile()
+        app.runtime.halt(afterEffects: 0)
+        app.parties.faults.set(.backendDown, nil)
+        let transaction = try #require(try app.storeTransactions().first?.0)
+        let request = VerifyRequest(receipt: app.parties.store.appReceipt()!, transactionId: "999", productId: transaction.productId,
+                                    orderId: nil, user: "alice")
+        var answer: Result<VerifyResponse, BackendError>?
+        app.parties.backend.verify(request) { answer = $0 }
+        app.advance(2)
+        let response = try #require(try answer?.get())
+        #expect(response.status != 21005)
+        guard case .retry = VerifyOutcome(.success(response)) else { Issue.record("not retried: \(response)"); return }
+        #expect(try app.credits().isEmpty)
+    }
+}
