@@ -4,6 +4,9 @@ public enum Alarm: Sendable, Equatable {
     case writeFailed(transactionId: String)
     /// An order keeps failing verification.
     case verifyFailing(transactionId: String, attempts: Int, reason: String)
+    /// The backend cannot verify anything until its own setup is fixed (Apple's status says how: 21004, its shared
+    /// secret is wrong): the order waits, unfinished, for the next launch or login instead of being retried in a loop.
+    case serverMisconfigured(transactionId: String, appleStatus: Int)
     /// A user's orders could not be read at login.
     case readFailed(user: String)
     /// A party's own database failed; the detail is the database's message, which stays as it is.

@@ -218,6 +218,16 @@ extension AppState {
                 device.alarms.append(.verifyFailing(transactionId: order.transactionId, attempts: order.attempts, reason: reason))
             }
             effects = [.persist(order, closingIntent: nil)]
+        case let .misconfigured(status):
+            // Not finished (I4): the money was paid (I1). Retrying in a loop cannot fix a server's setup, so the order
+            // waits for the next launch or login, and someone is told what to fix.
+            order.attempts += 1
+            order.lastAttemptAt = now
+            session?.queue.hold(order.transactionId)
+            let told = device.alarms.contains { if case .serverMisconfigured(_, status) = $0 { true } else { false } }
+            if !told { device.alarms.append(.serverMisconfigured(transactionId: order.transactionId, appleStatus: status)) }
+            effects = [.persist(order, closingIntent: nil)]
+            if shown { device.hud = HUD(.backgrounded, productId: order.productId, transactionId: order.transactionId) }
         }
         if outcome.reason == nil, device.purchase?.transactionId == order.transactionId { device.purchase = nil }
         if order.user == user { session?.keep(order) }

@@ -7,6 +7,9 @@ public struct VerifyQueue: Sendable, Equatable {
     public var snoozed: Set<String> = []
     /// Automatic attempts since the last trigger, per order (C10).
     public var triesSinceTrigger: [String: Int] = [:]
+    /// Orders the backend could not verify for a fault in its own setup: asking again every few seconds changes
+    /// nothing, so no trigger wakes them; a new session (the next launch or login) or the user's Continue does.
+    public var held: Set<String> = []
     /// An order the user asked to continue now.
     public var priority: String?
 
@@ -28,6 +31,7 @@ public struct VerifyQueue: Sendable, Equatable {
     /// The user chose Continue: this order goes next, with its quick retries again.
     public mutating func continueNow(_ id: String) {
         snoozed.remove(id)
+        held.remove(id)
         triesSinceTrigger[id] = 0
         priority = id
     }
@@ -37,10 +41,16 @@ public struct VerifyQueue: Sendable, Equatable {
         snoozed.insert(id)
     }
 
+    /// The backend's setup is wrong: the order waits for the next session.
+    public mutating func hold(_ id: String) {
+        held.insert(id)
+    }
+
     /// The order is done with.
     public mutating func forget(_ id: String) {
         triesSinceTrigger[id] = nil
         snoozed.remove(id)
+        held.remove(id)
     }
 
     /// When the order will be tried again automatically, if it will.
@@ -53,14 +63,14 @@ public struct VerifyQueue: Sendable, Equatable {
     public mutating func pump(_ orders: [String: PendingOrder], asked: [String], policy: VerifyPolicy, now: Date) -> Next {
         if let id = priority {
             priority = nil
-            if let order = orders[id], order.status == .pending { return start(order) }
+            if let order = orders[id], order.status == .pending, !held.contains(id) { return start(order) }
         }
         var ready: PendingOrder?
         var earliest: Date?
         let waiting = Set(asked)
         for order in orders.values where order.status == .pending {
             let id = order.transactionId
-            guard !snoozed.contains(id), !waiting.contains(id), let due = nextAttempt(for: order, policy: policy) else { continue }
+            guard !snoozed.contains(id), !held.contains(id), !waiting.contains(id), let due = nextAttempt(for: order, policy: policy) else { continue }
             if due <= now {
                 if ready.map({ VerifyPolicy.precedes(order, $0) }) ?? true { ready = order }
             } else if earliest.map({ due < $0 }) ?? true {

@@ -60,6 +60,18 @@ public final class BackendDatabase {
             ("v6-revoked-chains", { db in
                 try db.execute(sql: "CREATE TABLE revokedChain (originalTransactionId TEXT PRIMARY KEY, revokedAt DOUBLE NOT NULL)")
             }),
+            // A verdict is the backend's own (rejected, compensated), beside Apple's status when Apple gave one: support's
+            // compensation was stored as a made-up status 40001 in Apple's field.
+            ("v7-verdict-result", { db in
+                try db.execute(sql: """
+                    CREATE TABLE verdictByResult (transactionId TEXT PRIMARY KEY, result TEXT NOT NULL, appleStatus INTEGER,
+                                                  decidedAt DOUBLE NOT NULL);
+                    INSERT INTO verdictByResult SELECT transactionId, CASE status WHEN 40001 THEN 'compensated' ELSE 'rejected' END,
+                                                       NULLIF(status, 40001), decidedAt FROM verdict;
+                    DROP TABLE verdict;
+                    ALTER TABLE verdictByResult RENAME TO verdict;
+                    """)
+            }),
         ])
     }
 
@@ -69,10 +81,10 @@ public final class BackendDatabase {
     }
 
     /// Notes that the client was told to finish this transaction without a credit.
-    func recordVerdict(transactionId: String, status: Int, at date: Date) throws {
+    func recordVerdict(transactionId: String, verdict: VerifyResponse.Verdict, appleStatus: Int? = nil, at date: Date) throws {
         try queue.write { db in
-            try db.cachedStatement(sql: "INSERT OR REPLACE INTO verdict (transactionId, status, decidedAt) VALUES (?, ?, ?)").execute(
-                arguments: [transactionId, status, date.timeIntervalSince1970])
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO verdict (transactionId, result, appleStatus, decidedAt) VALUES (?, ?, ?, ?)").execute(
+                arguments: [transactionId, verdict.rawValue, appleStatus, date.timeIntervalSince1970])
         }
     }
 

@@ -90,29 +90,32 @@ public final class MockBackend: Backend {
     private func verifyNow(_ request: VerifyRequest) throws -> VerifyResponse {
         if let polls = faults.fire(.verificationPending).flatMap(Int.init), pendingAnswers[request.transactionId, default: 0] < polls {
             pendingAnswers[request.transactionId, default: 0] += 1
-            return VerifyResponse(status: ReceiptStatus.verificationPending)
+            return .pending
         }
         // order-missing: the server cannot find the order the client names, and proceeds as if none was named (B4).
         let orderId = faults.fire(.orderMissing) != nil ? nil : request.orderId
         if let orderId, try database.isCompensated(orderId: orderId) {
-            try database.recordVerdict(transactionId: request.transactionId, status: ReceiptStatus.compensatedBySupport, at: scheduler.now)
-            return VerifyResponse(status: ReceiptStatus.compensatedBySupport)
+            try database.recordVerdict(transactionId: request.transactionId, verdict: .compensated, at: scheduler.now)
+            return .compensated
         }
-        var apple = appleVerify(request.receipt, at: verifyEnvironment)
+        // The shared secret always goes along: without it Apple leaves out a subscription's latest transactions and renewal.
+        let appleRequest = VerifyReceiptRequest(receiptData: request.receipt, password: try apple.sharedSecret())
+        var apple = appleVerify(appleRequest, at: verifyEnvironment)
         if apple.status == ReceiptStatus.sandboxReceiptInProduction {
-            apple = appleVerify(request.receipt, at: .sandbox)
+            apple = appleVerify(appleRequest, at: .sandbox)
         } else if apple.status == ReceiptStatus.productionReceiptInSandbox {
-            apple = appleVerify(request.receipt, at: .production)
+            apple = appleVerify(appleRequest, at: .production)
         }
         guard apple.status == ReceiptStatus.ok, let receipt = apple.receipt else {
-            if case .invalid = VerifyOutcome(.success(VerifyResponse(status: apple.status))) {
-                try database.recordVerdict(transactionId: request.transactionId, status: apple.status, at: scheduler.now)
+            let verdict = VerifyResponse.apple(apple.status)
+            if verdict.result == .rejected {
+                try database.recordVerdict(transactionId: request.transactionId, verdict: .rejected, appleStatus: apple.status, at: scheduler.now)
             }
-            return VerifyResponse(status: apple.status)
+            return verdict
         }
         guard let entry = receipt.in_app.first(where: { $0.transaction_id == request.transactionId }) else {
             // Not in this receipt: the client should fetch a fresh one and try again.
-            return VerifyResponse(status: ReceiptStatus.unavailable)
+            return .notInReceipt
         }
         let product = catalog[entry.product_id]
         let credit: Credit, new: Bool
@@ -123,7 +126,7 @@ public final class MockBackend: Backend {
             let chain = apple.latest_receipt_info?.filter { $0.original_transaction_id == entry.original_transaction_id } ?? []
             guard let credited = try database.creditSubscription(entry, chain: chain, renewal: renewal, orderId: orderId, requester: request.user,
                                                                  at: scheduler.now)
-            else { return VerifyResponse(status: ReceiptStatus.verificationPending) }
+            else { return .pending }
             (credit, new) = credited
         } else {
             // B4: credit what was paid (the receipt's product), whatever product the order named. A restore (S7) names the
@@ -135,13 +138,16 @@ public final class MockBackend: Backend {
         if let cancelled = entry.cancellation_date_ms.flatMap(Double.init), entry.isRefunded {
             _ = try database.refund(transactionId: credit.transactionId, at: Date(timeIntervalSince1970: cancelled / 1000))
         }
-        return VerifyResponse(status: ReceiptStatus.ok, creditedUser: credit.user, newlyCredited: new)
+        return .credited(user: credit.user, new: new)
     }
 
-    /// Apple's `verifyReceipt` at one endpoint, unless a fault forces its status.
-    private func appleVerify(_ receipt: String, at environment: AppleEnvironment) -> VerifyReceiptResponse {
-        if let forced = faults.fire(.verifyStatus).flatMap(Int.init) { return VerifyReceiptResponse(status: forced) }
-        return apple.verify(receipt, at: environment)
+    /// Apple's `verifyReceipt` at one endpoint, unless a fault forces its status (0 is Apple's own answer: a forced
+    /// "ok" without a receipt would be no answer at all).
+    private func appleVerify(_ request: VerifyReceiptRequest, at environment: AppleEnvironment) -> VerifyReceiptResponse {
+        if let forced = faults.fire(.verifyStatus).flatMap(Int.init), forced != ReceiptStatus.ok {
+            return VerifyReceiptResponse(status: forced, environment: environment.rawValue)
+        }
+        return apple.verify(request, at: environment)
     }
 
     /// What Apple tells this server when something happens without the app (App Store Server Notifications): a

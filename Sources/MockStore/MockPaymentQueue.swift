@@ -51,9 +51,7 @@ public final class MockPaymentQueue: PaymentQueue {
                                        uniquingKeysWith: { first, _ in first })
         self.scheduler = scheduler
         self.latency = latency
-        let stored = try database.value("signingKey")
-        signer = try ReceiptSigner(rawKey: stored)
-        if stored == nil { try database.setValue(signer.key.rawRepresentation, for: "signingKey") }
+        signer = try ReceiptSigner(rawKey: database.signingKey())
     }
 
     /// Closes the store's database, as Apple's side shuts down with the app; nothing may be asked of the queue after.
@@ -72,7 +70,8 @@ public final class MockPaymentQueue: PaymentQueue {
     }
 
     /// Apple's `verifyReceipt`, which the app's server calls.
-    public private(set) lazy var receiptService = AppleReceiptService(database: database, publicKey: signer.publicKey)
+    public private(set) lazy var receiptService = AppleReceiptService(database: database, publicKey: signer.publicKey,
+                                                                             now: { [unowned self] in scheduler.now })
 
     public var canMakePayments: Bool { !faults.isArmed(.paymentsDisabled) }
 
@@ -172,7 +171,8 @@ public final class MockPaymentQueue: PaymentQueue {
         if let signedReceipt { return signedReceipt }
         let nonConsumables = catalog.filter { !$0.kind.isConsumable }.map(\.id)
         guard let rows = attempt({ try database.receiptEntries(nonConsumables: nonConsumables) }), !rows.isEmpty else { return nil }
-        let receipt = Receipt(bundle_id: Receipt.bundleId, environment: "Sandbox", in_app: rows.map { entry($0) })
+        let receipt = Receipt(bundle_id: Receipt.bundleId, environment: "Sandbox", in_app: rows.map { entry($0) },
+                              receipt_creation_date_ms: Receipt.Entry.milliseconds(scheduler.now))
         signedReceipt = attempt { try signer.sign(receipt) }
         return signedReceipt
     }

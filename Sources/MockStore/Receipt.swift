@@ -39,8 +39,20 @@ public struct Receipt: Codable, Sendable, Equatable {
     public let bundle_id: String
     public let environment: String
     public let in_app: [Entry]
+    /// When the store signed it; absent from receipts signed before it was recorded.
+    public var receipt_creation_date_ms: String?
+
+    public init(bundle_id: String, environment: String, in_app: [Entry], receipt_creation_date_ms: String? = nil) {
+        self.bundle_id = bundle_id
+        self.environment = environment
+        self.in_app = in_app
+        self.receipt_creation_date_ms = receipt_creation_date_ms
+    }
 
     public static let bundleId = "com.iapsim.app"
+    /// The app's `CFBundleVersion`, and the one first bought or installed (the sandbox always says "1.0").
+    public static let applicationVersion = "1"
+    public static let originalApplicationVersion = "1.0"
 }
 
 /// The envelope that travels base64-encoded: the exact payload bytes and their signature.

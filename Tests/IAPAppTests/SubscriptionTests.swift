@@ -145,7 +145,7 @@ struct SubscriptionTests {
         #expect(status(app, Self.yearly)?.state == .revoked)
         #expect(!app.state.account.owned.contains(Self.yearly))
         let receipt = try #require(app.parties.store.appReceipt())
-        let entry = try #require(app.parties.store.receiptService.verify(receipt, at: .sandbox).receipt?.in_app.first { $0.transaction_id == refunded })
+        let entry = try #require(app.parties.store.receiptService.verify(VerifyReceiptRequest(receiptData: receipt), at: .sandbox).receipt?.in_app.first { $0.transaction_id == refunded })
         #expect(entry.cancellation_date_ms != nil && entry.cancellation_reason == "0")
         let revoked = try app.parties.backend.database.revokedCredits()
         #expect(revoked.map(\.credit.transactionId) == [refunded])
@@ -171,7 +171,8 @@ struct SubscriptionTests {
         app.advance(0.5)
         buy(app, Self.monthly)
         let receipt = try #require(app.parties.store.appReceipt())
-        let response = app.parties.store.receiptService.verify(receipt, at: .sandbox)
+        let service = app.parties.store.receiptService
+        let response = service.verify(VerifyReceiptRequest(receiptData: receipt, password: try service.sharedSecret()), at: .sandbox)
         let entry = try #require(response.latest_receipt_info?.first)
         #expect(entry.is_trial_period == "true")
         #expect(entry.is_in_intro_offer_period == "false")

@@ -34,16 +34,18 @@ struct VerifyPolicyTests {
         #expect(policy.nextAttempt(for: order("x", attempts: 7), triesSinceTrigger: 0) == .distantPast)
     }
 
-    @Test("verifyReceipt statuses map to valid, invalid or retry")
+    @Test("the backend's verdicts, and Apple's statuses behind them, map to valid, invalid, retry or misconfigured")
     func outcomes() {
-        func outcome(_ status: Int) -> VerifyOutcome { VerifyOutcome(.success(VerifyResponse(status: status))) }
-        #expect(outcome(0) == .valid)
-        #expect(outcome(ReceiptStatus.compensatedBySupport) == .valid)
-        #expect(outcome(21003) == .invalid(status: 21003))
-        #expect(outcome(21010) == .invalid(status: 21010))
-        for status in [21002, 21005, 21007, 21008, 21100] {
-            if case .retry = outcome(status) {} else { Issue.record("\(status) should retry") }
+        func outcome(_ status: Int) -> VerifyOutcome { VerifyOutcome(.success(.apple(status))) }
+        #expect(VerifyOutcome(.success(.credited(user: "a", new: true))) == .valid)
+        #expect(VerifyOutcome(.success(.compensated)) == .valid)
+        for status in [21002, 21003, 21006, 21010] { #expect(outcome(status) == .invalid(status: status)) }
+        for status in [21005, 21009, 21100, 21199, 21001, 21007, 21008] {
+            #expect(outcome(status) == .retry(reason: "Apple unavailable (\(status))"))
         }
+        for status in [21000, 21004] { #expect(outcome(status) == .misconfigured(status: status)) }
+        #expect(VerifyOutcome(.success(.pending)) == .retry(reason: "verification pending"))
+        #expect(VerifyOutcome(.success(.notInReceipt)) == .retry(reason: "not in receipt"))
         #expect(VerifyOutcome(.failure(.unreachable)) == .retry(reason: "backend unreachable"))
         #expect(VerifyOutcome(.failure(.http(503))) == .retry(reason: "HTTP 503"))
     }

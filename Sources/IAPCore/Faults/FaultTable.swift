@@ -60,7 +60,7 @@ extension Fault {
         case .backendTimeout: Rule(.backend)
         case .backend5xx: Rule(.backend, .whole(500...599, meaning: "HTTP status"), default: "503")
         case .backendSlow: Rule(.backend, .seconds(0...3600), default: "8")
-        case .verifyStatus: Rule(.backend, .whole(0...21199, meaning: "verifyReceipt status, e.g. 21002 21003 21005 21007 21010"),
+        case .verifyStatus: Rule(.backend, .whole(0...21199, meaning: "verifyReceipt status, e.g. 21002 21003 21004 21005 21007 21009 21010 21100"),
                                  default: "21003")
         case .verificationPending: Rule(.backend, .whole(0...100, meaning: "answers before the real one"), default: "3")
         case .orderMissing: Rule(.backend)

@@ -9,6 +9,8 @@ extension Alarm {
         case let .verifyFailing(id, attempts, reason):
             Localized(en: "order \(id) failed \(attempts) verifications: \(reason)",
                       zh: "订单 \(id) 已验证失败 \(attempts) 次:\(RetryReason.words(reason).zh)")
+        case let .serverMisconfigured(id, status):
+            Self.misconfigured(id, status)
         case let .readFailed(user):
             Localized(en: "could not read \(user)'s orders from the client store", zh: "无法从客户端存储读取 \(user) 的订单")
         case let .storage(party, detail):
@@ -23,6 +25,23 @@ extension Alarm {
 
     public func text(_ lang: Language) -> String {
         words[lang]
+    }
+
+    /// What QA should fix on the server; the order waits, unfinished, for the next launch or login.
+    private static func misconfigured(_ id: String, _ status: Int) -> Localized {
+        let waits = Localized(en: "order \(id) stays pending until the next launch or login",
+                              zh: "订单 \(id) 保持待处理,直到下次启动或登录")
+        let fix: Localized = switch status {
+        case ReceiptStatus.sharedSecretMismatch:
+            Localized(en: "the server's shared secret does not match the App Store's (21004): set it right, ",
+                      zh: "服务器的共享密钥与 App Store 的不一致(21004):请改正后,")
+        case ReceiptStatus.badRequest:
+            Localized(en: "the server's request to verifyReceipt is malformed (21000): fix it, ",
+                      zh: "服务器发给 verifyReceipt 的请求格式有误(21000):请修正后,")
+        default:
+            Localized(en: "the server is misconfigured (\(status)): check its setup, ", zh: "服务器配置有误(\(status)):请检查配置后,")
+        }
+        return fix + waits
     }
 
     private static func list(_ ids: [String]) -> String {
@@ -48,7 +67,11 @@ enum RetryReason {
         case "backend timed out": return Localized(en: reason, zh: "后端超时")
         case "receipt empty": return Localized(en: reason, zh: "收据为空")
         case "verification pending": return Localized(en: reason, zh: "仍在验证")
+        case "not in receipt": return Localized(en: "not in the receipt yet", zh: "收据中尚无此交易")
         default:
+            if reason.hasPrefix("Apple unavailable ") {
+                return Localized(en: reason, zh: "Apple 暂时无法验证(" + reason.filter(\.isNumber) + ")")
+            }
             if reason.hasPrefix("HTTP ") { return Localized(en: reason, zh: "HTTP 错误 " + reason.dropFirst(5)) }
             if reason.hasPrefix("status ") { return Localized(en: reason, zh: "状态码 " + reason.dropFirst(7)) }
             return Localized(reason)

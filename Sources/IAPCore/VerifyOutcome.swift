@@ -1,0 +1,31 @@
+/// The outcomes of one verification (C4), as the client acts on them.
+public enum VerifyOutcome: Sendable, Equatable {
+    case valid
+    case invalid(status: Int)
+    case retry(reason: String)
+    /// The backend's setup is wrong (`serverMisconfigured`): the order stays pending, an alarm is raised, and it is
+    /// tried again at the next launch or login, not every few seconds.
+    case misconfigured(status: Int)
+
+    public var reason: String? {
+        if case let .retry(reason) = self { reason } else { nil }
+    }
+
+    public init(_ result: Result<VerifyResponse, BackendError>) {
+        switch result {
+        case .failure(.unreachable): self = .retry(reason: "backend unreachable")
+        case .failure(.timeout): self = .retry(reason: "backend timed out")
+        case .failure(.http(let code)): self = .retry(reason: "HTTP \(code)")
+        case .success(let response):
+            let status = response.appleStatus ?? 0
+            switch response.result {
+            case .credited, .compensated: self = .valid
+            case .rejected: self = .invalid(status: status)
+            case .pending: self = .retry(reason: "verification pending")
+            case .notInReceipt: self = .retry(reason: "not in receipt")
+            case .appleUnavailable: self = .retry(reason: "Apple unavailable (\(status))")
+            case .serverMisconfigured: self = .misconfigured(status: status)
+            }
+        }
+    }
+}

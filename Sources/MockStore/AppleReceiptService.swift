@@ -1,0 +1,88 @@
+import Foundation
+import IAPCore
+
+/// Apple's `verifyReceipt` service: checks the store's signature and the app's shared secret, then answers with the
+/// receipt and, for the subscriptions in it, their latest transactions and what their renewal will do.
+///
+/// Every documented status, with Apple's meaning (`ReceiptStatus`). This service sends 21000 (a body it cannot read),
+/// 21002, 21003, 21004, 21007, 21008 and 21009 (the store's database could not be read) by itself; 21001 is no
+/// longer sent by Apple, and 21005, 21006, 21010 and 21100–21199 come only from the `verify-status` fault.
+public final class AppleReceiptService {
+    private let database: StoreDatabase
+    private let publicKey: Data
+    private let now: () -> Date
+    /// The last receipt checked and what its check found: a backlog of orders is verified with one receipt, whose
+    /// signature need not be checked once per order.
+    private var lastCheck: (receipt: String, result: ReceiptCheck)?
+    private var secret: String?
+
+    init(database: StoreDatabase, publicKey: Data, now: @escaping () -> Date) {
+        self.database = database
+        self.publicKey = publicKey
+        self.now = now
+    }
+
+    /// The app's shared secret, which the app's server sends as `password`.
+    public func sharedSecret() throws -> String {
+        if let secret { return secret }
+        let read = try database.sharedSecret()
+        secret = read
+        return read
+    }
+
+    /// A request's body as it arrives over HTTP: anything that is not Apple's JSON with a `receipt-data` is 21000.
+    public func verify(body: Data, at environment: AppleEnvironment) -> VerifyReceiptResponse {
+        guard let request = try? JSONDecoder().decode(VerifyReceiptRequest.self, from: body) else {
+            return VerifyReceiptResponse(status: ReceiptStatus.badRequest, environment: environment.rawValue)
+        }
+        return verify(request, at: environment)
+    }
+
+    public func verify(_ request: VerifyReceiptRequest, at environment: AppleEnvironment) -> VerifyReceiptResponse {
+        func status(_ status: Int) -> VerifyReceiptResponse { VerifyReceiptResponse(status: status, environment: environment.rawValue) }
+        let receipt: Receipt
+        switch check(request.receiptData) {
+        case .malformed: return status(ReceiptStatus.malformed)
+        case .notAuthenticated: return status(ReceiptStatus.notAuthenticated)
+        case let .valid(valid): receipt = valid
+        }
+        guard receipt.bundle_id == Receipt.bundleId else { return status(ReceiptStatus.notAuthenticated) }
+        guard receipt.environment == environment.rawValue else {
+            return status(environment == .production ? ReceiptStatus.sandboxReceiptInProduction : ReceiptStatus.productionReceiptInSandbox)
+        }
+        if let password = request.password {
+            guard let secret = try? sharedSecret() else { return status(ReceiptStatus.internalDataAccess) }
+            guard password == secret else { return status(ReceiptStatus.sharedSecretMismatch) }
+        }
+        var response = VerifyReceiptResponse(status: ReceiptStatus.ok, environment: environment.rawValue,
+                                             receipt: AppleReceipt(receipt, at: environment, requested: now()))
+        let subscriptions = receipt.in_app.filter { $0.subscription_group_identifier != nil }
+        // Apple reports a receipt's subscriptions in full only to whoever knows the shared secret.
+        guard !subscriptions.isEmpty, request.password != nil else { return response }
+        let chains = Set(subscriptions.map(\.original_transaction_id))
+        guard let records = try? database.subscriptionRecords(originals: chains) else { return status(ReceiptStatus.internalDataAccess) }
+        response.pending_renewal_info = records.map { chain in
+            PendingRenewalInfo(auto_renew_product_id: chain.renewsAs, auto_renew_status: chain.autoRenew ? "1" : "0",
+                               original_transaction_id: chain.originalTransactionId, product_id: chain.productId,
+                               expiration_intent: chain.expirationIntent.map(String.init),
+                               is_in_billing_retry_period: chain.expirationIntent == nil ? (chain.retryUntil != nil ? "1" : "0") : nil,
+                               grace_period_expires_date_ms: chain.retryUntil.map(Receipt.Entry.milliseconds))
+        }
+        let newestFirst = subscriptions.reversed().sorted { (Int64($0.purchase_date_ms) ?? 0) > (Int64($1.purchase_date_ms) ?? 0) }
+        if request.excludeOldTransactions == true {
+            var seen = Set<String>()
+            response.latest_receipt_info = newestFirst.filter { seen.insert($0.original_transaction_id).inserted }
+        } else {
+            response.latest_receipt_info = newestFirst
+        }
+        response.latest_receipt = request.receiptData
+        return response
+    }
+
+    private func check(_ receipt: String) -> ReceiptCheck {
+        if let lastCheck, lastCheck.receipt == receipt { return lastCheck.result }
+        let result = ReceiptVerifier.check(receipt, publicKey: publicKey)
+        lastCheck = (receipt, result)
+        return result
+    }
+}

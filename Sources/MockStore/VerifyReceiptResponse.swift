@@ -1,0 +1,85 @@
+import Foundation
+import IAPCore
+
+/// One subscription's renewal as `verifyReceipt` reports it in `pending_renewal_info`, with Apple's field names.
+public struct PendingRenewalInfo: Codable, Sendable, Equatable {
+    public let auto_renew_product_id: String
+    /// "1" renews at the period's end, "0" was cancelled.
+    public let auto_renew_status: String
+    public let original_transaction_id: String
+    public let product_id: String
+    /// Why it expired: "1" cancelled, "2" billing error, "4" product no longer available.
+    public let expiration_intent: String?
+    public let is_in_billing_retry_period: String?
+    public let grace_period_expires_date_ms: String?
+}
+
+/// The decoded receipt in a `verifyReceipt` answer, with Apple's field names: what the signed receipt says, and what
+/// Apple adds when it answers (the request's date, the receipt's type).
+public struct AppleReceipt: Codable, Sendable, Equatable {
+    /// "ProductionSandbox" from the sandbox, "Production" from production.
+    public let receipt_type: String
+    public let adam_id: Int
+    public let app_item_id: Int
+    public let bundle_id: String
+    public let application_version: String
+    public let original_application_version: String
+    public let receipt_creation_date: String?
+    public let receipt_creation_date_ms: String?
+    public let receipt_creation_date_pst: String?
+    public let request_date: String
+    public let request_date_ms: String
+    public let request_date_pst: String
+    public let version_external_identifier: Int
+    public let in_app: [Receipt.Entry]
+
+    init(_ receipt: Receipt, at environment: AppleEnvironment, requested: Date) {
+        receipt_type = environment == .sandbox ? "ProductionSandbox" : "Production"
+        // The sandbox's app has no App Store ids.
+        adam_id = 0
+        app_item_id = 0
+        version_external_identifier = 0
+        bundle_id = receipt.bundle_id
+        application_version = Receipt.applicationVersion
+        original_application_version = Receipt.originalApplicationVersion
+        let created = receipt.receipt_creation_date_ms.flatMap(Double.init).map { Date(timeIntervalSince1970: $0 / 1000) }
+        receipt_creation_date = created.map(AppleDate.gmt)
+        receipt_creation_date_ms = receipt.receipt_creation_date_ms
+        receipt_creation_date_pst = created.map(AppleDate.pst)
+        request_date = AppleDate.gmt(requested)
+        request_date_ms = Receipt.Entry.milliseconds(requested)
+        request_date_pst = AppleDate.pst(requested)
+        in_app = receipt.in_app
+    }
+}
+
+/// `verifyReceipt`'s answer, with Apple's key names.
+public struct VerifyReceiptResponse: Codable, Sendable, Equatable {
+    public let status: Int
+    public var environment: String?
+    public var receipt: AppleReceipt?
+    /// The receipt's subscription transactions, newest first (only the latest of each subscription when the request
+    /// excluded old transactions); present only when the request carried the shared secret.
+    public var latest_receipt_info: [Receipt.Entry]?
+    /// The base64 receipt, for a receipt with subscriptions.
+    public var latest_receipt: String?
+    public var pending_renewal_info: [PendingRenewalInfo]?
+    /// True for the statuses worth asking again (21005, 21009, 21100–21199); absent otherwise.
+    public var is_retryable: Bool?
+
+    public init(status: Int, environment: String? = nil, receipt: AppleReceipt? = nil, latest_receipt_info: [Receipt.Entry]? = nil,
+                latest_receipt: String? = nil, pending_renewal_info: [PendingRenewalInfo]? = nil) {
+        self.status = status
+        self.environment = environment
+        self.receipt = receipt
+        self.latest_receipt_info = latest_receipt_info
+        self.latest_receipt = latest_receipt
+        self.pending_renewal_info = pending_renewal_info
+        is_retryable = ReceiptStatus.isRetryable(status) ? true : nil
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case status, environment, receipt, latest_receipt_info, latest_receipt, pending_renewal_info
+        case is_retryable = "is-retryable"
+    }
+}
