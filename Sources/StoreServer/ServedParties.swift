@@ -36,8 +36,7 @@ public final class ServedParties {
 
     /// Apple's `verifyReceipt` for a request body as it came.
     func verifyReceipt(_ body: Data, at environment: AppleEnvironment) -> VerifyReceiptResponse {
-        guard let request = try? JSONDecoder().decode(ReceiptRequestBody.self, from: body) else { return VerifyReceiptResponse(status: 21000) }
-        return store.receiptService.verify(request.receiptData, at: environment)
+        store.receiptService.verify(body: body, at: environment)
     }
 
     /// What the backend's faults do to one request on the wire, fired as they would be for a request from the app: one
@@ -58,12 +57,4 @@ enum WireFault: Error, Sendable, Equatable {
     case http(Int)
     /// No answer until well after a client would have given up.
     case timeout
-}
-
-private struct ReceiptRequestBody: Decodable {
-    let receiptData: String
-
-    enum CodingKeys: String, CodingKey {
-        case receiptData = "receipt-data"
-    }
 }
