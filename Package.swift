@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // No pkgConfig: SwiftPM would warn that it drops ncursesw's -D flags; the shim defines what it needs.
@@ -54,6 +55,7 @@ let package = Package(
         .target(name: "StoreServer", dependencies: [
             "AppleWire", "IAPCore", "MockStore", "MockBackend",
             .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
         // The client's per-user "keychain" and app sandbox.
         .target(name: "ClientPersistence", dependencies: [

@@ -99,7 +99,7 @@ public final class AppRuntime {
     }
 
     private func run(_ effect: Effect) {
-        let store = parties.store, backend = parties.backend, vault = parties.vault
+        let store = parties.store, backend = parties.clientBackend, vault = parties.vault
         switch effect {
         case .requestProducts:
             store.requestProducts { [weak self] in self?.send(.productsLoaded($0)) }

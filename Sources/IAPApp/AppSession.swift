@@ -62,23 +62,29 @@ public final class AppSession {
 
     public static let epoch = Date(timeIntervalSince1970: 1_800_000_000)
 
+    /// A team's own server the client calls instead of the built-in backend (`--backend URL`), in every launch.
+    private let remoteBackend: Backend?
+
     public init(directory: DataDirectory, catalog: [Product], options: AppState = AppState(), faults: ArmedFaults = [],
-                user: String? = nil, latency: Parties.Latency = Parties.Latency(), clock: Clock = .virtual(start: AppSession.epoch)) throws {
+                user: String? = nil, latency: Parties.Latency = Parties.Latency(), clock: Clock = .virtual(start: AppSession.epoch),
+                backend: Backend? = nil) throws {
         self.directory = directory
+        remoteBackend = backend
         _ = heapKept
         self.catalog = catalog
         self.options = options
         self.latency = latency
         self.clock = clock
         (timers, parties, runtime) = try Self.boot(directory, catalog: catalog, clock: clock, options: options, faults: faults,
-                                                   latency: latency)
+                                                   latency: latency, backend: backend)
         start(user: user)
     }
 
     private static func boot(_ directory: DataDirectory, catalog: [Product], clock: Clock, options: AppState, faults: ArmedFaults,
-                             latency: Parties.Latency) throws -> (TimerQueue, Parties, AppRuntime) {
+                             latency: Parties.Latency, backend: Backend?) throws -> (TimerQueue, Parties, AppRuntime) {
         let timers = clock.timers
         let parties = try Parties.open(in: directory, catalog: catalog, scheduler: timers, latency: latency, faults: faults)
+        if let backend { parties.clientBackend = backend }
         // The store's clock resumes where it was (a skip, a fast clock), never earlier.
         if let known = parties.store.lastKnownTime { timers.jump(to: known) }
         // The app was closed through the next renewal: the store's clock is past it before anything is attached.
@@ -115,7 +121,7 @@ public final class AppSession {
     public func relaunch(user: String? = nil, faults: ArmedFaults? = nil) throws {
         timers.cancelAll()
         (timers, parties, runtime) = try Self.boot(directory, catalog: catalog, clock: clock.resumed(at: timers.now), options: options,
-                                                   faults: faults ?? parties.faults.armed, latency: latency)
+                                                   faults: faults ?? parties.faults.armed, latency: latency, backend: remoteBackend)
         start(user: user)
     }
 

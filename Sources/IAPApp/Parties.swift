@@ -7,7 +7,10 @@ import MockStore
 /// The three parties, each on its own database under the data directory, as on a phone and its servers.
 public final class Parties {
     public let store: MockPaymentQueue
+    /// The built-in backend: its ledger is what the inspector, `iapsim state` and the scripts read.
     public let backend: MockBackend
+    /// The server the client calls: the built-in backend, or a team's own behind the same contract (`--backend URL`).
+    public var clientBackend: Backend
     public let vault: ClientDatabase
     /// The faults armed right now, shared by the store and the backend.
     public let faults: FaultBoard
@@ -15,6 +18,7 @@ public final class Parties {
     public init(store: MockPaymentQueue, backend: MockBackend, vault: ClientDatabase, faults: FaultBoard) {
         self.store = store
         self.backend = backend
+        clientBackend = backend
         self.vault = vault
         self.faults = faults
     }

@@ -14,6 +14,8 @@ public struct LaunchSettings {
     public var speed: Double?
     /// Serve Apple's endpoints on 127.0.0.1 at this port while the app runs.
     public var serve: Int?
+    /// A team's own server the client calls instead of the built-in backend.
+    public var backend: String?
 
     public init() {}
 }
@@ -30,6 +32,7 @@ extension RunOptions {
         settings.parallel = parallel
         settings.speed = speed
         settings.serve = serve
+        settings.backend = backend
         return settings
     }
 }

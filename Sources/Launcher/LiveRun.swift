@@ -4,6 +4,7 @@ import Foundation
 import IAPApp
 import IAPCore
 import IAPUI
+import StoreServer
 import Terminal
 
 extension LaunchSettings {
@@ -42,13 +43,16 @@ extension LaunchSettings {
             options.lang = lang
             return try Scenarios.setUp(name, under: directory, catalog: products, options: options, speed: speed)
         }
+        // Answers from the network (a team's backend, requests to --serve) are handed to the main loop's thread.
+        let thread = PartyThread()
+        let remote = backend.map { RemoteBackend(url: $0, thread: thread) }
         let session: AppSession
         do {
             if let scenario {
                 session = try setUpScenario(scenario, lang)
             } else {
                 session = try AppSession(directory: directory, catalog: products, options: options, faults: faults,
-                                         user: user, latency: latency, clock: .live(speed: speed))
+                                         user: user, latency: latency, clock: .live(speed: speed), backend: remote)
             }
         } catch {
             Console.fail("\(error)")
@@ -59,7 +63,8 @@ extension LaunchSettings {
         if let serve {
             let runner: ServerRunner
             do {
-                runner = try ServerRunner(parties: session.parties, catalog: products, now: { [unowned session] in session.timers.now })
+                runner = try ServerRunner(parties: session.parties, catalog: products, thread: thread,
+                                          now: { [unowned session] in session.timers.now })
             } catch {
                 try? session.close()
                 Console.fail("--serve: \(error)")
@@ -87,6 +92,7 @@ extension LaunchSettings {
         var loop = MainLoop(session: session, terminal: terminal, theme: theme, exitAfterFirstFrame: exitAfterFirstFrame)
         loop.startScenario = setUpScenario
         loop.wire = wire
+        loop.network = (thread, remote)
         let ending = loop.run()
         wire?.stop()
         try beforeClosing(loop.session, terminal, theme)

@@ -1,6 +1,7 @@
 import IAPApp
 import IAPCore
 import IAPUI
+import StoreServer
 import Terminal
 
 /// Keys and timers in, frames out, until the app quits, crashes on purpose or the terminal goes away.
@@ -15,6 +16,8 @@ struct MainLoop {
     }
     /// Apple's endpoints served while the app runs (`--serve`): their work runs here, between the app's own steps.
     var wire: ServerRunner?
+    /// Where answers from the network wait for this loop, and the team's backend the client calls, if any (`--backend`).
+    var network: (thread: PartyThread, remote: RemoteBackend?)?
     let terminal: TerminalSession
     let theme: Theme
     let exitAfterFirstFrame: Bool
@@ -45,7 +48,8 @@ struct MainLoop {
             terminal.draw(session.screen(width: size.width, height: size.height, theme: theme))
             if exitAfterFirstFrame, runtime.state.productsStatus == .loaded { return .quit }
             // While serving, a request waits at most a poll for the parties' thread to look up from the keyboard.
-            let untilNext = min(runtime.timers.nextDue.map { runtime.timers.wallSeconds(until: $0) } ?? 1, wire == nil ? 1 : 0.02)
+            let untilNext = min(runtime.timers.nextDue.map { runtime.timers.wallSeconds(until: $0) } ?? 1,
+                                wire == nil && network?.remote == nil ? 1 : 0.02)
             switch terminal.nextEvent(timeout: Int32(max(0, min(untilNext, 1)) * 1000)) {
             // Keys act only on a screen someone can see: while it is too small, only quit (q) gets through.
             case let .key(key):
@@ -57,10 +61,13 @@ struct MainLoop {
         }
     }
 
-    /// Runs the server's requests, puts them on the timeline, and keeps the status line's address true after a relaunch.
+    /// Runs what the network handed over (requests to --serve, a team's backend's answers), puts each exchange on the
+    /// timeline, and keeps the status line's address true after a relaunch.
     private func serveWire() {
+        guard let network else { return }
+        network.thread.runJobs()
+        for line in network.remote?.takeExchanges() ?? [] { session.note(line) }
         guard let wire else { return }
-        wire.thread.runJobs()
         for line in wire.newExchanges() { session.note(line) }
         if case let .serving(port) = wire.state, session.runtime.state.servingAt == nil {
             session.runtime.send(.serving("127.0.0.1:\(port)"))

@@ -1,4 +1,5 @@
 import IAPCore
+import StoreServer
 
 extension LaunchSettings {
     /// `run`'s options read without ArgumentParser, for a plain launch only: every argument one of run's options,
@@ -48,6 +49,10 @@ extension LaunchSettings {
             guard let value = try? number(text, option: "--speed", in: RunOptions.speeds) else { return nil }
             speed = value
         }
+        if let url = given["backend"] {
+            guard let checked = try? RemoteBackend.check(url) else { return nil }
+            backend = checked
+        }
         if let text = given["serve"] {
             guard let port = try? PortNumber.parse(text) else { return nil }
             serve = port
@@ -57,5 +62,5 @@ extension LaunchSettings {
         self.speed = speed
     }
 
-    private static let plainValueOptions: Set<String> = ["data-dir", "user", "lang", "catalog", "fault", "scenario", "speed", "serve"]
+    private static let plainValueOptions: Set<String> = ["data-dir", "user", "lang", "catalog", "fault", "scenario", "speed", "serve", "backend"]
 }

@@ -6,7 +6,7 @@ import StoreServer
 /// The wire beside the parties: the server on its own threads, its work handed to the parties' thread, which calls
 /// `runJobs` between its own steps.
 public final class ServerRunner {
-    public let thread = PartyThread()
+    public let thread: PartyThread
     public let server: StoreServer
     private let served: ServedParties
     private let outcome = Outcome()
@@ -14,7 +14,8 @@ public final class ServerRunner {
     private var seen = 0
 
     /// Call on the parties' thread.
-    public init(parties: Parties, catalog: [Product], now: @escaping () -> Date) throws {
+    public init(parties: Parties, catalog: [Product], thread: PartyThread = PartyThread(), now: @escaping () -> Date) throws {
+        self.thread = thread
         served = ServedParties(store: parties.store, backend: parties.backend, faults: parties.faults, catalog: catalog, now: now)
         server = try StoreServer(served: served, parties: thread)
     }

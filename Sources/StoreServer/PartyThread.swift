@@ -20,6 +20,14 @@ public final class PartyThread: @unchecked Sendable {
         }
     }
 
+    /// Hands `job` to the parties' thread from any other (an answer from the network).
+    public func post(_ job: @escaping () -> Void) {
+        condition.lock()
+        jobs.append(job)
+        condition.signal()
+        condition.unlock()
+    }
+
     /// On the parties' thread: runs every job handed over so far; when there is none, waits up to `timeout` seconds for
     /// one. Returns whether any ran.
     @discardableResult

@@ -22,6 +22,7 @@ public struct StoreServer: Sendable {
         let router = Router()
         router.add(middleware: WireLogMiddleware(log: log))
         AppleEndpoints(parties: parties, served: Confined(value: served), signer: signer, keyring: keyring).add(to: router)
+        BackendEndpoints(parties: parties, served: Confined(value: served)).add(to: router)
         responder = router.buildResponder()
     }
 

@@ -34,7 +34,11 @@ public final class TerminalSession {
     }
 
     /// SIGINT or SIGTERM, once one has arrived: the app should restore the terminal and exit with 128 + N.
-    public var caughtSignal: Int32? { QuitSignals.caught }
+    /// Read here, beside `cnc_catch_quit_signals` in `init`: the shim's flag is a `static` in a header, one per object file.
+    public var caughtSignal: Int32? {
+        let number = cnc_caught_signal()
+        return number == 0 ? nil : number
+    }
 
     /// Expects `setlocale` to have been called and stdin/stdout to be a terminal.
     public init(monochrome: Bool) throws {

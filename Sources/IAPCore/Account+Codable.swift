@@ -1,0 +1,51 @@
+/// The body of `GET /backend/v1/accounts/{user}`: `{"coins": 60, "units": {"com.iapsim.extra-life": 2}, "owned": ["com.iapsim.noads"]}`,
+/// owned sorted so that the same account is the same bytes.
+extension Account: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case coins, units, owned
+    }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(coins: try container.decode(Int.self, forKey: .coins), owned: Set(try container.decode([String].self, forKey: .owned)))
+        units = try container.decodeIfPresent([String: Int].self, forKey: .units) ?? [:]
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(coins, forKey: .coins)
+        try container.encode(units, forKey: .units)
+        try container.encode(owned.sorted(), forKey: .owned)
+    }
+}
+
+/// The body of `POST /backend/v1/orders`.
+public struct OrderRequest: Codable, Sendable, Equatable {
+    public let user: String
+    public let productId: String
+
+    public init(user: String, productId: String) {
+        self.user = user
+        self.productId = productId
+    }
+}
+
+/// The answer to `POST /backend/v1/orders`.
+public struct OrderResponse: Codable, Sendable, Equatable {
+    public let orderId: String
+
+    public init(orderId: String) {
+        self.orderId = orderId
+    }
+}
+
+/// What a backend answers when it cannot do what was asked: `{"error": "badRequest", "message": "…"}`.
+public struct BackendErrorBody: Codable, Sendable, Equatable, Error {
+    public let error: String
+    public let message: String
+
+    public init(error: String, message: String) {
+        self.error = error
+        self.message = message
+    }
+}
