@@ -27,6 +27,19 @@ public struct APIKey: Sendable, Equatable {
         return (kept.issuerId, kept.publicKeyPEM)
     }
 
+    /// A bearer token for the App Store Server API, as Apple's libraries make one: ES256, this key's id, `iat` now and
+    /// `exp` `lifetime` later (at most an hour).
+    public func bearerToken(at date: Date = Date(), lifetime: TimeInterval = 3600) async throws -> String {
+        // NumericDate in whole seconds, as Apple's own libraries write it.
+        let now = Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
+        let keys = JWTKeyCollection()
+        await keys.add(ecdsa: try ES256PrivateKey(pem: privateKeyPEM), kid: JWKIdentifier(string: keyId))
+        let claims = APIToken(iss: IssuerClaim(value: issuerId), iat: IssuedAtClaim(value: now),
+                              exp: ExpirationClaim(value: now.addingTimeInterval(min(lifetime, 3600))),
+                              aud: AudienceClaim(value: ["appstoreconnect-v1"]), bid: Receipt.bundleId)
+        return try await keys.sign(claims, kid: JWKIdentifier(string: keyId))
+    }
+
     private static let keyIdAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
     private static func entry(_ keyId: String) -> String { "apiKey." + keyId }
 

@@ -13,7 +13,7 @@ struct KeysCommand: ParsableCommand {
 
     @OptionGroup var data: DataOptions
 
-    @Flag(help: "Print the key as JSON: {\"issuerId\", \"keyId\", \"bundleId\", \"privateKey\"}.")
+    @Flag(help: "Print the key as JSON: {\"issuerId\", \"keyId\", \"bundleId\", \"privateKey\", \"sharedSecret\", \"bearerToken\"}.")
     var json = false
 
     private struct Printed: Encodable {
@@ -21,26 +21,35 @@ struct KeysCommand: ParsableCommand {
         let keyId: String
         let bundleId: String
         let privateKey: String
+        /// verifyReceipt's `password`.
+        let sharedSecret: String
+        /// Good for an hour from now: for curl.
+        let bearerToken: String
     }
 
     func run() throws {
         let directory = data.lockedDirectory()
-        let key: APIKey
+        let key: APIKey, secret: String, token: String
         do {
             let store = try StoreDatabase(path: directory.store)
             key = try APIKey.create(in: store)
+            secret = try store.sharedSecret()
             try store.close()
+            token = try Blocking.wait { try await key.bearerToken() }
         } catch {
             Console.fail("\(error)")
         }
         Console.keepWhatWasMade()
         if json {
-            print(try JSONText.encode(Printed(issuerId: key.issuerId, keyId: key.keyId, bundleId: Receipt.bundleId, privateKey: key.privateKeyPEM)))
+            print(try JSONText.encode(Printed(issuerId: key.issuerId, keyId: key.keyId, bundleId: Receipt.bundleId, privateKey: key.privateKeyPEM,
+                                              sharedSecret: secret, bearerToken: token)))
             return
         }
-        print("issuer id: \(key.issuerId)")
-        print("key id:    \(key.keyId)")
-        print("bundle id: \(Receipt.bundleId)")
+        print("issuer id:     \(key.issuerId)")
+        print("key id:        \(key.keyId)")
+        print("bundle id:     \(Receipt.bundleId)")
+        print("shared secret: \(secret)   (verifyReceipt's password)")
+        print("bearer token:  \(token)   (good for an hour)")
         print(key.privateKeyPEM)
     }
 }
@@ -118,5 +127,23 @@ struct ReceiptCommand: ParsableCommand {
         Console.keepWhatWasMade()
         guard let receipt else { Console.fail("no receipt on \(device): nothing bought there yet; buy something in the app first") }
         print(receipt)
+    }
+}
+
+/// An async call from a command, which runs on the main thread, outside Swift's cooperative pool.
+enum Blocking {
+    static func wait<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
+        let done = DispatchSemaphore(value: 0)
+        let box = Box<T>()
+        Task.detached {
+            do { box.result = .success(try await work()) } catch { box.result = .failure(error) }
+            done.signal()
+        }
+        done.wait()
+        return try box.result!.get()
+    }
+
+    private final class Box<T>: @unchecked Sendable {
+        var result: Result<T, Error>?
     }
 }

@@ -1,0 +1,130 @@
+"""A team's own backend, as small as the contract allows: what `--backend URL` talks to. It keeps orders and credits
+in SQLite, asks iapsim's verifyReceipt (the sandbox endpoint, with the shared secret) and credits each transaction
+once, to the order's owner. Run it: python3 team_server.py PORT VERIFY_RECEIPT_URL SHARED_SECRET DB_PATH
+"""
+import json
+import sqlite3
+import sys
+import threading
+import urllib.parse
+import urllib.request
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+COINS = {"com.iapsim.coins.60": 60, "com.iapsim.coins.300": 300, "com.iapsim.coins.980": 980}
+
+
+class Ledger:
+    def __init__(self, path):
+        self.lock = threading.Lock()
+        self.db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        self.db.executescript("""
+            CREATE TABLE IF NOT EXISTS orders (id TEXT PRIMARY KEY, user TEXT NOT NULL, productId TEXT NOT NULL);
+            CREATE TABLE IF NOT EXISTS credits (transactionId TEXT PRIMARY KEY, user TEXT NOT NULL, productId TEXT NOT NULL,
+                                                coins INTEGER NOT NULL);""")
+
+    def order(self, user, product):
+        with self.lock:
+            number = self.db.execute("SELECT COUNT(*) FROM orders").fetchone()[0] + 1
+            order_id = f"TEAM-{number:06d}"
+            self.db.execute("INSERT INTO orders VALUES (?, ?, ?)", (order_id, user, product))
+            return order_id
+
+    def credit(self, transaction, product, order_id, requester):
+        """Once per transaction, to the order's owner (else whoever asks): (user, new)."""
+        with self.lock:
+            found = self.db.execute("SELECT user FROM credits WHERE transactionId = ?", (transaction,)).fetchone()
+            if found:
+                return found[0], False
+            owner = self.db.execute("SELECT user FROM orders WHERE id = ?", (order_id,)).fetchone() if order_id else None
+            user = owner[0] if owner else requester
+            self.db.execute("INSERT INTO credits VALUES (?, ?, ?, ?)", (transaction, user, product, COINS.get(product, 0)))
+            return user, True
+
+    def account(self, user):
+        with self.lock:
+            rows = self.db.execute("SELECT productId, coins FROM credits WHERE user = ?", (user,)).fetchall()
+        return {"coins": sum(c for _, c in rows), "units": {},
+                "owned": sorted({p for p, _ in rows if p not in COINS and "vip" not in p})}
+
+
+def handler(ledger, verify_url, secret):
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def answer(self, status, body):
+            data = json.dumps(body).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def error(self, status, name, message):
+            self.answer(status, {"error": name, "message": message})
+
+        def body(self):
+            if not (self.headers.get("Content-Type") or "").startswith("application/json"):
+                self.error(415, "notJSON", "send JSON")
+                return None
+            length = int(self.headers.get("Content-Length") or 0)
+            if length > 64 * 1024:
+                self.error(413, "tooLarge", "over 64 KiB")
+                return None
+            try:
+                body = json.loads(self.rfile.read(length))
+                return body if isinstance(body, dict) else self.error(400, "badRequest", "not an object")
+            except ValueError:
+                self.error(400, "badRequest", "not JSON")
+                return None
+
+        def do_POST(self):
+            if self.path == "/backend/v1/orders":
+                body = self.body()
+                if body is None:
+                    return
+                if not isinstance(body.get("user"), str) or not isinstance(body.get("productId"), str):
+                    return self.error(400, "badRequest", "user and productId are strings")
+                return self.answer(201, {"orderId": ledger.order(body["user"], body["productId"])})
+            if self.path == "/backend/v1/verify":
+                body = self.body()
+                if body is None:
+                    return
+                if not all(isinstance(body.get(k), str) for k in ("receipt", "transactionId", "productId", "user")):
+                    return self.error(400, "badRequest", "receipt, transactionId, productId and user are strings")
+                request = urllib.request.Request(verify_url, data=json.dumps(
+                    {"receipt-data": body["receipt"], "password": secret}).encode(), headers={"Content-Type": "application/json"})
+                try:
+                    apple = json.loads(urllib.request.urlopen(request, timeout=10).read())
+                except Exception as error:  # Apple unreachable: ask again later
+                    return self.error(503, "unavailable", str(error))
+                status = apple["status"]
+                if status != 0:
+                    result = "rejected" if status in (21002, 21003, 21006, 21010) else \
+                        "serverMisconfigured" if status in (21000, 21004) else "appleUnavailable"
+                    return self.answer(200, {"result": result, "appleStatus": status})
+                entry = next((e for e in apple["receipt"]["in_app"] if e["transaction_id"] == body["transactionId"]), None)
+                if entry is None:
+                    return self.answer(200, {"result": "notInReceipt", "appleStatus": 0})
+                user, new = ledger.credit(entry["original_transaction_id"], entry["product_id"], body.get("orderId"), body["user"])
+                return self.answer(200, {"result": "credited", "appleStatus": 0, "creditedUser": user, "newlyCredited": new})
+            self.error(404, "badRequest", "no such path")
+
+        def do_GET(self):
+            prefix = "/backend/v1/accounts/"
+            if self.path.startswith(prefix) and len(self.path) > len(prefix):
+                return self.answer(200, ledger.account(urllib.parse.unquote(self.path[len(prefix):])))
+            self.error(404, "badRequest", "no such path")
+
+    return Handler
+
+
+def serve(port, verify_url, secret, db_path):
+    server = ThreadingHTTPServer(("127.0.0.1", port), handler(Ledger(db_path), verify_url, secret))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+if __name__ == "__main__":
+    port, url, secret, path = sys.argv[1:]
+    serve(int(port), url, secret, path).serve_forever()

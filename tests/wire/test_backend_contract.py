@@ -1,0 +1,182 @@
+"""The backend contract (docs/backend-contract.yaml): the built-in backend and a team's own server (team_server.py)
+answer it alike, every answer fits its schema, and the app with --backend drives a team's server through a purchase."""
+import json
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+import unittest
+import urllib.request
+
+import jsonschema
+import requests
+import yaml
+from openapi_spec_validator import validate
+
+import team_server
+from iapsim_wire import BINARY, DataDirectory, Server, purchases, run
+
+CONTRACT = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "backend-contract.yaml")
+with open(CONTRACT) as f:
+    SPEC = yaml.safe_load(f)
+
+
+def check(body, schema):
+    """The answer fits the contract's named schema."""
+    validator = jsonschema.Draft202012Validator({"$ref": f"#/components/schemas/{schema}", "components": SPEC["components"]})
+    validator.validate(body)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class TheContract(unittest.TestCase):
+    def test_the_file_is_valid_openapi(self):
+        validate(SPEC)
+
+
+class Contract:
+    """The checks every implementation passes; `backend` is the URL the contract's paths hang off."""
+    backend = None
+    data = None
+
+    def post(self, path, body, **options):
+        return requests.post(f"{self.backend}/backend/v1/{path}", json=body, timeout=15, **options)
+
+    def test_order_verify_replay_account(self):
+        bought = [t for t in self.data.state()["store"]["transactions"] if t["state"] == "purchased"][0]
+        order = self.post("orders", {"user": "alice", "productId": bought["productId"]})
+        self.assertEqual(order.status_code, 201)
+        self.assertEqual(order.headers["content-type"].split(";")[0], "application/json")
+        check(order.json(), "OrderResponse")
+        request = {"receipt": self.receipt, "transactionId": bought["transactionId"], "productId": bought["productId"],
+                   "orderId": order.json()["orderId"], "user": "alice"}
+        first = self.post("verify", request)
+        self.assertEqual(first.status_code, 200)
+        check(first.json(), "VerifyResponse")
+        self.assertEqual((first.json()["result"], first.json()["creditedUser"]), ("credited", "alice"))
+        replay = self.post("verify", request).json()
+        check(replay, "VerifyResponse")
+        self.assertEqual((replay["result"], replay["newlyCredited"]), ("credited", False))
+        account = requests.get(f"{self.backend}/backend/v1/accounts/alice", timeout=15)
+        self.assertEqual(account.status_code, 200)
+        check(account.json(), "Account")
+        self.assertIn(bought["productId"], account.json()["owned"])
+
+    def test_a_transaction_not_in_the_receipt(self):
+        answer = self.post("verify", {"receipt": self.receipt, "transactionId": "1999999999", "productId": "x", "user": "alice"})
+        check(answer.json(), "VerifyResponse")
+        self.assertEqual(answer.json()["result"], "notInReceipt")
+
+    def test_a_forged_receipt_is_rejected(self):
+        answer = self.post("verify", {"receipt": "bm90IGEgcmVjZWlwdA==", "transactionId": "1", "productId": "x", "user": "alice"})
+        check(answer.json(), "VerifyResponse")
+        self.assertEqual((answer.json()["result"], answer.json()["appleStatus"]), ("rejected", 21002))
+
+    def test_bad_input_gets_the_error_body(self):
+        cases = {
+            "not JSON": (lambda: requests.post(f"{self.backend}/backend/v1/orders", data=b"{user", timeout=15,
+                                               headers={"Content-Type": "application/json"}), 400),
+            "not an object's fields": (lambda: self.post("orders", {"user": 5, "productId": "x"}), 400),
+            "a field missing": (lambda: self.post("verify", {"receipt": "x"}), 400),
+            "text/plain": (lambda: requests.post(f"{self.backend}/backend/v1/orders", data=b"{}", timeout=15,
+                                                 headers={"Content-Type": "text/plain"}), 415),
+            "over 64 KiB": (lambda: self.post("verify", {"receipt": "x" * (100 << 10), "transactionId": "1", "productId": "x",
+                                                         "user": "alice"}), 413),
+        }
+        for name, (send, status) in cases.items():
+            with self.subTest(name):
+                answer = send()
+                self.assertEqual(answer.status_code, status)
+                check(answer.json(), "Error")
+
+
+class BuiltInBackend(Contract, unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.data = DataDirectory(purchases(("non-consumable", 1)))
+        cls.receipt = run("receipt", "--data-dir", cls.data.path).stdout.strip()
+        cls.server = Server(cls.data)
+        cls.backend = cls.server.url
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+        cls.data.remove()
+
+
+class TeamBackend(Contract, unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.data = DataDirectory(purchases(("non-consumable", 1)))
+        cls.receipt = run("receipt", "--data-dir", cls.data.path).stdout.strip()
+        cls.server = Server(cls.data)
+        port = free_port()
+        cls.team = team_server.serve(port, f"{cls.server.url}/sandbox/verifyReceipt", cls.data.key["sharedSecret"],
+                                     os.path.join(cls.data.root, "team.sqlite"))
+        cls.backend = f"http://127.0.0.1:{port}"
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.team.shutdown()
+        cls.team.server_close()
+        cls.server.stop()
+        cls.data.remove()
+
+
+class AppWithTeamBackend(unittest.TestCase):
+    """The keyboard walk against a team's server: the app buys, the team's server verifies with iapsim's
+    verifyReceipt (served by the same app) and credits alice once; the built-in backend is never asked."""
+
+    def test_a_purchase_through_a_team_server(self):
+        root = tempfile.mkdtemp(prefix="iapsim-team-")
+        self.addCleanup(shutil.rmtree, root, True)
+        data = os.path.join(root, "data")
+        secret = json.loads(run("keys", "--data-dir", data, "--json").stdout)["sharedSecret"]
+        serve_port, team_port = free_port(), free_port()
+        team = team_server.serve(team_port, f"http://127.0.0.1:{serve_port}/sandbox/verifyReceipt", secret,
+                                 os.path.join(root, "team.sqlite"))
+        self.addCleanup(team.server_close)
+        self.addCleanup(team.shutdown)
+        sock = os.path.join(root, "tmux.sock")
+        tmux = lambda *args: subprocess.run(["tmux", "-S", sock, "-f", "/dev/null", *args], capture_output=True, text=True)
+        self.addCleanup(tmux, "kill-server")
+        tmux("new-session", "-d", "-x", "110", "-y", "30", "-e", "LANG=C.UTF-8", "-e", "TERM=xterm-256color",
+             f"exec {BINARY} --data-dir {data} --user alice --serve {serve_port} --backend http://127.0.0.1:{team_port}")
+
+        def wait_for(text, seconds=20):
+            deadline = time.monotonic() + seconds
+            while time.monotonic() < deadline:
+                screen = tmux("capture-pane", "-p").stdout
+                if text in screen:
+                    return screen
+                time.sleep(0.05)
+            self.fail(f"never saw {text!r}:\n{tmux('capture-pane', '-p').stdout}")
+
+        wait_for(f"serving 127.0.0.1:{serve_port}")
+        wait_for("60 Coins")
+        tmux("send-keys", "Enter")
+        wait_for("Purchase complete")
+        wait_for("Balance 60 coins")
+        tmux("send-keys", "Escape", "i")
+        wait_for("backend: POST /backend/v1/verify → 200")
+        wait_for("wire: POST /sandbox/verifyReceipt → 200")
+        tmux("send-keys", "Escape", "q")
+        for _ in range(200):
+            if tmux("has-session").returncode != 0:
+                break
+            time.sleep(0.05)
+        account = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{team_port}/backend/v1/accounts/alice", timeout=10).read())
+        self.assertEqual(account["coins"], 60)
+        state = json.loads(run("state", "--data-dir", data).stdout)
+        self.assertEqual(state["backend"]["credits"], [])
+        self.assertTrue(all(t["finished"] for t in state["store"]["transactions"]))
+
+
+if __name__ == "__main__":
+    unittest.main()
