@@ -2,33 +2,42 @@ import Crypto
 import Foundation
 import GRDB
 
+/// What the store makes once and keeps for good in its meta table: its receipt signing key, verifyReceipt's shared
+/// secret, its certificate chain, its API keys.
 extension StoreDatabase {
-    /// The receipt signing key, made once per store database and kept in its meta table.
+    /// Read when there, else made and written in the same transaction, so two first uses cannot keep two different ones.
+    public func secret(_ key: String, make: () throws -> Data) throws -> Data {
+        try queue.write { db in try Self.secret(db, key, make: make) }
+    }
+
+    /// A value kept by `secret`, if it was ever made.
+    public func keptSecret(_ key: String) throws -> Data? {
+        try value(key)
+    }
+
+    /// The receipt signing key.
     func signingKey() throws -> Data {
-        try queue.write { db in try Self.signingKey(db) }
+        try secret("signingKey") { Curve25519.Signing.PrivateKey().rawRepresentation }
     }
 
     /// The app's shared secret for `verifyReceipt` (App Store Connect's "App-Specific Shared Secret"): 32 hex digits
     /// the backend sends as `password`, and `iapsim keys` prints for a team's own server. Derived from the signing key,
-    /// so it needs no randomness of its own, and kept in the meta table so that it stays what was printed even if the
-    /// derivation ever changes.
+    /// so it needs no randomness of its own, and kept so that it stays what was printed even if the derivation changes.
     public func sharedSecret() throws -> String {
         try queue.write { db in
-            if let stored = try Data.fetchOne(db.cachedStatement(sql: "SELECT value FROM meta WHERE key = 'sharedSecret'")) {
-                return String(decoding: stored, as: UTF8.self)
+            let secret = try Self.secret(db, "sharedSecret") {
+                let key = SymmetricKey(data: try Self.secret(db, "signingKey") { Curve25519.Signing.PrivateKey().rawRepresentation })
+                let digest = HMAC<SHA256>.authenticationCode(for: Data("verifyReceipt shared secret".utf8), using: key)
+                return Data(digest.prefix(16).map { String(format: "%02x", $0) }.joined().utf8)
             }
-            let key = SymmetricKey(data: try Self.signingKey(db))
-            let digest = HMAC<SHA256>.authenticationCode(for: Data("verifyReceipt shared secret".utf8), using: key)
-            let secret = digest.prefix(16).map { String(format: "%02x", $0) }.joined()
-            try db.cachedStatement(sql: "INSERT INTO meta (key, value) VALUES ('sharedSecret', ?)").execute(arguments: [Data(secret.utf8)])
-            return secret
+            return String(decoding: secret, as: UTF8.self)
         }
     }
 
-    private static func signingKey(_ db: Database) throws -> Data {
-        if let stored = try Data.fetchOne(db.cachedStatement(sql: "SELECT value FROM meta WHERE key = 'signingKey'")) { return stored }
-        let key = Curve25519.Signing.PrivateKey().rawRepresentation
-        try db.cachedStatement(sql: "INSERT INTO meta (key, value) VALUES ('signingKey', ?)").execute(arguments: [key])
-        return key
+    private static func secret(_ db: Database, _ key: String, make: () throws -> Data) throws -> Data {
+        if let kept = try Data.fetchOne(db.cachedStatement(sql: "SELECT value FROM meta WHERE key = ?"), arguments: [key]) { return kept }
+        let made = try make()
+        try db.cachedStatement(sql: "INSERT INTO meta (key, value) VALUES (?, ?)").execute(arguments: [key, made])
+        return made
     }
 }
