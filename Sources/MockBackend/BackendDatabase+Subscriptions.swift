@@ -99,9 +99,11 @@ extension BackendDatabase {
     }
 
     /// What a notification from Apple changes: a refund revokes; the rest move an entitlement the backend already knows
-    /// (one it does not know waits for the client's verification, which names the subscriber).
+    /// (one it does not know waits for the client's verification, which names the subscriber). Once per notificationUUID.
     func apply(_ notification: StoreNotification) throws {
         try queue.write { db in
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO appliedNotification (uuid) VALUES (?)").execute(arguments: [notification.uuid])
+            guard db.changesCount > 0 else { return }
             let at = notification.date.timeIntervalSince1970
             switch notification.kind {
             case .refund:
@@ -132,7 +134,7 @@ extension BackendDatabase {
             case .gracePeriodExpired, .expired:
                 try db.cachedStatement(sql: "UPDATE entitlement SET graceUntil = NULL WHERE originalTransactionId = ?")
                     .execute(arguments: [notification.originalTransactionId])
-            case .didChangeRenewalStatus:
+            case .didChangeRenewalStatus, .oneTimeCharge, .consumptionRequest, .test:
                 break
             }
         }

@@ -72,6 +72,11 @@ public final class BackendDatabase {
                     ALTER TABLE verdictByResult RENAME TO verdict;
                     """)
             }),
+            // Each notification from Apple applied once, by its notificationUUID: the store tells one again after a kill
+            // interrupted its delivery, and an old purchase told again would undo a refund told since.
+            ("v8-applied-notifications", { db in
+                try db.execute(sql: "CREATE TABLE appliedNotification (uuid TEXT PRIMARY KEY)")
+            }),
         ])
     }
 

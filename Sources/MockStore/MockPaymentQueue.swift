@@ -18,8 +18,11 @@ public final class MockPaymentQueue: PaymentQueue {
     public let faults: FaultBoard
     /// Where a failure of the store's own database is reported.
     public var onError: (String) -> Void = { _ in }
-    /// Where Apple tells the app's server what happened without the app (a renewal, a refund, an expiry).
-    public var onNotification: (StoreNotification) -> Void = { _ in }
+    /// Where Apple tells the built-in backend what happened without the app (a renewal, a refund, an expiry), from the
+    /// store's outbox; nil: nobody hears, and the outbox keeps it for whoever will.
+    public var onNotification: ((StoreNotification) -> Void)?
+    /// Told (on the parties' thread) when the outbox has something new, for the `--notify` sender.
+    public var onOutboxWritten: () -> Void = {}
     /// Told when a subscription changed on the store's clock, so that what the app shows of it is read again.
     public var onSubscriptionsChanged: () -> Void = {}
 
@@ -51,6 +54,7 @@ public final class MockPaymentQueue: PaymentQueue {
                                        uniquingKeysWith: { first, _ in first })
         self.scheduler = scheduler
         self.latency = latency
+        database.outbox.consumables = Set(catalog.filter { $0.kind == .consumable }.map(\.id))
         signer = try ReceiptSigner(rawKey: database.signingKey())
     }
 
@@ -81,6 +85,8 @@ public final class MockPaymentQueue: PaymentQueue {
     public static let interruptionResolved = 2.0
 
     public func add(observer: @escaping ([StoreTransaction]) -> Void) {
+        // What a kill kept the backend from hearing is told first, in the order it happened.
+        deliverNews()
         // What Apple did while the app was not running has happened by now; the rest goes on on the store's clock.
         let planned = attempt { try database.planned() } ?? []
         for step in planned {
@@ -243,9 +249,22 @@ public final class MockPaymentQueue: PaymentQueue {
         }
     }
 
+    /// `news` is in the outbox already, written with the change it tells of; the backend hears it from there.
     func tell(_ news: StoreNotification) {
-        onNotification(news)
-        if news.kind != .refund { scheduleRenewals() }
+        if news.concernsBuiltInBackend { deliverNews() }
+        onOutboxWritten()
+        if news.kind != .refund && news.kind != .oneTimeCharge { scheduleRenewals() }
+    }
+
+    /// Hands the built-in backend every notification it has not heard yet, oldest first, and writes down that it heard
+    /// them. A kill between the two tells it one again at the next launch: the backend applies each notificationUUID
+    /// once.
+    func deliverNews() {
+        guard let onNotification else { return }
+        while let news = attempt({ try database.notHeardByBackend(limit: 64) }), !news.isEmpty {
+            for notification in news { onNotification(notification) }
+            guard attempt({ try database.heardByBackend(news.map(\.uuid)) }) != nil else { return }
+        }
     }
 
     func identified(_ transaction: StoreTransaction) -> StoreTransaction {

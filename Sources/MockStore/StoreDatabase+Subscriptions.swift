@@ -310,9 +310,11 @@ extension StoreDatabase {
             chain.autoRenew = on
             if chain.retryUntil == nil { chain.dueAt = chain.expiresAt }
             try chain.save(db)
-            return StoreNotification(.didChangeRenewalStatus, on ? .autoRenewEnabled : .autoRenewDisabled, account: chain.account,
-                                     productId: chain.productId, transactionId: nil, originalTransactionId: original,
-                                     expiresDate: chain.expiresAt, date: date)
+            let news = StoreNotification(.didChangeRenewalStatus, on ? .autoRenewEnabled : .autoRenewDisabled, account: chain.account,
+                                         productId: chain.productId, transactionId: nil, originalTransactionId: original,
+                                         expiresDate: chain.expiresAt, date: date)
+            try enqueue(db, news)
+            return news
         }
     }
 
@@ -347,74 +349,81 @@ extension StoreDatabase {
     func takeDueRenewal(now: Date, terms: [String: SubscriptionTerms], billingFailures: Int)
         throws -> (StoreNotification, renewal: StoreTransaction?)? {
         try queue.write { db in
-            guard let row = try Row.fetchOne(db.cachedStatement(sql: """
-                SELECT \(SubscriptionRecord.columns) FROM subscription INDEXED BY subscriptionDue
-                WHERE dueAt IS NOT NULL AND dueAt <= ? ORDER BY dueAt LIMIT 1
-                """), arguments: [now.timeIntervalSince1970]) else { return nil }
-            try Self.noteClock(db, now)
-            var chain = SubscriptionRecord(row)
-            let at = chain.dueAt ?? now
-            func notification(_ kind: StoreNotification.Kind, _ subtype: StoreNotification.Subtype? = nil, transaction: String? = nil)
-                -> StoreNotification {
-                StoreNotification(kind, subtype, account: chain.account, productId: chain.productId, transactionId: transaction,
-                                  originalTransactionId: chain.originalTransactionId, expiresDate: chain.expiresAt,
-                                  graceUntil: chain.retryUntil, date: at)
-            }
-            func expire(_ intent: Int, _ subtype: StoreNotification.Subtype) throws -> (StoreNotification, renewal: StoreTransaction?) {
-                let graceEnded = chain.retryUntil != nil && intent == 2
-                chain.expirationIntent = intent
-                chain.retryUntil = nil
-                chain.failuresLeft = nil
-                chain.dueAt = nil
-                try chain.save(db)
-                return (notification(graceEnded ? .gracePeriodExpired : .expired, subtype), nil)
-            }
-            guard let product = terms[chain.renewsAs] ?? terms[chain.productId] else {
-                return try expire(4, .voluntary)  // no longer sold: Apple's "product not available"
-            }
-            guard chain.autoRenew else { return try expire(1, .voluntary) }
-            if let retryUntil = chain.retryUntil, at >= retryUntil { return try expire(2, .billingRetry) }
-            let failures = chain.failuresLeft ?? billingFailures
-            if failures > 0 {
-                let first = chain.retryUntil == nil
-                if first { chain.retryUntil = SubscriptionPeriod(days: product.gracePeriodDays).end(from: chain.expiresAt) }
-                chain.failuresLeft = failures - 1
-                chain.dueAt = min(at.addingTimeInterval(Self.billingRetryInterval), chain.retryUntil!)
-                try chain.save(db)
-                return (notification(.didFailToRenew, .gracePeriod), nil)
-            }
-            // The charge goes through: a new transaction in the chain, for the product the renewal was set to.
-            let recovered = chain.retryUntil != nil
-            let productId = terms[chain.renewsAs] != nil ? chain.renewsAs : chain.productId
-            var details = TransactionDetails(webOrderLineItemId: try Self.nextWebOrder(db))
-            // A renewal starts where the period ended; after a failed billing, where the charge finally went through.
-            let start = recovered ? at : chain.expiresAt
-            if chain.introLeft > 0, let offer = product.introOffer {
-                details.offer = .intro
-                details.expiresDate = offer.period.end(from: start)
-                chain.introLeft -= 1
-            } else {
-                details.expiresDate = product.period.end(from: start)
-                chain.introLeft = 0
-            }
-            let transaction = StoreTransaction(id: try Self.nextId(db), productId: productId, state: .purchased, applicationUsername: nil,
-                                               date: start, originalTransactionId: chain.originalTransactionId)
-            try db.cachedStatement(sql: """
-                INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, account, originalTransactionId, device)
-                SELECT ?, ?, 'purchased', NULL, ?, account, ?, device FROM storeTransaction WHERE id = ?
-                """).execute(arguments: [transaction.id, productId, start.timeIntervalSince1970, chain.originalTransactionId,
-                                         chain.latestTransactionId])
-            try Self.setDetails(db, transaction.id, details)
-            chain.productId = productId
-            chain.renewsAs = productId
-            chain.expiresAt = details.expiresDate!
-            chain.latestTransactionId = transaction.id
+            let taken = try takeDueRenewal(db, now: now, terms: terms, billingFailures: billingFailures)
+            if let news = taken?.0 { try enqueue(db, news) }
+            return taken
+        }
+    }
+
+    private func takeDueRenewal(_ db: Database, now: Date, terms: [String: SubscriptionTerms], billingFailures: Int)
+        throws -> (StoreNotification, renewal: StoreTransaction?)? {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT \(SubscriptionRecord.columns) FROM subscription INDEXED BY subscriptionDue
+            WHERE dueAt IS NOT NULL AND dueAt <= ? ORDER BY dueAt LIMIT 1
+            """), arguments: [now.timeIntervalSince1970]) else { return nil }
+        try Self.noteClock(db, now)
+        var chain = SubscriptionRecord(row)
+        let at = chain.dueAt ?? now
+        func notification(_ kind: StoreNotification.Kind, _ subtype: StoreNotification.Subtype? = nil, transaction: String? = nil)
+            -> StoreNotification {
+            StoreNotification(kind, subtype, account: chain.account, productId: chain.productId, transactionId: transaction,
+                              originalTransactionId: chain.originalTransactionId, expiresDate: chain.expiresAt,
+                              graceUntil: chain.retryUntil, date: at)
+        }
+        func expire(_ intent: Int, _ subtype: StoreNotification.Subtype) throws -> (StoreNotification, renewal: StoreTransaction?) {
+            let graceEnded = chain.retryUntil != nil && intent == 2
+            chain.expirationIntent = intent
             chain.retryUntil = nil
             chain.failuresLeft = nil
-            chain.dueAt = chain.expiresAt
+            chain.dueAt = nil
             try chain.save(db)
-            return (notification(.didRenew, recovered ? .billingRecovery : nil, transaction: transaction.id), transaction)
+            return (notification(graceEnded ? .gracePeriodExpired : .expired, subtype), nil)
         }
+        guard let product = terms[chain.renewsAs] ?? terms[chain.productId] else {
+            return try expire(4, .voluntary)  // no longer sold: Apple's "product not available"
+        }
+        guard chain.autoRenew else { return try expire(1, .voluntary) }
+        if let retryUntil = chain.retryUntil, at >= retryUntil { return try expire(2, .billingRetry) }
+        let failures = chain.failuresLeft ?? billingFailures
+        if failures > 0 {
+            let first = chain.retryUntil == nil
+            if first { chain.retryUntil = SubscriptionPeriod(days: product.gracePeriodDays).end(from: chain.expiresAt) }
+            chain.failuresLeft = failures - 1
+            chain.dueAt = min(at.addingTimeInterval(Self.billingRetryInterval), chain.retryUntil!)
+            try chain.save(db)
+            return (notification(.didFailToRenew, .gracePeriod), nil)
+        }
+        // The charge goes through: a new transaction in the chain, for the product the renewal was set to.
+        let recovered = chain.retryUntil != nil
+        let productId = terms[chain.renewsAs] != nil ? chain.renewsAs : chain.productId
+        var details = TransactionDetails(webOrderLineItemId: try Self.nextWebOrder(db))
+        // A renewal starts where the period ended; after a failed billing, where the charge finally went through.
+        let start = recovered ? at : chain.expiresAt
+        if chain.introLeft > 0, let offer = product.introOffer {
+            details.offer = .intro
+            details.expiresDate = offer.period.end(from: start)
+            chain.introLeft -= 1
+        } else {
+            details.expiresDate = product.period.end(from: start)
+            chain.introLeft = 0
+        }
+        let transaction = StoreTransaction(id: try Self.nextId(db), productId: productId, state: .purchased, applicationUsername: nil,
+                                           date: start, originalTransactionId: chain.originalTransactionId)
+        try db.cachedStatement(sql: """
+            INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, account, originalTransactionId, device)
+            SELECT ?, ?, 'purchased', NULL, ?, account, ?, device FROM storeTransaction WHERE id = ?
+            """).execute(arguments: [transaction.id, productId, start.timeIntervalSince1970, chain.originalTransactionId,
+                                     chain.latestTransactionId])
+        try Self.setDetails(db, transaction.id, details)
+        chain.productId = productId
+        chain.renewsAs = productId
+        chain.expiresAt = details.expiresDate!
+        chain.latestTransactionId = transaction.id
+        chain.retryUntil = nil
+        chain.failuresLeft = nil
+        chain.dueAt = chain.expiresAt
+        try chain.save(db)
+        return (notification(.didRenew, recovered ? .billingRecovery : nil, transaction: transaction.id), transaction)
     }
 
     /// Whether a subscription is due by `now` (nil: none is), and whether it is a renewal's first billing attempt (whose
@@ -434,7 +443,11 @@ extension StoreDatabase {
     /// Apple refunds a transaction: it keeps its place in the history with a cancellation date and reason, and a
     /// subscription it paid for ends now. Nil when there is no such paid, unrefunded transaction.
     func refund(_ id: String, reason: Int, at date: Date) throws -> (StoreRecord, TransactionDetails, StoreNotification)? {
-        try queue.write { db in try Self.refund(db, id, reason: reason, at: date) }
+        try queue.write { db in
+            let refunded = try Self.refund(db, id, reason: reason, at: date)
+            if let news = refunded?.2 { try enqueue(db, news) }
+            return refunded
+        }
     }
 
     static func refund(_ db: Database, _ id: String, reason: Int, at date: Date) throws -> (StoreRecord, TransactionDetails, StoreNotification)? {

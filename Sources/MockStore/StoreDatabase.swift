@@ -19,6 +19,9 @@ public final class StoreDatabase {
     /// The device whose StoreKit queue this connection is: it adds to, reads and blocks on that device's queue only,
     /// while ownership (Apple's servers) is the account's on every device.
     public let device: String
+    /// Whether what the store tells the app's server also goes out to a `--notify` server, and which products are
+    /// consumables; set before the queue takes any step.
+    public var outbox = OutboxPolicy()
 
     public init(path: String, device: String = StoreDatabase.firstDevice) throws {
         self.device = device
@@ -68,6 +71,8 @@ public final class StoreDatabase {
             ("v6-devices", { db in
                 try db.execute(sql: "ALTER TABLE storeTransaction ADD COLUMN device TEXT NOT NULL DEFAULT '\(StoreDatabase.firstDevice)'")
             }),
+            // What the store tells the app's server, written with the change it tells of (App Store Server Notifications).
+            ("v8-notification-outbox", StoreDatabase.outboxMigration),
         ])
     }
 
@@ -115,74 +120,86 @@ public final class StoreDatabase {
     func takeDueStep(_ id: String, now: Date, ownedOnce: Set<String>, subscriptions terms: [String: SubscriptionTerms])
         throws -> (StoreTransaction?, StoreNotification?)? {
         try queue.write { db in
-            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.columns) FROM storeTransaction WHERE id = ?"),
-                                             arguments: [id]),
-                  var plan = StorePlan.decode(row.text(8)), let step = plan.steps.first, step.date <= now
-            else { return nil }
-            try Self.noteClock(db, now)
-            plan.steps.removeFirst()
-            let rest = plan.steps.isEmpty ? nil : try plan.encoded()
-            try db.cachedStatement(sql: "UPDATE storeTransaction SET plan = ? WHERE id = ?").execute(arguments: [rest, id])
-            if step.refunds == true {
-                return (nil, try Self.refund(db, id, reason: 0, at: step.date)?.2)
-            }
-            let current = Self.transaction(row)
-            let account = row.text(9)
-            var state = step.state
-            var error = step.error
-            var original = current.originalTransactionId
-            var notification: StoreNotification?
-            let subscription = terms[current.productId]
-            let levels = terms.mapValues(\.level)
-            if state == .purchased, ownedOnce.contains(current.productId), let account,
-               let owned = try String.fetchOne(db.cachedStatement(sql: """
-                   SELECT id FROM storeTransaction WHERE account = ? AND productId = ? AND state = 'purchased' AND id <> ? ORDER BY date, id LIMIT 1
-                   """), arguments: [account, current.productId, id]) {
-                state = .restored
-                original = owned
-            }
-            var charged = false
-            if let subscription, let account, state == .purchased {
-                switch try Self.plan(db, account: account, productId: current.productId, terms: subscription, levels: levels) {
-                case let .owned(chain):
-                    state = .restored
-                    original = chain
-                case .changeAtRenewal:
-                    state = .failed
-                    error = .changesAtRenewal
-                case .charge, .upgrade:
-                    charged = true
-                }
-            }
-            if let subscription, let account, state == .failed, error == .changesAtRenewal {
-                notification = try Self.changeAtRenewal(db, account: account, productId: current.productId, group: subscription.group, at: step.date)
-            }
-            let target: String
-            if step.spawns {
-                target = try Self.nextId(db)
-                try db.cachedStatement(sql: """
-                    INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, error, account, originalTransactionId, device)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """).execute(arguments: [target, current.productId, state.rawValue, current.applicationUsername,
-                                             step.at, error?.rawValue, account, original, device])
-            } else {
-                target = id
-                try db.cachedStatement(sql: "UPDATE storeTransaction SET state = ?, error = ?, originalTransactionId = ? WHERE id = ?").execute(
-                    arguments: [state.rawValue, error?.rawValue, original, id])
-            }
-            if charged, let subscription, let account {
-                let (chain, news) = try Self.subscriptionCharged(db, id: target, account: account, productId: current.productId,
-                                                                 terms: subscription, levels: levels, at: step.date)
-                notification = news
-                if chain != target {
-                    try db.cachedStatement(sql: "UPDATE storeTransaction SET originalTransactionId = ? WHERE id = ?").execute(arguments: [chain, target])
-                }
-            } else if subscription != nil, state == .restored, let original {
-                try Self.subscriptionRestored(db, id: target, original: original)
-            }
-            guard let taken = try Self.transaction(db, target) else { return nil }
-            return (taken, notification)
+            let taken = try takeDueStep(db, id, now: now, ownedOnce: ownedOnce, subscriptions: terms)
+            if let news = taken?.1 { try enqueue(db, news) }
+            return taken
         }
+    }
+
+    private func takeDueStep(_ db: Database, _ id: String, now: Date, ownedOnce: Set<String>, subscriptions terms: [String: SubscriptionTerms])
+        throws -> (StoreTransaction?, StoreNotification?)? {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.columns) FROM storeTransaction WHERE id = ?"),
+                                         arguments: [id]),
+              var plan = StorePlan.decode(row.text(8)), let step = plan.steps.first, step.date <= now
+        else { return nil }
+        try Self.noteClock(db, now)
+        plan.steps.removeFirst()
+        let rest = plan.steps.isEmpty ? nil : try plan.encoded()
+        try db.cachedStatement(sql: "UPDATE storeTransaction SET plan = ? WHERE id = ?").execute(arguments: [rest, id])
+        if step.refunds == true {
+            return (nil, try Self.refund(db, id, reason: 0, at: step.date)?.2)
+        }
+        let current = Self.transaction(row)
+        let account = row.text(9)
+        var state = step.state
+        var error = step.error
+        var original = current.originalTransactionId
+        var notification: StoreNotification?
+        let subscription = terms[current.productId]
+        let levels = terms.mapValues(\.level)
+        if state == .purchased, ownedOnce.contains(current.productId), let account,
+           let owned = try String.fetchOne(db.cachedStatement(sql: """
+               SELECT id FROM storeTransaction WHERE account = ? AND productId = ? AND state = 'purchased' AND id <> ? ORDER BY date, id LIMIT 1
+               """), arguments: [account, current.productId, id]) {
+            state = .restored
+            original = owned
+        }
+        var charged = false
+        if let subscription, let account, state == .purchased {
+            switch try Self.plan(db, account: account, productId: current.productId, terms: subscription, levels: levels) {
+            case let .owned(chain):
+                state = .restored
+                original = chain
+            case .changeAtRenewal:
+                state = .failed
+                error = .changesAtRenewal
+            case .charge, .upgrade:
+                charged = true
+            }
+        }
+        if let subscription, let account, state == .failed, error == .changesAtRenewal {
+            notification = try Self.changeAtRenewal(db, account: account, productId: current.productId, group: subscription.group, at: step.date)
+        }
+        let target: String
+        if step.spawns {
+            target = try Self.nextId(db)
+            try db.cachedStatement(sql: """
+                INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, error, account, originalTransactionId, device)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [target, current.productId, state.rawValue, current.applicationUsername,
+                                         step.at, error?.rawValue, account, original, device])
+        } else {
+            target = id
+            try db.cachedStatement(sql: "UPDATE storeTransaction SET state = ?, error = ?, originalTransactionId = ? WHERE id = ?").execute(
+                arguments: [state.rawValue, error?.rawValue, original, id])
+        }
+        if charged, let subscription, let account {
+            let (chain, news) = try Self.subscriptionCharged(db, id: target, account: account, productId: current.productId,
+                                                             terms: subscription, levels: levels, at: step.date)
+            notification = news
+            if chain != target {
+                try db.cachedStatement(sql: "UPDATE storeTransaction SET originalTransactionId = ? WHERE id = ?").execute(arguments: [chain, target])
+            }
+        } else if subscription != nil, state == .restored, let original {
+            try Self.subscriptionRestored(db, id: target, original: original)
+        }
+        if state == .purchased, subscription == nil {
+            // A charge for anything but an auto-renewable subscription (Apple's ONE_TIME_CHARGE).
+            notification = StoreNotification(.oneTimeCharge, account: account, productId: current.productId, transactionId: target,
+                                             originalTransactionId: original ?? target, date: step.date)
+        }
+        guard let taken = try Self.transaction(db, target) else { return nil }
+        return (taken, notification)
     }
 
     /// Every transaction of this device's queue with something planned, and when its next step is due. Another device's

@@ -1,0 +1,205 @@
+import Foundation
+import GRDB
+
+/// One App Store Server Notification as the store's outbox keeps it: what it says, whether the built-in backend heard
+/// it, and how its delivery to the `--notify` server goes (attempts on Apple's retry schedule).
+public struct OutboxEntry: Sendable, Equatable {
+    public enum Delivery: String, Sendable, Equatable {
+        /// Written while no server was set to receive notifications (no `--notify`): kept for the record, never sent
+        /// later (Apple sends only to the URL set when the event happens).
+        case notSent = "not-sent"
+        /// To be sent: `nextAttemptAt` on the store's clock.
+        case pending
+        case sent
+        /// Every retry failed.
+        case failed
+    }
+
+    public let notification: StoreNotification
+    public var delivery: Delivery
+    /// Attempts made so far: the first one and its retries.
+    public var attempts: Int
+    public var firstAttemptAt: Date?
+    public var nextAttemptAt: Date?
+    public var lastAttemptAt: Date?
+    /// Why the last attempt failed ("HTTP 500", "connection refused").
+    public var lastError: String?
+    /// The body as first sent: a retry sends the same bytes, with the same `notificationUUID`.
+    public var signedPayload: String?
+
+    /// Retries made so far (the first attempt is not one).
+    public var retries: Int { max(attempts - 1, 0) }
+}
+
+/// Apple's retry schedule for a notification the server did not take (no 2xx answer): up to five retries, 1, 12, 24,
+/// 48 and 72 hours after the first attempt.
+public enum NotificationRetries {
+    public static let hoursAfterFirst: [Double] = [1, 12, 24, 48, 72]
+    public static var count: Int { hoursAfterFirst.count }
+
+    /// When the next attempt is due after `attempts` failed ones that began at `first`; nil when none is left.
+    public static func next(afterFailed attempts: Int, first: Date) -> Date? {
+        guard attempts >= 1, attempts <= hoursAfterFirst.count else { return nil }
+        return first.addingTimeInterval(hoursAfterFirst[attempts - 1] * 3_600)
+    }
+}
+
+/// How the store writes what it tells the app's server: whether a server was given to send it to, and which products
+/// are consumables (a refund of one is asked about first, with CONSUMPTION_REQUEST).
+public struct OutboxPolicy: Sendable {
+    public var goesOut = false
+    public var consumables: Set<String> = []
+
+    public init(goesOut: Bool = false, consumables: Set<String> = []) {
+        self.goesOut = goesOut
+        self.consumables = consumables
+    }
+}
+
+extension StoreDatabase {
+    static func outboxMigration(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE notificationOutbox (
+                seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                uuid TEXT NOT NULL UNIQUE,
+                type TEXT NOT NULL,
+                subtype TEXT,
+                transactionId TEXT,
+                originalTransactionId TEXT,
+                date DOUBLE NOT NULL,
+                notification BLOB NOT NULL,
+                backendDelivered INTEGER NOT NULL,
+                delivery TEXT NOT NULL,
+                attempts INTEGER NOT NULL DEFAULT 0,
+                firstAttemptAt DOUBLE,
+                nextAttemptAt DOUBLE,
+                lastAttemptAt DOUBLE,
+                lastError TEXT,
+                signedPayload TEXT
+            );
+            CREATE INDEX notificationOutboxForBackend ON notificationOutbox(seq) WHERE backendDelivered = 0;
+            CREATE INDEX notificationOutboxDue ON notificationOutbox(nextAttemptAt) WHERE delivery = 'pending';
+            """)
+    }
+
+    /// Writes `notification` into the outbox inside the caller's database transaction, the one that made the change it
+    /// tells of: a kill cannot keep the change and lose the notification, or the reverse. A refund of a consumable is
+    /// preceded by Apple's question about it.
+    func enqueue(_ db: Database, _ notification: StoreNotification) throws {
+        if notification.kind == .refund, outbox.consumables.contains(notification.productId) {
+            try Self.enqueue(db, StoreNotification(.consumptionRequest, account: notification.account, productId: notification.productId,
+                                                   transactionId: notification.transactionId,
+                                                   originalTransactionId: notification.originalTransactionId, date: notification.date),
+                             goesOut: outbox.goesOut)
+        }
+        try Self.enqueue(db, notification, goesOut: outbox.goesOut)
+    }
+
+    static func enqueue(_ db: Database, _ notification: StoreNotification, goesOut: Bool) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO notificationOutbox (uuid, type, subtype, transactionId, originalTransactionId, date, notification, backendDelivered,
+                                            delivery, nextAttemptAt)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [
+                notification.uuid, notification.kind.rawValue, notification.subtype?.rawValue, notification.transactionId,
+                notification.originalTransactionId, notification.date.timeIntervalSince1970, try JSONEncoder().encode(notification),
+                !notification.concernsBuiltInBackend,
+                (goesOut ? OutboxEntry.Delivery.pending : .notSent).rawValue,
+                goesOut ? notification.date.timeIntervalSince1970 : nil,
+            ])
+    }
+
+    /// Apple's TEST notification, asked for through the App Store Server API.
+    public func enqueueTest(at date: Date) throws -> StoreNotification {
+        let test = StoreNotification.test(at: date)
+        try queue.write { db in try Self.enqueue(db, test, goesOut: outbox.goesOut) }
+        return test
+    }
+
+    /// The next notifications the built-in backend has not heard yet, oldest first (one a kill interrupted included).
+    func notHeardByBackend(limit: Int) throws -> [StoreNotification] {
+        try queue.inDatabase { db in
+            try Data.fetchAll(db.cachedStatement(sql: """
+                SELECT notification FROM notificationOutbox INDEXED BY notificationOutboxForBackend WHERE backendDelivered = 0 ORDER BY seq LIMIT ?
+                """), arguments: [limit]).map { try JSONDecoder().decode(StoreNotification.self, from: $0) }
+        }
+    }
+
+    func heardByBackend(_ uuids: [String]) throws {
+        try queue.write { db in
+            for uuid in uuids {
+                try db.cachedStatement(sql: "UPDATE notificationOutbox SET backendDelivered = 1 WHERE uuid = ?").execute(arguments: [uuid])
+            }
+        }
+    }
+
+    /// Notifications due to be sent by `now` on the store's clock, oldest first.
+    public func dueNotifications(now: Date, limit: Int) throws -> [OutboxEntry] {
+        try queue.inDatabase { db in
+            try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT \(Self.outboxColumns) FROM notificationOutbox INDEXED BY notificationOutboxDue
+                WHERE delivery = 'pending' AND nextAttemptAt <= ? ORDER BY seq LIMIT ?
+                """), arguments: [now.timeIntervalSince1970, limit]).map(Self.outboxEntry)
+        }
+    }
+
+    /// When the next notification waiting to be sent is due, if one is.
+    public func nextNotificationDue() throws -> Date? {
+        try queue.inDatabase { db in
+            try Double.fetchOne(db.cachedStatement(sql: """
+                SELECT MIN(nextAttemptAt) FROM notificationOutbox INDEXED BY notificationOutboxDue WHERE delivery = 'pending'
+                """)).map(Date.init(timeIntervalSince1970:))
+        }
+    }
+
+    /// Writes down one attempt to send: sent on a 2xx answer (`failure` nil), else the next retry on Apple's schedule, or
+    /// failed when none is left. The signed body is kept from the first attempt on. Answers the entry as it now is.
+    @discardableResult
+    public func recordAttempt(_ uuid: String, signedPayload: String?, failure: String?, at date: Date) throws -> OutboxEntry? {
+        try queue.write { db in
+            guard var entry = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.outboxColumns) FROM notificationOutbox WHERE uuid = ?"),
+                                               arguments: [uuid]).map(Self.outboxEntry),
+                  entry.delivery == .pending else { return nil }
+            entry.attempts += 1
+            let first = entry.firstAttemptAt ?? date
+            entry.firstAttemptAt = first
+            entry.lastAttemptAt = date
+            entry.lastError = failure
+            entry.signedPayload = entry.signedPayload ?? signedPayload
+            if failure == nil {
+                entry.delivery = .sent
+                entry.nextAttemptAt = nil
+            } else if let next = NotificationRetries.next(afterFailed: entry.attempts, first: first) {
+                entry.nextAttemptAt = next
+            } else {
+                entry.delivery = .failed
+                entry.nextAttemptAt = nil
+            }
+            let time = { (date: Date?) in date?.timeIntervalSince1970 }
+            try db.cachedStatement(sql: """
+                UPDATE notificationOutbox SET delivery = ?, attempts = ?, firstAttemptAt = ?, nextAttemptAt = ?, lastAttemptAt = ?, lastError = ?,
+                signedPayload = ? WHERE uuid = ?
+                """).execute(arguments: [entry.delivery.rawValue, entry.attempts, time(entry.firstAttemptAt), time(entry.nextAttemptAt),
+                                         time(entry.lastAttemptAt), entry.lastError, entry.signedPayload, uuid])
+            return entry
+        }
+    }
+
+    /// The latest `limit` notifications, newest first: the inspector's list.
+    public func recentNotifications(limit: Int) throws -> [OutboxEntry] {
+        try queue.inDatabase { db in
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Self.outboxColumns) FROM notificationOutbox ORDER BY seq DESC LIMIT ?"),
+                             arguments: [limit]).map(Self.outboxEntry)
+        }
+    }
+
+    static let outboxColumns = "notification, delivery, attempts, firstAttemptAt, nextAttemptAt, lastAttemptAt, lastError, signedPayload"
+
+    static func outboxEntry(_ row: Row) throws -> OutboxEntry {
+        let date = { (i: Int) in (row[i] as Double?).map(Date.init(timeIntervalSince1970:)) }
+        return OutboxEntry(notification: try JSONDecoder().decode(StoreNotification.self, from: row[0] as Data),
+                           delivery: OutboxEntry.Delivery(rawValue: row[1]) ?? .failed, attempts: row[2],
+                           firstAttemptAt: date(3), nextAttemptAt: date(4), lastAttemptAt: date(5), lastError: row.text(6),
+                           signedPayload: row.text(7))
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import IAPCore
+import MockBackend
+@testable import MockStore
+import Testing
+
+/// What the store tells the app's server (App Store Server Notifications) is written in its outbox with the change it
+/// tells of, and the built-in backend hears it from there: once, even across a kill.
+@Suite("The store's notification outbox (S10, I1, I2)")
+struct StoreOutboxTests {
+    static let monthly = "com.iapsim.vip.monthly", coins = "com.iapsim.coins.60"
+
+    private func buy(_ app: Harness, _ productId: String) {
+        let index = shippedCatalog.firstIndex { $0.id == productId }!
+        for _ in 0..<shippedCatalog.count { app.press(.up) }
+        for _ in 0..<index { app.press(.down) }
+        app.press(.enter)
+        app.advance(5)
+        app.press(.escape)
+    }
+
+    private func kinds(_ app: Harness) throws -> [String] {
+        try app.parties.store.database.recentNotifications(limit: 100).reversed().map {
+            $0.notification.kind.rawValue + ($0.notification.subtype.map { "/" + $0.rawValue } ?? "")
+        }
+    }
+
+    @Test("a purchase, a subscription, its renewal and a consumable's refund each leave their notification, in order")
+    func everyEventIsWritten() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        buy(app, Self.coins)
+        buy(app, Self.monthly)
+        let due = try #require(app.parties.store.nextSubscriptionEvent())
+        app.advance(due.timeIntervalSince(app.timers.now) + 5)
+        let coins = try #require(try app.storeRecords().first { $0.transaction.productId == Self.coins })
+        #expect(app.parties.store.refund(transactionId: coins.transaction.id) == coins.transaction.id)
+        #expect(try kinds(app) == ["ONE_TIME_CHARGE", "SUBSCRIBED/INITIAL_BUY", "DID_RENEW", "CONSUMPTION_REQUEST", "REFUND"])
+        let entries = try app.parties.store.database.recentNotifications(limit: 100)
+        #expect(Set(entries.map(\.notification.uuid)).count == entries.count)
+        // No --notify: kept for the record, never sent later.
+        #expect(entries.allSatisfy { $0.delivery == .notSent && $0.attempts == 0 })
+        #expect(entries.last?.notification.transactionId == coins.transaction.id)
+    }
+
+    @Test("the backend applies each notificationUUID once: a subscription's purchase told again after its refund does not undo the refund")
+    func backendAppliesOnce() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        buy(app, Self.monthly)
+        let subscribed = try #require(try app.parties.store.database.recentNotifications(limit: 10).first { $0.notification.kind == .subscribed })
+        #expect(app.parties.store.refund(account: "alice") != nil)
+        #expect(try app.parties.backend.database.entitlements().first?.revokedAt != nil)
+        app.parties.backend.receive(subscribed.notification)
+        #expect(try app.parties.backend.database.entitlements().first?.revokedAt != nil)
+    }
+
+    @Test("a notification the backend had not heard when the app was killed is heard at the next launch, once")
+    func heardAfterAKill() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        buy(app, Self.monthly)
+        // The kill comes between the store's write and the backend's hearing of it.
+        app.parties.store.onNotification = nil
+        #expect(app.parties.store.refund(account: "alice") != nil)
+        #expect(try app.parties.backend.database.entitlements().first?.revokedAt == nil)
+        try app.relaunch()
+        let revoked = try #require(try app.parties.backend.database.entitlements().first?.revokedAt)
+        try app.relaunch()
+        #expect(try app.parties.backend.database.entitlements().first?.revokedAt == revoked)
+        #expect(try app.parties.store.database.notHeardByBackend(limit: 10).isEmpty)
+    }
+}
