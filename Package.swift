@@ -51,7 +51,7 @@ let package = Package(
             .product(name: "JWTKit", package: "jwt-kit"),
         ]),
         // Apple's servers and the app's backend over HTTP on 127.0.0.1: verifyReceipt, the App Store Server API and
-        // the backend's contract.
+        // the backend's contract; and App Store Server Notifications, which Apple's servers POST to the team's.
         .target(name: "StoreServer", dependencies: [
             "AppleWire", "IAPCore", "MockStore", "MockBackend",
             .product(name: "Hummingbird", package: "hummingbird"),
@@ -81,7 +81,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "iapsim", dependencies: [
-            "Launcher", "IAPApp", "IAPCore", "IAPUI", "ShippedAssets", "AppleWire", "MockStore", "Terminal",
+            "Launcher", "IAPApp", "IAPCore", "IAPUI", "ShippedAssets", "AppleWire", "MockStore", "Terminal", "StoreServer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // scripts/bench's measurements, so that the product binary carries no benchmark code.
@@ -95,6 +95,12 @@ let package = Package(
             "IAPApp", "IAPCore", "IAPUI", "MockStore", "MockBackend", "ClientPersistence", "Launcher", "DataFiles", "AppleWire",
             .product(name: "GRDB", package: "GRDB.swift"), .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "JWTKit", package: "jwt-kit"), .product(name: "X509", package: "swift-certificates"),
+        ]),
+        // Apple's side on the wire, against a receiver of the test's own on 127.0.0.1.
+        .testTarget(name: "StoreServerTests", dependencies: [
+            "StoreServer", "AppleWire", "IAPApp", "IAPCore", "IAPUI", "MockStore", "MockBackend",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "JWTKit", package: "jwt-kit"),
         ]),
         .testTarget(name: "EndToEndTests", dependencies: [], exclude: ["drive.sh", "keys.sh", "tmux.sh", "StoreKitFixtures"]),
     ],

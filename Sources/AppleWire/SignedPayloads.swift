@@ -123,6 +123,16 @@ public struct NotificationPayload: JWTPayload, Equatable {
         public var signedRenewalInfo: String?
         /// The subscription's status: 1 active, 2 expired, 3 billing retry, 4 grace period, 5 revoked.
         public var status: Int?
+
+        /// For this app (`Receipt.bundleId`) in iapsim's one environment.
+        public init(signedTransactionInfo: String?, signedRenewalInfo: String?, status: Int?) {
+            bundleId = Receipt.bundleId
+            bundleVersion = AppleWire.bundleVersion
+            environment = AppleWire.environment
+            self.signedTransactionInfo = signedTransactionInfo
+            self.signedRenewalInfo = signedRenewalInfo
+            self.status = status
+        }
     }
 
     public var notificationType: String

@@ -51,6 +51,9 @@ public final class AppSession {
     private let options: AppState
     private let latency: Parties.Latency
     private let clock: Clock
+    /// Whether a `--notify` server is to be sent what the store tells the app's server: set on every launch's store
+    /// before it takes any step, so that what happens at launch goes out too.
+    private let notifying: Bool
     /// Does what only the program around the app can; every runtime of this session asks it.
     public weak var host: Host? {
         didSet { runtime.host = host }
@@ -67,24 +70,26 @@ public final class AppSession {
 
     public init(directory: DataDirectory, catalog: [Product], options: AppState = AppState(), faults: ArmedFaults = [],
                 user: String? = nil, latency: Parties.Latency = Parties.Latency(), clock: Clock = .virtual(start: AppSession.epoch),
-                backend: Backend? = nil) throws {
+                backend: Backend? = nil, notifying: Bool = false) throws {
         self.directory = directory
         remoteBackend = backend
+        self.notifying = notifying
         _ = heapKept
         self.catalog = catalog
         self.options = options
         self.latency = latency
         self.clock = clock
         (timers, parties, runtime) = try Self.boot(directory, catalog: catalog, clock: clock, options: options, faults: faults,
-                                                   latency: latency, backend: backend)
+                                                   latency: latency, backend: backend, notifying: notifying)
         start(user: user)
     }
 
     private static func boot(_ directory: DataDirectory, catalog: [Product], clock: Clock, options: AppState, faults: ArmedFaults,
-                             latency: Parties.Latency, backend: Backend?) throws -> (TimerQueue, Parties, AppRuntime) {
+                             latency: Parties.Latency, backend: Backend?, notifying: Bool) throws -> (TimerQueue, Parties, AppRuntime) {
         let timers = clock.timers
         let parties = try Parties.open(in: directory, catalog: catalog, scheduler: timers, latency: latency, faults: faults)
         if let backend { parties.clientBackend = backend }
+        parties.store.database.outbox.goesOut = notifying
         // The store's clock resumes where it was (a skip, a fast clock), never earlier.
         if let known = parties.store.lastKnownTime { timers.jump(to: known) }
         // The app was closed through the next renewal: the store's clock is past it before anything is attached.
@@ -121,7 +126,8 @@ public final class AppSession {
     public func relaunch(user: String? = nil, faults: ArmedFaults? = nil) throws {
         timers.cancelAll()
         (timers, parties, runtime) = try Self.boot(directory, catalog: catalog, clock: clock.resumed(at: timers.now), options: options,
-                                                   faults: faults ?? parties.faults.armed, latency: latency, backend: remoteBackend)
+                                                   faults: faults ?? parties.faults.armed, latency: latency, backend: remoteBackend,
+                                                   notifying: notifying)
         start(user: user)
     }
 
@@ -201,6 +207,15 @@ public final class AppSession {
             view.creditTotal = page.total
         }
         view.timeline = timeline.entries(state.lang)
+        // Only with --notify: without it, nothing goes out and the built-in backend's hearing is told elsewhere.
+        if notifying {
+            view.notifications = ((try? parties.store.database.recentNotifications(limit: rows)) ?? []).reversed().map(NotificationDelivery.init)
+        }
         return view
+    }
+
+    /// An attempt to deliver a server notification ended (the `--notify` sender tells it, on the parties' thread).
+    public func note(_ attempt: OutboxEntry) {
+        timeline.record(NotificationDelivery(attempt), at: timers.now)
     }
 }

@@ -21,11 +21,14 @@ public struct InspectorView: Sendable, Equatable {
     public var creditTotal = 0
     /// Newest last.
     public var timeline: [Entry] = []
+    /// The latest App Store Server Notifications and how their delivery went, newest last.
+    public var notifications: [NotificationDelivery] = []
 
     public init() {}
 
     public static func == (a: InspectorView, b: InspectorView) -> Bool {
         a.storeQueue == b.storeQueue && a.storeTotal == b.storeTotal && a.creditTotal == b.creditTotal
             && a.credits.map(\.transactionId) == b.credits.map(\.transactionId) && a.timeline == b.timeline
+            && a.notifications == b.notifications
     }
 }

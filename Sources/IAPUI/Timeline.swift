@@ -39,6 +39,12 @@ public struct Timeline: Sendable {
         note(text, at: date)
     }
 
+    /// An attempt to deliver an App Store Server Notification to the `--notify` server ended (sent, or refused and
+    /// retried later, or failed for good): it happens beside the app, on Apple's side, so no action carries it.
+    public mutating func record(_ delivery: NotificationDelivery, at date: Date) {
+        note(delivery.attemptWords, at: date)
+    }
+
     /// Renewals, billing retries, expiries, refunds and plan changes since the user's last reading; nothing at the
     /// first reading, which is where things stand, not news.
     private mutating func news(_ user: String, _ statuses: [SubscriptionStatus]) -> Localized? {

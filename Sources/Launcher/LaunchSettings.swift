@@ -16,6 +16,9 @@ public struct LaunchSettings {
     public var serve: Int?
     /// A team's own server the client calls instead of the built-in backend.
     public var backend: String?
+    /// Where App Store Server Notifications are POSTed, as given (`NotifyURL` checks it); nil: nowhere (the built-in
+    /// backend still hears them).
+    public var notify: String?
 
     public init() {}
 }
@@ -33,6 +36,7 @@ extension RunOptions {
         settings.speed = speed
         settings.serve = serve
         settings.backend = backend
+        settings.notify = notify
         return settings
     }
 }

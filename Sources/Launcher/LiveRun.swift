@@ -18,6 +18,7 @@ extension LaunchSettings {
         // on the command line is named as such (exit 64) whatever runs it, and a failure leaves nothing behind.
         var user = user
         do { user = try user.map(UserName.normalized) } catch { Console.fail("--user: \(error)", code: ExitCode.validationFailure.rawValue) }
+        let notify = NotifyURL.checked(notify)
         if let scenario {
             do { _ = try Scenarios.script(scenario) } catch { Console.fail("--scenario: \(error)", code: ExitCode.validationFailure.rawValue) }
         }
@@ -52,7 +53,8 @@ extension LaunchSettings {
                 session = try setUpScenario(scenario, lang)
             } else {
                 session = try AppSession(directory: directory, catalog: products, options: options, faults: faults,
-                                         user: user, latency: latency, clock: .live(speed: speed), backend: remote)
+                                         user: user, latency: latency, clock: .live(speed: speed), backend: remote,
+                                         notifying: notify != nil)
             }
         } catch {
             Console.fail("\(error)")
@@ -93,8 +95,14 @@ extension LaunchSettings {
         loop.startScenario = setUpScenario
         loop.wire = wire
         loop.network = (thread, remote)
+        loop.notifier = notify.map { NotificationRunner(url: $0, thread: thread) }
+        if let wire, let notifier = loop.notifier {
+            // The test notification a server asks for goes where every notification goes.
+            wire.served.onTestNotification = { _ in notifier.sendTest() }
+        }
         let ending = loop.run()
         wire?.stop()
+        loop.notifier?.stop()
         try beforeClosing(loop.session, terminal, theme)
         terminal.close()
         switch ending {

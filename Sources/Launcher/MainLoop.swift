@@ -23,6 +23,8 @@ struct MainLoop {
     let exitAfterFirstFrame: Bool
     /// Sets a scenario up, in the language the app speaks now, and gives the session to hand over.
     var startScenario: (String, Language) throws -> AppSession = { _, _ in throw CancellationError() }
+    /// `--notify`: sends what the store tells the app's server; its outbox work runs here, on the parties' thread.
+    var notifier: NotificationRunner?
     /// What the app asked of the program around it, acted on between two of its steps.
     private let host = HostRequests(scenarios: { Scenarios.list })
 
@@ -41,16 +43,19 @@ struct MainLoop {
             let runtime = session.runtime
             runtime.timers.runDue()
             serveWire()
+            notifier?.follow(session)
+            notifier?.runJobs()
             if let ending = actOnRequests() { return ending }
             runtime.refreshClock()
             let size = terminal.size
             let tooSmall = size.width < Renderer.minimumWidth || size.height < Renderer.minimumHeight
             terminal.draw(session.screen(width: size.width, height: size.height, theme: theme))
             if exitAfterFirstFrame, runtime.state.productsStatus == .loaded { return .quit }
-            // While serving, a request waits at most a poll for the parties' thread to look up from the keyboard.
-            let untilNext = min(runtime.timers.nextDue.map { runtime.timers.wallSeconds(until: $0) } ?? 1,
-                                wire == nil && network?.remote == nil ? 1 : 0.02)
-            switch terminal.nextEvent(timeout: Int32(max(0, min(untilNext, 1)) * 1000)) {
+            // While serving or calling a team's backend, an answer waits at most a poll for the parties' thread to look up
+            // from the keyboard; a notification's sender, a tenth of a second.
+            let longest = wire != nil || network?.remote != nil ? 0.02 : notifier != nil ? 0.1 : 1.0
+            let untilNext = min(runtime.timers.nextDue.map { runtime.timers.wallSeconds(until: $0) } ?? longest, longest)
+            switch terminal.nextEvent(timeout: Int32(max(0, untilNext) * 1000)) {
             // Keys act only on a screen someone can see: while it is too small, only quit (q) gets through.
             case let .key(key):
                 let answersQuit = runtime.state.modal == .quitConfirm && (key == .char("y") || key == .escape)

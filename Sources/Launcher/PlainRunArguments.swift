@@ -57,10 +57,11 @@ extension LaunchSettings {
             guard let port = try? PortNumber.parse(text) else { return nil }
             serve = port
         }
+        notify = given["notify"]
         guard let lang = given["lang"].map(Language.init(rawValue:)) ?? .en else { return nil }
         self.lang = lang
         self.speed = speed
     }
 
-    private static let plainValueOptions: Set<String> = ["data-dir", "user", "lang", "catalog", "fault", "scenario", "speed", "serve", "backend"]
+    private static let plainValueOptions: Set<String> = ["data-dir", "user", "lang", "catalog", "fault", "scenario", "speed", "serve", "backend", "notify"]
 }

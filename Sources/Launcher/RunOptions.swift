@@ -41,6 +41,10 @@ public struct RunOptions: ParsableArguments {
 
     public static let speeds = 0.1...1000.0
 
+    @Option(help: ArgumentHelp("POST every App Store Server Notification (V2, signed) to this server, retried as Apple does.",
+                               valueName: "url"))
+    public var notify: String?
+
     public init() {}
 }
 

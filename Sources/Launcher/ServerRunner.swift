@@ -8,7 +8,8 @@ import StoreServer
 public final class ServerRunner {
     public let thread: PartyThread
     public let server: StoreServer
-    private let served: ServedParties
+    /// What the endpoints act on; its `onTestNotification` sends Apple's TEST notification where notifications go.
+    public let served: ServedParties
     private let outcome = Outcome()
     private var task: Task<Void, Never>?
     private var seen = 0

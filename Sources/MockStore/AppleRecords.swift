@@ -10,7 +10,8 @@ public struct AppleTransaction: Sendable, Equatable {
     /// A restore: a copy of an earlier purchase on this device, not a charge.
     public let isRestore: Bool
     public let applicationUsername: String?
-    /// Part of a subscription chain that renewed at least once before this one.
+    /// Part of a subscription chain charged at least once before this one (a chain's first charge keeps no
+    /// originalTransactionId of its own: it is its own).
     public let isRenewal: Bool
 }
 
@@ -62,6 +63,13 @@ public struct AppleRecords {
         }
     }
 
+    /// One chain by its original transaction, with its latest charge: what a notification about it carries.
+    public func subscription(original: String) throws -> AppleSubscription? {
+        guard let chain = try database.subscriptionRecords(originals: [original]).first,
+              let latest = try transaction(chain.latestTransactionId) else { return nil }
+        return AppleSubscription(latest: latest, state: chain.status(offer: nil).state, renewal: PendingRenewalInfo(chain), expires: chain.expiresAt)
+    }
+
     /// The account's refunded charges, oldest first.
     public func refunds(of id: String) throws -> [AppleTransaction]? {
         try history(of: id)?.filter(\.entry.isRefunded)
@@ -70,7 +78,8 @@ public struct AppleRecords {
     private static let select = """
         SELECT \(StoreDatabase.columns.split(separator: ",").map { "t." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")),
         \(TransactionDetails.columns.split(separator: ",").map { "t." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")),
-        o.date, (SELECT COUNT(*) FROM storeTransaction r WHERE r.originalTransactionId = t.originalTransactionId AND r.state = 'purchased'
+        o.date, (SELECT COUNT(*) FROM storeTransaction r
+                 WHERE COALESCE(r.originalTransactionId, r.id) = COALESCE(t.originalTransactionId, t.id) AND r.state = 'purchased'
                  AND r.date < t.date)
         FROM storeTransaction t LEFT JOIN storeTransaction o ON o.id = COALESCE(t.originalTransactionId, t.id)
         """

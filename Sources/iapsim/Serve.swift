@@ -2,7 +2,9 @@ import ArgumentParser
 import Foundation
 import IAPApp
 import IAPCore
+import IAPUI
 import Launcher
+import StoreServer
 import Terminal
 
 struct ServeCommand: ParsableCommand {
@@ -21,16 +23,29 @@ struct ServeCommand: ParsableCommand {
             completion: .list(Fault.allCases.map(\.rawValue)), transform: FaultSpec.init)
     var faults: [FaultSpec] = []
 
+    @Option(help: ArgumentHelp("POST every App Store Server Notification (V2, signed) to this server, retried as Apple does.",
+                               valueName: "url"))
+    var notify: String?
+
     func run() throws {
+        let notify = NotifyURL.checked(notify)
         let products = catalog.load()
         let directory = data.lockedDirectory()
         let timers = TimerQueue(speed: 1)
         let parties: Parties
         let runner: ServerRunner
+        var stopSending: () -> Void = {}
         do {
             parties = try Parties.open(in: directory, catalog: products, scheduler: timers, latency: .instant, faults: FaultSpec.armed(faults))
             if let known = parties.store.lastKnownTime { timers.jump(to: known) }
             runner = try ServerRunner(parties: parties, catalog: products, now: { timers.now })
+            if let notify {
+                parties.store.database.outbox.goesOut = true
+                let sender = try NotificationSender(url: notify, store: parties.store, catalog: products, scheduler: timers, thread: runner.thread,
+                                                    onAttempt: { print("iapsim: " + NotificationDelivery($0).attemptWords.en); fflush(nil) })
+                runner.served.onTestNotification = { _ in sender.sendTest() }
+                stopSending = sender.stop
+            }
         } catch {
             Console.fail("\(error)")
         }
@@ -55,6 +70,7 @@ struct ServeCommand: ParsableCommand {
             timers.runDue()
         }
         runner.stop()
+        stopSending()
         do { try parties.close() } catch { Console.fail("\(error)") }
     }
 }

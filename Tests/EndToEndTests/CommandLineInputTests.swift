@@ -46,6 +46,17 @@ struct CommandLineInputTests {
         nothingCreated(work + "/data")
     }
 
+    @Test("--notify takes an http:// or https:// URL with a host, on the app and on serve",
+          arguments: [["--notify", "ftp://127.0.0.1/n"], ["--notify", "http://"], ["--notify=127.0.0.1:9000"], ["serve", "--notify", "http:/x"]])
+    func notify(_ arguments: [String]) throws {
+        let work = try makeWorkDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let (status, output) = try onTerminal(arguments + ["--data-dir", work + "/data"], in: work)
+        #expect(status == 64)
+        oneClearLine(output, mentioning: ["iapsim: --notify: ", "give e.g. http://127.0.0.1:9000/notifications"])
+        nothingCreated(work + "/data")
+    }
+
     @Test("--fault values are finite numbers in range", arguments: ["backend-slow=inf", "backend-slow=nan", "products-slow=-1", "backend-5xx=7"])
     func faultValue(_ spec: String) throws {
         let work = try makeWorkDirectory()

@@ -43,7 +43,14 @@ public enum Renderer {
             grid.fill(layout.inspector, style: theme.plain)
             let (columns, timeline) = layout.inspectorParts
             view.inspectorColumns(inspector).draw(in: columns, on: &grid)
-            view.timeline(inspector).draw(in: timeline, on: &grid)
+            if inspector.notifications.isEmpty {
+                view.timeline(inspector).draw(in: timeline, on: &grid)
+            } else {
+                // Apple's notifications take the timeline's top rows: a few, newest last, under their own heading.
+                let (notifications, rest) = timeline.splitTop(min(2 + inspector.notifications.count, max(timeline.height / 3, 3)) + 1)
+                view.notifications(inspector).draw(in: notifications.splitBottom(1).rest, on: &grid)
+                view.timeline(inspector).draw(in: rest, on: &grid)
+            }
         case let .explain(id, _): view.explanation(stateId: id)?.draw(in: layout.middle, on: &grid)
         case let .stateCatalog(selection): view.stateBrowser(selection: selection).draw(in: layout.middle, on: &grid)
         case let .subscriptions(selection): view.subscriptionPanel(selection: selection).draw(in: layout.middle, on: &grid)

@@ -97,6 +97,10 @@ extension StateView {
                             entries: view.timeline.map { (Self.elapsed($0.at.timeIntervalSince(start)), $0.text) }, theme: theme)
     }
 
+    func notifications(_ view: InspectorView) -> TimelinePane {
+        TimelinePane(heading: Text.inspectorNotifications(lang), entries: view.notifications.map { ("", $0.row(lang)) }, theme: theme)
+    }
+
     /// Seconds to the tenth while they fit the column; past a day or so (a subscription's renewals, `wait` of a year),
     /// days and hours in the same eight columns.
     static func elapsed(_ seconds: TimeInterval) -> String {

@@ -1,0 +1,47 @@
+import Foundation
+import IAPCore
+
+extension NotificationDelivery {
+    /// "DID_FAIL_TO_RENEW/GRACE_PERIOD": Apple's own names, the same in both languages (a server's logs use them).
+    var name: String { type + (subtype.map { "/" + $0 } ?? "") }
+
+    /// The inspector's row: "DID_RENEW tx 1000000004 · retry 2/5 at 12 Dec 14:03 (HTTP 500)".
+    public func row(_ lang: Language) -> String {
+        name + (transactionId.map { " tx \($0)" } ?? "") + " · " + stateWords[lang]
+    }
+
+    /// The timeline's line, told when an attempt ends.
+    public var attemptWords: Localized {
+        Localized(en: "Apple → server: \(name) ", zh: "Apple → 服务器:\(name) ") + stateWords
+    }
+
+    var stateWords: Localized {
+        let why = lastError.map { Localized(en: " (\($0))", zh: "(\($0))") } ?? Localized("")
+        switch state {
+        case .notSent:
+            return Localized(en: "not sent (no --notify)", zh: "未发送(未指定 --notify)")
+        case .sending:
+            return Localized(en: "sending…", zh: "发送中…")
+        case let .retrying(retry, count, next):
+            return Localized(en: "retry \(retry)/\(count) at \(Self.time(next, .en))", zh: "\(Self.time(next, .zh)) 第 \(retry)/\(count) 次重试") + why
+        case let .sent(retries) where retries == 0:
+            return Localized(en: "sent", zh: "已送达")
+        case let .sent(retries):
+            return Localized(en: "sent after \(retries) \(retries == 1 ? "retry" : "retries")", zh: "重试 \(retries) 次后送达")
+        case let .failed(retries):
+            return Localized(en: "failed after \(retries) retries", zh: "重试 \(retries) 次后仍失败") + why
+        }
+    }
+
+    /// "12 Dec 14:03" / "12月12日 14:03", in UTC: the store's calendar, as the subscription lines date it.
+    static func time(_ date: Date, _ lang: Language) -> String {
+        date.formatted(lang == .zh ? timeZh : timeEn)
+    }
+
+    private static let timeEn = timeStyle("en_GB"), timeZh = timeStyle("zh_Hans")
+
+    private static func timeStyle(_ locale: String) -> Date.FormatStyle {
+        Date.FormatStyle(date: .omitted, time: .omitted, locale: Locale(identifier: locale), timeZone: TimeZone(identifier: "UTC")!)
+            .day().month(.abbreviated).hour(.twoDigits(amPM: .omitted)).minute(.twoDigits)
+    }
+}

@@ -1,0 +1,139 @@
+import AppleWire
+import Foundation
+import IAPCore
+import MockStore
+
+/// Sends the store's outbox to the server given with `--notify`, as Apple sends App Store Server Notifications V2:
+/// each signed and POSTed as `{"signedPayload": JWS}`, one the server refuses retried on Apple's schedule, on the
+/// store's clock. The outbox is read and written on the parties' thread; signing and the HTTP exchange happen off it,
+/// so a slow server never holds a key press up.
+public final class NotificationSender: Sendable {
+    public let url: URL
+    private let desk: Confined<OutboxDesk>
+    private let wakeups: AsyncStream<Void>.Continuation
+    private let task: Task<Void, Never>
+    /// How many notifications are taken off the outbox at a time.
+    static let batch = 16
+
+    /// Call on the parties' thread, once the parties are open. `onAttempt` is told there of each attempt as it ended.
+    public init(url: URL, store: MockPaymentQueue, catalog: [Product], scheduler: Scheduler, thread: PartyThread,
+                transport: NotificationTransport = HTTPNotificationTransport(), onAttempt: @escaping (OutboxEntry) -> Void = { _ in }) throws {
+        let signer = try AppleSigner(StoreCertificates.of(store.database))
+        let (stream, wakeups) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let desk = Confined(value: OutboxDesk(store: store, records: AppleRecords(database: store.database, catalog: catalog),
+                                              scheduler: scheduler, wake: { wakeups.yield() }, onAttempt: onAttempt))
+        store.onOutboxWritten = { wakeups.yield() }
+        self.url = url
+        self.desk = desk
+        self.wakeups = wakeups
+        task = Task.detached {
+            await Self.run(stream, desk: desk, thread: thread, signer: signer, transport: transport, url: url)
+        }
+        // What a kill left unsent, or a retry that came due while the app was closed, goes first.
+        wakeups.yield()
+    }
+
+    /// Apple's TEST notification (asked for through the App Store Server API), sent as any other.
+    /// Call on the parties' thread.
+    public func sendTest() {
+        desk.value.enqueueTest()
+    }
+
+    /// Stops sending; what is left waits in the outbox for the next sender. Call on the parties' thread, before the
+    /// parties close.
+    public func stop() {
+        desk.value.stopped = true
+        desk.value.store.onOutboxWritten = {}
+        wakeups.finish()
+        task.cancel()
+    }
+
+    private static func run(_ wakeups: AsyncStream<Void>, desk: Confined<OutboxDesk>, thread: PartyThread, signer: AppleSigner,
+                            transport: NotificationTransport, url: URL) async {
+        for await _ in wakeups {
+            var more = true
+            while more, !Task.isCancelled {
+                let due: [OutgoingNotification] = await thread.perform { answer in answer(desk.value.due(limit: batch)) }
+                more = due.count == batch
+                for item in due where !Task.isCancelled {
+                    var signed: String?
+                    let failure: String?
+                    do {
+                        signed = try await item.signedPayload(by: signer)
+                        failure = await transport.post(try JSONEncoder().encode(SignedNotificationBody(signedPayload: signed ?? "")), to: url)
+                    } catch {
+                        failure = "cannot sign: \(error)"
+                    }
+                    await thread.perform { answer in
+                        desk.value.record(item.uuid, signed: signed, failure: failure)
+                        answer(())
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The sender's hands on the parties' thread: takes what is due from the store's outbox, writes each attempt down and
+/// sets a timer of the store's clock for the next retry.
+final class OutboxDesk {
+    let store: MockPaymentQueue
+    let records: AppleRecords
+    let scheduler: Scheduler
+    let wake: @Sendable () -> Void
+    let onAttempt: (OutboxEntry) -> Void
+    /// Set when the sender stops: a job already handed to the parties' thread then touches nothing.
+    var stopped = false
+    private var timer: Date?
+
+    init(store: MockPaymentQueue, records: AppleRecords, scheduler: Scheduler, wake: @escaping @Sendable () -> Void,
+         onAttempt: @escaping (OutboxEntry) -> Void) {
+        self.store = store
+        self.records = records
+        self.scheduler = scheduler
+        self.wake = wake
+        self.onAttempt = onAttempt
+    }
+
+    func due(limit: Int) -> [OutgoingNotification] {
+        guard !stopped else { return [] }
+        let now = scheduler.now
+        let entries = attempt { try store.database.dueNotifications(now: now, limit: limit) } ?? []
+        if entries.isEmpty { scheduleNext() }
+        return entries.map { OutgoingNotification($0, records: records, now: now) }
+    }
+
+    func record(_ uuid: String, signed: String?, failure: String?) {
+        guard !stopped,
+              let entry = attempt({ try store.database.recordAttempt(uuid, signedPayload: signed, failure: failure, at: scheduler.now) }) ?? nil
+        else { return }
+        if entry.delivery == .pending { scheduleNext() }
+        onAttempt(entry)
+    }
+
+    func enqueueTest() {
+        guard !stopped, attempt({ try store.database.enqueueTest(at: scheduler.now) }) != nil else { return }
+        wake()
+    }
+
+    /// The next retry is due later on the store's clock: one of its timers wakes the sender then, so a skipped or fast
+    /// clock brings the retry as much sooner as it brings a renewal.
+    private func scheduleNext() {
+        guard let next = attempt({ try store.database.nextNotificationDue() }) ?? nil, timer.map({ next < $0 }) ?? true else { return }
+        timer = next
+        scheduler.after(max(next.timeIntervalSince(scheduler.now), 0)) { [weak self] in
+            guard let self, self.timer == next else { return }
+            self.timer = nil
+            self.wake()
+        }
+    }
+
+    private func attempt<T>(_ work: () throws -> T) -> T? {
+        do {
+            return try work()
+        } catch {
+            store.onError("\(error)")
+            return nil
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import AppleWire
+import Foundation
+import IAPCore
+import MockStore
+
+/// One notification ready to go, taken off the parties' thread: what it says, unsigned, or the body its first attempt
+/// signed (a retry sends those same bytes).
+struct OutgoingNotification: Sendable {
+    let uuid: String
+    let signedBefore: String?
+    let type: String
+    let subtype: String?
+    let transaction: JWSTransaction?
+    let renewal: JWSRenewalInfo?
+    let status: Int?
+    let signedAt: Date
+
+    /// On the parties' thread: the entry with Apple's records of its transaction and subscription as they are now.
+    init(_ entry: OutboxEntry, records: AppleRecords, now: Date) {
+        let notification = entry.notification
+        uuid = notification.uuid
+        signedBefore = entry.signedPayload
+        type = notification.kind.rawValue
+        subtype = notification.subtype?.rawValue
+        signedAt = now
+        let chain = notification.originalTransactionId.isEmpty ? nil : try? records.subscription(original: notification.originalTransactionId)
+        // A notification about a subscription as a whole (auto-renew turned off, an expiry) carries its latest charge.
+        let charge = notification.transactionId.flatMap { try? records.transaction($0) } ?? chain?.latest
+        transaction = charge.map { JWSTransaction($0, signedAt: now) }
+        renewal = chain.map { JWSRenewalInfo($0.renewal, expires: $0.expires, signedAt: now) }
+        status = chain.map { AppleEndpoints.status($0.state) }
+    }
+
+    /// Apple's `signedPayload`: the transaction and renewal info signed first, then the notification that carries them.
+    func signedPayload(by signer: AppleSigner) async throws -> String {
+        if let signedBefore { return signedBefore }
+        let data = NotificationPayload.Data(
+            signedTransactionInfo: try await transaction.asyncMap { try await signer.sign($0) },
+            signedRenewalInfo: try await renewal.asyncMap { try await signer.sign($0) }, status: status)
+        return try await signer.sign(NotificationPayload(type: type, subtype: subtype, uuid: uuid, data: data, signedAt: signedAt))
+    }
+}
+
+/// The body Apple POSTs: `{"signedPayload": "<JWS>"}`.
+public struct SignedNotificationBody: Codable, Sendable, Equatable {
+    public let signedPayload: String
+
+    public init(signedPayload: String) {
+        self.signedPayload = signedPayload
+    }
+}
+
+extension Optional {
+    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let value = self else { return nil }
+        return try await transform(value)
+    }
+}
