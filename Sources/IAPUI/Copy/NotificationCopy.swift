@@ -35,13 +35,10 @@ extension NotificationDelivery {
 
     /// "12 Dec 14:03" / "12月12日 14:03", in UTC: the store's calendar, as the subscription lines date it.
     static func time(_ date: Date, _ lang: Language) -> String {
-        date.formatted(lang == .zh ? timeZh : timeEn)
+        SubscriptionStatus.day(date, lang) + " " + date.formatted(clock)
     }
 
-    private static let timeEn = timeStyle("en_GB"), timeZh = timeStyle("zh_Hans")
-
-    private static func timeStyle(_ locale: String) -> Date.FormatStyle {
-        Date.FormatStyle(date: .omitted, time: .omitted, locale: Locale(identifier: locale), timeZone: TimeZone(identifier: "UTC")!)
-            .day().month(.abbreviated).hour(.twoDigits(amPM: .omitted)).minute(.twoDigits)
-    }
+    /// "14:03" in UTC; the day and the time are put together by hand, as a locale's own pattern adds words ("at").
+    private static let clock = Date.FormatStyle(date: .omitted, time: .omitted, locale: Locale(identifier: "en_GB"),
+                                                timeZone: TimeZone(identifier: "UTC")!).hour(.twoDigits(amPM: .omitted)).minute(.twoDigits)
 }
