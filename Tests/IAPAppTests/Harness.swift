@@ -63,6 +63,16 @@ final class Harness {
 
     func advance(_ seconds: Double) { session.advance(seconds) }
 
+    /// Selects `productId` in the shipped catalog, buys it, waits for the sheet and closes it.
+    func buy(_ productId: String) {
+        let index = shippedCatalog.firstIndex { $0.id == productId }!
+        for _ in 0..<shippedCatalog.count { press(.up) }
+        for _ in 0..<index { press(.down) }
+        press(.enter)
+        advance(5)
+        press(.escape)
+    }
+
     func screen(width: Int = 80, height: Int = 24, theme: Theme = .monochrome) -> String {
         session.screen(width: width, height: height, theme: theme).text
     }

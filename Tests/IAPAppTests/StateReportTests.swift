@@ -10,15 +10,6 @@ import Testing
 struct StateReportTests {
     static let monthly = "com.iapsim.vip.monthly", yearly = "com.iapsim.vip.yearly", noAds = "com.iapsim.noads", coins = "com.iapsim.coins.60"
 
-    private func buy(_ app: Harness, _ productId: String) {
-        let index = shippedCatalog.firstIndex { $0.id == productId }!
-        for _ in 0..<shippedCatalog.count { app.press(.up) }
-        for _ in 0..<index { app.press(.down) }
-        app.press(.enter)
-        app.advance(5)
-        app.press(.escape)
-    }
-
     private func logIn(_ app: Harness, _ name: String) {
         app.press(.escape, .char("L"))
         app.type(name)
@@ -56,11 +47,11 @@ struct StateReportTests {
     func appleFields() throws {
         let app = try Harness(user: "alice")
         app.advance(0.5)
-        buy(app, Self.coins)
-        buy(app, Self.monthly)
+        app.buy(Self.coins)
+        app.buy(Self.monthly)
         try skipToNextEvent(app)  // the trial ends: the first paid month
         app.session.set(.userCancels, FaultArm(once: true))
-        buy(app, Self.noAds)
+        app.buy(Self.noAds)
         let records = try app.storeRecords()
         let coins = try #require(records.first { $0.transaction.productId == Self.coins })
         let trial = try #require(records.first { $0.transaction.productId == Self.monthly })
@@ -109,9 +100,9 @@ struct StateReportTests {
     func perUser() throws {
         let app = try Harness(user: "alice")
         app.advance(0.5)
-        buy(app, Self.coins)
-        buy(app, Self.noAds)
-        buy(app, Self.monthly)
+        app.buy(Self.coins)
+        app.buy(Self.noAds)
+        app.buy(Self.monthly)
         var state = try report(app)
         #expect(state.owned("alice") == [Self.noAds, Self.monthly].sorted())  // not the consumable
         var subscription = try #require(state.subscriptions("alice").first)
@@ -141,7 +132,7 @@ struct StateReportTests {
 
         // bob's yearly subscription refunded: revoked at the store, the credit kept with its revocation time.
         logIn(app, "bob")
-        buy(app, Self.yearly)
+        app.buy(Self.yearly)
         #expect(try report(app).owned("bob") == [Self.yearly])
         let refunded = try #require(app.parties.store.refund(account: "bob"))
         let refundedAt = app.timers.now
@@ -165,7 +156,7 @@ struct StateReportTests {
     func judgedAtTheStoresClock() throws {
         let app = try Harness(user: "alice")
         app.advance(0.5)
-        buy(app, Self.yearly)
+        app.buy(Self.yearly)
         let cancelledAt = app.timers.now
         app.press(.char("m"), .enter, .escape)  // auto-renew off: it ends with the year
         app.advance(1)

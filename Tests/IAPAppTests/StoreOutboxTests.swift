@@ -10,15 +10,6 @@ import Testing
 struct StoreOutboxTests {
     static let monthly = "com.iapsim.vip.monthly", coins = "com.iapsim.coins.60"
 
-    private func buy(_ app: Harness, _ productId: String) {
-        let index = shippedCatalog.firstIndex { $0.id == productId }!
-        for _ in 0..<shippedCatalog.count { app.press(.up) }
-        for _ in 0..<index { app.press(.down) }
-        app.press(.enter)
-        app.advance(5)
-        app.press(.escape)
-    }
-
     private func kinds(_ app: Harness) throws -> [String] {
         try app.parties.store.database.recentNotifications(limit: 100).reversed().map {
             $0.notification.kind.rawValue + ($0.notification.subtype.map { "/" + $0.rawValue } ?? "")
@@ -29,8 +20,8 @@ struct StoreOutboxTests {
     func everyEventIsWritten() throws {
         let app = try Harness(user: "alice")
         app.advance(0.5)
-        buy(app, Self.coins)
-        buy(app, Self.monthly)
+        app.buy(Self.coins)
+        app.buy(Self.monthly)
         let due = try #require(app.parties.store.nextSubscriptionEvent())
         app.advance(due.timeIntervalSince(app.timers.now) + 5)
         let coins = try #require(try app.storeRecords().first { $0.transaction.productId == Self.coins })
@@ -47,7 +38,7 @@ struct StoreOutboxTests {
     func backendAppliesOnce() throws {
         let app = try Harness(user: "alice")
         app.advance(0.5)
-        buy(app, Self.monthly)
+        app.buy(Self.monthly)
         let subscribed = try #require(try app.parties.store.database.recentNotifications(limit: 10).first { $0.notification.kind == .subscribed })
         #expect(app.parties.store.refund(account: "alice") != nil)
         #expect(try app.parties.backend.database.entitlements().first?.revokedAt != nil)
@@ -59,7 +50,7 @@ struct StoreOutboxTests {
     func heardAfterAKill() throws {
         let app = try Harness(user: "alice")
         app.advance(0.5)
-        buy(app, Self.monthly)
+        app.buy(Self.monthly)
         // The kill comes between the store's write and the backend's hearing of it.
         app.parties.store.onNotification = nil
         #expect(app.parties.store.refund(account: "alice") != nil)

@@ -12,15 +12,6 @@ struct SubscriberAndExpiryTests {
     static let monthly = "com.iapsim.vip.monthly", plus = "com.iapsim.vip.plus", yearly = "com.iapsim.vip.yearly"
     static let notKept = Set(shippedCatalog.filter { $0.kind.isConsumable || $0.subscription != nil }.map(\.id))
 
-    private func buy(_ app: Harness, _ productId: String) {
-        let index = shippedCatalog.firstIndex { $0.id == productId }!
-        for _ in 0..<shippedCatalog.count { app.press(.up) }
-        for _ in 0..<index { app.press(.down) }
-        app.press(.enter)
-        app.advance(5)
-        app.press(.escape)
-    }
-
     private func owned(_ app: Harness, _ user: String) throws -> Set<String> {
         try app.parties.backend.database.account(user: user, notKept: Self.notKept, at: app.timers.now).owned
     }
@@ -29,7 +20,7 @@ struct SubscriberAndExpiryTests {
     func renewalBeforeTheChainIsKnown() throws {
         let app = try Harness(user: "alice", faults: [.backendDown])
         app.advance(0.5)
-        buy(app, Self.monthly)  // paid, saved for alice, not verified: the backend does not know the chain
+        app.buy(Self.monthly)  // paid, saved for alice, not verified: the backend does not know the chain
         #expect(try app.credits().isEmpty)
         try app.relaunch(user: "bob", faults: [.renewalWhileClosed])  // the trial renews while the app is closed
         app.advance(30)
@@ -54,11 +45,11 @@ struct SubscriberAndExpiryTests {
     func renewalClaimedByAStaleIntent() throws {
         let app = try Harness(user: "alice", faults: [.backendDown])
         app.advance(0.5)
-        buy(app, Self.monthly)  // paid, saved for alice, not verified
+        app.buy(Self.monthly)  // paid, saved for alice, not verified
         try app.relaunch(user: "小明", faults: [.emptyApplicationUsername])
         app.advance(1)
         app.runtime.haltAtNextStoreNews()  // 小明's payment fails (alice's is unfinished), and the app dies on hearing it
-        buy(app, Self.monthly)
+        app.buy(Self.monthly)
         #expect(app.runtime.halted)
         try app.relaunch(user: "小明", faults: [.renewalWhileClosed])
         app.advance(1)
@@ -86,7 +77,7 @@ struct SubscriberAndExpiryTests {
     func refundedBeforeVerified() throws {
         let app = try Harness(user: "alice", faults: [.backendDown])
         app.advance(0.5)
-        buy(app, Self.plus)  // paid, saved, not verified
+        app.buy(Self.plus)  // paid, saved, not verified
         _ = try #require(app.parties.store.refund(account: "alice"))
         try app.relaunch(user: "alice", faults: [])
         app.advance(1)
@@ -97,7 +88,7 @@ struct SubscriberAndExpiryTests {
         #expect(try !owned(app, "alice").contains(Self.plus))
         // Subscribed again afterwards: granted again, Apple's later word winning over its earlier one.
         app.press(.escape)
-        buy(app, Self.plus)
+        app.buy(Self.plus)
         #expect(try app.storeRecords().filter { $0.transaction.state == .purchased }.count == 2)
         #expect(try owned(app, "alice").contains(Self.plus))
     }
@@ -106,8 +97,8 @@ struct SubscriberAndExpiryTests {
     func upgradeThenExpire() throws {
         let app = try Harness(user: "alice")
         app.advance(0.5)
-        buy(app, Self.yearly)
-        buy(app, Self.plus)  // an upgrade: the year ends now, VIP Plus runs a month
+        app.buy(Self.yearly)
+        app.buy(Self.plus)  // an upgrade: the year ends now, VIP Plus runs a month
         app.press(.char("m"), .enter, .escape)  // auto-renew off
         app.advance(1)
         #expect(try owned(app, "alice") == [Self.plus])
@@ -121,10 +112,10 @@ struct SubscriberAndExpiryTests {
     func resubscribeAfterRefund() throws {
         let app = try Harness(user: "alice")
         app.advance(0.5)
-        buy(app, Self.yearly)
+        app.buy(Self.yearly)
         _ = try #require(app.parties.store.refund(account: "alice"))
         app.advance(1)
-        buy(app, Self.plus)  // the same chain again (a resubscription)
+        app.buy(Self.plus)  // the same chain again (a resubscription)
         app.press(.char("m"), .enter, .escape)
         app.advance(1)
         #expect(try owned(app, "alice") == [Self.plus])

@@ -11,15 +11,6 @@ import Testing
 struct SubscriptionTests {
     static let monthly = "com.iapsim.vip.monthly", plus = "com.iapsim.vip.plus", yearly = "com.iapsim.vip.yearly"
 
-    private func buy(_ app: Harness, _ productId: String) {
-        let index = shippedCatalog.firstIndex { $0.id == productId }!
-        for _ in 0..<shippedCatalog.count { app.press(.up) }
-        for _ in 0..<index { app.press(.down) }
-        app.press(.enter)
-        app.advance(5)
-        app.press(.escape)
-    }
-
     private func status(_ app: Harness, _ productId: String) -> SubscriptionStatus? {
         app.parties.store.subscriptions(account: "alice").first { $0.productId == productId }
     }
@@ -39,7 +30,7 @@ struct SubscriptionTests {
     func trialThenRenewals() throws {
         let app = try Harness(user: "alice")
         app.advance(0.5)
-        buy(app, Self.monthly)
+        app.buy(Self.monthly)
         #expect(status(app, Self.monthly)?.state == .trial)
         #expect(app.state.account.owned.contains(Self.monthly))
         #expect(app.screen(width: 120).contains("Trial until"))
@@ -59,7 +50,7 @@ struct SubscriptionTests {
     func renewalCreditedToTheSubscriber() throws {
         let app = try Harness(user: "alice")
         app.advance(0.5)
-        buy(app, Self.yearly)
+        app.buy(Self.yearly)
         try app.relaunch(user: "bob")
         app.advance(1)
         try skipToNextRenewal(app)
@@ -73,13 +64,13 @@ struct SubscriptionTests {
     func planChanges() throws {
         let app = try Harness(user: "alice")
         app.advance(0.5)
-        buy(app, Self.yearly)
-        buy(app, Self.yearly)
+        app.buy(Self.yearly)
+        app.buy(Self.yearly)
         #expect(try chain(app).count == 1)
-        buy(app, Self.monthly)  // same level, another period: a crossgrade at the renewal
+        app.buy(Self.monthly)  // same level, another period: a crossgrade at the renewal
         #expect(try chain(app).count == 1)
         #expect(status(app, Self.yearly)?.renewsAs == Self.monthly)
-        buy(app, Self.plus)  // higher level: now, and the rest of the year refunded
+        app.buy(Self.plus)  // higher level: now, and the rest of the year refunded
         let charges = try chain(app)
         #expect(charges.count == 2)
         #expect(charges.last?.transaction.productId == Self.plus)
@@ -92,7 +83,7 @@ struct SubscriptionTests {
     func cancelThenExpire() throws {
         let app = try Harness(user: "alice")
         app.advance(0.5)
-        buy(app, Self.yearly)
+        app.buy(Self.yearly)
         app.press(.char("m"))
         app.advance(0.1)
         #expect(app.screen(width: 120).contains("Yearly VIP"))
@@ -113,7 +104,7 @@ struct SubscriptionTests {
         faults.insert(.billingFails, FaultArm(value: "2"))
         let app = try Harness(user: "alice", faults: faults)
         app.advance(0.5)
-        buy(app, Self.yearly)
+        app.buy(Self.yearly)
         let due = try #require(app.parties.store.nextSubscriptionEvent())
         app.advance(due.timeIntervalSince(app.timers.now) + 1)
         #expect(status(app, Self.yearly)?.state == .billingRetry)
@@ -138,7 +129,7 @@ struct SubscriptionTests {
     func refund() throws {
         let app = try Harness(user: "alice")
         app.advance(0.5)
-        buy(app, Self.yearly)
+        app.buy(Self.yearly)
         let refunded = try #require(app.parties.store.refund(account: "alice"))
         app.press(.char("f"))
         app.advance(1)
@@ -155,7 +146,7 @@ struct SubscriptionTests {
     func renewalWhileClosed() throws {
         let app = try Harness(user: "alice")
         app.advance(0.5)
-        buy(app, Self.monthly)
+        app.buy(Self.monthly)
         try app.relaunch(user: "alice", faults: [.renewalWhileClosed])
         app.advance(5)
         let charges = try chain(app)
@@ -169,7 +160,7 @@ struct SubscriptionTests {
     func receiptFields() throws {
         let app = try Harness(user: "alice")
         app.advance(0.5)
-        buy(app, Self.monthly)
+        app.buy(Self.monthly)
         let receipt = try #require(app.parties.store.appReceipt())
         let service = app.parties.store.receiptService
         let response = service.verify(VerifyReceiptRequest(receiptData: receipt, password: try service.sharedSecret()), at: .sandbox)
@@ -189,12 +180,12 @@ extension SubscriptionTests {
     func twoSubscribers() throws {
         let app = try Harness(user: "alice")
         app.advance(0.5)
-        buy(app, Self.monthly)
+        app.buy(Self.monthly)
         app.press(.char("L"))
         app.type("bob")
         app.press(.enter)
         app.advance(0.5)
-        buy(app, Self.monthly)
+        app.buy(Self.monthly)
         let credits = try app.credits().filter { $0.productId == Self.monthly }
         #expect(credits.map(\.user).sorted() == ["alice", "bob"])
         #expect(Set(try chain(app).map(\.transaction.originalId)).count == 2)
@@ -206,10 +197,10 @@ extension SubscriptionTests {
     func askToBuyWhileAnotherSubscriberIsIn() throws {
         let app = try Harness(user: "alice")
         app.advance(0.5)
-        buy(app, Self.monthly)
+        app.buy(Self.monthly)
         app.logIn("bob")
         app.session.set(.askToBuy, FaultArm(once: true))
-        buy(app, Self.monthly)
+        app.buy(Self.monthly)
         app.logIn("alice")
         app.advance(15)
         app.logIn("bob")
@@ -225,7 +216,7 @@ extension SubscriptionTests {
     func clockResumes() throws {
         let app = try Harness(user: "alice")
         app.advance(0.5)
-        buy(app, Self.monthly)
+        app.buy(Self.monthly)
         try skipToNextRenewal(app)
         let reached = app.timers.now
         try app.session.close()
@@ -241,8 +232,8 @@ extension SubscriptionTests {
     func stateShowsSubscriptionsAndRefunds() throws {
         let app = try Harness(user: "alice")
         app.advance(0.5)
-        buy(app, Self.monthly)
-        buy(app, Self.noAds)
+        app.buy(Self.monthly)
+        app.buy(Self.noAds)
         let refunded = try #require(app.parties.store.refund(transactionId: nil, account: "alice"))
         app.advance(1)
         let json = try StateReport.json(for: app.directory, catalog: shippedCatalog)
