@@ -53,7 +53,7 @@ public struct JWSTransaction: JWTPayload, Equatable {
         type = transaction.product.map { Self.type(of: $0.kind) } ?? "Consumable"
         appAccountToken = transaction.applicationUsername.flatMap(UUID.init(uuidString:))?.uuidString.lowercased()
         inAppOwnershipType = "PURCHASED"
-        signedDate = AppleTime.milliseconds(signed)
+        signedDate = AppleDate.milliseconds(signed)
         if entry.isRefunded {
             revocationReason = entry.cancellation_reason.flatMap(Int.init)
             revocationDate = ms(entry.cancellation_date_ms)
@@ -107,8 +107,8 @@ public struct JWSRenewalInfo: JWTPayload, Equatable {
         expirationIntent = renewal.expiration_intent.flatMap(Int.init)
         isInBillingRetryPeriod = renewal.is_in_billing_retry_period.map { $0 == "1" }
         gracePeriodExpiresDate = renewal.grace_period_expires_date_ms.flatMap(Int64.init)
-        renewalDate = autoRenewStatus == 1 ? expires.map(AppleTime.milliseconds) : nil
-        signedDate = AppleTime.milliseconds(signed)
+        renewalDate = autoRenewStatus == 1 ? expires.map(AppleDate.milliseconds) : nil
+        signedDate = AppleDate.milliseconds(signed)
         environment = AppleWire.environment
     }
 }
@@ -150,7 +150,7 @@ public struct NotificationPayload: JWTPayload, Equatable {
         notificationUUID = uuid
         self.data = data
         version = "2.0"
-        signedDate = AppleTime.milliseconds(signed)
+        signedDate = AppleDate.milliseconds(signed)
     }
 }
 
@@ -160,8 +160,4 @@ public enum AppleWire {
     public static let environment = "Sandbox"
     public static let storefront = (code: "USA", id: "143441")
     public static let bundleVersion = "1"
-}
-
-enum AppleTime {
-    static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
 }

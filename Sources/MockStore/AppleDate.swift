@@ -2,7 +2,10 @@ import Foundation
 
 /// The date strings Apple sends beside each `_ms` field: "2024-05-01 12:00:00 Etc/GMT" and the same instant in
 /// Cupertino, "2024-05-01 05:00:00 America/Los_Angeles".
-enum AppleDate {
+public enum AppleDate {
+    /// Apple's dates as numbers: milliseconds since 1970.
+    public static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+
     static func gmt(_ date: Date) -> String { text(date, in: "GMT", named: "Etc/GMT") }
     static func pst(_ date: Date) -> String { text(date, in: "America/Los_Angeles", named: "America/Los_Angeles") }
 

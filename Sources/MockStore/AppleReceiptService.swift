@@ -61,13 +61,7 @@ public final class AppleReceiptService {
         guard !subscriptions.isEmpty, request.password != nil else { return response }
         let chains = Set(subscriptions.map(\.original_transaction_id))
         guard let records = try? database.subscriptionRecords(originals: chains) else { return status(ReceiptStatus.internalDataAccess) }
-        response.pending_renewal_info = records.map { chain in
-            PendingRenewalInfo(auto_renew_product_id: chain.renewsAs, auto_renew_status: chain.autoRenew ? "1" : "0",
-                               original_transaction_id: chain.originalTransactionId, product_id: chain.productId,
-                               expiration_intent: chain.expirationIntent.map(String.init),
-                               is_in_billing_retry_period: chain.expirationIntent == nil ? (chain.retryUntil != nil ? "1" : "0") : nil,
-                               grace_period_expires_date_ms: chain.retryUntil.map(Receipt.Entry.milliseconds))
-        }
+        response.pending_renewal_info = records.map(PendingRenewalInfo.init)
         let newestFirst = subscriptions.reversed().sorted { (Int64($0.purchase_date_ms) ?? 0) > (Int64($1.purchase_date_ms) ?? 0) }
         if request.excludeOldTransactions == true {
             var seen = Set<String>()

@@ -30,7 +30,7 @@ public struct Receipt: Codable, Sendable, Equatable {
         }
 
         /// Apple's milliseconds since 1970, as a string.
-        public static func milliseconds(_ date: Date) -> String { String(Int64((date.timeIntervalSince1970 * 1000).rounded())) }
+        public static func milliseconds(_ date: Date) -> String { String(AppleDate.milliseconds(date)) }
 
         public var expiresDate: Date? { expires_date_ms.flatMap(Double.init).map { Date(timeIntervalSince1970: $0 / 1000) } }
         public var isRefunded: Bool { cancellation_date_ms != nil && cancellation_reason != nil }

@@ -77,8 +77,7 @@ public final class RemoteBackend: Backend {
     }
 
     private static func line(_ shown: String, _ result: Result<Void, BackendError>, status: Int?, since started: ContinuousClock.Instant) -> Localized {
-        let elapsed = ContinuousClock.now - started
-        let milliseconds = elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
+        let milliseconds = Elapsed.milliseconds(since: started)
         var answer = status.map(String.init) ?? ""
         if case let .failure(error) = result, status == nil { answer = "\(error)" }
         return Localized(en: "backend: \(shown) → \(answer) (\(milliseconds) ms)", zh: "后端:\(shown) → \(answer)(\(milliseconds) 毫秒)")

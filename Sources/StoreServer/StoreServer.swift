@@ -52,16 +52,11 @@ struct WireLogMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch {
             let status = (error as? any HTTPResponseError)?.status.code ?? 500
             log.record(.init(method: request.method.rawValue, path: request.uri.path, status: status, summary: "\(status)",
-                             milliseconds: Self.milliseconds(since: start)))
+                             milliseconds: Elapsed.milliseconds(since: start)))
             throw error
         }
         log.record(.init(method: request.method.rawValue, path: request.uri.path, status: response.status.code,
-                         summary: response.headers[Wire.summaryHeader] ?? "", milliseconds: Self.milliseconds(since: start)))
+                         summary: response.headers[Wire.summaryHeader] ?? "", milliseconds: Elapsed.milliseconds(since: start)))
         return response
-    }
-
-    private static func milliseconds(since start: ContinuousClock.Instant) -> Int {
-        let elapsed = ContinuousClock.now - start
-        return Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
     }
 }

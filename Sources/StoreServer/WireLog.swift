@@ -42,3 +42,11 @@ public final class WireLog: @unchecked Sendable {
         return kept
     }
 }
+
+/// How long an exchange took, in whole milliseconds, for its line on the timeline.
+enum Elapsed {
+    static func milliseconds(since start: ContinuousClock.Instant) -> Int {
+        let elapsed = ContinuousClock.now - start
+        return Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+    }
+}
