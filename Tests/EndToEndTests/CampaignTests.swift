@@ -6,12 +6,12 @@ import Testing
 @Suite("A short real-kill campaign")
 struct CampaignTests {
     @Test("20 seeded rounds of three users, random keys, faults and kill -9/SIGTERM/SIGHUP/quit, then recovery: paid = credited, no double, no wrong account, no orphan, nothing unfinished or pending, nothing owned charged twice")
-    func shortCampaign() throws {
+    func shortCampaign() async throws {
         let work = try makeWorkDirectory()
         defer { try? FileManager.default.removeItem(atPath: work) }
         let output = work + "/campaign.out"
         let script = repositoryRoot.appendingPathComponent("scripts/campaign").path
-        let status = try spawn(["python3", script, "--rounds", "20", "--seed", "2026", "--binary", builtBinary, "--keep", work + "/run"],
+        let status = try await spawn(["python3", script, "--rounds", "20", "--seed", "2026", "--binary", builtBinary, "--keep", work + "/run"],
                                output: output)
         let transcript = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
         #expect(status == 0, "scripts/campaign failed (status \(status)):\n\(transcript)")

@@ -35,17 +35,17 @@ struct CatalogImportTests {
         repositoryRoot.appendingPathComponent("Tests/EndToEndTests/StoreKitFixtures/\(name)").path
     }
 
-    private func catalog(_ name: String, extra: [String] = []) throws -> (status: Int32, listing: Listing?, output: String) {
+    private func catalog(_ name: String, extra: [String] = []) async throws -> (status: Int32, listing: Listing?, output: String) {
         let work = try makeWorkDirectory()
         defer { try? FileManager.default.removeItem(atPath: work) }
-        let status = try spawn([builtBinary, "catalog", "--json", "--catalog", fixture(name)] + extra, output: work + "/out")
+        let status = try await spawn([builtBinary, "catalog", "--json", "--catalog", fixture(name)] + extra, output: work + "/out")
         let output = try String(contentsOfFile: work + "/out", encoding: .utf8)
         return (status, try? JSONDecoder().decode(Listing.self, from: Data(output.utf8)), output)
     }
 
     @Test("format 1: product ids under `identifier`, a non-renewing subscription, a consumable's coins from the grants file, never from its name")
-    func formatOne() throws {
-        let (status, listing, output) = try catalog("v1-identifier.storekit")
+    func formatOne() async throws {
+        let (status, listing, output) = try await catalog("v1-identifier.storekit")
         #expect(status == 0, "\(output)")
         let list = try #require(listing)
         #expect(list.products.map(\.id) == ["org.fixture.fuel87", "org.fixture.season"])
@@ -54,8 +54,8 @@ struct CatalogImportTests {
     }
 
     @Test("format 2: groups, levels, periods, every intro offer mode, promotional and code offers listed with a warning")
-    func formatTwo() throws {
-        let list = try #require(try catalog("v2-offers.storekit").listing)
+    func formatTwo() async throws {
+        let list = try #require(try await catalog("v2-offers.storekit").listing)
         let monthly = try #require(list.product("org.fixture.pro.monthly"))
         #expect(monthly.group == "20000001" && monthly.level == 2 && monthly.period == "P1M" && monthly.price == "$9.90")
         #expect(monthly.offers?.map(\.type) == ["introductory", "promotional", "code"])
@@ -69,23 +69,23 @@ struct CatalogImportTests {
     }
 
     @Test("format 3: the storefront's currency (₩1,500), the settings that arm faults and set the clock, and those that cannot, named")
-    func formatThree() throws {
-        let list = try #require(try catalog("v3-settings.storekit").listing)
+    func formatThree() async throws {
+        let list = try #require(try await catalog("v3-settings.storekit").listing)
         #expect(list.product("org.fixture.gems100")?.price == "₩1,500")
         #expect(list.warnings.contains { $0.contains("_timeRate") })
         #expect(list.warnings.contains { $0.contains("App Store Sync") })
         #expect(list.warnings.contains { $0.contains("settings._someFutureSetting: not used") })
         let work = try makeWorkDirectory()
         defer { try? FileManager.default.removeItem(atPath: work) }
-        #expect(try spawn([builtBinary, "catalog", "--catalog", fixture("v3-settings.storekit")], output: work + "/text") == 0)
+        #expect(try await spawn([builtBinary, "catalog", "--catalog", fixture("v3-settings.storekit")], output: work + "/text") == 0)
         let text = try String(contentsOfFile: work + "/text", encoding: .utf8)
         #expect(text.contains("arms products-fail, purchase-fails, ask-to-buy"))
         #expect(text.contains("grants one unit"))
     }
 
     @Test("format 4: empty and missing localizations keep the product (reference name, then product id) with a warning; pay as you go")
-    func formatFour() throws {
-        let list = try #require(try catalog("v4-localizations.storekit").listing)
+    func formatFour() async throws {
+        let list = try #require(try await catalog("v4-localizations.storekit").listing)
         #expect(list.product("org.fixture.stones")?.name == "Stones")
         #expect(list.product("org.fixture.bare")?.name == "org.fixture.bare")
         #expect(list.product("org.fixture.club")?.offers?.first?.mode == "pay-as-you-go")
@@ -94,8 +94,8 @@ struct CatalogImportTests {
     }
 
     @Test("format 5: Simplified and Traditional Chinese told apart, emoji kept, NT$, win-back offers named")
-    func formatFive() throws {
-        let list = try #require(try catalog("v5-chinese.storekit").listing)
+    func formatFive() async throws {
+        let list = try #require(try await catalog("v5-chinese.storekit").listing)
         #expect(list.product("org.fixture.coins")?.name == "Coins 🪙")
         #expect(list.product("org.fixture.coins")?.price == "NT$99")
         #expect(list.product("org.fixture.vip")?.period == "P1W")
@@ -105,14 +105,14 @@ struct CatalogImportTests {
     }
 
     @Test("a storefront and locale of their own: 9,99 €")
-    func germanStorefront() throws {
-        let list = try #require(try catalog("de-storefront.storekit").listing)
+    func germanStorefront() async throws {
+        let list = try #require(try await catalog("de-storefront.storekit").listing)
         #expect(list.product("org.fixture.werbefrei")?.price == "9,99\u{00A0}€")
     }
 
     @Test("an XML property list is refused, saying what it is and how to convert it")
-    func propertyList() throws {
-        let (status, _, output) = try catalog("old-plist.storekit")
+    func propertyList() async throws {
+        let (status, _, output) = try await catalog("old-plist.storekit")
         #expect(status == 1)
         #expect(output.hasPrefix("iapsim: "))
         #expect(output.contains("property list") && output.contains("Xcode"))

@@ -8,11 +8,11 @@ import Testing
 @Suite("Headless commands of the real binary")
 struct CommandLineToolsTests {
     @Test("gallery: every state in both languages as text and well-formed SVG, an index explaining each, the same bytes twice")
-    func gallery() throws {
+    func gallery() async throws {
         let work = try makeWorkDirectory()
         defer { try? FileManager.default.removeItem(atPath: work) }
-        #expect(try spawn([builtBinary, "gallery", "--out", work + "/a"], output: work + "/out-a") == 0)
-        #expect(try spawn([builtBinary, "gallery", "--out", work + "/b"], output: work + "/out-b") == 0)
+        #expect(try await spawn([builtBinary, "gallery", "--out", work + "/a"], output: work + "/out-a") == 0)
+        #expect(try await spawn([builtBinary, "gallery", "--out", work + "/b"], output: work + "/out-b") == 0)
         let files = try FileManager.default.contentsOfDirectory(atPath: work + "/a").sorted()
         #expect(files == (try FileManager.default.contentsOfDirectory(atPath: work + "/b").sorted()))
         for file in files {
@@ -41,16 +41,16 @@ struct CommandLineToolsTests {
     }
 
     @Test("play: a passing script exits 0 with a transcript; a failing one exits 1 at its line with the screen")
-    func play() throws {
+    func play() async throws {
         let work = try makeWorkDirectory()
         defer { try? FileManager.default.removeItem(atPath: work) }
-        #expect(try spawn([builtBinary, "play", "paid-then-killed"], output: work + "/pass") == 0)
+        #expect(try await spawn([builtBinary, "play", "paid-then-killed"], output: work + "/pass") == 0)
         let pass = try String(contentsOfFile: work + "/pass", encoding: .utf8)
         #expect(pass.contains("expect credits alice 1   ✓ 1"))
         #expect(pass.contains("✔ paid-then-killed"))
 
         try "launch alice\nwait until Coins\nexpect coins alice 60\npress Enter\n".write(toFile: work + "/fail.iapsim", atomically: true, encoding: .utf8)
-        #expect(try spawn([builtBinary, "play", work + "/fail.iapsim"], output: work + "/fail") == 1)
+        #expect(try await spawn([builtBinary, "play", work + "/fail.iapsim"], output: work + "/fail") == 1)
         let fail = try String(contentsOfFile: work + "/fail", encoding: .utf8)
         #expect(fail.contains("fail.iapsim:3: coins of alice: expected 60, found 0"))
         #expect(fail.contains("screen at that moment:"))
@@ -59,10 +59,10 @@ struct CommandLineToolsTests {
     }
 
     @Test("scenarios lists each shipped scenario with what it shows and how it should end")
-    func scenarios() throws {
+    func scenarios() async throws {
         let work = try makeWorkDirectory()
         defer { try? FileManager.default.removeItem(atPath: work) }
-        #expect(try spawn([builtBinary, "scenarios"], output: work + "/out") == 0)
+        #expect(try await spawn([builtBinary, "scenarios"], output: work + "/out") == 0)
         let out = try String(contentsOfFile: work + "/out", encoding: .utf8)
         for name in ["paid-then-killed", "reinstall-with-pending", "ask-to-buy-declined"] {
             #expect(out.contains("\n\(name)\n") || out.hasPrefix("\(name)\n"))
@@ -74,31 +74,31 @@ struct CommandLineToolsTests {
 /// The command line as its ecosystem expects: machine-readable lists, shell completion, a man page.
 @Suite("The command line's ecosystem: --json, completion scripts, the man page")
 struct CommandLineEcosystemTests {
-    private func run(_ arguments: [String]) throws -> (Int32, String) {
+    private func run(_ arguments: [String]) async throws -> (Int32, String) {
         let work = try makeWorkDirectory()
         defer { try? FileManager.default.removeItem(atPath: work) }
-        let status = try spawn([builtBinary] + arguments, output: work + "/out")
+        let status = try await spawn([builtBinary] + arguments, output: work + "/out")
         return (status, try String(contentsOfFile: work + "/out", encoding: .utf8))
     }
 
     @Test("faults --json and scenarios --json list what the text lists, as JSON")
-    func jsonLists() throws {
-        let (faultStatus, faults) = try run(["faults", "--json"])
+    func jsonLists() async throws {
+        let (faultStatus, faults) = try await run(["faults", "--json"])
         #expect(faultStatus == 0)
         let listed = try #require(try JSONSerialization.jsonObject(with: Data(faults.utf8)) as? [[String: Any]])
         #expect(listed.contains { $0["name"] as? String == "billing-fails" && $0["party"] as? String == "store" && $0["default"] as? String == "99" })
-        let (_, text) = try run(["faults"])
+        let (_, text) = try await run(["faults"])
         #expect(listed.allSatisfy { text.contains($0["name"] as? String ?? "?") })
-        let (scenarioStatus, scenarios) = try run(["scenarios", "--json"])
+        let (scenarioStatus, scenarios) = try await run(["scenarios", "--json"])
         #expect(scenarioStatus == 0)
         let named = try #require(try JSONSerialization.jsonObject(with: Data(scenarios.utf8)) as? [[String: Any]])
         #expect(named.contains { $0["name"] as? String == "paid-then-killed" && ($0["shows"] as? String)?.isEmpty == false })
     }
 
     @Test("bash, zsh and fish completion: files for --catalog and play, folders for --data-dir, fault and scenario names")
-    func completion() throws {
+    func completion() async throws {
         for shell in ["bash", "zsh", "fish"] {
-            let (status, script) = try run(["--generate-completion-script", shell])
+            let (status, script) = try await run(["--generate-completion-script", shell])
             #expect(status == 0)
             #expect(script.contains("storekit"), "\(shell): no .storekit completion for --catalog")
             #expect(script.contains("billing-fails") && script.contains("renewal-while-closed"), "\(shell): no fault names")
@@ -108,12 +108,12 @@ struct CommandLineEcosystemTests {
     }
 
     @Test("the committed man page covers every command (scripts/man writes it from the definitions)")
-    func manPage() throws {
+    func manPage() async throws {
         let page = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/iapsim.1"), encoding: .utf8)
         for command in ["run", "play", "scenarios", "state", "faults", "reset", "gallery", "catalog"] {
             #expect(page.contains(".It Em \(command)"), "docs/iapsim.1 lacks \(command): run scripts/man")
         }
-        let (_, help) = try run(["--help"])
+        let (_, help) = try await run(["--help"])
         for option in ["--catalog", "--data-dir", "--fault", "--speed", "--json"] where help.contains(option) {
             #expect(page.contains(option.dropFirst(2)), "docs/iapsim.1 lacks \(option)")
         }

@@ -5,19 +5,19 @@ import Testing
 @Suite("The real binary under tmux", .serialized)
 struct RealBinaryTests {
     /// Runs a scenario of drive.sh and returns what `iapsim state` printed afterwards.
-    private func play(_ scenario: String, _ extra: [String] = []) throws -> [String: Any] {
+    private func play(_ scenario: String, _ extra: [String] = []) async throws -> [String: Any] {
         let work = try makeWorkDirectory()
         defer { try? FileManager.default.removeItem(atPath: work) }
         let log = work + "/drive.log"
         let script = repositoryRoot.appendingPathComponent("Tests/EndToEndTests/drive.sh").path
-        let status = try spawn(["bash", script, scenario, builtBinary, work] + extra, output: log)
+        let status = try await spawn(["bash", script, scenario, builtBinary, work] + extra, output: log)
         let transcript = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         try #require(status == 0, "drive.sh \(scenario) failed:\n\(transcript)")
         let data = try Data(contentsOf: URL(fileURLWithPath: work + "/state.json"))
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 
-    private func settled(_ state: [String: Any], user: String) throws {
+    private func settled(_ state: [String: Any], user: String) async throws {
         let store = try #require((state["store"] as? [String: Any])?["transactions"] as? [[String: Any]])
         let credits = try #require((state["backend"] as? [String: Any])?["credits"] as? [[String: Any]])
         let users = try #require((state["client"] as? [String: Any])?["users"] as? [String: Any])
@@ -32,39 +32,39 @@ struct RealBinaryTests {
     }
 
     @Test("log in, buy the first product, see the three HUD states, quit: one credit, finished, nothing pending")
-    func buy() throws {
-        try settled(try play("buy"), user: "alice")
+    func buy() async throws {
+        try await settled(try await play("buy"), user: "alice")
     }
 
     @Test("buy with the backend down, kill -9 while pending, relaunch, Continue: one credit, nothing pending")
-    func killAndRecover() throws {
-        try settled(try play("kill-and-recover"), user: "alice")
+    func killAndRecover() async throws {
+        try await settled(try await play("kill-and-recover"), user: "alice")
     }
 
     @Test("--serve 0: the badge line says where, a Server API call without a token is refused 401 and shows on the inspector's timeline, and the purchase made on screen settles as without it")
-    func serve() throws {
-        try settled(try play("serve"), user: "alice")
+    func serve() async throws {
+        try await settled(try await play("serve"), user: "alice")
     }
 
     @Test("alice's pending order never prompts, verifies or credits under bob, and is credited to alice when she returns")
-    func switchUser() throws {
-        try settled(try play("switch-user"), user: "alice")
+    func switchUser() async throws {
+        try await settled(try await play("switch-user"), user: "alice")
     }
 
     @Test("under LANG=C the app draws in ASCII (frames, cursor, CNY prices, Chinese in pinyin) instead of dropping characters, and a purchase goes through")
-    func asciiTerminal() throws {
-        try settled(try play("lang-c"), user: "alice")
+    func asciiTerminal() async throws {
+        try await settled(try await play("lang-c"), user: "alice")
     }
 
     @Test("a .storekit file's settings arm their faults at launch (badges on screen) and its warnings are said on stderr")
-    func storeKitSettings() throws {
+    func storeKitSettings() async throws {
         let fixture = repositoryRoot.appendingPathComponent("Tests/EndToEndTests/StoreKitFixtures/v3-settings.storekit").path
-        _ = try play("storekit-settings", [fixture])
+        _ = try await play("storekit-settings", [fixture])
     }
 
     @Test("a renewal that happened while the app was closed reaches bob's launch, survives kill -9, and is credited once to alice, the subscriber")
-    func renewalKilled() throws {
-        let state = try play("renewal-killed")
+    func renewalKilled() async throws {
+        let state = try await play("renewal-killed")
         let store = try #require((state["store"] as? [String: Any])?["transactions"] as? [[String: Any]])
         let credits = try #require((state["backend"] as? [String: Any])?["credits"] as? [[String: Any]])
         #expect(store.count == 2)
@@ -75,16 +75,16 @@ struct RealBinaryTests {
     }
 
     @Test("the fault panel arms crash-at by keyboard, the app really dies before verifying, and the relaunch credits once")
-    func panelCrash() throws {
-        try settled(try play("panel-crash"), user: "alice")
+    func panelCrash() async throws {
+        try await settled(try await play("panel-crash"), user: "alice")
     }
 
     @Test("the live screen and `iapsim play`'s are the same screen for the same keys, inspector included (the timeline's times aside)")
-    func headlessEqualsLive() throws {
+    func headlessEqualsLive() async throws {
         let work = try makeWorkDirectory()
         defer { try? FileManager.default.removeItem(atPath: work) }
         let script = repositoryRoot.appendingPathComponent("Tests/EndToEndTests/drive.sh").path
-        try #require(try spawn(["bash", script, "inspector", builtBinary, work], output: work + "/drive.log") == 0,
+        try #require(try await spawn(["bash", script, "inspector", builtBinary, work], output: work + "/drive.log") == 0,
                      "\((try? String(contentsOfFile: work + "/drive.log", encoding: .utf8)) ?? "")")
         try """
             launch alice
@@ -95,7 +95,7 @@ struct RealBinaryTests {
             press Esc i
             snapshot inspector
             """.write(toFile: work + "/same.iapsim", atomically: true, encoding: .utf8)
-        try #require(try spawn([builtBinary, "play", work + "/same.iapsim", "--snapshots", work + "/play"], output: work + "/play.log") == 0)
+        try #require(try await spawn([builtBinary, "play", work + "/same.iapsim", "--snapshots", work + "/play"], output: work + "/play.log") == 0)
         // The live clock is the wall's and keys come when tmux sends them: the timeline's times differ, nothing else may.
         func lines(_ path: String) throws -> [String] {
             try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
@@ -109,8 +109,8 @@ struct RealBinaryTests {
     }
 
     @Test("R with the backend down, kill -9 once the restored transaction is saved, relaunch, Continue; R again: Remove Ads charged once, credited once, every restore finished")
-    func restoreKillAndRecover() throws {
-        let state = try play("restore-kill")
+    func restoreKillAndRecover() async throws {
+        let state = try await play("restore-kill")
         let store = try #require((state["store"] as? [String: Any])?["transactions"] as? [[String: Any]])
         let credits = try #require((state["backend"] as? [String: Any])?["credits"] as? [[String: Any]])
         let users = try #require((state["client"] as? [String: Any])?["users"] as? [String: Any])
@@ -124,15 +124,15 @@ struct RealBinaryTests {
     }
 
     @Test("--scenario sets a loss case up on its own data and hands it over at its prompt")
-    func scenarioHandover() throws {
-        try settled(try play("scenario"), user: "alice")
+    func scenarioHandover() async throws {
+        try await settled(try await play("scenario"), user: "alice")
     }
 
     @Test("`iapsim faults` lists every fault with what it does; `iapsim reset` empties every party")
-    func faultsAndReset() throws {
+    func faultsAndReset() async throws {
         let work = try makeWorkDirectory()
         defer { try? FileManager.default.removeItem(atPath: work) }
-        #expect(try spawn([builtBinary, "faults"], output: work + "/faults") == 0)
+        #expect(try await spawn([builtBinary, "faults"], output: work + "/faults") == 0)
         let faults = try String(contentsOfFile: work + "/faults", encoding: .utf8)
         for name in ["backend-down", "payments-disabled", "purchase-fails", "empty-application-username", "finish-not-found"] {
             #expect(faults.contains(name))
@@ -140,20 +140,20 @@ struct RealBinaryTests {
         let data = work + "/data"
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
         try "x".write(toFile: data + "/store.sqlite", atomically: true, encoding: .utf8)
-        #expect(try spawn([builtBinary, "reset", "--data-dir", data], output: work + "/reset") == 0)
+        #expect(try await spawn([builtBinary, "reset", "--data-dir", data], output: work + "/reset") == 0)
         #expect(!FileManager.default.fileExists(atPath: data + "/store.sqlite"))
         #expect(try String(contentsOfFile: work + "/reset", encoding: .utf8).contains("cleared"))
     }
 
     @Test("a data file that is not a database is named, explained and left untouched")
-    func corruptDataFile() throws {
+    func corruptDataFile() async throws {
         let work = try makeWorkDirectory()
         defer { try? FileManager.default.removeItem(atPath: work) }
         let data = work + "/data"
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
         let garbage = String(repeating: "not a database ", count: 100)
         try garbage.write(toFile: data + "/backend.sqlite", atomically: true, encoding: .utf8)
-        let status = try spawn(["script", "-qec", "\(builtBinary) --data-dir \(data)", "/dev/null"], output: work + "/out")
+        let status = try await spawn(["script", "-qec", "\(builtBinary) --data-dir \(data)", "/dev/null"], output: work + "/out")
         let output = try String(contentsOfFile: work + "/out", encoding: .utf8)
         #expect(status != 0)
         #expect(output.contains("backend.sqlite"))
@@ -162,10 +162,10 @@ struct RealBinaryTests {
     }
 
     @Test("without a terminal it says so in one line and exits non-zero")
-    func noTerminal() throws {
+    func noTerminal() async throws {
         let work = try makeWorkDirectory()
         defer { try? FileManager.default.removeItem(atPath: work) }
-        let status = try spawn([builtBinary, "--data-dir", work + "/data"], output: work + "/out")
+        let status = try await spawn([builtBinary, "--data-dir", work + "/data"], output: work + "/out")
         let output = try String(contentsOfFile: work + "/out", encoding: .utf8)
         #expect(status == 2)
         #expect(output.contains("needs an interactive terminal"))
@@ -174,14 +174,14 @@ struct RealBinaryTests {
     }
 
     @Test("a malformed catalog names the file, the place and the problem, and never starts the UI")
-    func malformedCatalog() throws {
+    func malformedCatalog() async throws {
         let work = try makeWorkDirectory()
         defer { try? FileManager.default.removeItem(atPath: work) }
         let catalog = work + "/bad.json"
         try #"{"products": [{"id": "x", "type": "gem", "price": "¥1", "title": {"en": "X", "zh": "X"}, "description": {"en": "", "zh": ""}}]}"#
             .write(toFile: catalog, atomically: true, encoding: .utf8)
         // `script` gives the app a terminal, so the catalog check is what stops it.
-        let status = try spawn(["script", "-qec", "\(builtBinary) --catalog \(catalog) --data-dir \(work)/data", "/dev/null"], output: work + "/out")
+        let status = try await spawn(["script", "-qec", "\(builtBinary) --catalog \(catalog) --data-dir \(work)/data", "/dev/null"], output: work + "/out")
         let output = try String(contentsOfFile: work + "/out", encoding: .utf8)
         #expect(status != 0)
         #expect(output.contains(catalog))

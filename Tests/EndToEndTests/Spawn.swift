@@ -5,7 +5,24 @@ import Glibc
 
 /// Runs a program to completion with a clean signal state and no inherited descriptors
 /// (Foundation's Process leaks one into tmux's server, which then never lets the test finish).
-func spawn(_ arguments: [String], stdin: String = "/dev/null", output: String) throws -> Int32 {
+/// The wait happens on a thread of its own: a test blocked in `waitpid` on one of the cooperative pool's threads
+/// (two on a 2-core machine) would starve every async test for as long as the real binary runs. At most as many
+/// children as there are cores run at once, as when the pool's width bounded them.
+func spawn(_ arguments: [String], stdin: String = "/dev/null", output: String) async throws -> Int32 {
+    await children.enter()
+    defer { Task { await children.leave() } }
+    let pid = try start(arguments, stdin: stdin, output: output)
+    return await withCheckedContinuation { finished in
+        Thread.detachNewThread { finished.resume(returning: waitFor(pid)) }
+    }
+}
+
+/// The same, blocking the caller: only for a `defer`, where nothing can be awaited.
+func spawnBlocking(_ arguments: [String], output: String) throws -> Int32 {
+    waitFor(try start(arguments, stdin: "/dev/null", output: output))
+}
+
+private func start(_ arguments: [String], stdin: String, output: String) throws -> pid_t {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -30,9 +47,36 @@ func spawn(_ arguments: [String], stdin: String = "/dev/null", output: String) t
     defer { argv.forEach { free($0) } }
     let result = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, environ)
     guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EINVAL) }
+    return pid
+}
+
+/// The child's exit status as a shell gives it (128 + the signal when killed).
+private func waitFor(_ pid: pid_t) -> Int32 {
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0, errno == EINTR {}
     return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+}
+
+private let children = Slots(ProcessInfo.processInfo.activeProcessorCount)
+
+/// A counting semaphore for tasks: waiting suspends, it never blocks a thread.
+private actor Slots {
+    private var free: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(_ count: Int) { free = max(count, 1) }
+
+    func enter() async {
+        if free > 0 {
+            free -= 1
+        } else {
+            await withCheckedContinuation { waiting.append($0) }
+        }
+    }
+
+    func leave() {
+        if waiting.isEmpty { free += 1 } else { waiting.removeFirst().resume() }
+    }
 }
 
 private func openDescriptors() -> [Int32] {
