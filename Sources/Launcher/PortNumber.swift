@@ -18,7 +18,8 @@ public enum PortNumber {
         for (i, argument) in arguments.enumerated() {
             written.append(argument)
             let next = arguments.indices.contains(i + 1) ? arguments[i + 1] : nil
-            if argument == "--serve", next == nil || next!.hasPrefix("-") { written.append(String(standard)) }
+            // A negative number is a port given (and refused), not the next option.
+            if argument == "--serve", next.map({ $0.hasPrefix("-") && Int($0) == nil }) ?? true { written.append(String(standard)) }
         }
         return written
     }

@@ -29,7 +29,7 @@ public struct RunOptions: ParsableArguments {
             transform: { try number($0, option: "--speed", in: RunOptions.speeds) })
     public var speed: Double?
 
-    @Option(help: ArgumentHelp("Serve Apple's verifyReceipt and App Store Server API on 127.0.0.1 while the app runs (port: \(PortNumber.standard) when left out, 0 any free one).",
+    @Option(parsing: .unconditional, help: ArgumentHelp("Serve Apple's verifyReceipt and App Store Server API on 127.0.0.1 while the app runs (port: \(PortNumber.standard) when left out, 0 any free one).",
                                valueName: "port"),
             transform: { try PortNumber.parse($0) })
     public var serve: Int?

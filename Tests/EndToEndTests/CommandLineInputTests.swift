@@ -57,6 +57,17 @@ struct CommandLineInputTests {
         nothingCreated(work + "/data")
     }
 
+    @Test("a port is 0 to 65535, said as such for a negative one too, on the app and on serve",
+          arguments: [["serve", "--port", "-1"], ["--serve", "-1"], ["serve", "--port", "70000"], ["--serve", "http"]])
+    func port(_ arguments: [String]) async throws {
+        let work = try makeWorkDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let (status, output) = try await onTerminal(arguments + ["--data-dir", work + "/data"], in: work)
+        #expect(status == 64)
+        oneClearLine(output, mentioning: ["iapsim: ", "\"\(arguments.last!)\" is not a port; give 0 to 65535"])
+        nothingCreated(work + "/data")
+    }
+
     @Test("--fault values are finite numbers in range", arguments: ["backend-slow=inf", "backend-slow=nan", "products-slow=-1", "backend-5xx=7"])
     func faultValue(_ spec: String) async throws {
         let work = try makeWorkDirectory()
