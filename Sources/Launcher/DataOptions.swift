@@ -30,6 +30,18 @@ public struct DataOptions: ParsableArguments {
         return directory
     }
 
+    /// The directory for a command that can work beside a running iapsim (`keys`, `certs`, `receipt`, while the app
+    /// or `serve` answers a team's server): locked for this process when free, as `lockedDirectory`; when another
+    /// iapsim holds it, shared with that one, which has already opened and migrated its files, and SQLite's own locks
+    /// keep the two writers apart.
+    public func sharedDirectory() -> DataDirectory {
+        let directory = directory
+        let claim: DataDirectoryClaim?
+        do { claim = try directory.claim() } catch { Console.fail("\(error)") }
+        Console.undoOnFailure = claim?.undo
+        return directory
+    }
+
     /// An existing data directory (state, reset), or a clear failure.
     public func existingDirectory() -> DataDirectory {
         do { try directory.checkExisting() } catch { Console.fail("\(error)") }

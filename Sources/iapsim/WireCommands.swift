@@ -28,7 +28,7 @@ struct KeysCommand: ParsableCommand {
     }
 
     func run() throws {
-        let directory = data.lockedDirectory()
+        let directory = data.sharedDirectory()
         let key: APIKey, secret: String, token: String
         do {
             let store = try StoreDatabase(path: directory.store)
@@ -73,7 +73,7 @@ struct CertsCommand: ParsableCommand {
         if FileManager.default.fileExists(atPath: out, isDirectory: &isFolder), !isFolder.boolValue {
             Console.fail("--out: \(out) is a file, not a folder; give a folder to write the certificates to")
         }
-        let directory = data.lockedDirectory()
+        let directory = data.sharedDirectory()
         let certificates: StoreCertificates
         do {
             let store = try StoreDatabase(path: directory.store)
@@ -114,7 +114,7 @@ struct ReceiptCommand: ParsableCommand {
     func run() throws {
         let products = catalog.load()
         _ = data.existingDirectory()
-        let directory = data.lockedDirectory()
+        let directory = data.sharedDirectory()
         let receipt: String?
         do {
             let store = try MockPaymentQueue(database: StoreDatabase(path: directory.store, device: device), catalog: products,

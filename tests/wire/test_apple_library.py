@@ -2,6 +2,7 @@
 App Store Server API, and find every field as `iapsim state` reports it."""
 import datetime
 import json
+import os
 import time
 import unittest
 
@@ -12,7 +13,7 @@ from appstoreserverlibrary.models.Environment import Environment
 from appstoreserverlibrary.models.TransactionHistoryRequest import TransactionHistoryRequest
 from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier, VerificationException
 
-from iapsim_wire import DataDirectory, Server, purchases
+from iapsim_wire import DataDirectory, Server, purchases, run
 
 SCRIPT = purchases(("consumable", 1), ("non-consumable", 1), ("subscription", 3), ("consumable", 2)) + "refund\nwait 1\n" \
     + "".join(["select consumable 1\npress Enter\nwait until \"Purchase complete\"\npress Esc\n"] * 19)
@@ -110,6 +111,28 @@ class AppleLibraryTests(unittest.TestCase):
                 verifier.verify_and_decode_signed_transaction(signed)
         finally:
             other.remove()
+
+    def test_keys_certs_and_receipt_work_while_the_server_runs(self):
+        """The README's walk: `serve` is up, and the team asks for a key, the root and a receipt in another terminal."""
+        key = json.loads(run("keys", "--data-dir", self.data.path, "--json").stdout)
+        self.assertNotEqual(key["keyId"], self.data.key["keyId"])
+        self.assertEqual(key["sharedSecret"], self.data.key["sharedSecret"])
+        client = AppStoreServerAPIClient(key["privateKey"].encode(), key["keyId"], key["issuerId"], key["bundleId"],
+                                         Environment.SANDBOX)
+        client._base_url = self.server.url
+        signed = client.get_transaction_info(self.charges[0]["transactionId"]).signedTransactionInfo
+        self.assertEqual(self.verifier.verify_and_decode_signed_transaction(signed).transactionId,
+                         self.charges[0]["transactionId"])
+        url = f"{self.server.url}/inApps/v1/transactions/{self.charges[0]['transactionId']}"
+        self.assertEqual(requests.get(url, headers={"Authorization": f"Bearer {key['bearerToken']}"}).status_code, 200)
+        certs = os.path.join(self.data.root, "certs-while-serving")
+        run("certs", "--data-dir", self.data.path, "--out", certs)
+        with open(os.path.join(certs, "iapsim-root.cer"), "rb") as f:
+            self.assertEqual(f.read(), self.data.root_certificate)
+        receipt = run("receipt", "--data-dir", self.data.path).stdout.strip()
+        answer = requests.post(f"{self.server.url}/sandbox/verifyReceipt",
+                               data=json.dumps({"receipt-data": receipt, "password": key["sharedSecret"]}), timeout=10).json()
+        self.assertEqual(answer["status"], 0)
 
     def test_unknown_and_malformed_ids_get_apple_errors(self):
         with self.assertRaises(APIException) as unknown:
