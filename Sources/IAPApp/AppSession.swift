@@ -202,7 +202,9 @@ public final class AppSession {
     public func inspectorView(rows: Int = 20) -> InspectorView {
         var view = InspectorView()
         (view.storeQueue, view.storeTotal) = parties.store.unfinished(limit: rows)
-        if let user = state.user, let page = try? parties.backend.database.recentCredits(user: user, limit: rows) {
+        if let elsewhere = remoteBackend?.creditsKeptAt {
+            view.creditsKeptAt = elsewhere
+        } else if let user = state.user, let page = try? parties.backend.database.recentCredits(user: user, limit: rows) {
             view.credits = page.credits.map { ($0.transactionId, $0.productId, $0.coins) }
             view.creditTotal = page.total
         }

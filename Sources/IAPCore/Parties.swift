@@ -42,6 +42,12 @@ public protocol Backend: AnyObject {
     func createOrder(user: String, productId: String, _ completion: @escaping (Result<String, BackendError>) -> Void)
     func verify(_ request: VerifyRequest, _ completion: @escaping (Result<VerifyResponse, BackendError>) -> Void)
     func account(user: String, _ completion: @escaping (Result<Account, BackendError>) -> Void)
+    /// Where the credits are kept when iapsim cannot read them (a team's own server), for the inspector to say so.
+    var creditsKeptAt: String? { get }
+}
+
+extension Backend {
+    public var creditsKeptAt: String? { nil }
 }
 
 /// What the client loads for a user at login: a page of the backlog, never the whole of it.

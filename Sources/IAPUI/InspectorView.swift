@@ -19,6 +19,8 @@ public struct InspectorView: Sendable, Equatable {
     /// The user's latest credits on the backend, and how many there are.
     public var credits: [(transactionId: String, productId: String, coins: Int)] = []
     public var creditTotal = 0
+    /// Set when the credits are a team's own server's (`--backend URL`): the inspector names it instead of listing them.
+    public var creditsKeptAt: String?
     /// Newest last.
     public var timeline: [Entry] = []
     /// The latest App Store Server Notifications and how their delivery went, newest last.
@@ -27,7 +29,7 @@ public struct InspectorView: Sendable, Equatable {
     public init() {}
 
     public static func == (a: InspectorView, b: InspectorView) -> Bool {
-        a.storeQueue == b.storeQueue && a.storeTotal == b.storeTotal && a.creditTotal == b.creditTotal
+        a.storeQueue == b.storeQueue && a.storeTotal == b.storeTotal && a.creditTotal == b.creditTotal && a.creditsKeptAt == b.creditsKeptAt
             && a.credits.map(\.transactionId) == b.credits.map(\.transactionId) && a.timeline == b.timeline
             && a.notifications == b.notifications
     }

@@ -8,6 +8,7 @@ import NIOHTTP1
 /// over HTTP. Answers come back on the parties' thread, as the built-in backend's do, and every exchange is told for
 /// the inspector's timeline.
 public final class RemoteBackend: Backend {
+    public var creditsKeptAt: String? { base }
     private let base: String
     private let thread: PartyThread
     /// Each exchange in a line since the last `takeExchanges`, for the inspector's timeline.

@@ -166,6 +166,9 @@ class AppWithTeamBackend(unittest.TestCase):
         tmux("send-keys", "Escape", "i")
         wait_for("backend: POST /backend/v1/verify → 200")
         wait_for("wire: POST /sandbox/verifyReceipt → 200")
+        # The built-in ledger is not the one in use: the inspector names the team's server instead of listing it.
+        screen = wait_for("credits kept by your server:")
+        self.assertIn(f"http://127.0.0.1:{team_port}", screen)
         tmux("send-keys", "Escape", "q")
         for _ in range(200):
             if tmux("has-session").returncode != 0:

@@ -28,6 +28,8 @@ public enum Text: String, Sendable, CaseIterable {
     case orderOf, serialPolicy, alarm, backendDownBadge, servingBadge
     case faultPanel, faultPanelHint, scenariosTitle, scenariosHint, noScenarios
     case inspectorStore, inspectorClient, inspectorBackend, inspectorTimeline, inspectorNotifications
+    /// Above the URL of a team's own server (`--backend`), whose credits iapsim does not read.
+    case creditsKeptAt
     case explainSees, explainUnderneath, explainSupport, explainReach, explainClose, stateCatalogTitle, stateCatalogClose
     case escCancel, escClose
     /// `{date}`: when a refunded subscription ended.
@@ -119,6 +121,7 @@ public enum Text: String, Sendable, CaseIterable {
         case .stateCatalogTitle: Localized(en: "States explained", zh: "状态说明")
         case .stateCatalogClose: Localized(en: "↑/↓ browse · e explain it alone · Esc closes", zh: "↑/↓ 浏览 · e 单独解释 · Esc 关闭")
         case .inspectorTimeline: Localized(en: "Timeline: what happened, and what it led to", zh: "时间线:发生了什么,引出了什么")
+        case .creditsKeptAt: Localized(en: "credits kept by your server:", zh: "入账记在你的服务器上:")
         case .inspectorNotifications: Localized(en: "Server notifications: what Apple POSTed to --notify", zh: "服务器通知:Apple 发往 --notify 的内容")
         case .escCancel: Localized(en: "Esc cancel", zh: "Esc 取消")
         case .escClose: Localized(en: "Esc close", zh: "Esc 关闭")

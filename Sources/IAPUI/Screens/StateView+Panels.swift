@@ -84,10 +84,16 @@ extension StateView {
         // Paid transactions no evidence ties to a buyer: support's to assign (I3).
         let unclaimed = state.unclaimed.map { ("\($0.id) \(Text.unclaimed(lang))", theme.bad) }
         let backend = view.credits.map { ("\($0.transactionId) +\($0.coins)", theme.good) }
+        let backendColumn = if let elsewhere = view.creditsKeptAt {
+            InspectorColumns.Column(heading: "\(Text.inspectorBackend(lang)) \(who)",
+                                    rows: [(Text.creditsKeptAt(lang), theme.dimmed), (elsewhere, theme.plain)])
+        } else {
+            InspectorColumns.Column(heading: "\(Text.inspectorBackend(lang)) \(who) (\(view.creditTotal))", rows: backend)
+        }
         return InspectorColumns(columns: [
             InspectorColumns.Column(heading: "\(Text.inspectorStore(lang)) (\(view.storeTotal))", rows: store),
             InspectorColumns.Column(heading: "\(Text.inspectorClient(lang)) \(who) (\(state.pendingCount))", rows: client + unclaimed),
-            InspectorColumns.Column(heading: "\(Text.inspectorBackend(lang)) \(who) (\(view.creditTotal))", rows: backend),
+            backendColumn,
         ], theme: theme)
     }
 
