@@ -160,7 +160,7 @@ struct SubscriptionEntry: Encodable {
     let productId: String
     let subscription_group_identifier: String
     let original_transaction_id: String
-    /// active, trial, cancelled, billing-retry, expired or revoked.
+    /// active, trial, cancelled, grace-period, billing-retry, expired or revoked.
     let status: String
     let expires_date_ms: String
     /// "1" renews at the period's end, "0" cancelled.

@@ -83,7 +83,7 @@ extension AppState {
         case let .subscriptions(selection) where subscriptions.indices.contains(selection):
             let chosen = subscriptions[selection]
             // Only one that has not ended can be cancelled or resumed; an expired one is bought again from the list.
-            guard chosen.entitles else { return [] }
+            guard !chosen.isOver else { return [] }
             return perform(.setAutoRenew(originalTransactionId: chosen.originalTransactionId, on: chosen.state == .cancelled))
         default:
             return []

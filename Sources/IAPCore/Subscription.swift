@@ -139,7 +139,11 @@ public struct SubscriptionStatus: Sendable, Equatable {
         case trial
         /// Auto-renew turned off: `date` is when it ends.
         case cancelled
-        /// The renewal failed and Apple retries: `date` is the end of the grace period.
+        /// The renewal's charge failed and Apple retries it daily, the service still on: `date` is the end of the
+        /// grace period (StoreKit's `inGracePeriod`).
+        case gracePeriod = "grace-period"
+        /// The grace period ended with the charge still failing: the service is off while Apple keeps retrying, and
+        /// `date` is when it stops (StoreKit's `inBillingRetryPeriod`).
         case billingRetry = "billing-retry"
         case expired
         /// Refunded: Apple took the service back.
@@ -164,5 +168,8 @@ public struct SubscriptionStatus: Sendable, Equatable {
     }
 
     /// Whether the service is on: active, trial, cancelled but not yet ended, or inside the grace period.
-    public var entitles: Bool { state != .expired && state != .revoked }
+    public var entitles: Bool { !isOver && state != .billingRetry }
+
+    /// Expired or refunded: nothing more will happen to it unless it is bought again.
+    public var isOver: Bool { state == .expired || state == .revoked }
 }

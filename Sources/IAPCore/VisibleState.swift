@@ -6,7 +6,7 @@ public enum VisibleState {
         "hud-backgrounded", "hud-confirming", "hud-confirming-retry", "hud-success", "hud-restoring", "hud-restored",
         "hud-nothing-to-restore", "hud-restore-failed", "hud-failed",
         "hud-cancelled", "hud-deferred", "hud-plan-changed", "hud-disabled", "hud-verify-failed", "hud-jailbroken",
-        "sub-trial", "sub-active", "sub-cancelled", "sub-billing-retry", "sub-expired", "sub-revoked", "subscriptions",
+        "sub-trial", "sub-active", "sub-cancelled", "sub-grace-period", "sub-billing-retry", "sub-expired", "sub-revoked", "subscriptions",
         "prompt-unfinished", "logout-warning", "quit-confirm", "backend-down", "fault-badges", "alarm", "unattributed", "too-small",
         "help", "fault-panel", "scenarios", "inspector", "state-catalog"
     ]

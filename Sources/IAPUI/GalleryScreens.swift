@@ -151,7 +151,8 @@ public struct GalleryScreen: Sendable {
             screen("sub-trial", subscribed(.trial, date: now.addingTimeInterval(7 * day))),
             screen("sub-active", subscribed(.active, date: now.addingTimeInterval(30 * day))),
             screen("sub-cancelled", subscribed(.cancelled, date: now.addingTimeInterval(12 * day))),
-            screen("sub-billing-retry", subscribed(.billingRetry, date: now.addingTimeInterval(16 * day))),
+            screen("sub-grace-period", subscribed(.gracePeriod, date: now.addingTimeInterval(16 * day))),
+            screen("sub-billing-retry", subscribed(.billingRetry, date: now.addingTimeInterval(44 * day))),
             screen("sub-expired", subscribed(.expired, date: now.addingTimeInterval(-2 * day))),
             screen("sub-revoked", subscribed(.revoked, date: now.addingTimeInterval(-1 * day))),
             screen("subscriptions") {

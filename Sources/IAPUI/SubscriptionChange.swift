@@ -6,13 +6,15 @@ import IAPCore
 enum SubscriptionChange: Equatable {
     case subscribed(SubscriptionStatus)
     case renewed(SubscriptionStatus)
-    /// A billing retry went through inside the grace period.
+    /// A billing retry went through, inside the grace period or after it.
     case recovered(SubscriptionStatus)
     case billingFailed(SubscriptionStatus)
+    /// Billing kept failing to the end of the grace period: the service is off while Apple retries.
+    case graceEnded(SubscriptionStatus)
     case autoRenewOff(SubscriptionStatus)
     case autoRenewOn(SubscriptionStatus)
-    /// `graceEnded`: billing kept failing to the end of the grace period.
-    case expired(SubscriptionStatus, graceEnded: Bool)
+    /// `billingGaveUp`: Apple stopped retrying a charge that kept failing.
+    case expired(SubscriptionStatus, billingGaveUp: Bool)
     case refunded(SubscriptionStatus)
     /// An upgrade now, or a downgrade or crossgrade reaching its renewal.
     case planChanged(from: String, SubscriptionStatus)
@@ -38,12 +40,14 @@ enum SubscriptionChange: Equatable {
         case (.expired, .expired):
             return .other(new)
         case (_, .expired):
-            return .expired(new, graceEnded: old.state == .billingRetry)
-        case (.billingRetry, .billingRetry):
+            return .expired(new, billingGaveUp: old.state == .gracePeriod || old.state == .billingRetry)
+        case (.gracePeriod, .gracePeriod), (.billingRetry, .billingRetry):
             return .other(new)
-        case (_, .billingRetry):
+        case (_, .gracePeriod):
             return .billingFailed(new)
-        case (.billingRetry, .active), (.billingRetry, .trial):
+        case (_, .billingRetry):
+            return .graceEnded(new)
+        case (.gracePeriod, .active), (.gracePeriod, .trial), (.billingRetry, .active), (.billingRetry, .trial):
             return .recovered(new)
         case (.expired, _), (.revoked, _):
             return .subscribed(new)

@@ -101,7 +101,7 @@ extension PendingRenewalInfo {
                   original_transaction_id: chain.originalTransactionId, product_id: chain.productId,
                   expiration_intent: chain.expirationIntent.map(String.init),
                   is_in_billing_retry_period: chain.expirationIntent == nil ? (chain.retryUntil != nil ? "1" : "0") : nil,
-                  grace_period_expires_date_ms: chain.retryUntil.map(Receipt.Entry.milliseconds))
+                  grace_period_expires_date_ms: chain.graceUntil.map(Receipt.Entry.milliseconds))
     }
 }
 

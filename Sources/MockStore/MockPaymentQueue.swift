@@ -231,7 +231,7 @@ public final class MockPaymentQueue: PaymentQueue {
               }) ?? nil {
             signedReceipt = nil
             changed = true
-            tell(news)
+            if let news { tell(news) }
             // A renewal joins the queue of the device its chain was last charged on; another device's app hears nothing.
             if let renewal, notifying, attempt({ try database.device(of: renewal.id) }) == database.device { notify(renewal) }
         }

@@ -11,7 +11,7 @@ public struct SubscriptionSnapshot: Sendable, Equatable {
     public let autoRenew: Bool
     /// `auto_renew_product_id`: what the next renewal charges.
     public let renewsAs: String
-    /// While Apple retries a failed renewal: the end of the grace period.
+    /// While Apple retries a failed renewal and the grace period lasts: its end.
     public let graceUntil: Date?
     /// Once expired: 1 cancelled, 2 billing error, 4 no longer sold.
     public let expirationIntent: Int?
@@ -26,7 +26,7 @@ extension StoreDatabase {
         return try SubscriptionRecord.fetchAll(db).map { chain in
             SubscriptionSnapshot(account: chain.account, status: chain.status(offer: try details(db, chain.latestTransactionId).offer),
                                  expiresAt: chain.expiresAt, autoRenew: chain.autoRenew, renewsAs: chain.renewsAs,
-                                 graceUntil: chain.retryUntil, expirationIntent: chain.expirationIntent)
+                                 graceUntil: chain.graceUntil, expirationIntent: chain.expirationIntent)
         }
     }
 

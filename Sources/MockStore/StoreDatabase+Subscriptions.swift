@@ -54,8 +54,10 @@ struct SubscriptionRecord: Equatable {
     var latestTransactionId: String
     /// Intro periods still to come after the current one (pay as you go).
     var introLeft: Int
-    /// While a renewal is retried: the end of the grace period.
+    /// While a renewal is retried: when Apple stops retrying (`billingRetryDays` after the expiry).
     var retryUntil: Date?
+    /// While a renewal is retried and the grace period lasts (the service stays on): its end. Nil once it has ended.
+    var graceUntil: Date?
     var failuresLeft: Int?
     /// Apple's `expiration_intent` once expired: 1 cancelled, 2 billing error.
     var expirationIntent: Int?
@@ -65,7 +67,7 @@ struct SubscriptionRecord: Equatable {
 
     static let columns = """
         originalTransactionId, account, groupId, productId, renewsAs, autoRenew, expiresAt, latestTransactionId, introLeft, \
-        retryUntil, failuresLeft, expirationIntent, revokedAt, dueAt
+        retryUntil, failuresLeft, expirationIntent, revokedAt, dueAt, graceUntil
         """
 
     init(originalTransactionId: String, account: String, group: String, productId: String, expiresAt: Date, latestTransactionId: String,
@@ -98,22 +100,32 @@ struct SubscriptionRecord: Equatable {
         expirationIntent = row[11]
         revokedAt = date(12)
         dueAt = date(13)
+        graceUntil = date(14)
     }
 
     func save(_ db: Database) throws {
         let time = { (date: Date?) in date?.timeIntervalSince1970 }
-        try db.cachedStatement(sql: "INSERT OR REPLACE INTO subscription (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO subscription (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
             .execute(arguments: [originalTransactionId, account, group, productId, renewsAs, autoRenew, expiresAt.timeIntervalSince1970,
-                                 latestTransactionId, introLeft, time(retryUntil), failuresLeft, expirationIntent, time(revokedAt), time(dueAt)])
+                                 latestTransactionId, introLeft, time(retryUntil), failuresLeft, expirationIntent, time(revokedAt), time(dueAt),
+                                 time(graceUntil)])
     }
 
     var isOver: Bool { expirationIntent != nil || revokedAt != nil }
+
+    /// The renewal went through, or the chain ended: no more billing attempts, no grace.
+    mutating func endRetry() {
+        retryUntil = nil
+        graceUntil = nil
+        failuresLeft = nil
+    }
 
     /// What StoreKit reports for it; `offer` is the latest transaction's.
     func status(offer: TransactionDetails.Offer?) -> SubscriptionStatus {
         let (state, date): (SubscriptionStatus.State, Date?) =
             if revokedAt != nil { (.revoked, revokedAt) }
             else if expirationIntent != nil { (.expired, expiresAt) }
+            else if let graceUntil { (.gracePeriod, graceUntil) }
             else if let retryUntil { (.billingRetry, retryUntil) }
             else if !autoRenew { (.cancelled, expiresAt) }
             else if offer != nil { (.trial, expiresAt) }
@@ -150,6 +162,17 @@ extension StoreDatabase {
                 UNIQUE (account, groupId)
             );
             CREATE INDEX subscriptionDue ON subscription(dueAt) WHERE dueAt IS NOT NULL;
+            """)
+    }
+
+    /// The grace period and the billing retry become two dates, as Apple has them: the service stays on through the
+    /// grace period, and Apple keeps retrying past it. A chain in retry keeps its grace period's end, and now retries
+    /// for the whole billing retry period.
+    static func graceMigration(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE subscription ADD COLUMN graceUntil DOUBLE;
+            UPDATE subscription SET graceUntil = retryUntil, retryUntil = expiresAt + \(billingRetryDays * 86_400)
+            WHERE retryUntil IS NOT NULL;
             """)
     }
 
@@ -234,8 +257,7 @@ extension StoreDatabase {
             current.expiresAt = details.expiresDate!
             current.latestTransactionId = id
             current.introLeft = 0
-            current.retryUntil = nil
-            current.failuresLeft = nil
+            current.endRetry()
             current.dueAt = current.expiresAt
             chain = current
             (kind, subtype) = (.didChangeRenewalPref, .upgrade)
@@ -347,16 +369,18 @@ extension StoreDatabase {
     /// failed billing attempt, the end of grace, an expiry. One database transaction each, so a kill between two loses
     /// neither and repeats neither. `billingFailures`: how many billing attempts fail, when this is a renewal's first.
     func takeDueRenewal(now: Date, terms: [String: SubscriptionTerms], billingFailures: Int)
-        throws -> (StoreNotification, renewal: StoreTransaction?)? {
+        throws -> (StoreNotification?, renewal: StoreTransaction?)? {
         try queue.write { db in
             let taken = try takeDueRenewal(db, now: now, terms: terms, billingFailures: billingFailures)
-            if let news = taken?.0 { try enqueue(db, news) }
+            if let news = taken?.0 ?? nil { try enqueue(db, news) }
             return taken
         }
     }
 
+    /// One step of a chain due by `now`. The notification is nil for a retry that failed again without news: Apple
+    /// tells of the first failed charge, the grace period's end and the final expiry, not of every daily attempt.
     private func takeDueRenewal(_ db: Database, now: Date, terms: [String: SubscriptionTerms], billingFailures: Int)
-        throws -> (StoreNotification, renewal: StoreTransaction?)? {
+        throws -> (StoreNotification?, renewal: StoreTransaction?)? {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: """
             SELECT \(SubscriptionRecord.columns) FROM subscription INDEXED BY subscriptionDue
             WHERE dueAt IS NOT NULL AND dueAt <= ? ORDER BY dueAt LIMIT 1
@@ -368,30 +392,36 @@ extension StoreDatabase {
             -> StoreNotification {
             StoreNotification(kind, subtype, account: chain.account, productId: chain.productId, transactionId: transaction,
                               originalTransactionId: chain.originalTransactionId, expiresDate: chain.expiresAt,
-                              graceUntil: chain.retryUntil, date: at)
+                              graceUntil: chain.graceUntil, date: at)
         }
-        func expire(_ intent: Int, _ subtype: StoreNotification.Subtype) throws -> (StoreNotification, renewal: StoreTransaction?) {
-            let graceEnded = chain.retryUntil != nil && intent == 2
+        func expire(_ intent: Int, _ subtype: StoreNotification.Subtype) throws -> (StoreNotification?, renewal: StoreTransaction?) {
             chain.expirationIntent = intent
-            chain.retryUntil = nil
-            chain.failuresLeft = nil
+            chain.endRetry()
             chain.dueAt = nil
             try chain.save(db)
-            return (notification(graceEnded ? .gracePeriodExpired : .expired, subtype), nil)
+            return (notification(.expired, subtype), nil)
         }
         guard let product = terms[chain.renewsAs] ?? terms[chain.productId] else {
             return try expire(4, .voluntary)  // no longer sold: Apple's "product not available"
         }
         guard chain.autoRenew else { return try expire(1, .voluntary) }
+        // Apple stopped retrying: the subscription ends for a billing error.
         if let retryUntil = chain.retryUntil, at >= retryUntil { return try expire(2, .billingRetry) }
         let failures = chain.failuresLeft ?? billingFailures
         if failures > 0 {
+            // Attempts fall on whole days after the expiry, and so do the grace period's end and the retries' end.
             let first = chain.retryUntil == nil
-            if first { chain.retryUntil = SubscriptionPeriod(days: product.gracePeriodDays).end(from: chain.expiresAt) }
+            if first {
+                chain.graceUntil = SubscriptionPeriod(days: product.gracePeriodDays).end(from: chain.expiresAt)
+                chain.retryUntil = SubscriptionPeriod(days: Self.billingRetryDays).end(from: chain.expiresAt)
+            }
             chain.failuresLeft = failures - 1
             chain.dueAt = min(at.addingTimeInterval(Self.billingRetryInterval), chain.retryUntil!)
+            let graceEnds = chain.graceUntil.map { at >= $0 } ?? false
+            if graceEnds { chain.graceUntil = nil }
             try chain.save(db)
-            return (notification(.didFailToRenew, .gracePeriod), nil)
+            if graceEnds { return (notification(.gracePeriodExpired), nil) }
+            return (first ? notification(.didFailToRenew, .gracePeriod) : nil, nil)
         }
         // The charge goes through: a new transaction in the chain, for the product the renewal was set to.
         let recovered = chain.retryUntil != nil
@@ -419,8 +449,7 @@ extension StoreDatabase {
         chain.renewsAs = productId
         chain.expiresAt = details.expiresDate!
         chain.latestTransactionId = transaction.id
-        chain.retryUntil = nil
-        chain.failuresLeft = nil
+        chain.endRetry()
         chain.dueAt = chain.expiresAt
         try chain.save(db)
         return (notification(.didRenew, recovered ? .billingRecovery : nil, transaction: transaction.id), transaction)
@@ -439,6 +468,8 @@ extension StoreDatabase {
 
     /// How long Apple waits between two attempts to bill a failed renewal.
     static let billingRetryInterval: TimeInterval = 86_400
+    /// How long after the expiry Apple keeps trying to bill a failed renewal (its billing retry period).
+    static let billingRetryDays = 60
 
     /// Apple refunds a transaction: it keeps its place in the history with a cancellation date and reason, and a
     /// subscription it paid for ends now. Nil when there is no such paid, unrefunded transaction.
@@ -465,7 +496,7 @@ extension StoreDatabase {
         if var chain = try Self.subscription(db, original: transaction.originalId), chain.revokedAt == nil {
             chain.revokedAt = date
             chain.dueAt = nil
-            chain.retryUntil = nil
+            chain.endRetry()
             try chain.save(db)
             expires = chain.expiresAt
         }
@@ -518,7 +549,11 @@ extension StoreDatabase {
 }
 
 extension SubscriptionRecord {
+    /// Every chain, also from a file the app has not migrated yet (`iapsim state` only reads): before v9 the one retry
+    /// date was the grace period's end.
     static func fetchAll(_ db: Database) throws -> [SubscriptionRecord] {
-        try Row.fetchAll(db, sql: "SELECT \(columns) FROM subscription ORDER BY account, groupId").map(SubscriptionRecord.init)
+        let migrated = try db.columns(in: "subscription").contains { $0.name == "graceUntil" }
+        let columns = migrated ? columns : columns.replacingOccurrences(of: "dueAt, graceUntil", with: "dueAt, retryUntil")
+        return try Row.fetchAll(db, sql: "SELECT \(columns) FROM subscription ORDER BY account, groupId").map(SubscriptionRecord.init)
     }
 }

@@ -73,6 +73,7 @@ public final class StoreDatabase {
             }),
             // What the store tells the app's server, written with the change it tells of (App Store Server Notifications).
             ("v8-notification-outbox", StoreDatabase.outboxMigration),
+            ("v9-grace-and-retry", StoreDatabase.graceMigration),
         ])
     }
 

@@ -88,7 +88,8 @@ struct AppleEndpoints: Sendable {
         switch state {
         case .active, .trial, .cancelled: 1
         case .expired: 2
-        case .billingRetry: 4
+        case .billingRetry: 3
+        case .gracePeriod: 4
         case .revoked: 5
         }
     }

@@ -113,22 +113,29 @@ struct StateReportTests {
         #expect(subscription["is_in_billing_retry_period"] as? String == "0")
         #expect(subscription["expiration_intent"] is NSNull && subscription["grace_period_expires_date_ms"] is NSNull)
 
-        // Billing fails throughout: billing retry with the service on through the grace period, then expired.
+        // Billing fails throughout: the service on through the grace period, off while Apple still retries, then expired.
         app.session.set(.billingFails, FaultArm(value: "99"))
         try skipToNextEvent(app)
         state = try report(app)
         subscription = try #require(state.subscriptions("alice").first)
-        #expect(subscription["status"] as? String == "billing-retry")
+        #expect(subscription["status"] as? String == "grace-period")
         #expect(subscription["is_in_billing_retry_period"] as? String == "1")
         let grace = try #require(subscription["grace_period_expires_date_ms"] as? String)
         #expect(state.owned("alice").contains(Self.monthly))
         app.advance(17 * 86_400)
         state = try report(app)
         subscription = try #require(state.subscriptions("alice").first)
-        #expect(subscription["status"] as? String == "expired")
-        #expect(subscription["expiration_intent"] as? String == "2")
+        #expect(subscription["status"] as? String == "billing-retry")
+        #expect(subscription["is_in_billing_retry_period"] as? String == "1")
+        #expect(subscription["expiration_intent"] is NSNull && subscription["grace_period_expires_date_ms"] is NSNull)
         #expect(state.owned("alice") == [Self.noAds])
         #expect(try #require(Double(grace)) / 1000 <= app.timers.now.timeIntervalSince1970)
+        app.advance(44 * 86_400)
+        state = try report(app)
+        subscription = try #require(state.subscriptions("alice").first)
+        #expect(subscription["status"] as? String == "expired")
+        #expect(subscription["expiration_intent"] as? String == "2")
+        #expect(subscription["is_in_billing_retry_period"] as? String == "0")
 
         // bob's yearly subscription refunded: revoked at the store, the credit kept with its revocation time.
         logIn(app, "bob")

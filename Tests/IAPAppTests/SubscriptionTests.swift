@@ -98,7 +98,7 @@ struct SubscriptionTests {
         #expect(!app.state.account.owned.contains(Self.yearly))
     }
 
-    @Test("billing fails twice: grace period, then recovery; failing throughout: expired at the end of grace")
+    @Test("billing fails twice: grace period, then recovery; failing throughout: the service stops when the grace period ends, Apple retries for 60 days, then it expires")
     func billingRetry() throws {
         var faults = ArmedFaults()
         faults.insert(.billingFails, FaultArm(value: "2"))
@@ -107,7 +107,7 @@ struct SubscriptionTests {
         app.buy(Self.yearly)
         let due = try #require(app.parties.store.nextSubscriptionEvent())
         app.advance(due.timeIntervalSince(app.timers.now) + 1)
-        #expect(status(app, Self.yearly)?.state == .billingRetry)
+        #expect(status(app, Self.yearly)?.state == .gracePeriod)
         app.press(.char("f"))
         app.advance(1)
         #expect(app.state.account.owned.contains(Self.yearly))  // inside the grace period
@@ -117,12 +117,48 @@ struct SubscriptionTests {
 
         app.session.set(.billingFails, FaultArm(value: "99"))
         try skipToNextRenewal(app)
-        #expect(status(app, Self.yearly)?.state == .billingRetry)
+        let expiry = app.timers.now
+        #expect(status(app, Self.yearly)?.state == .gracePeriod)
         app.advance(17 * 86_400)
-        #expect(status(app, Self.yearly)?.state == .expired)
+        // The grace period is over: the service stops, and Apple keeps trying to charge.
+        #expect(status(app, Self.yearly)?.state == .billingRetry)
         app.press(.char("f"))
         app.advance(1)
         #expect(!app.state.account.owned.contains(Self.yearly))
+        app.advance(expiry.addingTimeInterval(59 * 86_400).timeIntervalSince(app.timers.now))
+        #expect(status(app, Self.yearly)?.state == .billingRetry)
+        app.advance(2 * 86_400)
+        #expect(status(app, Self.yearly)?.state == .expired)
+        #expect(try chain(app).count == 2)  // nothing more was charged
+        // Apple says so three times in all, not at every daily attempt.
+        let told = try app.parties.store.database.recentNotifications(limit: 100).reversed().map {
+            $0.notification.kind.rawValue + ($0.notification.subtype.map { "/" + $0.rawValue } ?? "")
+        }.filter { !$0.hasPrefix("SUBSCRIBED") }
+        #expect(told == ["DID_FAIL_TO_RENEW/GRACE_PERIOD", "DID_RENEW/BILLING_RECOVERY",
+                         "DID_FAIL_TO_RENEW/GRACE_PERIOD", "GRACE_PERIOD_EXPIRED", "EXPIRED/BILLING_RETRY"])
+    }
+
+    @Test("a charge that goes through after the grace period renews from that day and brings the service back")
+    func recoveredAfterGrace() throws {
+        var faults = ArmedFaults()
+        faults.insert(.billingFails, FaultArm(value: "20"))
+        let app = try Harness(user: "alice", faults: faults)
+        app.advance(0.5)
+        app.buy(Self.yearly)
+        try skipToNextRenewal(app)
+        let expiry = app.timers.now
+        app.advance(18 * 86_400)
+        app.press(.char("f"))
+        app.advance(1)
+        #expect(status(app, Self.yearly)?.state == .billingRetry)
+        #expect(!app.state.account.owned.contains(Self.yearly))
+        app.advance(expiry.addingTimeInterval(20 * 86_400 + 5).timeIntervalSince(app.timers.now))
+        app.press(.char("f"))
+        app.advance(1)
+        #expect(status(app, Self.yearly)?.state == .active)
+        #expect(app.state.account.owned.contains(Self.yearly))
+        #expect(try chain(app).count == 2)
+        #expect(try app.credits().filter { $0.user == "alice" }.count == 2)
     }
 
     @Test("a refund marks the store's transaction, revokes the entitlement, and the revoked credit stays visible")

@@ -71,7 +71,7 @@ struct ScreenSnapshotTests {
     }
 
     @Test("a subscription's status line is whole at 80 columns, in both languages",
-          arguments: ["sub-trial", "sub-active", "sub-cancelled", "sub-billing-retry", "sub-expired", "sub-revoked"])
+          arguments: ["sub-trial", "sub-active", "sub-cancelled", "sub-grace-period", "sub-billing-retry", "sub-expired", "sub-revoked"])
     func statusLineWhole(_ name: String) throws {
         for lang in Language.allCases {
             let state = screen(name).state(lang)

@@ -29,7 +29,7 @@ struct TimelineTests {
             [],
             [Self.vip(.trial, 7)],
             [Self.vip(.active, 38)],
-            [Self.vip(.billingRetry, 54)],
+            [Self.vip(.gracePeriod, 54)],
             [Self.vip(.active, 70)],
             [Self.vip(.cancelled, 70)],
             [Self.vip(.active, 70)],
@@ -51,11 +51,14 @@ struct TimelineTests {
         for (a, b) in zip(en, zh) { #expect(a != b, "\(a) is not translated") }
     }
 
-    @Test("billing that fails to the end of the grace period, a refund, plan changes now and at the renewal")
+    @Test("billing that fails past the grace period and then for good, a recovery after it, a refund, plan changes now and at the renewal")
     func endsAndChanges() {
         let plus = "com.iapsim.vip.plus", yearly = "com.iapsim.vip.yearly"
-        #expect(Self.told([[Self.vip(.billingRetry, 16)], [Self.vip(.expired, 0)]]).en
-            == ["store: com.iapsim.vip.monthly the grace period ended without a charge: Expired"])
+        #expect(Self.told([[Self.vip(.gracePeriod, 16)], [Self.vip(.billingRetry, 60)], [Self.vip(.expired, 0)]]).en
+            == ["store: com.iapsim.vip.monthly the grace period ended without a charge: service off, Apple still retries: Billing retry · service off",
+                "store: com.iapsim.vip.monthly Apple stopped retrying the charge: Expired"])
+        #expect(Self.told([[Self.vip(.billingRetry, 60)], [Self.vip(.active, 90)]]).en
+            == ["store: com.iapsim.vip.monthly billing recovered, renewed: Active · renews 15 Apr"])
         #expect(Self.told([[Self.vip(.active, 20)], [Self.vip(.revoked, 1)]]).en
             == ["store: com.iapsim.vip.monthly refunded by Apple: Refunded · ended 16 Jan"])
         let upgrade = Self.told([[Self.vip(.active, 20)], [Self.vip(.active, 30, product: plus)]])

@@ -127,6 +127,32 @@ struct NotificationSenderTests {
         await #expect(throws: (any Error).self) { try await verifier.verifyJWS(String(tampered), as: NotificationPayload.self) }
     }
 
+    @Test("billing that fails for good reaches the server as Apple tells it: DID_FAIL_TO_RENEW/GRACE_PERIOD once, GRACE_PERIOD_EXPIRED, then EXPIRED/BILLING_RETRY, with statuses 4, 3 and 2")
+    func billingFailsForGood() async throws {
+        let receiver = NotificationReceiver()
+        try await receiver.start()
+        defer { receiver.stop() }
+        let app = try NotifyingApp(receiver: receiver)
+        app.session.set(.billingFails, FaultArm(value: "99"))
+        app.session.advance(0.5)
+        app.buy(Self.monthly)
+        try await app.pump { receiver.received.count >= 1 }
+        let expiry = try #require(app.session.parties.store.nextSubscriptionEvent())
+        // The first failed charge, a day into the grace period, past its end, and past the end of Apple's retries.
+        for (days, count) in [(1.0, 2), (17, 3), (61, 4)] {
+            app.session.advance(expiry.addingTimeInterval(days * 86_400).timeIntervalSince(app.session.timers.now))
+            try await app.pump { receiver.received.count >= count }
+        }
+        try await app.idle(0.2)
+        let verifier = try X5CVerifier(rootCertificates: [try app.rootPEM()])
+        var told: [String] = []
+        for received in receiver.received {
+            let payload = try await verifier.verifyJWS(received.signedPayload, as: NotificationPayload.self)
+            told.append(payload.notificationType + (payload.subtype.map { "/" + $0 } ?? "") + " " + (payload.data.status.map(String.init) ?? "-"))
+        }
+        #expect(told == ["SUBSCRIBED/INITIAL_BUY 1", "DID_FAIL_TO_RENEW/GRACE_PERIOD 4", "GRACE_PERIOD_EXPIRED 3", "EXPIRED/BILLING_RETRY 2"])
+    }
+
     @Test("a server answering 500 then 200 sees one notificationUUID twice, an hour apart on the store's clock; the inspector counts the retry")
     func retriedAsApple() async throws {
         let receiver = NotificationReceiver(answers: [500])

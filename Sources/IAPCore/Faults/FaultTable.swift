@@ -51,7 +51,7 @@ extension Fault {
         case .failedThenPurchased: Rule(.store)
         case .duplicateCallback: Rule(.store)
         case .finishNotFound: Rule(.store)
-        case .billingFails: Rule(.store, .whole(1...99, meaning: "billing attempts that fail, one a day (past the grace period it expires)"),
+        case .billingFails: Rule(.store, .whole(1...99, meaning: "billing attempts that fail, one a day (past the grace period the service stops; Apple gives up after 60 days)"),
                                  default: "99")
         case .renewalWhileClosed: Rule(.store)
         case .refund: Rule(.store, .seconds(0...31_536_000), default: "30")

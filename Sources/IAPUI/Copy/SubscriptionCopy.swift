@@ -8,7 +8,8 @@ extension SubscriptionStatus {
         case .active: .subActive
         case .trial: .subTrial
         case .cancelled: .subCancelled
-        case .billingRetry: .subBilling
+        case .gracePeriod: .subBilling
+        case .billingRetry: .subBillingOff
         case .expired: .subExpired
         case .revoked: .subRevoked
         }
@@ -70,8 +71,11 @@ extension SubscriptionChange {
             said(status, Localized(en: "auto-renew off", zh: "自动续期已关闭"))
         case let .autoRenewOn(status):
             said(status, Localized(en: "auto-renew back on", zh: "自动续期已恢复"))
-        case let .expired(status, graceEnded):
-            graceEnded ? said(status, Localized(en: "the grace period ended without a charge", zh: "宽限期内扣款未成功"))
+        case let .graceEnded(status):
+            said(status, Localized(en: "the grace period ended without a charge: service off, Apple still retries",
+                                   zh: "宽限期内扣款未成功:服务暂停,Apple 仍在重试"))
+        case let .expired(status, billingGaveUp):
+            billingGaveUp ? said(status, Localized(en: "Apple stopped retrying the charge", zh: "Apple 已停止重试扣款"))
                 : said(status, Localized(en: "ended", zh: "已结束"))
         case let .refunded(status):
             said(status, Localized(en: "refunded by Apple", zh: "Apple 已退款"))

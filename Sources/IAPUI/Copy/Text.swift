@@ -19,6 +19,8 @@ public enum Text: String, Sendable, CaseIterable {
     /// `{date}`: the renewal, the trial's end, the subscription's end, the grace period's end.
     case subActive = "sub-active", subTrial = "sub-trial", subCancelled = "sub-cancelled", subBilling = "sub-billing", subExpired = "sub-expired"
     // the app's own
+    /// After the grace period, while Apple still retries the charge.
+    case subBillingOff
     case restoreFailed, restoreInBackground
     case continuesInBackground, unclaimed
     case appTitle, loginPrompt, loginHint, user, pending, balance, balanceUnknown, coins, owned, products
@@ -43,6 +45,8 @@ public enum Text: String, Sendable, CaseIterable {
     case subDowngrade, subCrossgrade
     /// What comes next for a subscription that will not renew as it is.
     case subAutoRenewOff, subRetrying, subOver
+    /// `{date}`: when Apple stops retrying the charge.
+    case subRetryingOff
     /// What Enter does to the selected subscription.
     case subHintCancel, subHintResume
 
@@ -129,6 +133,7 @@ public enum Text: String, Sendable, CaseIterable {
         case .subTrial: Localized(en: "Trial until {date}", zh: "试用至 {date}")
         case .subCancelled: Localized(en: "Cancelled · ends {date}", zh: "已取消 · {date} 到期")
         case .subBilling: Localized(en: "Billing retry · grace until {date}", zh: "扣款重试中 · 宽限期至 {date}")
+        case .subBillingOff: Localized(en: "Billing retry · service off", zh: "扣款重试中 · 服务已暂停")
         case .subExpired: Localized(en: "Expired", zh: "已过期")
         case .subRevoked: Localized(en: "Refunded · ended {date}", zh: "已退款 · {date} 终止")
         case .planChanged: Localized(en: "Your plan changes at the next renewal", zh: "方案将在下次续期时变更")
@@ -139,7 +144,10 @@ public enum Text: String, Sendable, CaseIterable {
         case .subDowngrade: Localized(en: " (a downgrade)", zh: "(降级)")
         case .subCrossgrade: Localized(en: " (a crossgrade)", zh: "(同级切换)")
         case .subAutoRenewOff: Localized(en: "Auto-renew is off: nothing more will be charged.", zh: "自动续期已关闭:不会再扣款。")
-        case .subRetrying: Localized(en: "Apple retries the charge daily until the grace period ends.", zh: "Apple 每天重试扣款,直到宽限期结束。")
+        case .subRetrying: Localized(en: "Apple retries the charge daily; the service stays on until the grace period ends.",
+                                     zh: "Apple 每天重试扣款;宽限期结束前服务不中断。")
+        case .subRetryingOff: Localized(en: "The grace period is over: the service is off while Apple retries the charge daily, until {date}.",
+                                        zh: "宽限期已结束:服务暂停,Apple 每天重试扣款,直到 {date}。")
         case .subOver: Localized(en: "Ended: buying it again from the product list resubscribes.", zh: "已结束:在商品列表中再次购买即可重新订阅。")
         case .subHintCancel: Localized(en: "Enter cancel auto-renew · Esc close", zh: "Enter 取消自动续期 · Esc 关闭")
         case .subHintResume: Localized(en: "Enter resume auto-renew · Esc close", zh: "Enter 恢复自动续期 · Esc 关闭")

@@ -29,7 +29,7 @@ extension StateView {
         let rows = list.map { SubscriptionPanel.Row(title: productTitle($0.productId), status: $0.line(lang), statusStyle: statusStyle($0)) }
         let selected = list.indices.contains(selection) ? list[selection] : nil
         let hint: Text = switch selected?.state {
-        case .active?, .trial?, .billingRetry?: .subHintCancel
+        case .active?, .trial?, .gracePeriod?, .billingRetry?: .subHintCancel
         case .cancelled?: .subHintResume
         case .expired?, .revoked?, nil: .escClose
         }
@@ -52,7 +52,8 @@ extension StateView {
     private func next(_ status: SubscriptionStatus, from current: Product?) -> String {
         switch status.state {
         case .cancelled: return Text.subAutoRenewOff(lang)
-        case .billingRetry: return Text.subRetrying(lang)
+        case .gracePeriod: return Text.subRetrying(lang)
+        case .billingRetry: return Text.subRetryingOff(lang).replacingOccurrences(of: "{date}", with: status.date.map { SubscriptionStatus.day($0, lang) } ?? "")
         case .expired, .revoked: return Text.subOver(lang)
         case .active, .trial: break
         }

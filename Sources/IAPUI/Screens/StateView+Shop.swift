@@ -35,7 +35,8 @@ extension StateView {
     func statusStyle(_ status: SubscriptionStatus) -> Style {
         switch status.state {
         case .active, .trial: theme.good
-        case .cancelled, .billingRetry: theme.waiting
+        case .cancelled, .gracePeriod: theme.waiting
+        case .billingRetry: theme.bad
         case .expired, .revoked: theme.dimmed
         }
     }
