@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import IAPCore
 import MockBackend
 import MockStore
@@ -159,6 +160,33 @@ struct SubscriptionTests {
         #expect(app.state.account.owned.contains(Self.yearly))
         #expect(try chain(app).count == 2)
         #expect(try app.credits().filter { $0.user == "alice" }.count == 2)
+    }
+
+    @Test("a store written before billing retry outlived the grace period: `state` reads it as it is, and the app's migration keeps the grace period's end and retries 60 days")
+    func graceMigration() throws {
+        var faults = ArmedFaults()
+        faults.insert(.billingFails, FaultArm(value: "99"))
+        let app = try Harness(user: "alice", faults: faults)
+        app.advance(0.5)
+        app.buy(Self.yearly)
+        let expiry = try #require(app.parties.store.nextSubscriptionEvent())
+        try skipToNextRenewal(app)
+        let grace = try #require(status(app, Self.yearly)?.date)
+        // The file as the version before wrote it: one retry date, the grace period's end.
+        try DatabaseQueue(path: app.directory.store).write { db in
+            try db.execute(sql: """
+                UPDATE subscription SET retryUntil = graceUntil;
+                ALTER TABLE subscription DROP COLUMN graceUntil;
+                DELETE FROM grdb_migrations WHERE identifier = 'v9-grace-and-retry';
+                """)
+        }
+        #expect(try StateReport.json(for: app.directory, catalog: shippedCatalog).contains("\"status\" : \"grace-period\""))
+        try app.relaunch()
+        #expect(status(app, Self.yearly)?.state == .gracePeriod)
+        #expect(status(app, Self.yearly)?.date == grace)
+        app.advance(grace.timeIntervalSince(app.timers.now) + 1)
+        #expect(status(app, Self.yearly)?.state == .billingRetry)
+        #expect(status(app, Self.yearly)?.date == expiry.addingTimeInterval(60 * 86_400))
     }
 
     @Test("a refund marks the store's transaction, revokes the entitlement, and the revoked credit stays visible")
