@@ -87,12 +87,7 @@ public final class MockPaymentQueue: PaymentQueue {
     public func add(observer: @escaping ([StoreTransaction]) -> Void) {
         // What a kill kept the backend from hearing is told first, in the order it happened.
         deliverNews()
-        // What Apple did while the app was not running has happened by now; the rest goes on on the store's clock.
-        let planned = attempt { try database.planned() } ?? []
-        for step in planned {
-            if step.due <= scheduler.now { takeDueSteps(step.id, notifying: false) } else { schedule(step.id, at: step.due) }
-        }
-        takeDueRenewals(notifying: false)
+        catchUp()
         self.observer = observer
     }
 
@@ -203,40 +198,75 @@ public final class MockPaymentQueue: PaymentQueue {
         attempt { try database.hasOpenTransaction(productId: productId) } ?? false
     }
 
+    /// What Apple did while the app was not running has happened by now, one step at a time in the order it was due:
+    /// a payment's next step, on any device of the store (Apple charges whichever app is open), and a subscription's
+    /// renewal, billing attempt or expiry. Taken out of order, a payment dated before a renewal could upgrade a
+    /// subscription that had already renewed for the same period. The rest goes on on the store's clock.
+    private func catchUp() {
+        while true {
+            let step = (attempt { try database.planned() } ?? []).min { ($0.due, $0.id) < ($1.due, $1.id) }
+            let renewal = attempt { try database.nextSubscriptionDue() } ?? nil
+            if let step, step.due <= scheduler.now, renewal.map({ step.due <= $0 }) ?? true {
+                takeDueStep(step.id, notifying: false)
+            } else if let renewal, renewal <= scheduler.now, takeDueRenewal(notifying: false) {
+                continue
+            } else {
+                break
+            }
+        }
+        for step in attempt({ try database.planned() }) ?? [] { schedule(step.id, at: step.due) }
+        scheduleRenewals()
+    }
+
     private func schedule(_ id: String, at date: Date) {
         scheduler.after(max(date.timeIntervalSince(scheduler.now), 0)) { [weak self] in self?.takeDueSteps(id, notifying: true) }
     }
 
-    /// Applies every step of the transaction's plan that is due, durably, then tells the observer and waits for the next.
+    /// Applies every step of the transaction's plan that is due, durably, then waits for the next.
     private func takeDueSteps(_ id: String, notifying: Bool) {
-        signedReceipt = nil
-        while let (changed, news) = attempt({ try database.takeDueStep(id, now: scheduler.now, ownedOnce: ownedOnce,
-                                                                        subscriptions: subscriptionTerms) }) ?? nil {
-            if let news { tell(news) }
-            guard let changed else { continue }
-            if changed.id != id, let payment = paymentIds[id] { paymentIds[changed.id] = payment }
-            if notifying { notify(identified(changed)) }
-        }
+        while takeDueStep(id, notifying: notifying) {}
         if let next = attempt({ try database.nextStep(of: id) }) ?? nil { schedule(id, at: next) }
+    }
+
+    /// Applies the transaction's next step if it is due, and tells the observer when the transaction is in this
+    /// device's queue; false when none was due.
+    @discardableResult
+    private func takeDueStep(_ id: String, notifying: Bool) -> Bool {
+        guard let (changed, news) = attempt({ try database.takeDueStep(id, now: scheduler.now, ownedOnce: ownedOnce,
+                                                                        subscriptions: subscriptionTerms) }) ?? nil else { return false }
+        signedReceipt = nil
+        if let news { tell(news) }
+        guard let changed else { return true }
+        if changed.id != id, let payment = paymentIds[id] { paymentIds[changed.id] = payment }
+        if notifying, isInThisQueue(changed.id) { notify(identified(changed)) }
+        return true
+    }
+
+    private func isInThisQueue(_ transactionId: String) -> Bool {
+        attempt({ try database.device(of: transactionId) }) == database.device
     }
 
     /// Renews, retries and expires every subscription due by now, on the store's clock, each step durably before the
     /// next; a renewal is a new transaction for the app's observer (re-delivered at launch when it happened meanwhile).
     private func takeDueRenewals(notifying: Bool) {
         var changed = false
-        while let first = attempt({ try database.dueRenewal(now: scheduler.now) }) ?? nil,
+        while takeDueRenewal(notifying: notifying) { changed = true }
+        if changed, notifying { onSubscriptionsChanged() }
+        scheduleRenewals()
+    }
+
+    /// One subscription's step due by now, if any.
+    private func takeDueRenewal(notifying: Bool) -> Bool {
+        guard let first = attempt({ try database.dueRenewal(now: scheduler.now) }) ?? nil,
               let (news, renewal) = attempt({
                   try database.takeDueRenewal(now: scheduler.now, terms: subscriptionTerms,
                                               billingFailures: first ? faults.fire(.billingFails).flatMap(Int.init) ?? 0 : 0)
-              }) ?? nil {
-            signedReceipt = nil
-            changed = true
-            if let news { tell(news) }
-            // A renewal joins the queue of the device its chain was last charged on; another device's app hears nothing.
-            if let renewal, notifying, attempt({ try database.device(of: renewal.id) }) == database.device { notify(renewal) }
-        }
-        if changed, notifying { onSubscriptionsChanged() }
-        scheduleRenewals()
+              }) ?? nil else { return false }
+        signedReceipt = nil
+        if let news { tell(news) }
+        // A renewal joins the queue of the device its chain was last charged on; another device's app hears nothing.
+        if let renewal, notifying, isInThisQueue(renewal.id) { notify(renewal) }
+        return true
     }
 
     private func scheduleRenewals() {

@@ -174,11 +174,13 @@ public final class StoreDatabase {
         let target: String
         if step.spawns {
             target = try Self.nextId(db)
+            // The second half of an interrupted purchase joins the queue of the device that paid.
+            let payer = try String.fetchOne(db.cachedStatement(sql: "SELECT device FROM storeTransaction WHERE id = ?"), arguments: [id])
             try db.cachedStatement(sql: """
                 INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, error, account, originalTransactionId, device)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [target, current.productId, state.rawValue, current.applicationUsername,
-                                         step.at, error?.rawValue, account, original, device])
+                                         step.at, error?.rawValue, account, original, payer ?? device])
         } else {
             target = id
             try db.cachedStatement(sql: "UPDATE storeTransaction SET state = ?, error = ?, originalTransactionId = ? WHERE id = ?").execute(
@@ -203,12 +205,11 @@ public final class StoreDatabase {
         return (taken, notification)
     }
 
-    /// Every transaction of this device's queue with something planned, and when its next step is due. Another device's
-    /// plans are taken when that device's app looks (they are dated, so they happen as of when they were due).
+    /// Every transaction with something planned, on any device, and when its next step is due: Apple's servers take
+    /// them whichever device's app is open; a device's app hears of its own when it looks.
     func planned() throws -> [(id: String, due: Date)] {
         try queue.inDatabase { db in
-            try Array(Row.fetchCursor(db.cachedStatement(sql: "SELECT id, plan FROM storeTransaction WHERE plan IS NOT NULL AND device = ? ORDER BY date, id"),
-                                      arguments: [device])
+            try Array(Row.fetchCursor(db.cachedStatement(sql: "SELECT id, plan FROM storeTransaction INDEXED BY storeTransactionPlanned WHERE plan IS NOT NULL"))
                 .compactMap { row -> (String, Date)? in
                     StorePlan.decode(row.text(1))?.steps.first.map { (row[0], $0.date) }
                 })

@@ -20,6 +20,16 @@ struct SubscriptionTests {
         try app.storeRecords().filter { $0.transaction.productId.hasPrefix("com.iapsim.vip") && $0.transaction.state == .purchased }
     }
 
+    /// alice subscribed to the yearly VIP, with the first `failing` billing attempts of its renewal to fail.
+    private func yearlyWithBilling(failing: String) throws -> Harness {
+        var faults = ArmedFaults()
+        faults.insert(.billingFails, FaultArm(value: failing))
+        let app = try Harness(user: "alice", faults: faults)
+        app.advance(0.5)
+        app.buy(Self.yearly)
+        return app
+    }
+
     /// Moves the clock to the store's next subscription event and past it, letting the app verify what it brought.
     private func skipToNextRenewal(_ app: Harness) throws {
         let due = try #require(app.parties.store.nextSubscriptionEvent())
@@ -101,11 +111,7 @@ struct SubscriptionTests {
 
     @Test("billing fails twice: grace period, then recovery; failing throughout: the service stops when the grace period ends, Apple retries for 60 days, then it expires")
     func billingRetry() throws {
-        var faults = ArmedFaults()
-        faults.insert(.billingFails, FaultArm(value: "2"))
-        let app = try Harness(user: "alice", faults: faults)
-        app.advance(0.5)
-        app.buy(Self.yearly)
+        let app = try yearlyWithBilling(failing: "2")
         let due = try #require(app.parties.store.nextSubscriptionEvent())
         app.advance(due.timeIntervalSince(app.timers.now) + 1)
         #expect(status(app, Self.yearly)?.state == .gracePeriod)
@@ -141,11 +147,7 @@ struct SubscriptionTests {
 
     @Test("a charge that goes through after the grace period renews from that day and brings the service back")
     func recoveredAfterGrace() throws {
-        var faults = ArmedFaults()
-        faults.insert(.billingFails, FaultArm(value: "20"))
-        let app = try Harness(user: "alice", faults: faults)
-        app.advance(0.5)
-        app.buy(Self.yearly)
+        let app = try yearlyWithBilling(failing: "20")
         try skipToNextRenewal(app)
         let expiry = app.timers.now
         app.advance(18 * 86_400)
@@ -164,11 +166,7 @@ struct SubscriptionTests {
 
     @Test("a store written before billing retry outlived the grace period: `state` reads it as it is, and the app's migration keeps the grace period's end and retries 60 days")
     func graceMigration() throws {
-        var faults = ArmedFaults()
-        faults.insert(.billingFails, FaultArm(value: "99"))
-        let app = try Harness(user: "alice", faults: faults)
-        app.advance(0.5)
-        app.buy(Self.yearly)
+        let app = try yearlyWithBilling(failing: "99")
         let expiry = try #require(app.parties.store.nextSubscriptionEvent())
         try skipToNextRenewal(app)
         let grace = try #require(status(app, Self.yearly)?.date)
