@@ -206,10 +206,11 @@ public final class MockPaymentQueue: PaymentQueue {
         while true {
             let step = (attempt { try database.planned() } ?? []).min { ($0.due, $0.id) < ($1.due, $1.id) }
             let renewal = attempt { try database.nextSubscriptionDue() } ?? nil
+            // Each branch takes a step or ends the loop: a database that fails to take one must not spin forever.
             if let step, step.due <= scheduler.now, renewal.map({ step.due <= $0 }) ?? true {
-                takeDueStep(step.id, notifying: false)
-            } else if let renewal, renewal <= scheduler.now, takeDueRenewal(notifying: false) {
-                continue
+                guard takeDueStep(step.id, notifying: false) else { break }
+            } else if let renewal, renewal <= scheduler.now {
+                guard takeDueRenewal(notifying: false) else { break }
             } else {
                 break
             }
@@ -230,7 +231,6 @@ public final class MockPaymentQueue: PaymentQueue {
 
     /// Applies the transaction's next step if it is due, and tells the observer when the transaction is in this
     /// device's queue; false when none was due.
-    @discardableResult
     private func takeDueStep(_ id: String, notifying: Bool) -> Bool {
         guard let (changed, news) = attempt({ try database.takeDueStep(id, now: scheduler.now, ownedOnce: ownedOnce,
                                                                         subscriptions: subscriptionTerms) }) ?? nil else { return false }
