@@ -379,6 +379,18 @@ struct InvariantExplorerTests {
         #expect(broken.isEmpty, "\(broken.joined(separator: "\n"))")
     }
 
+    /// Seeds the same long run broke that this code still breaks (they broke before this stop's store changes too):
+    /// 18782 credits three of 小明's subscription charges to alice (I3), and 4879 leaves a renewal of alice's chain,
+    /// delivered to 小明's launch on the phone, uncredited after recovery (I1). Kept here so that the run stays green
+    /// while they are open, and so that this test fails, asking to be moved up, the day they are fixed.
+    @Test("seeds a long exploration broke that are still open", arguments: [18782, 4879] as [UInt64])
+    func stillBrokenByLongRuns(seed: UInt64) throws {
+        let broken = try explore(seed: seed)
+        withKnownIssue("open: seed \(seed), see the explorer's replay") {
+            #expect(broken.isEmpty, "\(broken.joined(separator: "\n"))")
+        }
+    }
+
     /// The seeds run in chunks, which Swift Testing runs side by side.
     @Test("every schedule: nothing lost, nothing doubled, the right account, finish after credit, owned charged once",
           .enabled(if: ProcessInfo.processInfo.environment["IAPSIM_SEED"] == nil), arguments: 0..<chunks)
