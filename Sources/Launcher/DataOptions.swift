@@ -23,10 +23,7 @@ public struct DataOptions: ParsableArguments {
 
     static func lockedDirectory(_ dataDir: String?) -> DataDirectory {
         let directory = directory(dataDir)
-        let claim: DataDirectoryClaim?
-        do { claim = try directory.claim() } catch { Console.fail("\(error)") }
-        guard let claim else { Console.fail("another iapsim is using \(directory.path); quit it first") }
-        Console.undoOnFailure = claim.undo
+        guard claim(directory) else { Console.fail("another iapsim is using \(directory.path); quit it first") }
         return directory
     }
 
@@ -35,11 +32,17 @@ public struct DataOptions: ParsableArguments {
     /// iapsim holds it, shared with that one, which has already opened and migrated its files, and SQLite's own locks
     /// keep the two writers apart.
     public func sharedDirectory() -> DataDirectory {
-        let directory = directory
+        _ = Self.claim(directory)
+        return directory
+    }
+
+    /// Creates the directory if needed and takes its lock; false when another iapsim holds it. Says why and exits when
+    /// it cannot be used; until `Console.keepWhatWasMade()`, a failure removes what this created.
+    private static func claim(_ directory: DataDirectory) -> Bool {
         let claim: DataDirectoryClaim?
         do { claim = try directory.claim() } catch { Console.fail("\(error)") }
         Console.undoOnFailure = claim?.undo
-        return directory
+        return claim != nil
     }
 
     /// An existing data directory (state, reset), or a clear failure.

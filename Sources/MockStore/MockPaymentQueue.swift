@@ -203,19 +203,22 @@ public final class MockPaymentQueue: PaymentQueue {
     /// renewal, billing attempt or expiry. Taken out of order, a payment dated before a renewal could upgrade a
     /// subscription that had already renewed for the same period. The rest goes on on the store's clock.
     private func catchUp() {
+        // Read once: taking a step changes only that transaction's plan (a spawned second half has none).
+        var due = Dictionary((attempt { try database.planned() } ?? []).map { ($0.id, $0.due) }, uniquingKeysWith: min)
         while true {
-            let step = (attempt { try database.planned() } ?? []).min { ($0.due, $0.id) < ($1.due, $1.id) }
+            let step = due.min { ($0.value, $0.key) < ($1.value, $1.key) }
             let renewal = attempt { try database.nextSubscriptionDue() } ?? nil
             // Each branch takes a step or ends the loop: a database that fails to take one must not spin forever.
-            if let step, step.due <= scheduler.now, renewal.map({ step.due <= $0 }) ?? true {
-                guard takeDueStep(step.id, notifying: false) else { break }
+            if let step, step.value <= scheduler.now, renewal.map({ step.value <= $0 }) ?? true {
+                guard takeDueStep(step.key, notifying: false) else { break }
+                due[step.key] = attempt { try database.nextStep(of: step.key) } ?? nil
             } else if let renewal, renewal <= scheduler.now {
                 guard takeDueRenewal(notifying: false) else { break }
             } else {
                 break
             }
         }
-        for step in attempt({ try database.planned() }) ?? [] { schedule(step.id, at: step.due) }
+        for (id, date) in due { schedule(id, at: date) }
         scheduleRenewals()
     }
 

@@ -5,9 +5,11 @@ import GRDB
 /// What the store makes once and keeps for good in its meta table: its receipt signing key, verifyReceipt's shared
 /// secret, its certificate chain, its API keys.
 extension StoreDatabase {
-    /// Read when there, else made and written in the same transaction, so two first uses cannot keep two different ones.
+    /// Read when there, else made and written in the same transaction, so two first uses cannot keep two different ones:
+    /// GRDB's write transactions are IMMEDIATE, so `keys` or `certs` beside a running iapsim waits for the lock rather
+    /// than reading, then failing to write.
     public func secret(_ key: String, make: () throws -> Data) throws -> Data {
-        try lockedForWriting { db in try Self.secret(db, key, make: make) }
+        try queue.write { db in try Self.secret(db, key, make: make) }
     }
 
     /// A value kept by `secret`, if it was ever made.
@@ -24,26 +26,13 @@ extension StoreDatabase {
     /// the backend sends as `password`, and `iapsim keys` prints for a team's own server. Derived from the signing key,
     /// so it needs no randomness of its own, and kept so that it stays what was printed even if the derivation changes.
     public func sharedSecret() throws -> String {
-        try lockedForWriting { db in
+        try queue.write { db in
             let secret = try Self.secret(db, "sharedSecret") {
                 let key = SymmetricKey(data: try Self.secret(db, "signingKey") { Curve25519.Signing.PrivateKey().rawRepresentation })
                 let digest = HMAC<SHA256>.authenticationCode(for: Data("verifyReceipt shared secret".utf8), using: key)
                 return Data(digest.prefix(16).map { String(format: "%02x", $0) }.joined().utf8)
             }
             return String(decoding: secret, as: UTF8.self)
-        }
-    }
-
-    /// A transaction that takes the write lock before it reads: `keys` or `certs` beside a running iapsim may make the
-    /// same secret at the same moment, and a deferred transaction would then fail where it could have waited its turn.
-    private func lockedForWriting<T>(_ work: (Database) throws -> T) throws -> T {
-        try queue.writeWithoutTransaction { db in
-            var result: T?
-            try db.inTransaction(.immediate) {
-                result = try work(db)
-                return .commit
-            }
-            return result!
         }
     }
 

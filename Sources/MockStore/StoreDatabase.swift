@@ -175,12 +175,11 @@ public final class StoreDatabase {
         if step.spawns {
             target = try Self.nextId(db)
             // The second half of an interrupted purchase joins the queue of the device that paid.
-            let payer = try String.fetchOne(db.cachedStatement(sql: "SELECT device FROM storeTransaction WHERE id = ?"), arguments: [id])
             try db.cachedStatement(sql: """
                 INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, error, account, originalTransactionId, device)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                SELECT ?, ?, ?, ?, ?, ?, ?, ?, device FROM storeTransaction WHERE id = ?
                 """).execute(arguments: [target, current.productId, state.rawValue, current.applicationUsername,
-                                         step.at, error?.rawValue, account, original, payer ?? device])
+                                         step.at, error?.rawValue, account, original, id])
         } else {
             target = id
             try db.cachedStatement(sql: "UPDATE storeTransaction SET state = ?, error = ?, originalTransactionId = ? WHERE id = ?").execute(

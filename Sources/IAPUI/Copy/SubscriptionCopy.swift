@@ -13,7 +13,12 @@ extension SubscriptionStatus {
         case .expired: .subExpired
         case .revoked: .subRevoked
         }
-        return text(lang).replacingOccurrences(of: "{date}", with: date.map { Self.day($0, lang) } ?? "")
+        return dated(text, lang)
+    }
+
+    /// `text` with its `{date}` as this status's date, on the store's calendar.
+    func dated(_ text: Text, _ lang: Language) -> String {
+        text(lang).replacingOccurrences(of: "{date}", with: date.map { Self.day($0, lang) } ?? "")
     }
 
     /// The status line in both languages, for the timeline (told once, read in either).

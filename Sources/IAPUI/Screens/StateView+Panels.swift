@@ -53,7 +53,7 @@ extension StateView {
         switch status.state {
         case .cancelled: return Text.subAutoRenewOff(lang)
         case .gracePeriod: return Text.subRetrying(lang)
-        case .billingRetry: return Text.subRetryingOff(lang).replacingOccurrences(of: "{date}", with: status.date.map { SubscriptionStatus.day($0, lang) } ?? "")
+        case .billingRetry: return status.dated(.subRetryingOff, lang)
         case .expired, .revoked: return Text.subOver(lang)
         case .active, .trial: break
         }
