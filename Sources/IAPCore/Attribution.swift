@@ -9,7 +9,8 @@ import Foundation
 ///    the product recorded no later than the transaction, when they all belong to one user: that user (an intent is closed when its payment is claimed, fails or is cancelled, and is never matched to a
 ///    payment older than itself);
 /// 4. an order id no intent names: the backend knows the order's owner and credits them, so the logged-in user may
-///    carry it;
+///    carry it; likewise a transaction that cannot be a new payment (a restore, a renewal or another charge of a chain
+///    the store holds already), which the backend credits to the original's owner or the chain's subscriber;
 /// 5. no order id and no user with any open intent for the product: the logged-in user, as the seeds assume.
 /// Anything else is unattributable: it waits unclaimed, with an alarm, for support. Never guessed.
 public enum Attribution: Equatable, Sendable {
@@ -41,6 +42,11 @@ extension Device {
         if let orderId {
             // 4. The backend credits the order's owner; any logged-in user may carry it there.
             return user.map { .buyer(user: $0, orderId: orderId, intent: nil) } ?? .awaitingLogin
+        }
+        if !transaction.mayBeNewPayment {
+            // 4. A restore or a charge of a chain the store already holds (a renewal above all) is not the payment of any
+            // intent: the backend credits the original's owner or the chain's subscriber, so any logged-in user may carry it.
+            return user.map { .buyer(user: $0, orderId: nil, intent: nil) } ?? .awaitingLogin
         }
         // 3. The open intents that could be this payment.
         let candidates = possibleIntents(of: transaction)
@@ -74,7 +80,8 @@ extension Device {
 
     /// Open intents for the product recorded no later than the transaction.
     private func possibleIntents(of transaction: StoreTransaction) -> [PaymentIntent] {
-        paymentIntents.filter { $0.productId == transaction.productId && $0.precedes(transaction) }
+        guard transaction.mayBeNewPayment else { return [] }
+        return paymentIntents.filter { $0.productId == transaction.productId && $0.precedes(transaction) }
     }
 
     /// Intents whose payment never reached the store (the app died before paying) or failed and was finished before
@@ -84,7 +91,7 @@ extension Device {
     public func staleIntents(orders: [String: PendingOrder]) -> [PaymentIntent] {
         paymentIntents.filter { intent in
             !intent.interrupted && purchase?.paymentId != intent.id && !storeQueue.values.contains { transaction in
-                !claimed.contains(transaction.id) && orders[transaction.id] == nil
+                !claimed.contains(transaction.id) && orders[transaction.id] == nil && transaction.mayBeNewPayment
                     && transaction.productId == intent.productId && intent.precedes(transaction)
                     && (transaction.applicationUsername.map { $0.isEmpty || $0 == intent.orderId } ?? true)
             }

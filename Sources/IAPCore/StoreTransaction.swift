@@ -47,6 +47,11 @@ public struct StoreTransaction: Sendable, Equatable {
     }
 
     public var originalId: String { originalTransactionId ?? id }
+
+    /// Whether this could be the transaction of a payment some intent was written for: a first charge. A restore, and a
+    /// charge in a chain the store already holds (a renewal, which no app added), are no intent's payment: used up by
+    /// one, an intent was missing when its own payment came, and that payment went to whoever was logged in.
+    public var mayBeNewPayment: Bool { state != .restored && originalTransactionId == nil }
 }
 
 /// A payment as the client adds it to the queue.

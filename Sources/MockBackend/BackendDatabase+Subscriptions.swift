@@ -128,6 +128,7 @@ extension BackendDatabase {
                     UPDATE entitlement SET productId = ?, expiresAt = ?, graceUntil = NULL, revokedAt = NULL
                     WHERE originalTransactionId = ?
                     """).execute(arguments: [notification.productId, expires.timeIntervalSince1970, notification.originalTransactionId])
+                if notification.kind == .didRenew { try Self.creditRenewal(db, notification) }
             case .didFailToRenew:
                 try db.cachedStatement(sql: "UPDATE entitlement SET graceUntil = ? WHERE originalTransactionId = ?")
                     .execute(arguments: [notification.graceUntil?.timeIntervalSince1970, notification.originalTransactionId])
@@ -138,6 +139,23 @@ extension BackendDatabase {
                 break
             }
         }
+    }
+
+    /// A renewal is no app's payment: it happens whether or not an app is open, on whichever device the chain was last
+    /// charged on. Apple's DID_RENEW names its chain, so the server credits it to the chain's subscriber when it hears
+    /// it, once by its web order line item; the app's verification of it, whoever carries it and whenever, then finds it
+    /// credited. A chain whose subscriber the server does not know yet waits for the app's verification of its first charge.
+    private static func creditRenewal(_ db: Database, _ notification: StoreNotification) throws {
+        guard let transactionId = notification.transactionId,
+              let subscriber = try String.fetchOne(db.cachedStatement(sql: "SELECT user FROM entitlement WHERE originalTransactionId = ?"),
+                                                   arguments: [notification.originalTransactionId]) else { return }
+        let key = notification.webOrderLineItemId ?? transactionId
+        guard try !Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM credit WHERE webOrderLineItemId = ? OR transactionId = ?)"),
+                                 arguments: [key, transactionId])! else { return }
+        let order = try createOrder(db, user: subscriber, productId: notification.productId, at: notification.date)
+        try db.cachedStatement(sql: """
+            INSERT INTO credit (transactionId, user, productId, orderId, coins, creditedAt, webOrderLineItemId) VALUES (?, ?, ?, ?, 0, ?, ?)
+            """).execute(arguments: [transactionId, subscriber, notification.productId, order, notification.date.timeIntervalSince1970, key])
     }
 
     static func entitlements(_ db: Database, user: String) throws -> [Entitlement] {

@@ -112,11 +112,15 @@ public final class BackendDatabase {
 
     /// Credits the transaction unless it already was, in one database transaction: exactly once (B3).
     /// The credit goes to the order's owner (I3) for the product actually paid (B4).
-    func credit(transactionId: String, paidProduct: String, orderId: String?, requester: String, coins: Int, at date: Date) throws -> (Credit, new: Bool) {
+    /// Credits `transactionId` once; nil when it is not credited yet and the transaction verified is not the `original`
+    /// (a restore of it), which credits nothing of its own.
+    func credit(transactionId: String, paidProduct: String, orderId: String?, requester: String, coins: Int, at date: Date,
+                original: Bool = true) throws -> (Credit, new: Bool)? {
         try queue.write { db in
             if let existing = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM credit WHERE transactionId = ?"), arguments: [transactionId]) {
                 return (Self.credit(existing), false)
             }
+            guard original else { return nil }
             let order = try orderId.flatMap { try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM orders WHERE id = ?"), arguments: [$0]) }
             let owner: String = order?["user"] ?? requester
             let resolvedOrder: String = try order?["id"] ?? Self.createOrder(db, user: owner, productId: paidProduct, at: date)

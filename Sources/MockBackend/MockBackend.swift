@@ -130,9 +130,14 @@ public final class MockBackend: Backend {
             (credit, new) = credited
         } else {
             // B4: credit what was paid (the receipt's product), whatever product the order named. A restore (S7) names the
-            // purchase it restores: the ledger keys on that original, so what is owned is credited once, however often restored.
-            (credit, new) = try database.credit(transactionId: entry.original_transaction_id, paidProduct: entry.product_id, orderId: orderId,
-                                                requester: request.user, coins: product?.coins ?? 0, at: scheduler.now)
+            // purchase it restores: the ledger keys on that original, so what is owned is credited once, however often restored,
+            // and to whom the original was credited. A restore verified before its original waits for it: whoever carries the
+            // restore did not necessarily pay, and the original, paid and held by its buyer, names them when it is verified.
+            guard let credited = try database.credit(transactionId: entry.original_transaction_id, paidProduct: entry.product_id, orderId: orderId,
+                                                     requester: request.user, coins: product?.coins ?? 0, at: scheduler.now,
+                                                     original: entry.transaction_id == entry.original_transaction_id)
+            else { return .pending }
+            (credit, new) = credited
         }
         // A purchase Apple already refunded is credited and revoked at once: the ledger shows what happened to it.
         if let cancelled = entry.cancellation_date_ms.flatMap(Double.init), entry.isRefunded {

@@ -388,10 +388,10 @@ extension StoreDatabase {
         try Self.noteClock(db, now)
         var chain = SubscriptionRecord(row)
         let at = chain.dueAt ?? now
-        func notification(_ kind: StoreNotification.Kind, _ subtype: StoreNotification.Subtype? = nil, transaction: String? = nil)
-            -> StoreNotification {
+        func notification(_ kind: StoreNotification.Kind, _ subtype: StoreNotification.Subtype? = nil, transaction: String? = nil,
+                          webOrder: String? = nil) -> StoreNotification {
             StoreNotification(kind, subtype, account: chain.account, productId: chain.productId, transactionId: transaction,
-                              originalTransactionId: chain.originalTransactionId, expiresDate: chain.expiresAt,
+                              originalTransactionId: chain.originalTransactionId, webOrderLineItemId: webOrder, expiresDate: chain.expiresAt,
                               graceUntil: chain.graceUntil, date: at)
         }
         func expire(_ intent: Int, _ subtype: StoreNotification.Subtype) throws -> (StoreNotification?, renewal: StoreTransaction?) {
@@ -452,7 +452,8 @@ extension StoreDatabase {
         chain.endRetry()
         chain.dueAt = chain.expiresAt
         try chain.save(db)
-        return (notification(.didRenew, recovered ? .billingRecovery : nil, transaction: transaction.id), transaction)
+        return (notification(.didRenew, recovered ? .billingRecovery : nil, transaction: transaction.id, webOrder: details.webOrderLineItemId),
+                transaction)
     }
 
     /// Whether a subscription is due by `now` (nil: none is), and whether it is a renewal's first billing attempt (whose

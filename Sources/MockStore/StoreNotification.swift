@@ -42,6 +42,9 @@ public struct StoreNotification: Sendable, Equatable, Codable {
     public let productId: String
     public let transactionId: String?
     public let originalTransactionId: String
+    /// A subscription charge's web order line item: what a server credits it under, once, whichever of its transactions
+    /// (the charge, a restore of it) it hears of first.
+    public let webOrderLineItemId: String?
     /// The subscription's current period end (its entitlement, with `graceUntil`).
     public let expiresDate: Date?
     /// The end of the grace period while a renewal is retried.
@@ -49,8 +52,8 @@ public struct StoreNotification: Sendable, Equatable, Codable {
     public let date: Date
 
     public init(_ kind: Kind, _ subtype: Subtype? = nil, account: String?, productId: String, transactionId: String?,
-                originalTransactionId: String, expiresDate: Date? = nil, graceUntil: Date? = nil, date: Date,
-                uuid: String = UUID().uuidString.lowercased()) {
+                originalTransactionId: String, webOrderLineItemId: String? = nil, expiresDate: Date? = nil, graceUntil: Date? = nil,
+                date: Date, uuid: String = UUID().uuidString.lowercased()) {
         self.uuid = uuid
         self.kind = kind
         self.subtype = subtype
@@ -58,6 +61,7 @@ public struct StoreNotification: Sendable, Equatable, Codable {
         self.productId = productId
         self.transactionId = transactionId
         self.originalTransactionId = originalTransactionId
+        self.webOrderLineItemId = webOrderLineItemId
         self.expiresDate = expiresDate
         self.graceUntil = graceUntil
         self.date = date

@@ -52,6 +52,25 @@ struct AttributionTests {
         #expect(device.attribute(paid("t"), loggedIn: nil) == .awaitingLogin)
     }
 
+    @Test("a restore or a renewal is no intent's payment: it uses up none, and the logged-in user carries it")
+    func notAPayment() {
+        var device = Device()
+        device.paymentIntents = [intent(1, "小明", "vip")]
+        // Found by the explorer (seed 18782): another user's restore, re-delivered after a crash, used up 小明's intent,
+        // and 小明's own payment that followed went to whoever was logged in.
+        let restored = StoreTransaction(id: "r", productId: "vip", state: .restored, applicationUsername: nil, date: t0.addingTimeInterval(1),
+                                        originalTransactionId: "o")
+        #expect(device.attribute(restored, loggedIn: "alice") == .buyer(user: "alice", orderId: nil, intent: nil))
+        let renewal = StoreTransaction(id: "n", productId: "vip", state: .purchased, applicationUsername: nil, date: t0.addingTimeInterval(1),
+                                       originalTransactionId: "o")
+        #expect(device.attribute(renewal, loggedIn: "alice") == .buyer(user: "alice", orderId: nil, intent: nil))
+        #expect(device.attribute(renewal, loggedIn: nil) == .awaitingLogin)
+        // The intent is still there for 小明's own payment, and neither keeps it from going stale.
+        #expect(device.attribute(paid("p", "vip"), loggedIn: "alice") == .buyer(user: "小明", orderId: nil, intent: 1))
+        device.storeQueue = ["r": restored, "n": renewal]
+        #expect(device.staleIntents(orders: [:]).map(\.id) == [1])
+    }
+
     @Test("two users' open intents, or one recorded after the payment, make it unattributable: never guessed")
     func ambiguous() {
         var device = Device()
