@@ -33,14 +33,16 @@ public enum DataFile {
             // One connection: it only reads until the checks pass (a foreign file's journal mode is not even set),
             // then it is switched to WAL and migrated. A second connection just for checking cost ~2 ms a file.
             let queue = try DatabaseQueue(path: path, configuration: config)
-            if existed && !untouched {
-                try queue.inDatabase { db in try check(db, path: path, as: identity, migrations: migrations.map(\.0)) }
-            }
+            // A file just checked that has had every migration and carries the party's id has nothing left to migrate or
+            // stamp: the migrator's own look at it (a write transaction) is skipped, at every launch after a kill.
+            let upToDate = try existed && !untouched
+                && queue.inDatabase { db in try check(db, path: path, as: identity, migrations: migrations.map(\.0)) }
             try queue.writeWithoutTransaction { db in
                 // WAL with synchronous=NORMAL: a commit survives a process kill (only power loss could lose the last ones).
                 try db.execute(sql: "PRAGMA journal_mode = WAL")
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
             }
+            if upToDate { return queue }
             var migrator = DatabaseMigrator()
             for (name, migrate) in migrations { migrator.registerMigration(name, migrate: migrate) }
             try migrator.migrate(queue)

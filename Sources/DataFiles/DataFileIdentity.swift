@@ -69,7 +69,9 @@ extension DataFile {
 
     /// The checks of `inspect`, on a connection that has not written anything yet (reads only).
     /// `migrations`: when the file has had all of them, every table they leave must be there.
-    static func check(_ db: Database, path: String, as identity: DataFileIdentity, migrations: [String] = []) throws {
+    /// Returns whether the file is this party's and has had every one of `migrations` (nothing left to migrate or stamp).
+    @discardableResult
+    static func check(_ db: Database, path: String, as identity: DataFileIdentity, migrations: [String] = []) throws -> Bool {
         let verdict = try String.fetchAll(db, sql: "PRAGMA quick_check(3)")
         guard verdict == ["ok"] else {
             let said = verdict.joined(separator: "; ").split(whereSeparator: \.isNewline).joined(separator: " ")
@@ -88,9 +90,9 @@ extension DataFile {
                 throw DataFileError(path: path, problem: "is not an iapsim \(identity.party) database (it has \(what)); left untouched — move it away, or give another --data-dir")
             }
         }
-        if owner == identity.applicationId, !migrations.isEmpty, tables.contains("grdb_migrations"),
-           Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")).isSuperset(of: migrations),
-           let missing = identity.tables.subtracting(identity.retired).subtracting(tables).sorted().first {
+        let migrated = try owner == identity.applicationId && !migrations.isEmpty && tables.contains("grdb_migrations")
+            && Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")).isSuperset(of: migrations)
+        if migrated, let missing = identity.tables.subtracting(identity.retired).subtracting(tables).sorted().first {
             throw DataFileError(path: path, problem: "is missing the table \(missing) that the \(identity.party)'s migrations made; left untouched — restore it from a backup, or move it away to start afresh")
         }
         for check in identity.rowChecks where tables.contains(check.table) {
@@ -98,6 +100,7 @@ extension DataFile {
                 throw DataFileError(path: path, problem: check.problem.replacingOccurrences(of: "%@", with: key) + "; left untouched — restore it from a backup, or move it away to start afresh")
             }
         }
+        return migrated
     }
 
     /// A read-only connection that leaves the file and its folder as they were: without a WAL beside the file it

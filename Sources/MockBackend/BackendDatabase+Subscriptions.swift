@@ -165,7 +165,9 @@ extension BackendDatabase {
 
     /// Every entitlement, for the tests.
     public func entitlements() throws -> [Entitlement] {
-        try queue.inDatabase { db in try Self.entitlements(db) }
+        try queue.inDatabase { db in
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM entitlement ORDER BY user, originalTransactionId")).map(Self.entitlement)
+        }
     }
 
     /// Every entitlement, read through `db` (`iapsim state`'s own read-only connection); none in a file written
@@ -178,7 +180,7 @@ extension BackendDatabase {
     /// Every revoked credit with when it was revoked, for `iapsim state`: a refund stays visible.
     public func revokedCredits() throws -> [RevokedCredit] {
         try queue.inDatabase { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM credit WHERE revokedAt IS NOT NULL ORDER BY revokedAt, transactionId").map {
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM credit WHERE revokedAt IS NOT NULL ORDER BY revokedAt, transactionId")).map {
                 RevokedCredit(credit: Self.credit($0), revokedAt: Date(timeIntervalSince1970: $0["revokedAt"]))
             }
         }

@@ -1,10 +1,12 @@
 import Foundation
+import GRDB
 import IAPApp
 import IAPCore
 import IAPUI
 import MockBackend
 @testable import MockStore
 import ClientPersistence
+import DataFiles
 
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 let shippedCatalog = try! CatalogLoader.load(path: repositoryRoot.appendingPathComponent("assets/catalog.json").path)
@@ -15,6 +17,7 @@ final class Harness {
 
     init(user: String? = nil, faults: ArmedFaults = [], policy: VerifyPolicy = VerifyPolicy(), serial: Bool = true) throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("iapsim-test-\(UUID().uuidString)").path
+        try FreshData.lay(in: DataDirectory(path: path))
         session = try AppSession(directory: DataDirectory(path: path), catalog: shippedCatalog,
                                  options: AppState(policy: policy, serialPurchases: serial), faults: faults, user: user)
         if ProcessInfo.processInfo.environment["IAPSIM_TRACE"] == "1" {
@@ -88,9 +91,42 @@ final class Harness {
     func revokedCredits() throws -> [RevokedCredit] { try backendReader!.revokedCredits() }
     /// Each subscription transaction's web order line item: the charge it is, or the charge a restore of it re-delivers.
     func webOrders() throws -> [String: String] {
-        try storeReader!.details(try storeReader!.all().map(\.transaction.id)).compactMapValues(\.webOrderLineItemId)
+        try storeReader!.queue.inDatabase { db in
+            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT id, webOrderLineItemId FROM storeTransaction WHERE webOrderLineItemId IS NOT NULL
+                """)).map { ($0[0] as String, $0[1] as String) })
+        }
     }
     /// Apple's subscription and refund fields of these transactions.
     func storeDetails(_ ids: [String]) throws -> [String: TransactionDetails] { try storeReader!.details(ids) }
     func clientOrders() throws -> [PendingOrder] { try parties.vault.allOrders() }
+}
+
+/// The four databases a first launch makes, made once per process and laid down for each harness: what every harness
+/// starts from is the same files, without running every migration of every party again (most of a short test's time).
+/// They were closed cleanly, so they are trusted as the launcher trusts the files it closed.
+enum FreshData {
+    private static let files: [(name: String, bytes: Data)] = {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("iapsim-fresh-\(UUID().uuidString)").path
+        let directory = DataDirectory(path: path)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let parties = try! Parties.open(in: directory, catalog: shippedCatalog, scheduler: TimerQueue(virtualStart: AppSession.epoch))
+        try! parties.close()
+        return [directory.store, directory.backend, directory.keychain, directory.sandbox].map {
+            (($0 as NSString).lastPathComponent, FileManager.default.contents(atPath: $0)!)
+        }
+    }()
+
+    static func lay(in directory: DataDirectory) throws {
+        try FileManager.default.createDirectory(atPath: directory.path, withIntermediateDirectories: true)
+        var stamps: Set<FileStamp> = []
+        for (name, bytes) in files {
+            let file = directory.path + "/" + name
+            guard FileManager.default.createFile(atPath: file, contents: bytes), let stamp = FileStamp(path: file) else {
+                throw DataFileError(path: file, problem: "could not be laid down")
+            }
+            stamps.insert(stamp)
+        }
+        DataFile.trust(stamps)
+    }
 }

@@ -64,7 +64,6 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
         (.refund, "5"),
     ]
     let subscriptions = Set(shippedCatalog.filter { $0.subscription != nil }.map(\.id))
-    let notKept = Set(shippedCatalog.filter { $0.kind.isConsumable || $0.subscription != nil }.map(\.id))
 
     func pick<T>(_ list: [T]) -> T { list[Int.random(in: 0..<list.count, using: &rng)] }
 
@@ -112,8 +111,12 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
         }
         // I7: the backend grants a subscription only while the store's chain entitles the account to it: until its
         // expiry, or the end of the grace period while Apple retries, and never once refunded.
+        // What the backend grants of a subscription is its active entitlements (a subscription's credit makes nothing
+        // owned): read once for every user, and the store's chains only for a user granted one.
+        let active = try app.parties.backend.database.entitlements().filter { $0.isActive(at: app.timers.now) }
         for user in users {
-            let granted = try app.parties.backend.database.account(user: user, notKept: notKept, at: app.timers.now).owned
+            let granted = Set(active.filter { $0.user == user }.map(\.productId))
+            guard !granted.isEmpty else { continue }
             let chains = app.parties.store.subscriptions(account: user)
             for product in granted.intersection(subscriptions) where !chains.contains(where: { $0.productId == product && $0.entitles }) {
                 let store = chains.map { "\($0.productId) \($0.state.rawValue)" }.joined(separator: ", ")
@@ -277,7 +280,13 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
         round += 1
         before = try storeNow()
         for (device, user) in devices.filter(visited.contains).flatMap({ device in payers.map { (device, $0) } }) {
-            try relaunch(user, faults: [], on: device)
+            // Each device's app is launched once a round, as its first user; the others log in to it (C7: logging back
+            // in resumes a user's orders), as people sharing a phone do.
+            if user == payers.first || device != app.directory.device {
+                try relaunch(user, faults: [], on: device)
+            } else {
+                logIn(user)
+            }
             // Long enough for a renewal to wait behind its chain's first charge: the backend credits no renewal of a
             // chain before that charge names the subscriber, and the queue tries the renewals (fewer attempts) first.
             for tick in 0..<120 {
@@ -366,6 +375,12 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
 private let scheduleCount = ProcessInfo.processInfo.environment["IAPSIM_SCHEDULES"].flatMap(UInt64.init) ?? 2_000
 private let firstSeed = ProcessInfo.processInfo.environment["IAPSIM_FIRST_SEED"].flatMap(UInt64.init) ?? 0
 private let chunks: UInt64 = 8
+/// `IAPSIM_SLICE=K/N`: this process takes every Nth of those seeds from the Kth (`scripts/explore` runs one process per
+/// core: schedules in one process share SQLite's and the allocator's locks).
+private let slice: (index: UInt64, count: UInt64) = {
+    let parts = (ProcessInfo.processInfo.environment["IAPSIM_SLICE"] ?? "0/1").split(separator: "/").compactMap { UInt64($0) }
+    return parts.count == 2 && parts[0] < parts[1] ? (parts[0], parts[1]) : (0, 1)
+}()
 
 @Suite("Invariants I1–I5 and I7 over seeded schedules: three users, faults, switches, crashes at every boundary")
 struct InvariantExplorerTests {
@@ -395,7 +410,7 @@ struct InvariantExplorerTests {
           .enabled(if: ProcessInfo.processInfo.environment["IAPSIM_SEED"] == nil), arguments: 0..<chunks)
     func exploreSchedules(chunk: UInt64) throws {
         var failures: [String] = []
-        var seed = firstSeed + chunk
+        var seed = firstSeed + slice.index + chunk * slice.count
         while seed < firstSeed + scheduleCount {
             let broken = try explore(seed: seed)
             if !broken.isEmpty {
@@ -403,7 +418,7 @@ struct InvariantExplorerTests {
                                 + broken.joined(separator: "\n  "))
             }
             if failures.count >= 3 { break }
-            seed += chunks
+            seed += chunks * slice.count
         }
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
     }
