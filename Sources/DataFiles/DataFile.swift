@@ -24,6 +24,8 @@ public enum DataFile {
     public static func open(_ path: String, identity: DataFileIdentity, migrations: [(String, @Sendable (Database) throws -> Void)]) throws -> DatabaseQueue {
         var config = Configuration()
         config.busyMode = .timeout(2)
+        // No table of iapsim's declares a foreign key: GRDB's PRAGMA for them, at every open, has nothing to enforce.
+        config.foreignKeysEnabled = false
         do {
             let existed = access(path, F_OK) == 0
             if existed { try checkNotEmpty(path, as: identity) }
@@ -37,9 +39,11 @@ public enum DataFile {
             // stamp: the migrator's own look at it (a write transaction) is skipped, at every launch after a kill.
             let upToDate = try existed && !untouched
                 && queue.inDatabase { db in try check(db, path: path, as: identity, migrations: migrations.map(\.0)) }
+            let inWAL = existed && isInWALMode(path)
             try queue.writeWithoutTransaction { db in
                 // WAL with synchronous=NORMAL: a commit survives a process kill (only power loss could lose the last ones).
-                try db.execute(sql: "PRAGMA journal_mode = WAL")
+                // WAL is the file's own setting, kept in its header: set once; synchronous is the connection's.
+                if !inWAL { try db.execute(sql: "PRAGMA journal_mode = WAL") }
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
             }
             if upToDate { return queue }
@@ -59,6 +63,15 @@ public enum DataFile {
         } catch {
             throw DataFileError(path: path, problem: "\(error)")
         }
+    }
+
+    /// Whether the file's header says WAL (its format versions, bytes 18 and 19, are 2).
+    static func isInWALMode(_ path: String) -> Bool {
+        let fd = Foundation.open(path, O_RDONLY)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var header = [UInt8](repeating: 0, count: 20)
+        return pread(fd, &header, 20, 0) == 20 && header[18] == 2 && header[19] == 2
     }
 
     static func explain(_ error: DatabaseError) -> String {

@@ -53,7 +53,7 @@ extension DataFile {
         try checkNotEmpty(path, as: identity)
         do {
             let queue = try readOnly(path)
-            try queue.inDatabase { db in try check(db, path: path, as: identity) }
+            _ = try queue.inDatabase { db in try check(db, path: path, as: identity) }
         } catch let error as DatabaseError {
             throw DataFileError(path: path, problem: explain(error))
         }
@@ -70,15 +70,19 @@ extension DataFile {
     /// The checks of `inspect`, on a connection that has not written anything yet (reads only).
     /// `migrations`: when the file has had all of them, every table they leave must be there.
     /// Returns whether the file is this party's and has had every one of `migrations` (nothing left to migrate or stamp).
-    @discardableResult
     static func check(_ db: Database, path: String, as identity: DataFileIdentity, migrations: [String] = []) throws -> Bool {
         let verdict = try String.fetchAll(db, sql: "PRAGMA quick_check(3)")
         guard verdict == ["ok"] else {
             let said = verdict.joined(separator: "; ").split(whereSeparator: \.isNewline).joined(separator: " ")
             throw DataFileError(path: path, problem: "fails SQLite's integrity check (\(said.prefix(160))); left untouched — restore it from a backup, or move it away to start afresh")
         }
-        let owner = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
-        let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"))
+        // One statement for both: every statement on a connection just opened is parsed anew, at every launch after a kill.
+        let row = try Row.fetchOne(db, sql: """
+            SELECT application_id, (SELECT group_concat(name, char(31)) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%')
+            FROM pragma_application_id
+            """)
+        let owner: Int32 = row?[0] ?? 0
+        let tables = Set((row?[1] as String?)?.split(separator: "\u{1F}").map(String.init) ?? [])
         if owner != identity.applicationId {
             if let other = DataFileIdentity.all.first(where: { $0.applicationId == owner }) {
                 throw DataFileError(path: path, problem: "is not an iapsim \(identity.party) database: it is the \(other.party)'s; left untouched — put each file back in its place, or move it away")

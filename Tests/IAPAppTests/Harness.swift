@@ -100,6 +100,12 @@ final class Harness {
     /// Apple's subscription and refund fields of these transactions.
     func storeDetails(_ ids: [String]) throws -> [String: TransactionDetails] { try storeReader!.details(ids) }
     func clientOrders() throws -> [PendingOrder] { try parties.vault.allOrders() }
+    /// How many transactions the store holds unfinished in a device's queue.
+    func unfinishedInStore(on device: String) throws -> Int {
+        try storeReader!.queue.inDatabase { db in
+            try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM storeTransaction WHERE finished = 0 AND device = ?"), arguments: [device]) ?? 0
+        }
+    }
 }
 
 /// The four databases a first launch makes, made once per process and laid down for each harness: what every harness
