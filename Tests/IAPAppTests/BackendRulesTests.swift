@@ -160,4 +160,57 @@ struct BackendRulesTests {
         #expect(try app.storeTransactions().allSatisfy(\.finished))
         #expect(try app.clientOrders().isEmpty)
     }
+
+    /// Found by the explorer (seed 722): 小明's Remove Ads, paid with the backend down, waits unverified on the phone; he
+    /// buys it again on the tablet (a restore, free) and whoever carries that restore must not be credited for it.
+    @Test("a restore verified before its original credits nobody: it waits, then finds the original's owner")
+    func restoreBeforeItsOriginal() throws {
+        let noAds = "com.iapsim.noads"
+        let app = try Harness(user: "小明", faults: [.backendDown])
+        app.advance(0.5)
+        app.buy(noAds)  // paid, saved for 小明 on the phone, not verified
+        let original = try #require(try app.storeRecords().first { $0.transaction.productId == noAds && $0.transaction.state == .purchased })
+        try app.session.move(to: "tablet", user: "小明", faults: [.backendDown, .emptyApplicationUsername])
+        app.advance(1)
+        app.buy(noAds)  // owned already: restored for free
+        app.runtime.halt(afterEffects: 0)
+        app.parties.faults.set(.backendDown, nil)
+        let restored = try #require(try app.storeRecords().first { $0.transaction.state == .restored })
+        #expect(restored.transaction.originalId == original.transaction.id)
+        let receipt = try #require(app.parties.store.appReceipt())
+        let asAlice = VerifyRequest(receipt: receipt, transactionId: restored.transaction.id, productId: noAds, orderId: nil, user: "alice")
+        #expect(verify(app, asAlice) == .success(.pending))
+        #expect(try app.credits().isEmpty)
+        // The original, verified by its buyer, names the owner; the restore then finds that credit, whoever carries it.
+        let byBuyer = VerifyRequest(receipt: receipt, transactionId: original.transaction.id, productId: noAds, orderId: nil, user: "小明")
+        #expect(verify(app, byBuyer) == .success(.credited(user: "小明", new: true)))
+        #expect(verify(app, asAlice) == .success(.credited(user: "小明", new: false)))
+        #expect(try app.credits().map(\.user) == ["小明"])
+    }
+
+    /// Found by the explorer (seed 4879): a renewal taken while the app ran on another device waits in the first device's
+    /// queue; Apple's DID_RENEW tells the backend of it at once, and names the chain.
+    @Test("a renewal is credited to its chain's subscriber when Apple's DID_RENEW arrives, once, whoever verifies it later")
+    func renewalCreditedFromDidRenew() throws {
+        let monthly = "com.iapsim.vip.monthly"
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        app.buy(monthly)
+        app.advance(5)
+        #expect(try app.credits().filter { $0.productId == monthly }.map(\.user) == ["alice"])
+        try app.session.move(to: "tablet", user: "bob")
+        let due = try #require(app.parties.store.nextSubscriptionEvent())
+        app.advance(due.timeIntervalSince(app.timers.now) + 1)
+        let renewal = try #require(try app.storeRecords().last { $0.transaction.productId == monthly && $0.transaction.state == .purchased })
+        #expect(renewal.transaction.originalId != renewal.transaction.id && !renewal.finished)
+        // Nobody's app on the phone has heard of it; the backend has, from Apple.
+        let credited = try app.credits().filter { $0.productId == monthly }
+        #expect(credited.map(\.transactionId) == [renewal.transaction.originalId, renewal.transaction.id])
+        #expect(credited.allSatisfy { $0.user == "alice" })
+        // bob's launch on the phone carries it; the backend finds it credited and the store's queue empties.
+        try app.session.move(to: StoreDatabase.firstDevice, user: "bob")
+        app.advance(10)
+        #expect(try app.credits().filter { $0.productId == monthly }.count == 2)
+        #expect(try app.storeRecords().allSatisfy(\.finished))
+    }
 }
