@@ -384,7 +384,7 @@ private let scheduleCount = ProcessInfo.processInfo.environment["IAPSIM_SCHEDULE
 private let firstSeed = ProcessInfo.processInfo.environment["IAPSIM_FIRST_SEED"].flatMap(UInt64.init) ?? 0
 private let chunks: UInt64 = 8
 /// `IAPSIM_SLICE=K/N`: this process takes every Nth of those seeds from the Kth (`scripts/explore` runs one process per
-/// core: schedules in one process share SQLite's and the allocator's locks).
+/// core: two threads of one process contend for locks and spend half as much CPU again).
 private let slice: (index: UInt64, count: UInt64) = {
     let parts = (ProcessInfo.processInfo.environment["IAPSIM_SLICE"] ?? "0/1").split(separator: "/").compactMap { UInt64($0) }
     return parts.count == 2 && parts[0] < parts[1] ? (parts[0], parts[1]) : (0, 1)
