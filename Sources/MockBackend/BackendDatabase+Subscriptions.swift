@@ -58,18 +58,14 @@ extension BackendDatabase {
                                                  arguments: [chain])
             let key = entry.web_order_line_item_id ?? entry.transaction_id
             let result: (Credit, new: Bool)
-            if let existing = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM credit WHERE webOrderLineItemId = ? OR transactionId = ?"),
-                                               arguments: [key, entry.transaction_id]) {
-                result = (Self.credit(existing), false)
+            if let existing = try Self.chargeCredit(db, key: key, transactionId: entry.transaction_id) {
+                result = (existing, false)
             } else {
                 let order = try orderId.flatMap { try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM orders WHERE id = ?"), arguments: [$0]) }
                 guard let owner: String = subscriber ?? (entry.transaction_id == chain ? order?["user"] ?? requester : nil) else { return nil }
-                let resolvedOrder: String = try (subscriber == nil ? order?["id"] : nil)
-                    ?? Self.createOrder(db, user: owner, productId: entry.product_id, at: date)
-                try db.cachedStatement(sql: """
-                    INSERT INTO credit (transactionId, user, productId, orderId, coins, creditedAt, webOrderLineItemId) VALUES (?, ?, ?, ?, 0, ?, ?)
-                    """).execute(arguments: [entry.transaction_id, owner, entry.product_id, resolvedOrder, date.timeIntervalSince1970, key])
-                result = (Credit(transactionId: entry.transaction_id, user: owner, productId: entry.product_id, orderId: resolvedOrder, coins: 0), true)
+                let resolvedOrder: String? = subscriber == nil ? order?["id"] : nil
+                result = (try Self.creditCharge(db, key: key, transactionId: entry.transaction_id, user: owner, productId: entry.product_id,
+                                                orderId: resolvedOrder, at: date), true)
             }
             let grace = renewal?.grace_period_expires_date_ms.flatMap(Double.init).map { $0 / 1000 }
             // The chain's current product (Apple's renewal info) and the end of its latest period decide: not the longest
@@ -150,12 +146,25 @@ extension BackendDatabase {
               let subscriber = try String.fetchOne(db.cachedStatement(sql: "SELECT user FROM entitlement WHERE originalTransactionId = ?"),
                                                    arguments: [notification.originalTransactionId]) else { return }
         let key = notification.webOrderLineItemId ?? transactionId
-        guard try !Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM credit WHERE webOrderLineItemId = ? OR transactionId = ?)"),
-                                 arguments: [key, transactionId])! else { return }
-        let order = try createOrder(db, user: subscriber, productId: notification.productId, at: notification.date)
+        guard try chargeCredit(db, key: key, transactionId: transactionId) == nil else { return }
+        _ = try creditCharge(db, key: key, transactionId: transactionId, user: subscriber, productId: notification.productId,
+                             orderId: nil, at: notification.date)
+    }
+
+    /// A subscription charge's credit: one per web order line item (`key`), whichever of its transactions brought it.
+    private static func chargeCredit(_ db: Database, key: String, transactionId: String) throws -> Credit? {
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM credit WHERE webOrderLineItemId = ? OR transactionId = ?"),
+                         arguments: [key, transactionId]).map(credit)
+    }
+
+    /// Credits a subscription charge to `user`, under `orderId` or an order made for it.
+    private static func creditCharge(_ db: Database, key: String, transactionId: String, user: String, productId: String, orderId: String?,
+                                     at date: Date) throws -> Credit {
+        let order = try orderId ?? createOrder(db, user: user, productId: productId, at: date)
         try db.cachedStatement(sql: """
             INSERT INTO credit (transactionId, user, productId, orderId, coins, creditedAt, webOrderLineItemId) VALUES (?, ?, ?, ?, 0, ?, ?)
-            """).execute(arguments: [transactionId, subscriber, notification.productId, order, notification.date.timeIntervalSince1970, key])
+            """).execute(arguments: [transactionId, user, productId, order, date.timeIntervalSince1970, key])
+        return Credit(transactionId: transactionId, user: user, productId: productId, orderId: order, coins: 0)
     }
 
     static func entitlements(_ db: Database, user: String) throws -> [Entitlement] {

@@ -111,9 +111,8 @@ public final class BackendDatabase {
     }
 
     /// Credits the transaction unless it already was, in one database transaction: exactly once (B3).
-    /// The credit goes to the order's owner (I3) for the product actually paid (B4).
-    /// Credits `transactionId` once; nil when it is not credited yet and the transaction verified is not the `original`
-    /// (a restore of it), which credits nothing of its own.
+    /// The credit goes to the order's owner (I3) for the product actually paid (B4). Nil when it is not credited yet and
+    /// what was verified is not the `original` but a restore of it, which credits nothing of its own.
     func credit(transactionId: String, paidProduct: String, orderId: String?, requester: String, coins: Int, at date: Date,
                 original: Bool = true) throws -> (Credit, new: Bool)? {
         try queue.write { db in

@@ -272,50 +272,60 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
     // what no evidence could attribute, reading the account that paid from Apple's records, as a support agent would.
     // Every account that paid: a key pressed on a login screen may have typed a name of its own (`b` and Enter).
     let payers = users + Set(try app.storeRecords().compactMap(\.account)).subtracting(users).sorted()
+    /// Answers every prompt, lets every order of the logged-in user be verified, and has support assign what no evidence
+    /// could attribute, until nothing of this user's is pending.
+    func recoverLoggedInUser() {
+        // Long enough for a renewal to wait behind its chain's first charge: the backend credits no renewal of a chain
+        // before that charge names the subscriber, and the queue tries the renewals (fewer attempts) first.
+        for tick in 0..<120 {
+            app.advance(2)
+            for case let .unattributed(id, _) in app.state.alarms {
+                // Apple's records as they are now: a payment may have completed during recovery.
+                let owner = app.parties.store.account(paying: id)
+                log.append("support assigns \(id) to \(owner ?? "?")")
+                if let owner { app.runtime.send(.assignToBuyer(transactionId: id, user: owner)) }
+            }
+            switch app.state.modal {
+            case .unfinished: app.press(.enter)
+            case .some: app.press(.escape)
+            case nil:
+                if app.state.hud != nil, app.state.hud?.kind.isWaiting == false { app.press(.escape) }
+                // A renewal waiting for its chain's first charge stays "Confirming payment…": a person puts it in the
+                // background (Esc) after a while, and the next order found at login is asked about.
+                if app.state.hud?.kind == .confirming, tick % 5 == 4 { app.press(.escape) }
+            }
+            // Quiet: nothing of this user's pending, nothing asked, nothing scheduled by any party before the store's
+            // next renewal (which is months away and comes whether or not anyone waits for it).
+            let renewal = app.parties.store.nextSubscriptionEvent() ?? .distantFuture
+            if app.state.pendingCount == 0, app.state.modal == nil, app.state.hud == nil, app.state.alarms.isEmpty,
+               app.timers.nextDue.map({ $0 >= renewal }) ?? true { return }
+        }
+    }
+
+    /// Devices whose app held nothing after their last turn. A launch adds to a device's client only what its store queue
+    /// holds, so launching one again finds nothing new unless the store has something unfinished there (a renewal
+    /// taken meanwhile).
+    var settled: Set<String> = []
+    func needsLaunch(_ device: String) throws -> Bool {
+        try visited.contains(device) && !(settled.contains(device) && app.unfinishedInStore(on: device) == 0)
+    }
+
     // Two rounds at least; more while the store still acted during the last one (a renewal that fell due on one device
     // after its turn waits in that device's queue for its next launch).
     func storeNow() throws -> [String] { try app.storeRecords().map { "\($0.transaction.id) \($0.transaction.state) \($0.finished)" } }
     var round = 0, before: [String] = []
-    /// Devices whose app held nothing after their last turn: launching one again finds nothing new unless the store has
-    /// something unfinished in its queue (a renewal taken meanwhile).
-    var settled: Set<String> = []
     while try round < 2 || (storeNow() != before && round < 5) {
         round += 1
         before = try storeNow()
-        for device in devices where try visited.contains(device) && !(settled.contains(device) && app.unfinishedInStore(on: device) == 0) {
-            for user in payers {
-                // Each device's app is launched once a round, as its first user; the others log in to it (C7: logging back
-                // in resumes a user's orders), as people sharing a phone do.
-                if user == payers.first || device != app.directory.device {
-                    try relaunch(user, faults: [], on: device)
-                } else {
-                    logIn(user)
-                }
-                // Long enough for a renewal to wait behind its chain's first charge: the backend credits no renewal of a
-                // chain before that charge names the subscriber, and the queue tries the renewals (fewer attempts) first.
-                for tick in 0..<120 {
-                    app.advance(2)
-                    for case let .unattributed(id, _) in app.state.alarms {
-                        // Apple's records as they are now: a payment may have completed during recovery.
-                        let owner = app.parties.store.account(paying: id)
-                        log.append("support assigns \(id) to \(owner ?? "?")")
-                        if let owner { app.runtime.send(.assignToBuyer(transactionId: id, user: owner)) }
-                    }
-                    switch app.state.modal {
-                    case .unfinished: app.press(.enter)
-                    case .some: app.press(.escape)
-                    case nil:
-                        if app.state.hud != nil, app.state.hud?.kind.isWaiting == false { app.press(.escape) }
-                        // A renewal waiting for its chain's first charge stays "Confirming payment…": a person puts it in
-                        // the background (Esc) after a while, and the next order found at login is asked about.
-                        if app.state.hud?.kind == .confirming, tick % 5 == 4 { app.press(.escape) }
-                    }
-                    // Quiet: nothing of this user's pending, nothing asked, nothing scheduled by any party before the
-                    // store's next renewal (which is months away and comes whether or not anyone waits for it).
-                    let renewal = app.parties.store.nextSubscriptionEvent() ?? .distantFuture
-                    if app.state.pendingCount == 0, app.state.modal == nil, app.state.hud == nil, app.state.alarms.isEmpty,
-                       app.timers.nextDue.map({ $0 >= renewal }) ?? true { break }
-                }
+        for device in devices where try needsLaunch(device) {
+            // Each device's app is launched once a round, as its first user; the others log in to it (C7: logging back in
+            // resumes a user's orders), as people sharing a phone do.
+            try relaunch(payers[0], faults: [], on: device)
+            recoverLoggedInUser()
+            try observe()
+            for user in payers.dropFirst() {
+                logIn(user)
+                recoverLoggedInUser()
                 try observe()
             }
             if try app.clientOrders().isEmpty { settled.insert(device) } else { settled.remove(device) }
@@ -366,9 +376,7 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
     for (key, list) in charges where list.count > 1 { broken.append("I7: \(key) charged \(list.count) times") }
     broken += try subscriptionInvariants(app, records, credited: credits + revoked)
     if app.state.hud?.kind.isWaiting == true { broken.append("stuck: the HUD still shows \(app.state.hud!.kind)") }
-    // A launch adds to a device's client only what its store queue holds: a device whose client held nothing after its
-    // last turn, with nothing unfinished in its queue, is left as it is.
-    for device in devices where try visited.contains(device) && !(settled.contains(device) && app.unfinishedInStore(on: device) == 0) {
+    for device in devices where try needsLaunch(device) {
         try relaunch(nil, faults: [], on: device)
         if try !app.clientOrders().isEmpty { broken.append("I5: the \(device)'s client still holds \(try app.clientOrders().map(\.transactionId))") }
     }
