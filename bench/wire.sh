@@ -2,9 +2,12 @@
 # The wire under load on loopback: iapsim serve (release) answering verifyReceipt and the Server API's
 # transactions/{id} to wrk, 2 threads and 16 connections for a bounded time each. Prints one row per endpoint:
 # requests per second and the 99th percentile of latency.
-# usage: bench/wire.sh BINARY WORKDIR [SECONDS]
+# With SOAK (4th argument, or SOAK_REQUESTS in the environment) it then soaks: both endpoints in turn until at least
+# that many requests were answered, and a table of the server's resident memory (VmRSS, and its anonymous part) before
+# any load, after the rows above (the warm-up), about every 50,000 requests (SOAK_STEP) and after 10 s idle (SOAK_IDLE).
+# usage: bench/wire.sh BINARY WORKDIR [SECONDS [SOAK]]
 set -euo pipefail
-bin=$1 work=$2 seconds=${3:-10}
+bin=$1 work=$2 seconds=${3:-10} soak=${4:-${SOAK_REQUESTS:-0}}
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
 rm -rf "$work" && mkdir -p "$work"
 data="$work/data"
@@ -30,6 +33,9 @@ trap 'kill -INT $server 2>/dev/null; wait $server 2>/dev/null || true' EXIT
 for _ in $(seq 1 100); do grep -q "http://127.0.0.1:" "$work/serve.log" && break; sleep 0.05; done
 port=$(grep -o 'http://127.0.0.1:[0-9]*' "$work/serve.log" | head -1 | cut -d: -f3)
 [ -n "$port" ] || { cat "$work/serve.log" >&2; exit 1; }
+# The server's resident memory in MB: all of it, and its anonymous part (the heap, not the mapped binary).
+rss() { awk '$1 == "VmRSS:" { all = $2 } $1 == "RssAnon:" { anon = $2 } END { printf "%.1f %.1f", all / 1024, anon / 1024 }' "/proc/$server/status"; }
+fresh=$(rss)
 
 # wrk's latency lines read "99%  12.34ms"; rows: name, requests/s, p99.
 report() {
@@ -46,3 +52,31 @@ wrk -t2 -c16 -d"${seconds}s" --latency -H "Authorization: Bearer $token" \
 report "wire: GET /inApps/v1/transactions/{id}" "$work/transaction.txt"
 # Every answer was a good one: non-2xx would be listed by wrk.
 ! grep -q "Non-2xx" "$work/verify.txt" "$work/transaction.txt" || { echo "some answers were errors:" >&2; grep "Non-2xx" "$work"/*.txt >&2; exit 1; }
+
+[ "$soak" -gt 0 ] || exit 0
+step=${SOAK_STEP:-50000} idle=${SOAK_IDLE:-10}
+answered() { awk '/ requests in / { print $1 }' "$1"; }
+# One endpoint for about `want` requests, timed from its last run's rate; adds what was answered to `total`.
+declare -A rate=([verify]=$(awk '/^Requests\/sec:/ { print $2 }' "$work/verify.txt") [transaction]=$(awk '/^Requests\/sec:/ { print $2 }' "$work/transaction.txt"))
+load() {
+  local name=$1 want=$2 out="$work/soak-$1.txt" d; shift 2
+  d=$(python3 -c "import sys; print(max(1, round(float(sys.argv[1]) / max(float(sys.argv[2]), 1))))" "$want" "${rate[$name]}")
+  wrk -t2 -c16 -d"${d}s" "$@" > "$out"
+  ! grep -q "Non-2xx" "$out" || { echo "soak: some answers were errors after $total requests:" >&2; cat "$out" >&2; exit 1; }
+  grep -q "Socket errors" "$out" && grep "Socket errors" "$out" | sed "s/^ */soak: $name: /" >&2
+  rate[$name]=$(awk '/^Requests\/sec:/ { print $2 }' "$out")
+  total=$((total + $(answered "$out")))
+}
+row() { read -r all anon <<<"$3"; printf '%-12s %12s %10s %10s\n' "$1" "$2" "$all" "$anon"; }
+total=$(( $(answered "$work/verify.txt") + $(answered "$work/transaction.txt") ))
+printf '%-12s %12s %10s %10s\n' "soak" "requests" "RSS MB" "anon MB"
+row fresh 0 "$fresh"
+row warm "$total" "$(rss)"
+while [ "$total" -lt "$soak" ]; do
+  chunk=$(( soak - total < step ? soak - total : step ))
+  load verify $((chunk / 2)) -s "$work/post.lua" "http://127.0.0.1:$port/sandbox/verifyReceipt"
+  load transaction $((chunk - chunk / 2)) -H "Authorization: Bearer $token" "http://127.0.0.1:$port/inApps/v1/transactions/$transaction"
+  row load "$total" "$(rss)"
+done
+sleep "$idle"
+row "idle ${idle}s" "$total" "$(rss)"

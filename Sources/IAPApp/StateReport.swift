@@ -10,13 +10,14 @@ import MockStore
 /// file. Columns are read by name: a file of an earlier version (not yet migrated by the app) lacks the later ones.
 public enum StateReport {
     /// `catalog` says which products are consumables and subscriptions, which no credit is kept for.
-    public static func json(for directory: DataDirectory, catalog: [Product]) throws -> String {
+    /// `warn` hears of what the report cannot say for sure (products the catalog does not sell).
+    public static func json(for directory: DataDirectory, catalog: [Product], warn: (String) -> Void = { _ in }) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(try document(for: directory, catalog: catalog)), as: UTF8.self)
+        return String(decoding: try encoder.encode(try document(for: directory, catalog: catalog, warn: warn)), as: UTF8.self)
     }
 
-    static func document(for directory: DataDirectory, catalog: [Product]) throws -> StateDocument {
+    static func document(for directory: DataDirectory, catalog: [Product], warn: (String) -> Void = { _ in }) throws -> StateDocument {
         try directory.checkExisting()
         let files = FileManager.default
         guard [directory.store, directory.backend, directory.keychain].contains(where: files.fileExists(atPath:)) else {
@@ -32,7 +33,16 @@ public enum StateReport {
         }
 
         let asOf = store.clock ?? Date()
-        let notKept = Set(catalog.filter { $0.kind.isConsumable || $0.subscription != nil }.map(\.id))
+        // Only what the catalog sells once is owned for ever; a product it does not sell cannot be called owned.
+        let ownedOnce = Set(catalog.filter { !$0.kind.isConsumable && $0.subscription == nil }.map(\.id))
+        let sold = Set(catalog.map(\.id))
+        let held = Set(store.transactions.map(\.productId)).union(backend.credited.map(\.productId))
+        let unknown = held.subtracting(sold).sorted()
+        if !unknown.isEmpty {
+            warn("the catalog does not sell \(unknown.joined(separator: ", ")), which the data holds; "
+                 + "\(unknown.count == 1 ? "it is" : "they are") not counted as owned (give the catalog the data was made with: --catalog FILE)")
+        }
+        let notKept = Set(backend.credited.map(\.productId)).subtracting(ownedOnce)
         let people = Set(backend.credited.map(\.user)).union(backend.revoked.map(\.credit.user)).union(backend.entitlements.map(\.user))
             .union(store.subscriptions.map(\.account)).union(store.transactions.compactMap(\.account))
         var users: [String: UserHoldings] = [:]

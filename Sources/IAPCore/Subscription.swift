@@ -14,7 +14,7 @@ public struct SubscriptionPeriod: Sendable, Equatable, CustomStringConvertible {
         self.days = days
     }
 
-    /// Nil for anything but a positive date-only duration: a subscription period has no hours.
+    /// Nil for anything but a positive date-only duration of at most ten years: a subscription period has no hours.
     public init?(iso8601 text: String) {
         guard text.hasPrefix("P"), text.count > 1 else { return nil }
         var counts: [Character: Int] = [:]
@@ -22,7 +22,7 @@ public struct SubscriptionPeriod: Sendable, Equatable, CustomStringConvertible {
         for c in text.dropFirst() {
             if c.isASCII, c.isNumber {
                 digits.append(c)
-            } else if "YMWD".contains(c), let n = Int(digits), n <= 10_000, counts[c] == nil {
+            } else if "YMWD".contains(c), let n = Int(digits), n <= Self.longestDays, counts[c] == nil {
                 counts[c] = n
                 digits = ""
             } else {
@@ -31,8 +31,15 @@ public struct SubscriptionPeriod: Sendable, Equatable, CustomStringConvertible {
         }
         guard digits.isEmpty else { return nil }
         self.init(years: counts["Y"] ?? 0, months: counts["M"] ?? 0, weeks: counts["W"] ?? 0, days: counts["D"] ?? 0)
-        guard years + months + weeks + days > 0 else { return nil }
+        guard years + months + weeks + days > 0, approximateDays <= Self.longestDays else { return nil }
     }
+
+    /// Ten years: no App Store period is longer, and every date a catalog's periods make (120 intro periods of the
+    /// longest) stays inside the four-digit years Apple's date fields write.
+    static let longestDays = 3_660
+
+    /// What `init(iso8601:)` takes, for messages.
+    public static let expected = "an ISO 8601 period of days, weeks, months or years, 1 day to 10 years (e.g. P1W, P1M, P1Y)"
 
     public static let week = SubscriptionPeriod(weeks: 1)
     public static let month = SubscriptionPeriod(months: 1)

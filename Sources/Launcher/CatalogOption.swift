@@ -35,7 +35,7 @@ public struct CatalogOption: ParsableArguments {
     public static func warn(_ catalog: LoadedCatalog, path: String?) {
         let name = path ?? "the shipped catalog"
         for warning in catalog.warnings {
-            FileHandle.standardError.write(Data("iapsim: warning: \(name): \(warning)\n".utf8))
+            Console.warn("\(name): \(warning)")
         }
     }
 }

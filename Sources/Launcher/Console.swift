@@ -15,8 +15,21 @@ public enum Console {
 
     public static func fail(_ message: String, code: Int32 = 1) -> Never {
         undoOnFailure?()
-        FileHandle.standardError.write(Data("iapsim: \(message)\n".utf8))
+        say(message)
         Foundation.exit(code)
+    }
+
+    public static func warn(_ message: String) {
+        say("warning: " + message)
+    }
+
+    /// One line on stderr, whatever the message holds: a line break in a path is written as `\n`.
+    private static func say(_ message: String) {
+        FileHandle.standardError.write(Data("iapsim: \(oneLine(message))\n".utf8))
+    }
+
+    public static func oneLine(_ text: String) -> String {
+        text.replacingOccurrences(of: "\r\n", with: "\\n").replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r")
     }
 
     /// The command is under way: what it created stays, whatever happens next.

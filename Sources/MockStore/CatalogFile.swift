@@ -56,18 +56,14 @@ extension CatalogFile.Entry {
 
 extension CatalogFile.Entry.Terms {
     func terms(at location: String) throws -> SubscriptionTerms {
-        if let level, !(1...100).contains(level) {
-            throw Problem(location: "\(location).level", message: "takes a whole number 1 (the highest) to 100, not \(level)")
-        }
+        try SubscriptionTerms.checkLevel(level, at: "\(location).level")
         return SubscriptionTerms(group: group, level: level ?? 1, period: try Self.period(period ?? "P1M", at: "\(location).period"),
                                  introOffer: try introOffer.map { offer in
             guard let mode = IntroOffer.Mode(rawValue: offer.mode) else {
                 throw Problem(location: "\(location).introOffer.mode",
                               message: "unknown mode \"\(offer.mode)\" (expected \(IntroOffer.Mode.allCases.map(\.rawValue).joined(separator: ", ")))")
             }
-            if let periods = offer.periods, !(1...120).contains(periods) {
-                throw Problem(location: "\(location).introOffer.periods", message: "takes a whole number 1 to 120, not \(periods)")
-            }
+            try IntroOffer.checkPeriods(offer.periods, at: "\(location).introOffer.periods")
             return IntroOffer(mode: mode, period: try Self.period(offer.period, at: "\(location).introOffer.period"),
                               periods: offer.periods ?? 1, price: offer.price.map { Localized($0) })
         })
@@ -75,8 +71,28 @@ extension CatalogFile.Entry.Terms {
 
     static func period(_ text: String, at location: String) throws -> SubscriptionPeriod {
         guard let period = SubscriptionPeriod(iso8601: text) else {
-            throw Problem(location: location, message: "\"\(text)\" is not an ISO 8601 period of days, weeks, months or years (e.g. P1W, P1M, P1Y)")
+            throw Problem(location: location, message: "\"\(text)\" is not \(SubscriptionPeriod.expected)")
         }
         return period
+    }
+}
+
+extension IntroOffer {
+    static let mostPeriods = 120
+
+    static func checkPeriods(_ periods: Int?, at location: String) throws {
+        if let periods, !(1...mostPeriods).contains(periods) {
+            throw Problem(location: location, message: "takes a whole number 1 to \(mostPeriods), not \(periods)")
+        }
+    }
+}
+
+extension SubscriptionTerms {
+    static let lowestLevel = 100
+
+    static func checkLevel(_ level: Int?, at location: String) throws {
+        if let level, !(1...lowestLevel).contains(level) {
+            throw Problem(location: location, message: "takes a whole number 1 (the highest) to \(lowestLevel), not \(level)")
+        }
     }
 }

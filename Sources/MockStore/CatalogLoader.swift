@@ -55,7 +55,7 @@ public enum CatalogLoader {
             throw CatalogError(path: path, location: "", problem: "is not valid JSON (\(underlyingMessage(error)))")
         }
         try applyGrants(to: &loaded, catalogPath: path)
-        try validate(loaded.products, path: path)
+        try validate(loaded, path: path)
         return loaded
     }
 
@@ -102,11 +102,19 @@ public enum CatalogLoader {
     /// The most coins one product may credit: a balance of many purchases stays far from overflowing.
     public static let mostCoins = 1_000_000
 
-    private static func validate(_ products: [Product], path: String) throws {
-        guard !products.isEmpty else { throw CatalogError(path: path, location: "products", problem: "no products") }
+    private static func validate(_ loaded: LoadedCatalog, path: String) throws {
+        let products = loaded.products
+        guard !products.isEmpty else {
+            // Say why when every product was skipped: "no products" alone sends the reader looking.
+            let skipped = loaded.warnings.filter { $0.hasSuffix("; skipped") }
+            throw CatalogError(path: path, location: "products",
+                               problem: skipped.isEmpty ? "no products" : "no products iapsim can use (\(skipped.joined(separator: " · ")))")
+        }
         var seen = Set<String>()
         for (i, product) in products.enumerated() {
-            if product.id.isEmpty { throw CatalogError(path: path, location: "products[\(i)]", problem: "empty product id") }
+            if product.id.trimmingCharacters(in: .whitespaces).isEmpty {
+                throw CatalogError(path: path, location: "products[\(i)]", problem: "blank product id; give the id the store sells it by")
+            }
             if !seen.insert(product.id).inserted {
                 throw CatalogError(path: path, location: "products[\(i)]", problem: "duplicate product id \"\(product.id)\"")
             }

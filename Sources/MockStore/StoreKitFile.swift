@@ -206,7 +206,8 @@ extension StoreKitFile.Entry {
             "RecurringSubscription": .subscription, "AutoRenewable": .subscription,
             "NonRenewingSubscription": .nonRenewing, "NonRenewable": .nonRenewing,
         ]
-        guard let id, !id.isEmpty else { throw Problem(location: "\(location).productID", message: "missing") }
+        guard let id else { throw Problem(location: "\(location).productID", message: "missing") }
+        guard !id.trimmingCharacters(in: .whitespaces).isEmpty else { throw Problem(location: "\(location).productID", message: "blank") }
         guard let type, let kind = kinds[type] ?? (group != nil ? .subscription : nil) else {
             throw Problem(location: "\(location).type", message: "unknown type \"\(type ?? "")\" (expected \(kinds.keys.sorted().joined(separator: ", ")))")
         }
@@ -224,8 +225,7 @@ extension StoreKitFile.Entry {
         if simplified == nil, let traditional = texts.first(where: { LocalizationChoice.isTraditionalChinese($0.locale ?? "") }) {
             notes.append("no Simplified Chinese localization; 简体中文 shows the \(traditional.locale ?? "") text, not a Simplified one")
         }
-        let price = prices.format(displayPrice ?? "", at: "\(location).displayPrice")
-        notes += price.warnings
+        let price = try prices.checked(displayPrice, at: "\(location).displayPrice")
         if familyShareable == true { notes.append("familyShareable: Family Sharing is not simulated (only the buyer owns it)") }
         var terms: SubscriptionTerms?
         if let group { terms = try subscriptionTerms(group: group, at: location, prices: prices, notes: &notes) }
@@ -233,24 +233,27 @@ extension StoreKitFile.Entry {
         return (Product(id: id, kind: kind,
                         title: Localized(en: english?.displayName ?? fallback, zh: chinese?.displayName ?? fallback),
                         summary: Localized(en: english?.description ?? "", zh: chinese?.description ?? english?.description ?? ""),
-                        price: Localized(price.text), coins: 0, subscription: terms), notes)
+                        price: Localized(price), coins: 0, subscription: terms), notes)
     }
 
     private func subscriptionTerms(group: String, at location: String, prices: StorefrontPrice, notes: inout [String]) throws -> SubscriptionTerms {
         let modes: [String: IntroOffer.Mode] = ["free": .freeTrial, "payAsYouGo": .payAsYouGo, "payUpFront": .payUpFront]
+        try SubscriptionTerms.checkLevel(groupNumber, at: "\(location).groupNumber")
         var intro: IntroOffer?
         if let offer = introductoryOffer {
-            if let mode = offer.paymentMode.flatMap({ modes[$0] }),
-               let period = offer.subscriptionPeriod.flatMap(SubscriptionPeriod.init(iso8601:)) {
+            let place = "\(location).introductoryOffer"
+            try IntroOffer.checkPeriods(offer.numberOfPeriods, at: "\(place).numberOfPeriods")
+            let period = try offer.subscriptionPeriod.map { try CatalogFile.Entry.Terms.period($0, at: "\(place).subscriptionPeriod") }
+            if let mode = offer.paymentMode.flatMap({ modes[$0] }), let period {
                 intro = IntroOffer(mode: mode, period: period, periods: offer.numberOfPeriods ?? 1,
-                                   price: offer.displayPrice.map { Localized(prices.format($0, at: "").text) })
+                                   price: try offer.displayPrice.map { Localized(try prices.checked($0, at: "\(place).displayPrice")) })
             } else {
                 notes.append("introductoryOffer: payment mode \"\(offer.paymentMode ?? "")\" or period \"\(offer.subscriptionPeriod ?? "")\" not understood; no intro offer")
             }
         }
         var period = SubscriptionPeriod.month
         if let text = recurringSubscriptionPeriod {
-            if let parsed = SubscriptionPeriod(iso8601: text) { period = parsed } else { notes.append("recurringSubscriptionPeriod \"\(text)\" is not an ISO 8601 period; monthly") }
+            period = try CatalogFile.Entry.Terms.period(text, at: "\(location).recurringSubscriptionPeriod")
         } else {
             notes.append("no recurringSubscriptionPeriod; monthly")
         }

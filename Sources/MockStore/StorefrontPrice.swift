@@ -20,17 +20,30 @@ struct StorefrontPrice {
         self.locale = Locale(identifier: (locale ?? own).replacingOccurrences(of: "-", with: "_"))
     }
 
-    /// The price shown for `displayPrice` ("9.9", "99"); one that is not an amount is shown as written, with a warning.
-    func format(_ displayPrice: String, at location: String) -> (text: String, warnings: [String]) {
+    /// The most a price may be: above any App Store price tier in any currency.
+    static let highest: Decimal = 999_999_999
+
+    /// What a `displayPrice` must be, for messages.
+    static let expected = "an amount of 0 to 999,999,999 in digits with at most one '.' (e.g. 9.99)"
+
+    /// The price shown for `displayPrice` ("9.9", "99"); nil when it is not an amount in range.
+    func format(_ displayPrice: String) -> String? {
         let trimmed = displayPrice.trimmingCharacters(in: .whitespaces)
-        guard let amount = Decimal(string: trimmed, locale: Locale(identifier: "en_US_POSIX")), amount >= 0,
-              trimmed.allSatisfy({ $0.isNumber || $0 == "." }) else {
-            let shown = trimmed.isEmpty ? "—" : trimmed
-            return (shown, ["displayPrice \"\(displayPrice)\" is not an amount; shown as \"\(shown)\""])
+        guard !trimmed.isEmpty, trimmed.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+              trimmed.filter({ $0 == "." }).count <= 1,
+              let amount = Decimal(string: trimmed, locale: Locale(identifier: "en_US_POSIX")), amount <= Self.highest else {
+            return nil
         }
         var style = Decimal.FormatStyle.Currency(code: currency, locale: locale)
         if amount == amount.rounded() { style = style.precision(.fractionLength(0)) }
-        return (amount.formatted(style), [])
+        return amount.formatted(style)
+    }
+
+    /// The price shown for `displayPrice` at `location`, or the problem that skips its product.
+    func checked(_ displayPrice: String?, at location: String) throws -> String {
+        guard let displayPrice else { throw Problem(location: location, message: "missing; give \(Self.expected)") }
+        guard let text = format(displayPrice) else { throw Problem(location: location, message: "\"\(displayPrice)\" is not \(Self.expected)") }
+        return text
     }
 }
 

@@ -46,7 +46,7 @@ struct StateCommand: ParsableCommand {
     func run() throws {
         let directory = data.existingDirectory()
         do {
-            print(try StateReport.json(for: directory, catalog: catalog.load()))
+            print(try StateReport.json(for: directory, catalog: catalog.load()) { Console.warn($0) })
         } catch {
             Console.fail("\(error)")
         }

@@ -179,3 +179,21 @@ struct StateReportTests {
         #expect(state.asOf.map { $0 > cancelledAt.formatted(.iso8601) } == true)
     }
 }
+
+extension StateReportTests {
+    @Test("a catalog that does not sell what the data holds: nothing it does not know is called owned, and it is named")
+    func catalogThatDoesNotMatch() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        app.buy(Self.coins)
+        app.buy(Self.noAds)
+        // A catalog of the non-consumable alone: the consumable is a product it does not know.
+        let other = shippedCatalog.filter { $0.id == Self.noAds }
+        var warnings: [String] = []
+        let text = try StateReport.json(for: app.directory, catalog: other) { warnings.append($0) }
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        let owned = Report(json: json).owned("alice")
+        #expect(owned == [Self.noAds])
+        #expect(warnings == ["the catalog does not sell \(Self.coins), which the data holds; it is not counted as owned (give the catalog the data was made with: --catalog FILE)"])
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import IAPCore
+import MockStore
+import Testing
+
+/// Every number of a catalog is checked where it comes in, with its range in the message: a product that carries one
+/// out of range is skipped, named, and never reaches the store, whose dates it would overflow.
+@Suite("Catalog numbers: checked at the edge, the range in the message")
+struct CatalogNumberTests {
+    private func write(_ text: String, named name: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString)-\(name)").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// A .storekit file with a good consumable and, in a group, one subscription with `fields` spliced in.
+    private func storeKit(subscription fields: String) -> String {
+        """
+        {"products": [{"displayPrice": "6", "productID": "gems", "type": "Consumable",
+                       "localizations": [{"locale": "en_US", "displayName": "Gems", "description": ""}]}],
+         "subscriptionGroups": [{"id": "G", "name": "VIP", "subscriptions": [
+           {"productID": "vip", "type": "RecurringSubscription",
+            "localizations": [{"locale": "en_US", "displayName": "VIP", "description": ""}], \(fields)}]}],
+         "version": {"major": 4}}
+        """
+    }
+
+    @Test("a .storekit number out of range skips its product, naming the place, the value and the range", arguments: [
+        (#""displayPrice": "30", "recurringSubscriptionPeriod": "P1M", "groupNumber": 1, "introductoryOffer": {"paymentMode": "payUpFront", "subscriptionPeriod": "P1Y", "numberOfPeriods": 300000000}"#,
+         "introductoryOffer.numberOfPeriods: takes a whole number 1 to 120, not 300000000"),
+        (#""displayPrice": "30", "recurringSubscriptionPeriod": "P1M", "introductoryOffer": {"paymentMode": "payAsYouGo", "subscriptionPeriod": "P1M", "numberOfPeriods": -3}"#,
+         "introductoryOffer.numberOfPeriods: takes a whole number 1 to 120, not -3"),
+        (#""displayPrice": "30", "recurringSubscriptionPeriod": "P1M", "introductoryOffer": {"paymentMode": "free", "subscriptionPeriod": "P0D"}"#,
+         "introductoryOffer.subscriptionPeriod: \"P0D\" is not"),
+        (#""displayPrice": "30", "recurringSubscriptionPeriod": "P1M", "groupNumber": -1"#, "groupNumber: takes a whole number 1 (the highest) to 100, not -1"),
+        (#""displayPrice": "30", "recurringSubscriptionPeriod": "P1M", "groupNumber": 9223372036854775807"#,
+         "groupNumber: takes a whole number 1 (the highest) to 100, not 9223372036854775807"),
+        (#""displayPrice": "30", "recurringSubscriptionPeriod": "P0D""#, "recurringSubscriptionPeriod: \"P0D\" is not"),
+        (#""displayPrice": "30", "recurringSubscriptionPeriod": "P-1M""#, "recurringSubscriptionPeriod: \"P-1M\" is not"),
+        (#""displayPrice": "30", "recurringSubscriptionPeriod": "P20Y""#, "recurringSubscriptionPeriod: \"P20Y\" is not"),
+        (#""displayPrice": "1e400", "recurringSubscriptionPeriod": "P1M""#, "displayPrice: \"1e400\" is not an amount"),
+        (#""displayPrice": "99999999999999", "recurringSubscriptionPeriod": "P1M""#, "displayPrice: \"99999999999999\" is not an amount"),
+    ])
+    func storeKitOutOfRange(fields: String, expected: String) throws {
+        let loaded = try CatalogLoader.importCatalog(path: try write(storeKit(subscription: fields), named: "Products.storekit"))
+        #expect(loaded.products.map(\.id) == ["gems"])
+        let place = "subscriptionGroups[0].subscriptions[0]."
+        #expect(loaded.warnings.contains { $0.hasPrefix(place + expected) && $0.hasSuffix("; skipped") }, "\(loaded.warnings)")
+    }
+
+    @Test("a .storekit whose only product is skipped is refused with the reason, not just 'no products'")
+    func onlyProductSkipped() throws {
+        let text = #"{"products": [{"displayPrice": "6", "productID": "   ", "type": "Consumable"}], "version": {"major": 4}}"#
+        let path = try write(text, named: "Products.storekit")
+        #expect {
+            try CatalogLoader.load(path: path)
+        } throws: { error in
+            "\(error)".contains("no products") && "\(error)".contains("products[0].productID: blank")
+        }
+    }
+
+    @Test("a product id of spaces is refused in iapsim's own catalog too")
+    func blankProductId() throws {
+        let text = #"{"products": [{"id": "  ", "type": "consumable", "coins": 1, "price": "¥6", "title": {"en": "A", "zh": "A"}, "description": {"en": "", "zh": ""}}]}"#
+        let path = try write(text, named: "catalog.json")
+        #expect {
+            try CatalogLoader.load(path: path)
+        } throws: { error in
+            "\(error)".contains("products[0]") && "\(error)".contains("blank product id")
+        }
+    }
+
+    @Test("a date beyond what Apple's fields hold is never a crash: milliseconds are bounded")
+    func farDates() {
+        #expect(AppleDate.milliseconds(Date(timeIntervalSince1970: 1e300)) == AppleDate.milliseconds(AppleDate.latest))
+        #expect(AppleDate.milliseconds(Date(timeIntervalSince1970: -1e300)) == 0)
+        #expect(AppleDate.milliseconds(Date(timeIntervalSince1970: 1.5)) == 1500)
+    }
+}
