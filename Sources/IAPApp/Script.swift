@@ -140,8 +140,11 @@ public struct Script: Sendable {
             // Renewals are months apart: `wait 31d` says what `wait 2678400` hides.
             let units: [Character: Double] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400]
             let unit = text?.last.flatMap { units[$0] }
-            guard let text, let value = Double(unit == nil ? text : String(text.dropLast())).map({ $0 * (unit ?? 1) }), value.isFinite,
-                  value >= 0, value <= limit else {
+            let digits = text.map { unit == nil ? $0 : String($0.dropLast()) } ?? ""
+            // Decimal digits only: Double() would also read 0x10, 1e3 and "infinity".
+            let decimal = digits.split(separator: ".", omittingEmptySubsequences: false)
+            guard text != nil, (1...2).contains(decimal.count), decimal.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+                  let value = Double(digits).map({ $0 * (unit ?? 1) }), value.isFinite, value <= limit else {
                 throw StepError(message: "`\(command)` needs a number of seconds from 0 to \(Int(limit)) (or of m, h, d), not \"\(text ?? "")\"")
             }
             return value
@@ -149,8 +152,15 @@ public struct Script: Sendable {
         func user(_ text: String) throws -> String {
             do { return try UserName.normalized(text) } catch { throw StepError(message: "`\(command)`: \(error)") }
         }
+        func nothingMore() throws {
+            guard rest.isEmpty else { throw StepError(message: "`\(command)` takes nothing, not \"\(argument)\"") }
+        }
+        func atMostAUser() throws -> String? {
+            guard rest.count <= 1 else { throw StepError(message: "`\(command)` takes at most a user name, not \"\(argument)\"") }
+            return try rest.first.map(user)
+        }
         switch command {
-        case "launch": return .launch(user: try rest.first.map(user))
+        case "launch": return .launch(user: try atMostAUser())
         case "login": return .login(try user(needs("a user name")))
         case "press":
             guard !rest.isEmpty else { throw StepError(message: "`press` needs at least one key (Enter, Esc, Up, Down, Left, Right, Tab, Backspace, Space, one character or @command)") }
@@ -169,18 +179,27 @@ public struct Script: Sendable {
                 guard !text.isEmpty else { throw StepError(message: "`wait until` needs the text to wait for") }
                 return .waitUntil(text, within: limit)
             }
+            guard rest.count <= 1 else { throw StepError(message: "`wait` takes one number, e.g. `wait 1d` (no space before the unit), not \"\(argument)\"") }
             return .wait(try number(rest.first, upTo: longestWait))
-        case "skip": return .skip
+        case "skip":
+            try nothingMore()
+            return .skip
         case "fault":
             let (fault, arm) = try ArmedFaults.parse(try needs("a fault"))
             return .fault(fault, arm)
         case "clear":
             guard let fault = Fault(rawValue: try needs("a fault")) else { throw StepError(message: "unknown fault \"\(argument)\"") }
             return .clear(fault)
-        case "crash": return .crash
-        case "relaunch": return .relaunch(user: try rest.first.map(user))
-        case "reinstall": return .reinstall
-        case "restore": return .restore
+        case "crash":
+            try nothingMore()
+            return .crash
+        case "relaunch": return .relaunch(user: try atMostAUser())
+        case "reinstall":
+            try nothingMore()
+            return .reinstall
+        case "restore":
+            try nothingMore()
+            return .restore
         case "device":
             guard let name = rest.first, rest.count <= 2 else { throw StepError(message: "`device` takes a device name and, if someone is to be logged in, a user name") }
             guard isPlainName(name) else {
@@ -196,12 +215,19 @@ public struct Script: Sendable {
                 throw StepError(message: "`refund` takes at most a transaction id (digits), e.g. `refund 1000000001`")
             }
             return .refund(rest.first)
-        case "compensate": return .compensate
+        case "compensate":
+            try nothingMore()
+            return .compensate
         case "assign":
-            guard rest.count == 2 else { throw StepError(message: "`assign` takes a transaction id and a user name") }
-            return .assign(transactionId: rest[0], user: rest[1])
+            guard rest.count == 2 else { throw StepError(message: "`assign` takes a transaction id and a user name, e.g. `assign 1000000002 bob`") }
+            guard rest[0].allSatisfy({ $0.isASCII && $0.isNumber }) else {
+                throw StepError(message: "`assign` takes a transaction id (digits) first, e.g. `assign 1000000002 bob`, not \"\(rest[0])\"")
+            }
+            return .assign(transactionId: rest[0], user: try user(rest[1]))
         case "snapshot": return .snapshot(try needs("a name"))
-        case "handover": return .handover
+        case "handover":
+            try nothingMore()
+            return .handover
         case "select":
             let kinds = Product.Kind.allCases.map(\.rawValue).joined(separator: ", ")
             guard let first = rest.first, let kind = Product.Kind(rawValue: first), rest.count <= 2 else {
@@ -241,7 +267,7 @@ public struct Script: Sendable {
             guard let what = rest.first.flatMap(Count.init), rest.count == 2 || rest.count == 3, let value = Int(rest.last!) else {
                 throw StepError(message: "`expect` takes `screen TEXT`, `no screen TEXT`, `\(Count.allCases.map(\.rawValue).joined(separator: "|")) [USER] N`, `subscription [USER] PRODUCT STATE` or `[not] owned [USER] PRODUCT`")
             }
-            return .expectCount(what, user: rest.count == 3 ? rest[1] : nil, value)
+            return .expectCount(what, user: rest.count == 3 ? try user(rest[1]) : nil, value)
         default:
             throw StepError(message: "unknown step `\(command)`")
         }

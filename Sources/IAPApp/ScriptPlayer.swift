@@ -252,6 +252,10 @@ public final class ScriptPlayer {
                 app.advance(max(min((app.timers.nextDue ?? deadline).timeIntervalSince(app.timers.now), 1), 0.01))
             }
             guard app.state.productsStatus == .loaded else { throw Failure(message: "the product list did not load (\(app.state.productsStatus))") }
+            guard app.state.user != nil else { throw Failure(message: "the login screen is showing, not the product list; `login NAME` first") }
+            guard app.state.keyContext == .products else {
+                throw Failure(message: "something is over the product list; `press Esc` first")
+            }
             let ofKind = app.state.products.enumerated().filter { $0.element.kind == kind }
             guard ofKind.count >= ordinal else {
                 throw Failure(message: ofKind.isEmpty ? "the catalog has no \(kind.rawValue) product (this script needs one)"

@@ -131,3 +131,53 @@ extension ScriptInputTests {
         refused("launch\nselect consumable 0", saying: "1 to 1000")
     }
 }
+
+extension ScriptInputTests {
+    @Test("a step's extra words are an error at its line, not dropped", arguments: [
+        ("wait 1 d", "one number"), ("wait 5 minutes", "one number"), ("skip 5", "`skip` takes nothing"),
+        ("crash now", "`crash` takes nothing"), ("handover please", "`handover` takes nothing"), ("restore all", "`restore` takes nothing"),
+        ("reinstall app", "`reinstall` takes nothing"), ("compensate ORD-1", "`compensate` takes nothing"),
+        ("launch alice bob", "`launch` takes at most a user name"), ("relaunch alice bob", "`relaunch` takes at most a user name"),
+    ])
+    func extraWords(_ line: String, _ expected: String) {
+        refused("launch\n" + line, saying: expected)
+    }
+
+    @Test("seconds are written in decimal digits, an optional unit after them", arguments: ["wait 0x10", "wait 1e3", "wait 1_000", "wait +5", "wait .", "wait 5ms"])
+    func decimalSeconds(_ line: String) {
+        refused("launch\n" + line, saying: "0 to ")
+    }
+
+    @Test("seconds with a unit still read as before", arguments: [("wait 31d", 2_678_400.0), ("wait 1.5m", 90), ("wait 2h", 7_200), ("wait 10", 10), ("wait 0.25s", 0.25)])
+    func secondsWithUnits(_ line: String, _ seconds: Double) throws {
+        let script = try Script.parse(line, file: "t.iapsim")
+        #expect(script.steps.first?.step == .wait(seconds))
+    }
+
+    @Test("a bad user name in device, assign and expect says what is wrong with the name", arguments: [
+        "device tablet " + String(repeating: "a", count: 25), "assign 1000000001 " + String(repeating: "a", count: 25),
+        "expect credits " + String(repeating: "a", count: 25) + " 1",
+    ])
+    func userNamesInSupportSteps(_ line: String) {
+        refused("launch\n" + line, saying: "user name")
+    }
+
+    @Test("assign names a transaction by its id, digits")
+    func assignTransactionId() {
+        refused("launch\nassign tx1 alice", saying: "transaction id (digits)")
+    }
+
+    @Test("select before any product list is shown fails, saying why")
+    func selectOverTheLoginScreen() throws {
+        let script = try Script.parse("launch\nselect consumable\n", file: "t.iapsim")
+        let directory = DataDirectory(path: FileManager.default.temporaryDirectory.appendingPathComponent("iapsim-test-\(UUID().uuidString)").path)
+        defer { try? FileManager.default.removeItem(atPath: directory.path) }
+        let outcome = try ScriptPlayer(ScriptPlayer.Setup(directory: directory, catalog: shippedCatalog), output: { _ in }).play(script)
+        guard case let .failed(line, message) = outcome else {
+            Issue.record("select passed over the login screen")
+            return
+        }
+        #expect(line == 2)
+        #expect(message.contains("login"), "\(message)")
+    }
+}
