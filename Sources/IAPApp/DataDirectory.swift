@@ -20,6 +20,11 @@ public struct DataDirectory: Sendable {
     }
 
     private var devices: String { path + "/devices" }
+
+    /// The devices the app has run on here: the first one always, then each under `devices/`, by name.
+    public var deviceNames: [String] {
+        [StoreDatabase.firstDevice] + ((try? FileManager.default.contentsOfDirectory(atPath: devices)) ?? []).sorted()
+    }
     private var deviceFolder: String { device == StoreDatabase.firstDevice ? path : devices + "/" + device }
 
     /// `$XDG_DATA_HOME/iapsim`, else `~/.local/share/iapsim`.

@@ -1,3 +1,4 @@
+import DataFiles
 import Foundation
 import IAPCore
 
@@ -65,13 +66,16 @@ public struct Script: Sendable {
     }
 
     public static func load(path: String) throws -> Script {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-            throw ScriptError(file: path, line: 0, message: "no such file; give a script's path or a shipped scenario's name (`iapsim scenarios`)")
-        }
-        guard !isFolder.boolValue else { throw ScriptError(file: path, line: 0, message: "is a folder, not a script; give a script file") }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ScriptError(file: path, line: 0, message: "cannot be read (\(String(cString: strerror(errno)))); check its permissions")
+        let data: Data
+        do {
+            data = try InputFile.read(path)
+        } catch {
+            switch error {
+            case .missing: throw ScriptError(file: path, line: 0, message: "no such file; give a script's path or a shipped scenario's name (`iapsim scenarios`)")
+            case .folder: throw ScriptError(file: path, line: 0, message: "is a folder, not a script; give a script file")
+            case let .notAFile(what): throw ScriptError(file: path, line: 0, message: "is \(what), not a file; give a script file")
+            case let .unreadable(why): throw ScriptError(file: path, line: 0, message: "cannot be read (\(why)); check its permissions")
+            }
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw ScriptError(file: path, line: 0, message: "is not UTF-8 text; save the script as UTF-8")

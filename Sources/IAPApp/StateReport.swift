@@ -27,7 +27,7 @@ public enum StateReport {
         let backend = files.fileExists(atPath: directory.backend) ? try read(directory.backend, as: .backend, backendHoldings) : BackendHoldings()
         let client = files.fileExists(atPath: directory.keychain) ? try read(directory.keychain, as: .keychain, clientUsers) : [:]
         var devices: [String: StateDocument.DeviceEntry] = [:]
-        for name in ((try? files.contentsOfDirectory(atPath: directory.path + "/devices")) ?? []).sorted() {
+        for name in directory.deviceNames.dropFirst() {
             let keychain = directory.on(device: name).keychain
             if files.fileExists(atPath: keychain) { devices[name] = .init(users: try read(keychain, as: .keychain, clientUsers)) }
         }

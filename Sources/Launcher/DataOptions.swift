@@ -45,6 +45,13 @@ public struct DataOptions: ParsableArguments {
         return claim != nil
     }
 
+    /// `sharedDirectory`, for a command that makes what a data directory keeps (`keys`, `certs`): a folder given with
+    /// --data-dir must exist, so that a mistyped path is refused rather than filled; the default one is made.
+    public func givenOrDefaultDirectory() -> DataDirectory {
+        if dataDir != nil { _ = existingDirectory() }
+        return sharedDirectory()
+    }
+
     /// An existing data directory (state, reset), or a clear failure.
     public func existingDirectory() -> DataDirectory {
         do { try directory.checkExisting() } catch { Console.fail("\(error)") }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// A TCP port given on the command line, checked at the edge.
 public enum PortNumber {
@@ -9,6 +10,27 @@ public enum PortNumber {
             throw ValidationError("\"\(text)\" is not a port; give 0 to 65535 (0: any free port)")
         }
         return port
+    }
+
+    /// Why 127.0.0.1:`port` cannot be listened on now (another program has it, or it is a privileged port), or nil
+    /// when it can: asked before a command opens or creates any file, so that a port in use leaves nothing behind.
+    public static func unavailable(_ port: Int) -> String? {
+        guard port != 0 else { return nil }
+        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard probe >= 0 else { return nil }
+        defer { close(probe) }
+        var reuse: Int32 = 1
+        // As the server's own socket: a port left in TIME_WAIT by an earlier run is free.
+        setsockopt(probe, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(probe, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound != 0 else { return nil }
+        return errno == EADDRINUSE ? "the port is in use" : String(cString: strerror(errno))
     }
 
     /// `--serve` with no port takes the standard one: ArgumentParser has no option whose value may be left out, so the

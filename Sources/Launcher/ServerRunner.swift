@@ -43,9 +43,13 @@ public final class ServerRunner {
             do {
                 try await server.run(port: port) { outcome.set(.serving(port: $0)) }
             } catch {
-                outcome.set(.failed("cannot serve on 127.0.0.1:\(port) (\(ServerRunner.reason(error))); give another port, or 0 for any free one"))
+                outcome.set(.failed(ServerRunner.cannotServe(port: port, reason: ServerRunner.reason(error))))
             }
         }
+    }
+
+    public static func cannotServe(port: Int, reason: String) -> String {
+        "cannot serve on 127.0.0.1:\(port) (\(reason)); give another port, or 0 for any free one"
     }
 
     /// Starts serving and waits (running the parties' jobs meanwhile) until the port is bound or binding failed.

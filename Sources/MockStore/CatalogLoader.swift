@@ -1,3 +1,4 @@
+import DataFiles
 import Foundation
 import IAPCore
 
@@ -20,15 +21,17 @@ public enum CatalogLoader {
 
     /// The catalog with everything the file asks for and every warning about what iapsim could not use of it.
     public static func importCatalog(path: String) throws -> LoadedCatalog {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-            throw CatalogError(path: path, location: "", problem: "no such file; give iapsim's catalog JSON or an Xcode .storekit file (--catalog FILE)")
-        }
-        guard !isFolder.boolValue else {
-            throw CatalogError(path: path, location: "", problem: "is a folder, not a catalog; give iapsim's catalog JSON or an Xcode .storekit file (--catalog FILE)")
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CatalogError(path: path, location: "", problem: "cannot be read (\(String(cString: strerror(errno)))); check its permissions")
+        let data: Data
+        let give = "give iapsim's catalog JSON or an Xcode .storekit file (--catalog FILE)"
+        do {
+            data = try InputFile.read(path)
+        } catch {
+            switch error {
+            case .missing: throw CatalogError(path: path, location: "", problem: "no such file; \(give)")
+            case .folder: throw CatalogError(path: path, location: "", problem: "is a folder, not a catalog; \(give)")
+            case let .notAFile(what): throw CatalogError(path: path, location: "", problem: "is \(what), not a file; \(give)")
+            case let .unreadable(why): throw CatalogError(path: path, location: "", problem: "cannot be read (\(why)); check its permissions")
+            }
         }
         if data.starts(with: Data("bplist".utf8)) || String(decoding: data.prefix(256), as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("<?xml") {
@@ -67,7 +70,17 @@ public enum CatalogLoader {
 
     private static func applyGrants(to loaded: inout LoadedCatalog, catalogPath: String) throws {
         let path = grantsPath(for: catalogPath)
-        guard let data = FileManager.default.contents(atPath: path) else { return }
+        let data: Data
+        do {
+            data = try InputFile.read(path)
+        } catch {
+            switch error {
+            case .missing: return
+            case .folder: throw CatalogError(path: path, location: "", problem: "is a folder, not a grants file; remove it or make it a file")
+            case let .notAFile(what): throw CatalogError(path: path, location: "", problem: "is \(what), not a grants file; remove it or make it a file")
+            case let .unreadable(why): throw CatalogError(path: path, location: "", problem: "cannot be read (\(why)); check its permissions")
+            }
+        }
         let grants: [String: Int]
         do {
             grants = try JSONDecoder().decode([String: Int].self, from: data)

@@ -30,6 +30,7 @@ struct ServeCommand: ParsableCommand {
     func run() throws {
         let notify = NotifyURL.checked(notify)
         let products = catalog.load()
+        if let reason = PortNumber.unavailable(port) { Console.fail(ServerRunner.cannotServe(port: port, reason: reason)) }
         let directory = data.lockedDirectory()
         let timers = TimerQueue(speed: 1)
         let parties: Parties
@@ -49,7 +50,6 @@ struct ServeCommand: ParsableCommand {
         } catch {
             Console.fail("\(error)")
         }
-        Console.keepWhatWasMade()
         QuitSignals.catchThem()
         runner.start(port: port)
         var announced = false
@@ -60,6 +60,8 @@ struct ServeCommand: ParsableCommand {
                 Console.fail(reason)
             case let .serving(port) where !announced:
                 announced = true
+                // Serving: from here on, what the command made (the data folder, its files) is kept.
+                Console.keepWhatWasMade()
                 print("iapsim: serving \(directory.path) on http://127.0.0.1:\(port) (verifyReceipt, /inApps/...); Ctrl-C stops")
                 fflush(nil)
             default:
@@ -72,5 +74,7 @@ struct ServeCommand: ParsableCommand {
         runner.stop()
         stopSending()
         do { try parties.close() } catch { Console.fail("\(error)") }
+        // Stopped by a signal: the status says which (130 for SIGINT, 143 for SIGTERM), as for the app.
+        if let signal = QuitSignals.caught { Foundation.exit(128 + signal) }
     }
 }

@@ -28,7 +28,7 @@ struct KeysCommand: ParsableCommand {
     }
 
     func run() throws {
-        let directory = data.sharedDirectory()
+        let directory = data.givenOrDefaultDirectory()
         let key: APIKey, secret: String, token: String
         do {
             let store = try StoreDatabase(path: directory.store)
@@ -73,7 +73,7 @@ struct CertsCommand: ParsableCommand {
         if FileManager.default.fileExists(atPath: out, isDirectory: &isFolder), !isFolder.boolValue {
             Console.fail("--out: \(out) is a file, not a folder; give a folder to write the certificates to")
         }
-        let directory = data.sharedDirectory()
+        let directory = data.givenOrDefaultDirectory()
         let certificates: StoreCertificates
         do {
             let store = try StoreDatabase(path: directory.store)
@@ -113,7 +113,10 @@ struct ReceiptCommand: ParsableCommand {
 
     func run() throws {
         let products = catalog.load()
-        _ = data.existingDirectory()
+        let devices = data.existingDirectory().deviceNames
+        guard devices.contains(device) else {
+            Console.fail("no device \"\(device)\" in \(data.directory.path) (it has \(devices.joined(separator: ", "))); give one of them (--device NAME)")
+        }
         let directory = data.sharedDirectory()
         let receipt: String?
         do {

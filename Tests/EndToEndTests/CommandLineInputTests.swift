@@ -6,23 +6,23 @@ import Testing
 @Suite("Command line: one clear line for every bad input, nothing left behind", .serialized)
 struct CommandLineInputTests {
     /// Quotes a word for `sh`.
-    private func quoted(_ word: String) -> String { "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+    func quoted(_ word: String) -> String { "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'" }
 
     /// Runs iapsim with `arguments` on a terminal (through `script`), as a person would; answers status and output.
-    private func onTerminal(_ arguments: [String], in work: String, environment: String = "") async throws -> (Int32, String) {
+    func onTerminal(_ arguments: [String], in work: String, environment: String = "") async throws -> (Int32, String) {
         let command = environment + " " + ([builtBinary] + arguments).map(quoted).joined(separator: " ")
         let status = try await spawn(["timeout", "-s", "KILL", "20", "script", "-qec", command, "/dev/null"], output: work + "/out")
         return (status, (try? String(contentsOfFile: work + "/out", encoding: .utf8)) ?? "")
     }
 
     /// Runs iapsim without a terminal (headless commands).
-    private func headless(_ arguments: [String], in work: String) async throws -> (Int32, String) {
+    func headless(_ arguments: [String], in work: String) async throws -> (Int32, String) {
         let status = try await spawn([builtBinary] + arguments, output: work + "/out")
         return (status, (try? String(contentsOfFile: work + "/out", encoding: .utf8)) ?? "")
     }
 
     /// One line in iapsim's style, no Foundation dump, no usage screen.
-    private func oneClearLine(_ output: String, mentioning words: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+    func oneClearLine(_ output: String, mentioning words: [String], sourceLocation: SourceLocation = #_sourceLocation) {
         let lines = output.split(whereSeparator: \.isNewline).filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
         #expect(lines.count == 1, "\(output)", sourceLocation: sourceLocation)
         #expect(output.hasPrefix("iapsim: "), "\(output)", sourceLocation: sourceLocation)
@@ -32,7 +32,7 @@ struct CommandLineInputTests {
         for word in words { #expect(output.contains(word), "\(output) lacks \(word)", sourceLocation: sourceLocation) }
     }
 
-    private func nothingCreated(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    func nothingCreated(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(!FileManager.default.fileExists(atPath: path), "\(path) was created", sourceLocation: sourceLocation)
     }
 

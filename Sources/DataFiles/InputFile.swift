@@ -1,0 +1,39 @@
+import Foundation
+
+/// A file a person hands iapsim to read (a catalog, a script): read whole only when it is a regular file, so that a
+/// named pipe waits for nobody and a device is not read for ever; otherwise what it is, in words.
+public enum InputFile {
+    public enum Problem: Error, Equatable {
+        case missing
+        case folder
+        /// A named pipe, a device or a socket: what it is, in words ("a named pipe (FIFO)").
+        case notAFile(String)
+        /// The system's own words for why it cannot be read ("Permission denied").
+        case unreadable(String)
+    }
+
+    public static func read(_ path: String) throws(Problem) -> Data {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            if errno == ENOENT || errno == ENOTDIR { throw .missing }
+            throw .unreadable(String(cString: strerror(errno)))
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw .folder
+        case S_IFIFO: throw .notAFile("a named pipe (FIFO)")
+        case S_IFCHR: throw .notAFile("a character device")
+        case S_IFBLK: throw .notAFile("a block device")
+        case S_IFSOCK: throw .notAFile("a socket")
+        default: throw .notAFile("not a regular file")
+        }
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw .unreadable(String(cString: strerror(errno))) }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        do {
+            return try handle.readToEnd() ?? Data()
+        } catch {
+            throw .unreadable((error as NSError).localizedDescription)
+        }
+    }
+}

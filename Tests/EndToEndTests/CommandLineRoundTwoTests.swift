@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+
+/// Bad input, round two (issue 23): what came with serve, keys, certs and receipt, files that are not files, and paths
+/// that would break a message over two lines.
+extension CommandLineInputTests {
+    /// Runs a bash script (the binary is `$BIN`) and answers its output.
+    private func bash(_ script: String, in work: String) async throws -> String {
+        _ = try await spawn(["bash", "-c", "BIN=\(quoted(builtBinary)); W=\(quoted(work)); " + script], output: work + "/bash.out")
+        return (try? String(contentsOfFile: work + "/bash.out", encoding: .utf8)) ?? ""
+    }
+
+    /// Every file under `path` with its bytes, to show a failed command left them as they were.
+    private func contents(of path: String) -> [String: Data] {
+        var files: [String: Data] = [:]
+        for name in (FileManager.default.enumerator(atPath: path)?.allObjects as? [String]) ?? [] {
+            files[name] = FileManager.default.contents(atPath: path + "/" + name)
+        }
+        return files
+    }
+
+    @Test("a named pipe or a device given as a catalog or a script says what it is, and waits for nobody")
+    func notAFile() async throws {
+        let work = try makeWorkDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        #expect(mkfifo(work + "/pipe", 0o644) == 0)
+        for arguments in [["play", "--catalog", work + "/pipe", "paid-then-killed"], ["play", work + "/pipe"], ["catalog", "--catalog", "/dev/zero"]] {
+            let (status, output) = try await headless(arguments, in: work)
+            #expect(status == 1, "\(arguments)")
+            oneClearLine(output, mentioning: [arguments.contains("/dev/zero") ? "a character device" : "a named pipe (FIFO)", "not a file"])
+            #expect(!output.contains("Success") && !output.contains("No such file"), "\(output)")
+        }
+    }
+
+    @Test("a path with a line break in it stays on the message's one line")
+    func lineBreakInAPath() async throws {
+        let work = try makeWorkDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let (status, output) = try await headless(["state", "--data-dir", work + "/two\nlines"], in: work)
+        #expect(status == 1)
+        oneClearLine(output, mentioning: ["two\\nlines"])
+    }
+
+    @Test("keys and certs on a mistyped --data-dir refuse it as receipt does, creating nothing")
+    func mistypedDataDirectory() async throws {
+        let work = try makeWorkDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        for arguments in [["keys"], ["certs", "--out", work + "/certs"], ["receipt"]] {
+            let (status, output) = try await headless(arguments + ["--data-dir", work + "/typo"], in: work)
+            #expect(status == 1, "\(arguments)")
+            oneClearLine(output, mentioning: [work + "/typo", "no such folder"])
+            nothingCreated(work + "/typo")
+            nothingCreated(work + "/certs")
+        }
+    }
+
+    @Test("receipt for a device the data has never seen is refused, naming the devices it has")
+    func unknownDevice() async throws {
+        let work = try makeWorkDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let script = work + "/buy.iapsim"
+        try "launch alice\nselect non-consumable 1\npress Enter\nwait until \"Purchase complete\"\n".write(toFile: script, atomically: true, encoding: .utf8)
+        #expect(try await headless(["play", "--data-dir", work + "/data", script], in: work).0 == 0)
+        #expect(try await headless(["receipt", "--data-dir", work + "/data"], in: work).0 == 0)
+        let (status, output) = try await headless(["receipt", "--data-dir", work + "/data", "--device", "tablet"], in: work)
+        #expect(status == 1)
+        oneClearLine(output, mentioning: ["tablet", "phone"])
+    }
+
+    @Test("serve on a port in use fails with one line and leaves no data folder, nor a byte changed in an existing one")
+    func servePortInUse() async throws {
+        let work = try makeWorkDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        #expect(try await headless(["play", "--data-dir", work + "/data", "paid-then-killed"], in: work).0 == 0)
+        let before = contents(of: work + "/data")
+        let output = try await bash("""
+            python3 -c 'import socket, time, sys; s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(); print(s.getsockname()[1], flush=True); time.sleep(60)' > "$W/port" &
+            holder=$!
+            for _ in $(seq 100); do [ -s "$W/port" ] && break; sleep 0.1; done
+            port=$(cat "$W/port")
+            "$BIN" serve --data-dir "$W/new" --port "$port" > "$W/new.out" 2>&1; echo "new $?"
+            "$BIN" serve --data-dir "$W/data" --port "$port" > "$W/old.out" 2>&1; echo "old $?"
+            kill $holder
+            """, in: work)
+        #expect(output.contains("new 1") && output.contains("old 1"), "\(output)")
+        for name in ["new.out", "old.out"] {
+            oneClearLine((try? String(contentsOfFile: work + "/" + name, encoding: .utf8)) ?? "", mentioning: ["127.0.0.1:", "in use"])
+        }
+        nothingCreated(work + "/new")
+        #expect(contents(of: work + "/data") == before)
+    }
+
+    @Test("serve stopped by SIGINT or SIGTERM exits 130 or 143, as the README says", arguments: [("INT", 130), ("TERM", 143)])
+    func serveSignals(_ signal: String, _ expected: Int) async throws {
+        let work = try makeWorkDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let output = try await bash("""
+            "$BIN" serve --data-dir "$W/data" --port 0 > "$W/serve.out" 2>&1 &
+            server=$!
+            for _ in $(seq 200); do grep -q serving "$W/serve.out" && break; sleep 0.1; done
+            kill -\(signal) $server; wait $server; echo "status $?"
+            """, in: work)
+        #expect(output.contains("status \(expected)"), "\(output)")
+    }
+}
