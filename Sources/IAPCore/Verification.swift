@@ -20,6 +20,10 @@ public enum BackendError: Error, Sendable, Equatable {
     case unreachable
     case timeout
     case http(Int)
+    /// A success status whose body is not the contract's JSON.
+    case notTheContract(status: Int)
+    /// A body over the most the client reads (1 MB).
+    case tooLarge(status: Int)
 }
 
 /// What a user holds on the backend.

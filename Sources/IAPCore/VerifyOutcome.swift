@@ -16,6 +16,8 @@ public enum VerifyOutcome: Sendable, Equatable {
         case .failure(.unreachable): self = .retry(reason: "backend unreachable")
         case .failure(.timeout): self = .retry(reason: "backend timed out")
         case .failure(.http(let code)): self = .retry(reason: "HTTP \(code)")
+        case .failure(.notTheContract): self = .retry(reason: "backend answer not the contract's")
+        case .failure(.tooLarge): self = .retry(reason: "backend answer over 1 MB")
         case .success(let response):
             let status = response.appleStatus ?? 0
             switch response.result {

@@ -1,4 +1,5 @@
 import Foundation
+import IAPCore
 
 /// A mistake on the command line found while running, already said in full.
 public struct CommandLineError: Error, CustomStringConvertible {
@@ -23,9 +24,10 @@ public enum Console {
         say("warning: " + message)
     }
 
-    /// One line on stderr, whatever the message holds: a line break in a path is written as `\n`.
+    /// One line on stderr, whatever the message holds: a line break in a path is written as `\n`, and a URL's
+    /// credentials as `***` (the message may quote what was typed).
     private static func say(_ message: String) {
-        FileHandle.standardError.write(Data("iapsim: \(oneLine(message))\n".utf8))
+        FileHandle.standardError.write(Data("iapsim: \(oneLine(ShownURL.redacting(in: message)))\n".utf8))
     }
 
     public static func oneLine(_ text: String) -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import IAPCore
 
 /// `--notify URL`: the team's server that App Store Server Notifications are POSTed to, checked at the edge so that a
 /// typo is said at once rather than as a retry count hours later. Said as `iapsim: --notify: …` by the caller, as
@@ -8,7 +9,7 @@ public enum NotifyURL {
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = components.host, !host.isEmpty, let url = components.url
         else {
-            throw CommandLineError(description: "\"\(text)\" is not an http:// or https:// URL with a host; give e.g. http://127.0.0.1:9000/notifications")
+            throw CommandLineError(description: "\"\(ShownURL.text(text))\" is not an http:// or https:// URL with a host; give e.g. http://127.0.0.1:9000/notifications")
         }
         return url
     }

@@ -58,6 +58,8 @@ struct BackendEndpoints: Sendable {
             case .unreachable: (.serviceUnavailable, "unavailable")
             case .timeout: (.gatewayTimeout, "timeout")
             case let .http(code): (HTTPResponse.Status(code: code), code >= 500 ? "unavailable" : "badRequest")
+            // The built-in backend is this process: it never answers outside the contract; a relay of one that did is a bad gateway.
+            case .notTheContract, .tooLarge: (.badGateway, "unavailable")
             }
             return Wire.json(BackendErrorBody(error: name, message: "the backend could not answer (\(error)); ask again later"), status: status,
                              summary: name)

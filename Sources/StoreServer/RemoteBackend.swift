@@ -8,8 +8,12 @@ import NIOHTTP1
 /// over HTTP. Answers come back on the parties' thread, as the built-in backend's do, and every exchange is told for
 /// the inspector's timeline.
 public final class RemoteBackend: Backend {
-    public var creditsKeptAt: String? { base }
+    /// The URL as given, its credentials written `***`.
+    public let creditsKeptAt: String?
+    /// Where the contract's paths hang off, without credentials (they go in `authorization`).
     private let base: String
+    /// `user:password@` of the URL given, as HTTP Basic authorization.
+    private let authorization: String?
     private let thread: PartyThread
     /// Each exchange in a line since the last `takeExchanges`, for the inspector's timeline.
     private var exchanges: [Localized] = []
@@ -21,7 +25,17 @@ public final class RemoteBackend: Backend {
 
     /// `url` is where the contract's paths hang off, e.g. `http://127.0.0.1:9000` for `http://127.0.0.1:9000/backend/v1/…`.
     public init(url: String, thread: PartyThread) {
-        base = url.hasSuffix("/") ? String(url.dropLast()) : url
+        var parts = URLComponents(string: url)
+        if let user = parts?.user {
+            authorization = "Basic " + Data("\(user):\(parts?.password ?? "")".utf8).base64EncodedString()
+            parts?.user = nil
+            parts?.password = nil
+        } else {
+            authorization = nil
+        }
+        creditsKeptAt = ShownURL.text(url.hasSuffix("/") ? String(url.dropLast()) : url)
+        let plain = parts?.string ?? url
+        base = plain.hasSuffix("/") ? String(plain.dropLast()) : plain
         self.thread = thread
     }
 
@@ -55,8 +69,8 @@ public final class RemoteBackend: Backend {
             exchanges.append(line)
             completion(result)
         })
-        let call = Call(method: method, url: url, body: body.flatMap { try? JSONEncoder().encode($0) }, shown: shown, thread: thread,
-                        reply: reply)
+        let call = Call(method: method, url: url, authorization: authorization, body: body.flatMap { try? JSONEncoder().encode($0) },
+                        shown: shown, thread: thread, reply: reply)
         Task.detached { await call.run() }
     }
 
@@ -64,6 +78,7 @@ public final class RemoteBackend: Backend {
     private struct Call<Answer: Decodable & Sendable>: Sendable {
         let method: HTTPMethod
         let url: String
+        let authorization: String?
         let body: Data?
         let shown: String
         let thread: PartyThread
@@ -71,7 +86,7 @@ public final class RemoteBackend: Backend {
 
         func run() async {
             let started = ContinuousClock.now
-            let exchanged = await RemoteBackend.exchange(method, url, body: body, as: Answer.self)
+            let exchanged = await RemoteBackend.exchange(method, url, authorization: authorization, body: body, as: Answer.self)
             let line = RemoteBackend.line(shown, exchanged.result.map { _ in () }, status: exchanged.status, since: started)
             thread.post { reply.value(exchanged.result, line) }
         }
@@ -79,29 +94,42 @@ public final class RemoteBackend: Backend {
 
     private static func line(_ shown: String, _ result: Result<Void, BackendError>, status: Int?, since started: ContinuousClock.Instant) -> Localized {
         let milliseconds = Elapsed.milliseconds(since: started)
-        var answer = status.map(String.init) ?? ""
-        if case let .failure(error) = result, status == nil { answer = "\(error)" }
-        return Localized(en: "backend: \(shown) → \(answer) (\(milliseconds) ms)", zh: "后端:\(shown) → \(answer)(\(milliseconds) 毫秒)")
+        var answer = Localized(status.map(String.init) ?? "")
+        switch result {
+        case .failure(.notTheContract): answer = Localized(en: answer.en + ", not the contract's JSON", zh: answer.zh + ",不是约定的 JSON")
+        case .failure(.tooLarge): answer = Localized(en: answer.en + ", body over 1 MB", zh: answer.zh + ",响应体超过 1 MB")
+        case let .failure(error) where status == nil: answer = Localized("\(error)")
+        default: break
+        }
+        return Localized(en: "backend: \(shown) → \(answer.en) (\(milliseconds) ms)", zh: "后端:\(shown) → \(answer.zh)(\(milliseconds) 毫秒)")
     }
 
     /// One request and its answer, as the client understands it: no connection is unreachable, no answer in time a
-    /// timeout, any status but 2xx (or a body that is not the contract's) an HTTP error.
+    /// timeout, any status but 2xx an HTTP error, a 2xx whose body is not the contract's or is over 1 MB said so.
     private static func exchange<Answer: Decodable & Sendable>(
-        _ method: HTTPMethod, _ url: String, body: Data?, as: Answer.Type
+        _ method: HTTPMethod, _ url: String, authorization: String?, body: Data?, as: Answer.Type
     ) async -> (result: Result<Answer, BackendError>, status: Int?) {
         var request = HTTPClientRequest(url: url)
         request.method = method
         request.headers.add(name: "Accept", value: "application/json")
+        if let authorization { request.headers.add(name: "Authorization", value: authorization) }
         if let data = body {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(bytes: data))
         }
         do {
             let response = try await HTTPClient.shared.execute(request, timeout: .seconds(Int64(timeout)))
-            let bytes = try await response.body.collect(upTo: 1 << 20)
             let status = Int(response.status.code)
+            let bytes: ByteBuffer
+            do {
+                bytes = try await response.body.collect(upTo: mostBytes)
+            } catch is NIOTooManyBytesError {
+                return (.failure(.tooLarge(status: status)), status)
+            }
             guard (200..<300).contains(status) else { return (.failure(.http(status)), status) }
-            guard let answer = try? JSONDecoder().decode(Answer.self, from: Data(buffer: bytes)) else { return (.failure(.http(502)), status) }
+            guard let answer = try? JSONDecoder().decode(Answer.self, from: Data(buffer: bytes)) else {
+                return (.failure(.notTheContract(status: status)), status)
+            }
             return (.success(answer), status)
         } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout {
             return (.failure(.timeout), nil)
@@ -112,9 +140,11 @@ public final class RemoteBackend: Backend {
 
     /// As long as the client waits for the built-in backend.
     static let timeout = 10.0
+    /// The most of an answer the client reads: 1 MB, far above any answer of the contract.
+    static let mostBytes = 1 << 20
 }
 
 public struct BackendURLError: Error, CustomStringConvertible {
     public let url: String
-    public var description: String { "\"\(url)\" is not a server's address; give e.g. http://127.0.0.1:9000 (http or https, a host, no query)" }
+    public var description: String { "\"\(ShownURL.text(url))\" is not a server's address; give e.g. http://127.0.0.1:9000 (http or https, a host, no query)" }
 }

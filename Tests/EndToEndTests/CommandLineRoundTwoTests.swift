@@ -103,3 +103,17 @@ extension CommandLineInputTests {
         #expect(output.contains("status \(expected)"), "\(output)")
     }
 }
+
+extension CommandLineInputTests {
+    @Test("a password in a URL is never printed, in any error", arguments: [
+        ["--backend", "ftp://qa:s3cret@host"], ["--notify", "ftp://qa:s3cret@host"], ["serve", "--notify", "ftp://qa:s3cret@host"],
+    ])
+    func noPasswordInErrors(_ arguments: [String]) async throws {
+        let work = try makeWorkDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let (status, output) = try await headless(arguments + ["--data-dir", work + "/data"], in: work)
+        #expect(status == 64)
+        oneClearLine(output, mentioning: ["ftp://***@host"])
+        #expect(!output.contains("s3cret"), "\(output)")
+    }
+}

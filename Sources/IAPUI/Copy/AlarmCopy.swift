@@ -65,6 +65,8 @@ enum RetryReason {
         switch reason {
         case "backend unreachable": return Localized(en: reason, zh: "后端不可达")
         case "backend timed out": return Localized(en: reason, zh: "后端超时")
+        case "backend answer not the contract's": return Localized(en: reason, zh: "后端的回答不符合约定")
+        case "backend answer over 1 MB": return Localized(en: reason, zh: "后端的回答超过 1 MB")
         case "receipt empty": return Localized(en: reason, zh: "收据为空")
         case "verification pending": return Localized(en: reason, zh: "仍在验证")
         case "not in receipt": return Localized(en: "not in the receipt yet", zh: "收据中尚无此交易")

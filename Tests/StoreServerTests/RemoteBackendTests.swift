@@ -1,0 +1,108 @@
+import Foundation
+import Hummingbird
+import IAPCore
+import Logging
+import StoreServer
+import Testing
+
+/// `--backend URL` (issue 23): what a team's server answered is said as it was, and the URL's credentials are used,
+/// never shown.
+@Suite("A team's own backend: answers said as they were, credentials never shown", .serialized)
+struct RemoteBackendTests {
+    /// A team's server in miniature: POST /backend/v1/orders answers `body` with status 200; it keeps the
+    /// Authorization header it was sent.
+    private final class TeamServer: @unchecked Sendable {
+        private let lock = NSLock()
+        private var task: Task<Void, Error>?
+        private var authorization: String?
+        private(set) var port = 0
+
+        var heardAuthorization: String? {
+            lock.lock()
+            defer { lock.unlock() }
+            return authorization
+        }
+
+        private func heard(_ header: String?) {
+            lock.lock()
+            authorization = header
+            lock.unlock()
+        }
+
+        func start(answering body: String) async throws {
+            let router = Router()
+            router.post("backend/v1/orders") { [self] request, _ -> Response in
+                heard(request.headers[.authorization])
+                return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: body)))
+            }
+            var logger = Logger(label: "test.team")
+            logger.logLevel = .critical
+            let (ports, running) = AsyncStream.makeStream(of: Int.self)
+            let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                                  onServerRunning: { running.yield($0.localAddress?.port ?? 0) }, logger: logger)
+            task = Task { try await app.run() }
+            for await port in ports {
+                self.port = port
+                break
+            }
+        }
+
+        func stop() {
+            task?.cancel()
+        }
+    }
+
+    /// Asks the backend for an order and pumps its thread until the answer comes: the result and the timeline's line.
+    private func createOrder(at url: String) async throws -> (Result<String, BackendError>, [Localized], RemoteBackend) {
+        let thread = PartyThread()
+        let backend = RemoteBackend(url: url, thread: thread)
+        let box = Box()
+        backend.createOrder(user: "alice", productId: "com.iapsim.coins.60") { box.result = $0 }
+        let deadline = Date().addingTimeInterval(15)
+        // Pumped without blocking: the server and the HTTP client need the cooperative pool this test runs on.
+        while box.result == nil, Date() < deadline {
+            if !thread.runJobs(waitingUpTo: 0) { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        return (try #require(box.result), backend.takeExchanges(), backend)
+    }
+
+    private final class Box: @unchecked Sendable {
+        var result: Result<String, BackendError>?
+    }
+
+    @Test("a 200 whose JSON is not the contract's is said so, not called HTTP 502")
+    func notTheContract() async throws {
+        let server = TeamServer()
+        try await server.start(answering: #"{"hello": "world"}"#)
+        defer { server.stop() }
+        let (result, lines, _) = try await createOrder(at: "http://127.0.0.1:\(server.port)")
+        #expect(result == .failure(.notTheContract(status: 200)))
+        #expect(lines.first?.en.contains("200, not the contract's JSON") == true, "\(lines)")
+        #expect(VerifyOutcome(.failure(.notTheContract(status: 200))) == .retry(reason: "backend answer not the contract's"))
+    }
+
+    @Test("a body over 1 MB is said so, not called unreachable")
+    func tooLarge() async throws {
+        let server = TeamServer()
+        try await server.start(answering: #"{"orderId": ""# + String(repeating: "x", count: 2 << 20) + #""}"#)
+        defer { server.stop() }
+        let (result, lines, _) = try await createOrder(at: "http://127.0.0.1:\(server.port)")
+        #expect(result == .failure(.tooLarge(status: 200)))
+        #expect(lines.first?.en.contains("200, body over 1 MB") == true, "\(lines)")
+        #expect(VerifyOutcome(.failure(.tooLarge(status: 200))) == .retry(reason: "backend answer over 1 MB"))
+    }
+
+    @Test("credentials in the URL go as Basic authorization, and are never shown")
+    func credentials() async throws {
+        let server = TeamServer()
+        try await server.start(answering: #"{"orderId": "ORD-1"}"#)
+        defer { server.stop() }
+        let (result, lines, backend) = try await createOrder(at: "http://qa:s3cret@127.0.0.1:\(server.port)/")
+        #expect(result == .success("ORD-1"))
+        #expect(server.heardAuthorization == "Basic " + Data("qa:s3cret".utf8).base64EncodedString())
+        #expect(backend.creditsKeptAt == "http://***@127.0.0.1:\(server.port)")
+        #expect(!lines.contains { $0.en.contains("s3cret") || $0.zh.contains("s3cret") })
+        #expect(throws: BackendURLError.self) { try RemoteBackend.check("ftp://qa:s3cret@host") }
+        do { _ = try RemoteBackend.check("ftp://qa:s3cret@host") } catch { #expect(!"\(error)".contains("s3cret"), "\(error)") }
+    }
+}
