@@ -26,6 +26,8 @@ public enum DataFile {
         config.busyMode = .timeout(2)
         // No table of iapsim's declares a foreign key: GRDB's PRAGMA for them, at every open, has nothing to enforce.
         config.foreignKeysEnabled = false
+        // SQLite's side files this open makes: a failed open takes them away again, leaving the folder as it was.
+        let sideFiles = [path + "-wal", path + "-shm"].filter { !FileManager.default.fileExists(atPath: $0) }
         do {
             let existed = access(path, F_OK) == 0
             if existed { try checkNotEmpty(path, as: identity) }
@@ -57,12 +59,20 @@ public enum DataFile {
             }
             return queue
         } catch let error as DatabaseError {
+            removeNew(sideFiles)
             throw DataFileError(path: path, problem: explain(error))
         } catch let error as DataFileError {
+            removeNew(sideFiles)
             throw error
         } catch {
+            removeNew(sideFiles)
             throw DataFileError(path: path, problem: "\(error)")
         }
+    }
+
+    /// Removes the side files that were not there before, once the connection that made them is gone.
+    private static func removeNew(_ sideFiles: [String]) {
+        for file in sideFiles { unlink(file) }
     }
 
     /// Whether the file's header says WAL (its format versions, bytes 18 and 19, are 2).
@@ -79,12 +89,22 @@ public enum DataFile {
         case .SQLITE_NOTADB, .SQLITE_CORRUPT:
             "not a readable iapsim database (corrupt or foreign file); left untouched — move it away to start afresh"
         case .SQLITE_BUSY, .SQLITE_LOCKED:
-            "locked by another process; close the other iapsim using this data directory"
+            "locked by another process; close the program that has it open (another iapsim, a sqlite3 shell, a database browser), then run again"
         case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY:
             "cannot be opened for writing (\(error.message ?? "permission denied"))"
+        case .SQLITE_FULL:
+            "cannot be written: the disk is full; free some space (df shows how much is left), then run again — nothing was half-written"
+        case .SQLITE_IOERR:
+            "cannot be written (disk I/O error \(error.extendedResultCode.rawValue)): the disk may be full, read-only or failing; check it (df, dmesg), then run again — nothing was half-written"
         default:
             error.message ?? "\(error)"
         }
+    }
+
+    /// An error from any step on a data file, said as `explain` says it; `path` names the file when known.
+    public static func describe(_ error: any Error, path: String? = nil) -> String {
+        guard let error = error as? DatabaseError else { return "\(error)" }
+        return (path.map { $0 + ": " } ?? "a data file: ") + explain(error)
     }
 }
 

@@ -1,3 +1,4 @@
+import DataFiles
 import Foundation
 import IAPCore
 
@@ -18,6 +19,15 @@ public enum Console {
         undoOnFailure?()
         say(message)
         Foundation.exit(code)
+    }
+
+    /// An error as a person reads it: a database's own code explained (locked, disk full), anything else as it says.
+    public static func fail(_ error: any Error, code: Int32 = 1) -> Never {
+        fail(describe(error), code: code)
+    }
+
+    public static func describe(_ error: any Error) -> String {
+        DataFile.describe(error)
     }
 
     public static func warn(_ message: String) {

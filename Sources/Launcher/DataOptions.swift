@@ -40,7 +40,7 @@ public struct DataOptions: ParsableArguments {
     /// it cannot be used; until `Console.keepWhatWasMade()`, a failure removes what this created.
     private static func claim(_ directory: DataDirectory) -> Bool {
         let claim: DataDirectoryClaim?
-        do { claim = try directory.claim() } catch { Console.fail("\(error)") }
+        do { claim = try directory.claim() } catch { Console.fail(error) }
         Console.undoOnFailure = claim?.undo
         return claim != nil
     }
@@ -54,7 +54,7 @@ public struct DataOptions: ParsableArguments {
 
     /// An existing data directory (state, reset), or a clear failure.
     public func existingDirectory() -> DataDirectory {
-        do { try directory.checkExisting() } catch { Console.fail("\(error)") }
+        do { try directory.checkExisting() } catch { Console.fail(error) }
         return directory
     }
 }

@@ -25,7 +25,7 @@ extension LaunchSettings {
         guard isatty(0) == 1, isatty(1) == 1 else {
             Console.fail("needs an interactive terminal (stdin and stdout must be a TTY); `iapsim state` prints the data without one", code: 2)
         }
-        do { try TerminalSession.check() } catch { Console.fail("\(error)") }
+        do { try TerminalSession.check() } catch { Console.fail(error) }
         let imported = CatalogOption.imported(catalog)
         CatalogOption.warn(imported, path: catalog)
         let products = imported.products
@@ -57,7 +57,7 @@ extension LaunchSettings {
                                          notifying: notify != nil)
             }
         } catch {
-            Console.fail("\(error)")
+            Console.fail(error)
         }
 
         // The port is bound before the terminal is taken: one that is in use is said in one line, like any other mistake.
@@ -83,7 +83,7 @@ extension LaunchSettings {
         do {
             terminal = try TerminalSession(monochrome: monochrome)
         } catch {
-            Console.fail("\(error)")
+            Console.fail(error)
         }
         Console.keepWhatWasMade()
         var theme: Theme = monochrome ? .monochrome : .color
@@ -118,7 +118,7 @@ extension LaunchSettings {
                 try loop.session.close()
                 directory.recordClosedCleanly(loop.session.directory)
             } catch {
-                Console.fail("\(error)")
+                Console.fail(error)
             }
             // Nothing is left to do: taking the app's objects apart (a backlog's worth of state) would only delay the exit.
             Foundation.exit(0)

@@ -17,7 +17,7 @@ struct GalleryCommand: ParsableCommand {
 
     func run() throws {
         let products = catalog.load()
-        do { try DataDirectory(path: out).checkPath(option: "--out") } catch { Console.fail("\(error)") }
+        do { try DataDirectory(path: out).checkPath(option: "--out") } catch { Console.fail(error) }
         do {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
             try writeAll(products)

@@ -48,7 +48,7 @@ struct StateCommand: ParsableCommand {
         do {
             print(try StateReport.json(for: directory, catalog: catalog.load()) { Console.warn($0) })
         } catch {
-            Console.fail("\(error)")
+            Console.fail(error)
         }
     }
 }
@@ -104,7 +104,7 @@ struct ResetCommand: ParsableCommand {
             let removed = try directory.removeAll()
             print(removed.isEmpty ? "nothing to clear in \(directory.path)" : "cleared \(directory.path): \(removed.joined(separator: ", "))")
         } catch {
-            Console.fail("\(error)")
+            Console.fail(error)
         }
     }
 }

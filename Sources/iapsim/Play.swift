@@ -38,14 +38,14 @@ struct Play: ParsableCommand {
         let products = catalog.load()
         var scripts: [(String, Script)] = []
         for file in files {
-            do { scripts.append((file, try Script.load(path: Scenarios.path(of: file)))) } catch { Console.fail("\(error)") }
+            do { scripts.append((file, try Script.load(path: Scenarios.path(of: file)))) } catch { Console.fail(error) }
         }
         if let dataDir {
             // The same lock the app and `reset` take: two writers on one directory would corrupt each other's story.
             let claim: DataDirectoryClaim?
-            do { claim = try DataDirectory(path: dataDir).claim() } catch { Console.fail("\(error)") }
+            do { claim = try DataDirectory(path: dataDir).claim() } catch { Console.fail(error) }
             guard claim != nil else { Console.fail("another iapsim is using \(dataDir); quit it first") }
-            Console.keepWhatWasMade()
+            Console.undoOnFailure = claim?.undo
         }
         for (file, script) in scripts {
             say("▶ \(script.name)  (\(file))")
@@ -59,7 +59,9 @@ struct Play: ParsableCommand {
             setup.scenarioScript = Scenarios.script
             setup.scenarios = { Scenarios.list }
             let outcome: ScriptPlayer.Outcome
-            do { outcome = try ScriptPlayer(setup, output: say).play(script) } catch { Console.fail("\(file): \(error)") }
+            do { outcome = try ScriptPlayer(setup, output: say).play(script) } catch { Console.fail("\(file): \(Console.describe(error))") }
+            // A script that ran, passed or not, leaves its data to look at; one that could not run leaves nothing.
+            Console.keepWhatWasMade()
             switch outcome {
             case .passed:
                 say("✔ \(script.name): every expectation met\n")

@@ -48,7 +48,7 @@ struct ServeCommand: ParsableCommand {
                 stopSending = sender.stop
             }
         } catch {
-            Console.fail("\(error)")
+            Console.fail(error)
         }
         QuitSignals.catchThem()
         runner.start(port: port)
@@ -73,7 +73,7 @@ struct ServeCommand: ParsableCommand {
         }
         runner.stop()
         stopSending()
-        do { try parties.close() } catch { Console.fail("\(error)") }
+        do { try parties.close() } catch { Console.fail(error) }
         // Stopped by a signal: the status says which (130 for SIGINT, 143 for SIGTERM), as for the app.
         if let signal = QuitSignals.caught { Foundation.exit(128 + signal) }
     }

@@ -117,3 +117,38 @@ extension CommandLineInputTests {
         #expect(!output.contains("s3cret"), "\(output)")
     }
 }
+
+extension CommandLineInputTests {
+    @Test("a disk that takes no more (a file size limit) is said with what to do, and a failed play leaves nothing")
+    func diskFull() async throws {
+        let work = try makeWorkDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let output = try await bash(#"(ulimit -f 64; trap '' XFSZ; "$BIN" play --data-dir "$W/full" paid-then-killed > /dev/null 2> "$W/err"); echo "status $?""#, in: work)
+        #expect(output.contains("status 1"), "\(output)")
+        oneClearLine((try? String(contentsOfFile: work + "/err", encoding: .utf8)) ?? "", mentioning: ["store.sqlite", "disk", "df", "run again"])
+        nothingCreated(work + "/full")
+    }
+
+    @Test("a data file another program holds is named with what to do, for a later write too, and gets no side file")
+    func lockedByAnotherProgram() async throws {
+        let work = try makeWorkDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        #expect(try await headless(["play", "--data-dir", work + "/data", "paid-then-killed"], in: work).0 == 0)
+        let output = try await bash("""
+            python3 -c 'import sqlite3, time; c = sqlite3.connect("'"$W"'/data/store.sqlite", isolation_level=None); c.execute("BEGIN EXCLUSIVE"); open("'"$W"'/held", "w").close(); time.sleep(30)' &
+            holder=$!
+            for _ in $(seq 100); do [ -e "$W/held" ] && break; sleep 0.1; done
+            ls "$W/data" > "$W/before"
+            "$BIN" keys --data-dir "$W/data" > /dev/null 2> "$W/keys.err"; echo "keys $?"
+            "$BIN" state --data-dir "$W/data" > /dev/null 2> "$W/state.err"; echo "state $?"
+            ls "$W/data" > "$W/after"
+            kill $holder
+            """, in: work)
+        #expect(output.contains("keys 1"), "\(output)")
+        for name in ["keys.err", "state.err"] {
+            let said = (try? String(contentsOfFile: work + "/" + name, encoding: .utf8)) ?? ""
+            if !said.isEmpty { oneClearLine(said, mentioning: ["locked by another process", "close the program"]) }
+        }
+        #expect(try String(contentsOfFile: work + "/before", encoding: .utf8) == String(contentsOfFile: work + "/after", encoding: .utf8))
+    }
+}
