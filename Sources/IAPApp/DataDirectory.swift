@@ -60,6 +60,13 @@ public struct DataDirectory: Sendable {
     }
 
     private func remove(_ files: [String]) throws -> [String] {
+        for file in files {
+            for path in [file, file + "-wal", file + "-shm"] {
+                if let pid = Self.holder(of: path) {
+                    throw DataDirectoryError(description: "\((file as NSString).lastPathComponent) is open in another program (pid \(pid)); close it, then run again — nothing was removed")
+                }
+            }
+        }
         var removed: [String] = []
         for file in files {
             for path in [file, file + "-wal", file + "-shm"] where FileManager.default.fileExists(atPath: path) {
@@ -68,6 +75,20 @@ public struct DataDirectory: Sendable {
             }
         }
         return removed
+    }
+
+    /// The process holding a lock on the file (SQLite's locks are POSIX record locks), if another one does.
+    static func holder(of path: String) -> pid_t? {
+        let fd = Foundation.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var lock = flock()
+        lock.l_type = Int16(F_WRLCK)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = 0
+        lock.l_len = 0
+        guard fcntl(fd, F_GETLK, &lock) == 0, lock.l_type != Int16(F_UNLCK) else { return nil }
+        return lock.l_pid
     }
 
     /// Holds an exclusive lock on the directory while the app runs; nil when another iapsim holds it.

@@ -152,3 +152,24 @@ extension CommandLineInputTests {
         #expect(try String(contentsOfFile: work + "/before", encoding: .utf8) == String(contentsOfFile: work + "/after", encoding: .utf8))
     }
 }
+
+extension CommandLineInputTests {
+    @Test("reset refuses while another program holds a data file, removing nothing")
+    func resetWhileHeld() async throws {
+        let work = try makeWorkDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        #expect(try await headless(["play", "--data-dir", work + "/data", "paid-then-killed"], in: work).0 == 0)
+        let output = try await bash("""
+            python3 -c 'import sqlite3, time; c = sqlite3.connect("'"$W"'/data/backend.sqlite", isolation_level=None); c.execute("BEGIN"); c.execute("SELECT count(*) FROM sqlite_master").fetchall(); open("'"$W"'/held", "w").close(); time.sleep(30)' &
+            holder=$!
+            for _ in $(seq 100); do [ -e "$W/held" ] && break; sleep 0.1; done
+            ls "$W/data" > "$W/before"
+            "$BIN" reset --data-dir "$W/data" > /dev/null 2> "$W/reset.err"; echo "reset $?"
+            ls "$W/data" > "$W/after"
+            kill $holder; wait $holder 2>/dev/null
+            """, in: work)
+        #expect(output.contains("reset 1"), "\(output)")
+        oneClearLine((try? String(contentsOfFile: work + "/reset.err", encoding: .utf8)) ?? "", mentioning: ["backend.sqlite", "another program", "nothing was removed"])
+        #expect(try String(contentsOfFile: work + "/before", encoding: .utf8) == String(contentsOfFile: work + "/after", encoding: .utf8))
+    }
+}
