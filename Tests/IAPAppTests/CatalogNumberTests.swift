@@ -1,4 +1,5 @@
 import Foundation
+import IAPApp
 import IAPCore
 import MockStore
 import Testing
@@ -68,6 +69,22 @@ struct CatalogNumberTests {
         } throws: { error in
             "\(error)".contains("products[0]") && "\(error)".contains("blank product id")
         }
+    }
+
+    @Test("a data folder an earlier iapsim poisoned (an expiry 300,000,000 years out) is read by state and the receipt, not a crash")
+    func poisonedFolder() throws {
+        // The product the loader now refuses, made directly: what an earlier iapsim sold from such a catalog.
+        let vip = Product(id: "vip", kind: .subscription, title: Localized("VIP"), summary: Localized(""), price: Localized("$30"), coins: 0,
+                          subscription: SubscriptionTerms(group: "G", introOffer: IntroOffer(mode: .payUpFront, period: .year, periods: 300_000_000)))
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("iapsim-test-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let app = try AppSession(directory: DataDirectory(path: path), catalog: [vip], user: "alice")
+        app.advance(0.5)
+        app.press(.enter)
+        app.advance(5)
+        let report = try StateReport.json(for: DataDirectory(path: path), catalog: [vip])
+        #expect(report.contains("\"expires_date_ms\" : \"\(AppleDate.milliseconds(AppleDate.latest))\""))
+        #expect(app.parties.store.appReceipt() != nil)
     }
 
     @Test("a date beyond what Apple's fields hold is never a crash: milliseconds are bounded")
