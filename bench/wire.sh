@@ -30,7 +30,7 @@ LUA
 "$bin" serve --data-dir "$data" --port 0 > "$work/serve.log" 2>&1 &
 server=$!
 trap 'kill -INT $server 2>/dev/null; wait $server 2>/dev/null || true' EXIT
-for _ in $(seq 1 100); do grep -q "http://127.0.0.1:" "$work/serve.log" && break; sleep 0.05; done
+for _ in $(seq 1 100); do grep -qs "http://127.0.0.1:" "$work/serve.log" && break; sleep 0.05; done
 port=$(grep -o 'http://127.0.0.1:[0-9]*' "$work/serve.log" | head -1 | cut -d: -f3)
 [ -n "$port" ] || { cat "$work/serve.log" >&2; exit 1; }
 # The server's resident memory in MB: all of it, and its anonymous part (the heap, not the mapped binary).
