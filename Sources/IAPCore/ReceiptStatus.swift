@@ -6,7 +6,7 @@ public enum ReceiptStatus {
     public static let badRequest = 21000
     /// No longer sent by Apple; listed so that a forced one reads as Apple's.
     public static let noLongerSent = 21001
-    /// `receipt-data` was malformed.
+    /// `receipt-data` was malformed, or the service experienced a temporary issue: Apple says to try again.
     public static let malformed = 21002
     /// The receipt could not be authenticated.
     public static let notAuthenticated = 21003

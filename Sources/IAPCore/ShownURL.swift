@@ -13,5 +13,5 @@ public enum ShownURL {
         return credentials.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "$1***@")
     }
 
-    private nonisolated(unsafe) static let credentials = try! NSRegularExpression(pattern: #"([A-Za-z][A-Za-z0-9+.-]*://)[^/?#\s@'"]+@"#)
+    private static let credentials = try! NSRegularExpression(pattern: #"([A-Za-z][A-Za-z0-9+.-]*://)[^/?#\s@'"]+@"#)
 }

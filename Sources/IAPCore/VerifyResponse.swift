@@ -20,10 +20,10 @@ public struct VerifyResponse: Codable, Sendable, Equatable {
         case pending
         /// Apple's receipt does not list the transaction (yet). Refresh the receipt and ask again.
         case notInReceipt
-        /// Apple refused the receipt for good (21002, 21003, 21006, 21010). Finish, nothing is credited.
+        /// Apple refused the receipt for good (21003, 21006, 21010). Finish, nothing is credited.
         case rejected
-        /// Apple could not verify it now (21005, 21009, 21100–21199, 21007/21008 from both endpoints, …). Ask again
-        /// with back-off.
+        /// Apple could not verify it now (21002, 21005, 21009, 21100–21199, 21007/21008 from both endpoints, …). Ask
+        /// again with back-off.
         case appleUnavailable
         /// The server's own setup is wrong (21004: its shared secret; 21000: its request to Apple): asking again
         /// changes nothing until someone fixes the server. Do not finish; raise an alarm.
@@ -55,11 +55,12 @@ public struct VerifyResponse: Codable, Sendable, Equatable {
     /// The backend's verdict on an answer from Apple other than a usable receipt.
     public static func apple(_ status: Int) -> VerifyResponse {
         let verdict: Verdict = switch status {
-        case ReceiptStatus.malformed, ReceiptStatus.notAuthenticated, ReceiptStatus.subscriptionExpired, ReceiptStatus.accountNotFound:
+        case ReceiptStatus.notAuthenticated, ReceiptStatus.subscriptionExpired, ReceiptStatus.accountNotFound:
             .rejected
         case ReceiptStatus.badRequest, ReceiptStatus.sharedSecretMismatch:
             .serverMisconfigured
-        // 21005, 21009, 211xx; 21007 or 21008 from both endpoints (seed 004: asked again until the fallback works);
+        // 21002 ("malformed or the service experienced a temporary issue. Try again.", Apple's words), 21005, 21009,
+        // 211xx; 21007 or 21008 from both endpoints (seed 004: asked again until the fallback works);
         // and anything Apple may add: money was paid, so an answer that does not refuse it is asked again (I1).
         default: .appleUnavailable
         }

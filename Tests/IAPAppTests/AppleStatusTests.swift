@@ -44,9 +44,10 @@ struct AppleStatusTests {
         #expect(try app.storeTransactions().allSatisfy(\.finished))
     }
 
-    @Test("21005 (Apple's receipt server unavailable) is retried with back-off, then credited once it answers")
-    func receiptServerUnavailable() throws {
-        let app = try Harness.paidWhile(forced(21005))
+    @Test("21002 (Apple: malformed, or the service had a temporary issue: try again), 21005 and 21009 are retried with back-off, then credited once Apple answers",
+          arguments: [21002, 21005, 21009])
+    func retriedUntilApple(answers status: Int) throws {
+        let app = try Harness.paidWhile(forced(status))
         app.advance(20)
         #expect(try attempts(app) >= 2)
         #expect(try app.credits().isEmpty)

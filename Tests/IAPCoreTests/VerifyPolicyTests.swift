@@ -39,8 +39,8 @@ struct VerifyPolicyTests {
         func outcome(_ status: Int) -> VerifyOutcome { VerifyOutcome(.success(.apple(status))) }
         #expect(VerifyOutcome(.success(.credited(user: "a", new: true))) == .valid)
         #expect(VerifyOutcome(.success(.compensated)) == .valid)
-        for status in [21002, 21003, 21006, 21010] { #expect(outcome(status) == .invalid(status: status)) }
-        for status in [21005, 21009, 21100, 21199, 21001, 21007, 21008] {
+        for status in [21003, 21006, 21010] { #expect(outcome(status) == .invalid(status: status)) }
+        for status in [21002, 21005, 21009, 21100, 21199, 21001, 21007, 21008] {
             #expect(outcome(status) == .retry(reason: "Apple unavailable (\(status))"))
         }
         for status in [21000, 21004] { #expect(outcome(status) == .misconfigured(status: status)) }

@@ -100,7 +100,7 @@ def handler(ledger, verify_url, secret):
                     return self.error(503, "unavailable", str(error))
                 status = apple["status"]
                 if status != 0:
-                    result = "rejected" if status in (21002, 21003, 21006, 21010) else \
+                    result = "rejected" if status in (21003, 21006, 21010) else \
                         "serverMisconfigured" if status in (21000, 21004) else "appleUnavailable"
                     return self.answer(200, {"result": result, "appleStatus": status})
                 entry = next((e for e in apple["receipt"]["in_app"] if e["transaction_id"] == body["transactionId"]), None)
