@@ -223,7 +223,7 @@ public final class AppRuntime {
     /// C2: write, read back, and say whether it took.
     private func persist(_ order: PendingOrder, closingIntent: Int64?) {
         var order = order
-        if order.receiptHash == nil, let receipt = parties.store.appReceipt() {
+        if order.receiptHash == nil, let receipt = parties.store.heldReceipt() {
             order.receiptHash = SHA256.hash(data: Data(receipt.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
         }
         let ok = record { try parties.vault.save(order, closingIntent: closingIntent) } != nil

@@ -25,8 +25,11 @@ public protocol PaymentQueue: AnyObject {
     func restoreCompletedTransactions(account: String, _ completion: @escaping (Result<[String], StoreRequestError>) -> Void)
     /// Returns false when the queue does not hold that transaction (C5).
     func finish(transactionId: String) -> Bool
-    /// The app receipt, base64; nil when the device has none yet.
+    /// The app receipt, base64, as the app reads it to verify; nil when the device has none yet.
     func appReceipt() -> String?
+    /// The same receipt for the client's own bookkeeping (the hash it keeps with an order): no fault fires, so a
+    /// one-shot `receipt-empty` is left for the verify it is meant for.
+    func heldReceipt() -> String?
     /// The store account's subscriptions, one per group, with their status now (StoreKit's subscription status).
     func subscriptions(account: String) -> [SubscriptionStatus]
     /// Settings › Subscriptions: auto-renew off (cancel) or back on (resubscribe before the end).

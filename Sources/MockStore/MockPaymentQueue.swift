@@ -169,6 +169,10 @@ public final class MockPaymentQueue: PaymentQueue {
 
     public func appReceipt() -> String? {
         guard faults.fire(.receiptEmpty) == nil else { return nil }
+        return heldReceipt()
+    }
+
+    public func heldReceipt() -> String? {
         if let signedReceipt { return signedReceipt }
         let nonConsumables = catalog.filter { !$0.kind.isConsumable }.map(\.id)
         guard let rows = attempt({ try database.receiptEntries(nonConsumables: nonConsumables) }), !rows.isEmpty else { return nil }

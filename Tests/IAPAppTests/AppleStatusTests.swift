@@ -75,3 +75,17 @@ struct AppleStatusTests {
         #expect(try app.credits().isEmpty)
     }
 }
+
+extension AppleStatusTests {
+    @Test("receipt-empty:once is spent by the verify that finds the receipt empty: that verify retries, the next one credits")
+    func receiptEmptyOnce() throws {
+        var faults = ArmedFaults()
+        faults.insert(.receiptEmpty, FaultArm(once: true))
+        let app = try Harness.paidWhile(faults)
+        app.advance(30)
+        let said = app.session.timeline.entries(.en).map(\.text)
+        #expect(said.contains { $0.contains("receipt empty") }, "\(said)")
+        #expect(try app.credits().count == 1)
+        #expect(try app.clientOrders().isEmpty)
+    }
+}
