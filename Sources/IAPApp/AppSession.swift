@@ -157,8 +157,13 @@ public final class AppSession {
         try parties.close()
     }
 
-    /// Arms (an arm) or disarms (nil) a fault in the running app, as its panel would.
+    /// Arms (an arm) or disarms (nil) a fault in the running app, as its panel would; while the app is down (crashed),
+    /// for the next launch, as a flag on its command line would.
     public func set(_ fault: Fault, _ arm: FaultArm?) {
+        guard !runtime.halted else {
+            parties.faults.set(fault, arm)
+            return
+        }
         runtime.send(.setFault(fault, arm))
     }
 

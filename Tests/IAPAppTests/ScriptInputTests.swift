@@ -181,3 +181,24 @@ extension ScriptInputTests {
         #expect(message.contains("login"), "\(message)")
     }
 }
+
+extension ScriptInputTests {
+    @Test("a fault cleared while the app is crashed is cleared for the relaunched app; one armed then is armed")
+    func faultsChangedWhileCrashed() throws {
+        let script = try Script.parse("""
+            fault backend-down
+            launch alice
+            expect screen "backend down"
+            crash
+            clear backend-down
+            fault receipt-empty
+            relaunch
+            expect no screen "backend down"
+            expect screen "receipt-empty"
+            """, file: "t.iapsim")
+        let directory = DataDirectory(path: FileManager.default.temporaryDirectory.appendingPathComponent("iapsim-test-\(UUID().uuidString)").path)
+        defer { try? FileManager.default.removeItem(atPath: directory.path) }
+        let outcome = try ScriptPlayer(ScriptPlayer.Setup(directory: directory, catalog: shippedCatalog), output: { _ in }).play(script)
+        if case let .failed(line, message) = outcome { Issue.record("failed at line \(line): \(message)") }
+    }
+}
