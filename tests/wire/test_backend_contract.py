@@ -138,6 +138,7 @@ class AppWithTeamBackend(unittest.TestCase):
         root = tempfile.mkdtemp(prefix="iapsim-team-")
         self.addCleanup(shutil.rmtree, root, True)
         data = os.path.join(root, "data")
+        os.mkdir(data)  # keys takes a data folder that exists: a mistyped one is refused, not made
         secret = json.loads(run("keys", "--data-dir", data, "--json").stdout)["sharedSecret"]
         serve_port, team_port = free_port(), free_port()
         team = team_server.serve(team_port, f"http://127.0.0.1:{serve_port}/sandbox/verifyReceipt", secret,
