@@ -132,6 +132,9 @@ public struct Script: Sendable {
 
     private struct StepError: Error { let message: String }
 
+    /// The most `expect credits|coins|pending|unfinished` counts to.
+    static let mostCounted = 1_000_000_000
+
     private static func step(_ line: String) throws -> Step {
         let words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         let command = words[0], rest = Array(words.dropFirst())
@@ -140,7 +143,7 @@ public struct Script: Sendable {
             guard !argument.isEmpty else { throw StepError(message: "`\(command)` needs \(what)") }
             return argument
         }
-        func number(_ text: String?, upTo limit: Double) throws -> Double {
+        func number(_ text: String?, upTo limit: Double, named name: String? = nil) throws -> Double {
             // Renewals are months apart: `wait 31d` says what `wait 2678400` hides.
             let units: [Character: Double] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400]
             let unit = text?.last.flatMap { units[$0] }
@@ -149,12 +152,14 @@ public struct Script: Sendable {
             let decimal = digits.split(separator: ".", omittingEmptySubsequences: false)
             guard text != nil, (1...2).contains(decimal.count), decimal.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
                   let value = Double(digits).map({ $0 * (unit ?? 1) }), value.isFinite, value <= limit else {
-                throw StepError(message: "`\(command)` needs a number of seconds from 0 to \(Int(limit)) (or of m, h, d), not \"\(text ?? "")\"")
+                throw StepError(message: "`\(name ?? command)` needs a number of seconds from 0 to \(Int(limit)) (or of m, h, d), not \"\(text ?? "")\"")
             }
             return value
         }
         func user(_ text: String) throws -> String {
-            do { return try UserName.normalized(text) } catch { throw StepError(message: "`\(command)`: \(error)") }
+            // `""` is an empty name, not a name of two quotes.
+            let name = try unquote(text)
+            do { return try UserName.normalized(name) } catch { throw StepError(message: "`\(command)`: \(error)") }
         }
         func nothingMore() throws {
             guard rest.isEmpty else { throw StepError(message: "`\(command)` takes nothing, not \"\(argument)\"") }
@@ -176,8 +181,10 @@ public struct Script: Sendable {
                 var words = Array(rest.dropFirst())
                 var limit = 120.0
                 if words.count >= 2, words[words.count - 2] == "within" {
-                    limit = try number(words.last, upTo: longestWaitUntil)
+                    limit = try number(words.last, upTo: longestWaitUntil, named: "within")
                     words.removeLast(2)
+                } else if words.count >= 3, words[words.count - 3] == "within" {
+                    throw StepError(message: "`within` takes one number, e.g. `within 5s` (no space before the unit), not \"\(words.suffix(2).joined(separator: " "))\"")
                 }
                 let text = try unquote(words.joined(separator: " "))
                 guard !text.isEmpty else { throw StepError(message: "`wait until` needs the text to wait for") }
@@ -205,7 +212,9 @@ public struct Script: Sendable {
             try nothingMore()
             return .restore
         case "device":
-            guard let name = rest.first, rest.count <= 2 else { throw StepError(message: "`device` takes a device name and, if someone is to be logged in, a user name") }
+            guard let name = rest.first, rest.count <= 2 else {
+                throw StepError(message: "`device` takes a device name and, if someone is to be logged in, a user name, not \"\(argument)\"")
+            }
             guard isPlainName(name) else {
                 throw StepError(message: "`device`: \"\(name)\" is not a plain name (letters, digits, - _ and ., not starting with a dot); it names the device's folder")
             }
@@ -268,6 +277,9 @@ public struct Script: Sendable {
                 return .expectOwned(productId: words[words.count - 1], user: words.count == 2 ? try user(words[0]) : nil, owned)
             }
             // expect COUNT [USER] N
+            if let what = rest.first.flatMap(Count.init), rest.count == 2 || rest.count == 3, Int(rest.last!).map({ (0...Self.mostCounted).contains($0) }) != true {
+                throw StepError(message: "`expect \(what.rawValue)` counts with a whole number 0 to \(Self.mostCounted), not \"\(rest.last!)\"")
+            }
             guard let what = rest.first.flatMap(Count.init), rest.count == 2 || rest.count == 3, let value = Int(rest.last!) else {
                 throw StepError(message: "`expect` takes `screen TEXT`, `no screen TEXT`, `\(Count.allCases.map(\.rawValue).joined(separator: "|")) [USER] N`, `subscription [USER] PRODUCT STATE` or `[not] owned [USER] PRODUCT`")
             }

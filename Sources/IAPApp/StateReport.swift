@@ -42,13 +42,20 @@ public enum StateReport {
             warn("the catalog does not sell \(unknown.joined(separator: ", ")), which the data holds; "
                  + "\(unknown.count == 1 ? "it is" : "they are") not counted as owned (give the catalog the data was made with: --catalog FILE)")
         }
-        let notKept = Set(backend.credited.map(\.productId)).subtracting(ownedOnce)
+        // A product the catalog sells once but the data credited coins for was a consumable when it was bought.
+        let consumedAsCoins = Set(backend.credited.filter { ownedOnce.contains($0.productId) && $0.coins > 0 }.map(\.productId)).sorted()
+        if !consumedAsCoins.isEmpty {
+            warn("the catalog sells \(consumedAsCoins.joined(separator: ", ")) as a non-consumable, but the data credited coins for "
+                 + "\(consumedAsCoins.count == 1 ? "it" : "them"), as for a consumable; not counted as owned (give the catalog the data was made with: --catalog FILE)")
+        }
+        let notKept = Set(backend.credited.map(\.productId)).subtracting(ownedOnce).union(consumedAsCoins)
         let people = Set(backend.credited.map(\.user)).union(backend.revoked.map(\.credit.user)).union(backend.entitlements.map(\.user))
             .union(store.subscriptions.map(\.account)).union(store.transactions.compactMap(\.account))
         var users: [String: UserHoldings] = [:]
         for user in people {
             let owned = BackendDatabase.owned(credited: backend.credited.filter { $0.user == user }.map(\.productId),
-                                              entitlements: backend.entitlements.filter { $0.user == user }, notKept: notKept, at: asOf)
+                                              entitlements: backend.entitlements.filter { $0.user == user && sold.contains($0.productId) },
+                                              notKept: notKept, at: asOf)
             users[user] = UserHoldings(
                 owned: owned.sorted(),
                 subscriptions: store.subscriptions.filter { $0.account == user }.map(subscriptionEntry),

@@ -31,12 +31,15 @@ public struct SubscriptionPeriod: Sendable, Equatable, CustomStringConvertible {
         }
         guard digits.isEmpty else { return nil }
         self.init(years: counts["Y"] ?? 0, months: counts["M"] ?? 0, weeks: counts["W"] ?? 0, days: counts["D"] ?? 0)
-        guard years + months + weeks + days > 0, approximateDays <= Self.longestDays else { return nil }
+        guard years + months + weeks + days > 0, end(from: Self.reference) <= Self.tenYears else { return nil }
     }
 
-    /// Ten years: no App Store period is longer, and every date a catalog's periods make (120 intro periods of the
-    /// longest) stays inside the four-digit years Apple's date fields write.
+    /// At most ten years: no App Store period is longer, and every date a catalog's periods make (120 intro periods of
+    /// the longest) stays inside the four-digit years Apple's date fields write. Measured on the calendar from a fixed
+    /// day, so that P10Y1D, P121M and P3653D are over and P10Y, P120M and P3652D are not.
     static let longestDays = 3_660
+    private static let reference = Date(timeIntervalSince1970: 978_307_200)  // 2001-01-01, UTC
+    private static let tenYears = SubscriptionPeriod(years: 10).end(from: reference)
 
     /// What `init(iso8601:)` takes, for messages.
     public static let expected = "an ISO 8601 period of days, weeks, months or years, 1 day to 10 years (e.g. P1W, P1M, P1Y)"

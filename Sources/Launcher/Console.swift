@@ -22,12 +22,13 @@ public enum Console {
     }
 
     /// An error as a person reads it: a database's own code explained (locked, disk full), anything else as it says.
-    public static func fail(_ error: any Error, code: Int32 = 1) -> Never {
-        fail(describe(error), code: code)
+    /// `file`: the data file (or folder) a database's own error is about, when the error does not say.
+    public static func fail(_ error: any Error, file: String? = nil, code: Int32 = 1) -> Never {
+        fail(describe(error, file: file), code: code)
     }
 
-    public static func describe(_ error: any Error) -> String {
-        DataFile.describe(error)
+    public static func describe(_ error: any Error, file: String? = nil) -> String {
+        DataFile.describe(error, path: file)
     }
 
     public static func warn(_ message: String) {

@@ -11,6 +11,9 @@ public enum NotifyURL {
         else {
             throw CommandLineError(description: "\"\(ShownURL.text(text))\" is not an http:// or https:// URL with a host; give e.g. http://127.0.0.1:9000/notifications")
         }
+        if let port = components.port, !(1...65535).contains(port) {
+            throw CommandLineError(description: "\"\(ShownURL.text(text))\": port \(port) is not 1 to 65535; give the port the server listens on")
+        }
         return url
     }
 }

@@ -20,7 +20,8 @@ struct CatalogFile: Decodable {
         /// An auto-renewable subscription's group, level (1 is the highest), ISO 8601 period and intro offer.
         struct Terms: Decodable {
             let group: String
-            let level: Int?
+            /// Decoded as any number, so that 1.5 is named with its range rather than called bad JSON.
+            let level: Decimal?
             let period: String?
             let introOffer: Offer?
         }
@@ -28,7 +29,7 @@ struct CatalogFile: Decodable {
         struct Offer: Decodable {
             let mode: String
             let period: String
-            let periods: Int?
+            let periods: Decimal?
             let price: String?
         }
     }
@@ -56,16 +57,16 @@ extension CatalogFile.Entry {
 
 extension CatalogFile.Entry.Terms {
     func terms(at location: String) throws -> SubscriptionTerms {
-        try SubscriptionTerms.checkLevel(level, at: "\(location).level")
+        let level = try SubscriptionTerms.checkLevel(level, at: "\(location).level")
         return SubscriptionTerms(group: group, level: level ?? 1, period: try Self.period(period ?? "P1M", at: "\(location).period"),
                                  introOffer: try introOffer.map { offer in
             guard let mode = IntroOffer.Mode(rawValue: offer.mode) else {
                 throw Problem(location: "\(location).introOffer.mode",
                               message: "unknown mode \"\(offer.mode)\" (expected \(IntroOffer.Mode.allCases.map(\.rawValue).joined(separator: ", ")))")
             }
-            try IntroOffer.checkPeriods(offer.periods, at: "\(location).introOffer.periods")
+            let periods = try IntroOffer.checkPeriods(offer.periods, at: "\(location).introOffer.periods")
             return IntroOffer(mode: mode, period: try Self.period(offer.period, at: "\(location).introOffer.period"),
-                              periods: offer.periods ?? 1, price: offer.price.map { Localized($0) })
+                              periods: periods ?? 1, price: offer.price.map { Localized($0) })
         })
     }
 
@@ -80,19 +81,29 @@ extension CatalogFile.Entry.Terms {
 extension IntroOffer {
     static let mostPeriods = 120
 
-    static func checkPeriods(_ periods: Int?, at location: String) throws {
-        if let periods, !(1...mostPeriods).contains(periods) {
-            throw Problem(location: location, message: "takes a whole number 1 to \(mostPeriods), not \(periods)")
-        }
+    static func checkPeriods(_ periods: Decimal?, at location: String) throws -> Int? {
+        try WholeNumber.checked(periods, in: 1...mostPeriods, at: location, saying: "takes a whole number 1 to \(mostPeriods)")
     }
 }
 
 extension SubscriptionTerms {
     static let lowestLevel = 100
 
-    static func checkLevel(_ level: Int?, at location: String) throws {
-        if let level, !(1...lowestLevel).contains(level) {
-            throw Problem(location: location, message: "takes a whole number 1 (the highest) to \(lowestLevel), not \(level)")
+    static func checkLevel(_ level: Decimal?, at location: String) throws -> Int? {
+        try WholeNumber.checked(level, in: 1...lowestLevel, at: location, saying: "takes a whole number 1 (the highest) to \(lowestLevel)")
+    }
+}
+
+/// A catalog's whole numbers, read as any JSON number (as a `Decimal`, so that the value is shown as written) and
+/// checked here: not whole, or out of the range, is a problem at its place with the value.
+enum WholeNumber {
+    static func checked(_ value: Decimal?, in range: ClosedRange<Int>, at location: String, saying rule: String) throws -> Int? {
+        guard let value else { return nil }
+        var whole = Decimal(), rounding = value
+        NSDecimalRound(&whole, &rounding, 0, .plain)
+        guard whole == value, value >= Decimal(range.lowerBound), value <= Decimal(range.upperBound) else {
+            throw Problem(location: location, message: "\(rule), not \(value)")
         }
+        return NSDecimalNumber(decimal: value).intValue
     }
 }

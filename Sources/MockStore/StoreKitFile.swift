@@ -16,7 +16,8 @@ struct StoreKitFile: Decodable {
         let referenceName: String?
         let paymentMode: String?
         let subscriptionPeriod: String?
-        let numberOfPeriods: Int?
+        /// Decoded as any number, so that 1.5 is named with its range rather than called bad JSON.
+        let numberOfPeriods: Decimal?
         let displayPrice: String?
     }
 
@@ -29,7 +30,7 @@ struct StoreKitFile: Decodable {
         let displayPrice: String?
         let familyShareable: Bool?
         let localizations: [Localization]?
-        let groupNumber: Int?
+        let groupNumber: Decimal?
         let recurringSubscriptionPeriod: String?
         let introductoryOffer: Offer?
         /// Promotional offers.
@@ -143,7 +144,8 @@ extension StoreKitFile {
                 found.append(product)
                 warnings += notes.map { "\(location) \"\(product.id)\": \($0)" }
             } catch let problem as Problem {
-                warnings.append("\(problem.location): \(problem.message); skipped")
+                let named = entry.id.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : " \"\($0)\"" } ?? ""
+                warnings.append("\(problem.location): \(problem.message);\(named) skipped")
             } catch {
                 warnings.append("\(location): \(error); skipped")
             }
@@ -238,14 +240,14 @@ extension StoreKitFile.Entry {
 
     private func subscriptionTerms(group: String, at location: String, prices: StorefrontPrice, notes: inout [String]) throws -> SubscriptionTerms {
         let modes: [String: IntroOffer.Mode] = ["free": .freeTrial, "payAsYouGo": .payAsYouGo, "payUpFront": .payUpFront]
-        try SubscriptionTerms.checkLevel(groupNumber, at: "\(location).groupNumber")
+        let level = try SubscriptionTerms.checkLevel(groupNumber, at: "\(location).groupNumber")
         var intro: IntroOffer?
         if let offer = introductoryOffer {
             let place = "\(location).introductoryOffer"
-            try IntroOffer.checkPeriods(offer.numberOfPeriods, at: "\(place).numberOfPeriods")
+            let periods = try IntroOffer.checkPeriods(offer.numberOfPeriods, at: "\(place).numberOfPeriods")
             let period = try offer.subscriptionPeriod.map { try CatalogFile.Entry.Terms.period($0, at: "\(place).subscriptionPeriod") }
             if let mode = offer.paymentMode.flatMap({ modes[$0] }), let period {
-                intro = IntroOffer(mode: mode, period: period, periods: offer.numberOfPeriods ?? 1,
+                intro = IntroOffer(mode: mode, period: period, periods: periods ?? 1,
                                    price: try offer.displayPrice.map { Localized(try prices.checked($0, at: "\(place).displayPrice")) })
             } else {
                 notes.append("introductoryOffer: payment mode \"\(offer.paymentMode ?? "")\" or period \"\(offer.subscriptionPeriod ?? "")\" not understood; no intro offer")
@@ -259,14 +261,21 @@ extension StoreKitFile.Entry {
         }
         var offers: [SubscriptionTerms.ListedOffer] = []
         for (kind, list) in [(SubscriptionTerms.ListedOffer.Kind.promotional, adHocOffers), (.code, codeOffers), (.winback, winbackOffers)] {
-            for offer in list ?? [] {
-                offers.append(.init(kind: kind, id: offer.offerID ?? offer.referenceName ?? offer.internalID ?? "?",
-                                    mode: offer.paymentMode.map { modes[$0]?.rawValue ?? $0 }, period: offer.subscriptionPeriod,
-                                    periods: offer.numberOfPeriods))
+            for (i, offer) in (list ?? []).enumerated() {
+                let id = offer.offerID ?? offer.referenceName ?? offer.internalID ?? "?"
+                let place = "\(["promotional": "adHocOffers", "code": "codeOffers", "winback": "winbackOffers"][kind.rawValue] ?? kind.rawValue)[\(i)]"
+                do {
+                    let periods = try IntroOffer.checkPeriods(offer.numberOfPeriods, at: "\(place).numberOfPeriods")
+                    if let text = offer.subscriptionPeriod { _ = try CatalogFile.Entry.Terms.period(text, at: "\(place).subscriptionPeriod") }
+                    offers.append(.init(kind: kind, id: id, mode: offer.paymentMode.map { modes[$0]?.rawValue ?? $0 }, period: offer.subscriptionPeriod,
+                                        periods: periods))
+                } catch let problem as Problem {
+                    notes.append("\(problem.location): \(problem.message); the offer \"\(id)\" is not listed")
+                }
             }
             if let list, !list.isEmpty { notes.append("\(list.count) \(kind.rawValue) offer(s) listed; iapsim sells the regular price and the intro offer only") }
         }
-        return SubscriptionTerms(group: group, level: groupNumber ?? 1, period: period, introOffer: intro, offers: offers)
+        return SubscriptionTerms(group: group, level: level ?? 1, period: period, introOffer: intro, offers: offers)
     }
 }
 

@@ -44,6 +44,7 @@ public final class RemoteBackend: Backend {
         guard let parts = URLComponents(string: url), let scheme = parts.scheme?.lowercased(), ["http", "https"].contains(scheme),
               let host = parts.host, !host.isEmpty, parts.query == nil, parts.fragment == nil
         else { throw BackendURLError(url: url) }
+        if let port = parts.port, !(1...65535).contains(port) { throw BackendURLError(url: url, port: port) }
         return url
     }
 
@@ -146,5 +147,11 @@ public final class RemoteBackend: Backend {
 
 public struct BackendURLError: Error, CustomStringConvertible {
     public let url: String
-    public var description: String { "\"\(ShownURL.text(url))\" is not a server's address; give e.g. http://127.0.0.1:9000 (http or https, a host, no query)" }
+    /// A port out of range, when that is what is wrong.
+    public var port: Int?
+
+    public var description: String {
+        if let port { return "\"\(ShownURL.text(url))\": port \(port) is not 1 to 65535; give the port the server listens on" }
+        return "\"\(ShownURL.text(url))\" is not a server's address; give e.g. http://127.0.0.1:9000 (http or https, a host, no query)"
+    }
 }

@@ -35,7 +35,10 @@ struct Play: ParsableCommand {
     @OptionGroup var catalog: CatalogOption
 
     func run() throws {
-        let products = catalog.load()
+        // What the catalog could not use is said on stderr, as at the app's launch: a skipped product is never silent.
+        let imported = CatalogOption.imported(catalog.catalog)
+        CatalogOption.warn(imported, path: catalog.catalog)
+        let products = imported.products
         var scripts: [(String, Script)] = []
         for file in files {
             do { scripts.append((file, try Script.load(path: Scenarios.path(of: file)))) } catch { Console.fail(error) }
@@ -59,7 +62,7 @@ struct Play: ParsableCommand {
             setup.scenarioScript = Scenarios.script
             setup.scenarios = { Scenarios.list }
             let outcome: ScriptPlayer.Outcome
-            do { outcome = try ScriptPlayer(setup, output: say).play(script) } catch { Console.fail("\(file): \(Console.describe(error))") }
+            do { outcome = try ScriptPlayer(setup, output: say).play(script) } catch { Console.fail("\(file): \(Console.describe(error, file: dataDir))") }
             // A script that ran, passed or not, leaves its data to look at; one that could not run leaves nothing.
             Console.keepWhatWasMade()
             switch outcome {

@@ -48,7 +48,7 @@ struct ServeCommand: ParsableCommand {
                 stopSending = sender.stop
             }
         } catch {
-            Console.fail(error)
+            Console.fail(error, file: directory.path)
         }
         QuitSignals.catchThem()
         runner.start(port: port)
@@ -62,7 +62,7 @@ struct ServeCommand: ParsableCommand {
                 announced = true
                 // Serving: from here on, what the command made (the data folder, its files) is kept.
                 Console.keepWhatWasMade()
-                print("iapsim: serving \(directory.path) on http://127.0.0.1:\(port) (verifyReceipt, /inApps/...); Ctrl-C stops")
+                print("iapsim: serving \(Console.oneLine(directory.path)) on http://127.0.0.1:\(port) (verifyReceipt, /inApps/...); Ctrl-C stops")
                 fflush(nil)
             default:
                 break

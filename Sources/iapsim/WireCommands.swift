@@ -37,7 +37,7 @@ struct KeysCommand: ParsableCommand {
             try store.close()
             token = try Blocking.wait { try await key.bearerToken() }
         } catch {
-            Console.fail(error)
+            Console.fail(error, file: directory.store)
         }
         Console.keepWhatWasMade()
         if json {
@@ -80,7 +80,7 @@ struct CertsCommand: ParsableCommand {
             certificates = try StoreCertificates.of(store)
             try store.close()
         } catch {
-            Console.fail(error)
+            Console.fail(error, file: directory.store)
         }
         Console.keepWhatWasMade()
         do {
@@ -125,10 +125,12 @@ struct ReceiptCommand: ParsableCommand {
             receipt = store.appReceipt()
             try store.close()
         } catch {
-            Console.fail(error)
+            Console.fail(error, file: directory.store)
         }
         Console.keepWhatWasMade()
-        guard let receipt else { Console.fail("no receipt on \(device): nothing bought there yet; buy something in the app first") }
+        guard let receipt else {
+            Console.fail("no receipt on \(device): nothing there for it to list (a finished consumable leaves the receipt, as on iOS); buy a non-consumable or a subscription, or leave a purchase unfinished, first")
+        }
         print(receipt)
     }
 }

@@ -173,3 +173,58 @@ extension CommandLineInputTests {
         #expect(try String(contentsOfFile: work + "/before", encoding: .utf8) == String(contentsOfFile: work + "/after", encoding: .utf8))
     }
 }
+
+extension CommandLineInputTests {
+    @Test("play says what its catalog could not use, as the app does")
+    func playWarnsOfTheCatalog() async throws {
+        let work = try makeWorkDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        try """
+            {"products": [{"displayPrice": "6", "productID": "gems", "type": "Consumable", "localizations": [{"locale": "en_US", "displayName": "Gems"}]}],
+             "subscriptionGroups": [{"id": "G", "subscriptions": [{"productID": "vip", "type": "RecurringSubscription", "displayPrice": "30",
+               "recurringSubscriptionPeriod": "P1M", "introductoryOffer": {"paymentMode": "payUpFront", "subscriptionPeriod": "P1Y", "numberOfPeriods": 300000000}}]}]}
+            """.write(toFile: work + "/P.storekit", atomically: true, encoding: .utf8)
+        try "launch alice\nselect consumable\n".write(toFile: work + "/s.iapsim", atomically: true, encoding: .utf8)
+        let (status, output) = try await headless(["play", "--catalog", work + "/P.storekit", work + "/s.iapsim"], in: work)
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("iapsim: warning: \(work)/P.storekit: subscriptionGroups[0].subscriptions[0].introductoryOffer.numberOfPeriods"), "\(output)")
+    }
+
+    @Test("a port out of range in --backend or --notify is refused at launch (exit 64), not a crash later", arguments: [
+        ["--backend", "http://qa:s3cret@127.0.0.1:99999"], ["--notify", "http://127.0.0.1:99999/n"], ["serve", "--notify", "https://u:pw@127.0.0.1:99999/"],
+    ])
+    func urlPortOutOfRange(_ arguments: [String]) async throws {
+        let work = try makeWorkDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let (status, output) = try await headless(arguments + ["--data-dir", work + "/data"], in: work)
+        #expect(status == 64)
+        oneClearLine(output, mentioning: ["1 to 65535"])
+        #expect(!output.contains("s3cret") && !output.contains(":pw@"), "\(output)")
+        nothingCreated(work + "/data")
+    }
+
+    @Test("a locked store is named by its path for keys, certs and receipt; serve's banner keeps a line break in its path on one line")
+    func lockedStoreNamed() async throws {
+        let work = try makeWorkDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        #expect(try await headless(["play", "--data-dir", work + "/data", "paid-then-killed"], in: work).0 == 0)
+        let output = try await bash("""
+            python3 -c 'import sqlite3, time; c = sqlite3.connect("'"$W"'/data/store.sqlite", isolation_level=None); c.execute("BEGIN EXCLUSIVE"); open("'"$W"'/held", "w").close(); time.sleep(30)' &
+            holder=$!
+            for _ in $(seq 100); do [ -e "$W/held" ] && break; sleep 0.1; done
+            "$BIN" keys --data-dir "$W/data" > /dev/null 2> "$W/keys.err"; echo "keys $?"
+            kill $holder; wait $holder 2>/dev/null
+            mkdir -p "$W/two
+            lines"
+            "$BIN" serve --data-dir "$W/two
+            lines" --port 0 > "$W/serve.out" 2>&1 &
+            server=$!
+            for _ in $(seq 200); do grep -q serving "$W/serve.out" && break; sleep 0.1; done
+            kill -INT $server; wait $server
+            """, in: work)
+        #expect(output.contains("keys 1"), "\(output)")
+        oneClearLine((try? String(contentsOfFile: work + "/keys.err", encoding: .utf8)) ?? "", mentioning: [work + "/data/store.sqlite", "locked by another process"])
+        let banner = (try? String(contentsOfFile: work + "/serve.out", encoding: .utf8)) ?? ""
+        #expect(banner.contains("two\\n") && banner.split(whereSeparator: \.isNewline).count == 1, "\(banner)")
+    }
+}

@@ -46,7 +46,7 @@ struct CatalogNumberTests {
         let loaded = try CatalogLoader.importCatalog(path: try write(storeKit(subscription: fields), named: "Products.storekit"))
         #expect(loaded.products.map(\.id) == ["gems"])
         let place = "subscriptionGroups[0].subscriptions[0]."
-        #expect(loaded.warnings.contains { $0.hasPrefix(place + expected) && $0.hasSuffix("; skipped") }, "\(loaded.warnings)")
+        #expect(loaded.warnings.contains { $0.hasPrefix(place + expected) && $0.hasSuffix("; \"vip\" skipped") }, "\(loaded.warnings)")
     }
 
     @Test("a .storekit whose only product is skipped is refused with the reason, not just 'no products'")
@@ -56,7 +56,7 @@ struct CatalogNumberTests {
         #expect {
             try CatalogLoader.load(path: path)
         } throws: { error in
-            "\(error)".contains("no products") && "\(error)".contains("products[0].productID: blank")
+            "\(error)".contains("no products") && "\(error)".contains("products[0].productID: blank; skipped")
         }
     }
 
@@ -92,5 +92,42 @@ struct CatalogNumberTests {
         #expect(AppleDate.milliseconds(Date(timeIntervalSince1970: 1e300)) == AppleDate.milliseconds(AppleDate.latest))
         #expect(AppleDate.milliseconds(Date(timeIntervalSince1970: -1e300)) == 0)
         #expect(AppleDate.milliseconds(Date(timeIntervalSince1970: 1.5)) == 1500)
+    }
+}
+
+extension CatalogNumberTests {
+    @Test("a number that is not whole, or too big for any range, is named with its place and range, not called bad JSON", arguments: [
+        (#""displayPrice": "30", "recurringSubscriptionPeriod": "P1M", "introductoryOffer": {"paymentMode": "payAsYouGo", "subscriptionPeriod": "P1M", "numberOfPeriods": 1.5}"#,
+         "introductoryOffer.numberOfPeriods: takes a whole number 1 to 120, not 1.5"),
+        (#""displayPrice": "30", "recurringSubscriptionPeriod": "P1M", "groupNumber": 99999999999999999999999"#, "groupNumber: takes a whole number 1 (the highest) to 100, not 99999999999999999999999"),
+        (#""displayPrice": "30", "recurringSubscriptionPeriod": "P10Y1D""#, "recurringSubscriptionPeriod: \"P10Y1D\" is not"),
+        (#""displayPrice": "30", "recurringSubscriptionPeriod": "P121M""#, "recurringSubscriptionPeriod: \"P121M\" is not"),
+        (#""displayPrice": "30", "recurringSubscriptionPeriod": "P3653D""#, "recurringSubscriptionPeriod: \"P3653D\" is not"),
+    ])
+    func notWholeOrHuge(fields: String, expected: String) throws {
+        let loaded = try CatalogLoader.importCatalog(path: try write(storeKit(subscription: fields), named: "Products.storekit"))
+        #expect(loaded.products.map(\.id) == ["gems"])
+        let place = "subscriptionGroups[0].subscriptions[0]."
+        #expect(loaded.warnings.contains { $0.hasPrefix(place + expected) && $0.hasSuffix("; \"vip\" skipped") }, "\(loaded.warnings)")
+    }
+
+    @Test("ten years exactly is a period; the catalog's own level and periods are checked as whole numbers too")
+    func edges() throws {
+        #expect(SubscriptionPeriod(iso8601: "P10Y") != nil && SubscriptionPeriod(iso8601: "P120M") != nil && SubscriptionPeriod(iso8601: "P3652D") != nil)
+        let text = #"{"products": [{"id": "vip", "type": "subscription", "price": "¥30", "title": {"en": "V", "zh": "V"}, "description": {"en": "", "zh": ""}, "subscription": {"group": "G", "level": 1.5}}]}"#
+        #expect {
+            try CatalogLoader.load(path: try write(text, named: "catalog.json"))
+        } throws: { error in
+            "\(error)".contains("products[0].subscription.level: takes a whole number 1 (the highest) to 100, not 1.5")
+        }
+    }
+
+    @Test("an offer iapsim only lists is checked as well: a bad one is named, not listed as written")
+    func listedOffers() throws {
+        let fields = #""displayPrice": "30", "recurringSubscriptionPeriod": "P1M", "adHocOffers": [{"offerID": "promo", "paymentMode": "payAsYouGo", "subscriptionPeriod": "P-1M", "numberOfPeriods": 300000000}]"#
+        let loaded = try CatalogLoader.importCatalog(path: try write(storeKit(subscription: fields), named: "Products.storekit"))
+        let vip = try #require(loaded.products.first { $0.id == "vip" })
+        #expect(vip.subscription?.offers.isEmpty == true)
+        #expect(loaded.warnings.contains { $0.contains("adHocOffers[0]") && $0.contains("not listed") }, "\(loaded.warnings)")
     }
 }

@@ -202,3 +202,21 @@ extension ScriptInputTests {
         if case let .failed(line, message) = outcome { Issue.record("failed at line \(line): \(message)") }
     }
 }
+
+extension ScriptInputTests {
+    @Test("an empty or blank user name is refused at its line, quoted or not", arguments: [
+        #"launch """#, #"relaunch """#, #"switch-user """#, #"switch-user "  ""#, #"device phone2 """#, #"assign 1000000001 """#,
+        #"expect credits "" 1"#, #"expect pending "" 0"#, #"expect owned "" com.iapsim.noads"#, #"login """#,
+    ])
+    func blankUserNames(_ line: String) {
+        refused("launch\n" + line, saying: "user name")
+    }
+
+    @Test("counts and within are checked where they are written, the value in the message", arguments: [
+        ("expect credits bob 1.5", "1.5"), ("expect coins bob -1", "-1"), ("wait until Coins within 1e3", "`within`"),
+        ("wait until Coins within 5 s", "`within`"), (#"device "bad name" alice"#, "\"bad"),
+    ])
+    func countsAndWithin(_ line: String, _ expected: String) {
+        refused("launch\n" + line, saying: expected)
+    }
+}

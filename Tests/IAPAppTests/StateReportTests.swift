@@ -197,3 +197,29 @@ extension StateReportTests {
         #expect(warnings == ["the catalog does not sell \(Self.coins), which the data holds; it is not counted as owned (give the catalog the data was made with: --catalog FILE)"])
     }
 }
+
+extension StateReportTests {
+    @Test("a subscription the catalog does not sell is not owned either; a consumable it calls a non-consumable is named")
+    func catalogThatDoesNotMatchSubscriptionsOrKinds() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        app.buy(Self.coins)
+        app.buy(Self.monthly)
+        var warnings: [String] = []
+        let without = shippedCatalog.filter { $0.id != Self.monthly }
+        _ = try StateReport.json(for: app.directory, catalog: without) { warnings.append($0) }
+        let text = try StateReport.json(for: app.directory, catalog: without)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(!Report(json: json).owned("alice").contains(Self.monthly))
+        // The coins re-typed as a non-consumable: the data credited coins for it, as for a consumable.
+        let retyped = shippedCatalog.map { product in
+            product.id == Self.coins ? Product(id: product.id, kind: .nonConsumable, title: product.title, summary: product.summary,
+                                               price: product.price, coins: 0) : product
+        }
+        warnings = []
+        let again = try StateReport.json(for: app.directory, catalog: retyped) { warnings.append($0) }
+        let reread = try #require(try JSONSerialization.jsonObject(with: Data(again.utf8)) as? [String: Any])
+        #expect(!Report(json: reread).owned("alice").contains(Self.coins))
+        #expect(warnings.contains { $0.contains(Self.coins) && $0.contains("consumable") }, "\(warnings)")
+    }
+}

@@ -106,3 +106,18 @@ struct RemoteBackendTests {
         do { _ = try RemoteBackend.check("ftp://qa:s3cret@host") } catch { #expect(!"\(error)".contains("s3cret"), "\(error)") }
     }
 }
+
+extension RemoteBackendTests {
+    @Test("a port out of range in a team's URL is refused where it is given, not a crash at the first request")
+    func portOutOfRange() {
+        #expect(throws: BackendURLError.self) { try RemoteBackend.check("http://qa:s3cret@127.0.0.1:99999") }
+        do { _ = try RemoteBackend.check("http://127.0.0.1:70000") } catch { #expect("\(error)".contains("1 to 65535"), "\(error)") }
+        #expect(throws: Never.self) { try RemoteBackend.check("http://127.0.0.1:9000") }
+    }
+
+    @Test("credentials without a scheme are not shown either")
+    func credentialsWithoutAScheme() {
+        #expect(ShownURL.redacting(in: #"The value 'qa:s3cret@127.0.0.1' is invalid: "qa:s3cret@127.0.0.1""#) == #"The value '***@127.0.0.1' is invalid: "***@127.0.0.1""#)
+        #expect(ShownURL.redacting(in: "mail bob@example.com") == "mail bob@example.com")
+    }
+}
