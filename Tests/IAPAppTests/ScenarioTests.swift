@@ -117,7 +117,7 @@ struct ScenarioTests {
         ("fault backend-sideways", "t.iapsim:1: unknown fault \"backend-sideways\""),
         ("fault crash-at=lunch", "t.iapsim:1: crash-at takes one of"),
         ("wait soon", "t.iapsim:1: `wait` needs a number of seconds"),
-        ("expect credits alice many", "t.iapsim:1: `expect` takes"),
+        ("expect credits alice many", "t.iapsim:1: `expect credits` counts with a whole number 0 to 1000000000, not \"many\""),
     ])
     func scriptErrors(text: String, expected: String) {
         #expect(throws: ScriptError.self) { try Script.parse(text, file: "t.iapsim") }
