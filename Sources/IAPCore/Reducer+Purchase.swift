@@ -206,7 +206,12 @@ extension AppState {
         case .valid:
             order.status = .verified
             effects = [.persist(order, closingIntent: nil), .finish(transactionId: order.transactionId, user: order.user)]
-            if shown, let kind = device.hud?.kind { device.hud?.kind = kind == .alreadyOwned ? .restored : .success }
+            // A free re-buy of a non-consumable is a regular purchase (S7): "Purchase complete". A subscription the account
+            // is on comes back restored.
+            if shown, let kind = device.hud?.kind {
+                let restored = kind == .alreadyOwned && device.storeQueue[order.transactionId]?.state == .restored
+                device.hud?.kind = restored ? .restored : .success
+            }
         case .invalid:
             order.status = .rejected
             effects = [.persist(order, closingIntent: nil), .finish(transactionId: order.transactionId, user: order.user)]

@@ -133,9 +133,12 @@ public final class MockBackend: Backend {
             // purchase it restores: the ledger keys on that original, so what is owned is credited once, however often restored,
             // and to whom the original was credited. A restore verified before its original waits for it: whoever carries the
             // restore did not necessarily pay, and the original, paid and held by its buyer, names them when it is verified.
-            guard let credited = try database.credit(transactionId: entry.original_transaction_id, paidProduct: entry.product_id, orderId: orderId,
+            // The fault shows the mistake of a server that keys on the transaction id: a free re-buy (a new id, the same
+            // original) is credited again.
+            let key = faults.fire(.ledgerByTransactionId) != nil ? entry.transaction_id : entry.original_transaction_id
+            guard let credited = try database.credit(transactionId: key, paidProduct: entry.product_id, orderId: orderId,
                                                      requester: request.user, coins: product?.coins ?? 0, at: scheduler.now,
-                                                     original: entry.transaction_id == entry.original_transaction_id)
+                                                     original: key == entry.transaction_id || entry.transaction_id == entry.original_transaction_id)
             else { return .pending }
             (credit, new) = credited
         }

@@ -113,10 +113,11 @@ public final class MockPaymentQueue: PaymentQueue {
             return
         }
         let due = scheduler.now.addingTimeInterval(latency.payment)
-        // S7: what the account owns is never charged again; the sheet offers it back for free.
+        // S7: what the account owns is never charged again; the sheet offers it back for free, and the App Store makes a
+        // regular `purchased` transaction of the original purchase (not a restore), charging nothing.
         if product.kind.isOwnedOnce, let account = payment.account,
            let original = attempt({ try database.originalPurchase(account: account, productId: product.id) }) ?? nil {
-            record(payment, state: .purchasing, originalTransactionId: original, plan: [.init(at: due, .restored)])
+            record(payment, state: .purchasing, originalTransactionId: original, plan: [.init(at: due, .purchased)])
             return
         }
         if let terms = product.subscription, let account = payment.account {

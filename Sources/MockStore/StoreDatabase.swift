@@ -116,7 +116,7 @@ public final class StoreDatabase {
     /// one when the step spawns it) with what Apple tells the app's server of it, or nil when nothing was due. A
     /// refund answers no transaction: StoreKit 1 tells the app nothing of it (only the app's server hears), and handing
     /// the app a purchase it had finished would have it saved and verified again.
-    /// A charge for what the account owns by then becomes a free restore (S7): a product in `ownedOnce`, or the
+    /// A charge for what the account owns by then is a free purchase of the original (S7): a product in `ownedOnce`, or the
     /// subscription it is subscribed to; a subscription of a lower level than the account's becomes a change at renewal.
     func takeDueStep(_ id: String, now: Date, ownedOnce: Set<String>, subscriptions terms: [String: SubscriptionTerms])
         throws -> (StoreTransaction?, StoreNotification?)? {
@@ -150,9 +150,9 @@ public final class StoreDatabase {
         let levels = terms.mapValues(\.level)
         if state == .purchased, ownedOnce.contains(current.productId), let account,
            let owned = try String.fetchOne(db.cachedStatement(sql: """
-               SELECT id FROM storeTransaction WHERE account = ? AND productId = ? AND state = 'purchased' AND id <> ? ORDER BY date, id LIMIT 1
+               SELECT id FROM storeTransaction WHERE account = ? AND productId = ? AND state = 'purchased' AND originalTransactionId IS NULL
+               AND id <> ? ORDER BY date, id LIMIT 1
                """), arguments: [account, current.productId, id]) {
-            state = .restored
             original = owned
         }
         var charged = false
@@ -195,7 +195,7 @@ public final class StoreDatabase {
         } else if subscription != nil, state == .restored, let original {
             try Self.subscriptionRestored(db, id: target, original: original)
         }
-        if state == .purchased, subscription == nil {
+        if state == .purchased, subscription == nil, original == nil {
             // A charge for anything but an auto-renewable subscription (Apple's ONE_TIME_CHARGE).
             notification = StoreNotification(.oneTimeCharge, account: account, productId: current.productId, transactionId: target,
                                              originalTransactionId: original ?? target, date: step.date)

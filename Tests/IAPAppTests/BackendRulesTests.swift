@@ -173,10 +173,10 @@ struct BackendRulesTests {
         let original = try #require(try app.storeRecords().first { $0.transaction.productId == noAds && $0.transaction.state == .purchased })
         try app.session.move(to: "tablet", user: "小明", faults: [.backendDown, .emptyApplicationUsername])
         app.advance(1)
-        app.buy(noAds)  // owned already: restored for free
+        app.buy(noAds)  // owned already: a free purchase of the original
         app.runtime.halt(afterEffects: 0)
         app.parties.faults.set(.backendDown, nil)
-        let restored = try #require(try app.storeRecords().first { $0.transaction.state == .restored })
+        let restored = try #require(try app.storeRecords().first { $0.transaction.state == .purchased && $0.transaction.originalTransactionId != nil })
         #expect(restored.transaction.originalId == original.transaction.id)
         let receipt = try #require(app.parties.store.appReceipt())
         let asAlice = VerifyRequest(receipt: receipt, transactionId: restored.transaction.id, productId: noAds, orderId: nil, user: "alice")

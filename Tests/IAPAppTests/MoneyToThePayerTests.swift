@@ -64,8 +64,8 @@ struct MoneyToThePayerTests {
         #expect(charges.count == 1)
     }
 
-    @Test("owned, never charged again: Remove Ads bought twice is restored for free, credited once")
-    func ownedIsRestoredNotCharged() throws {
+    @Test("owned, never charged again: Remove Ads bought twice is a regular purchase Apple does not charge (S7), credited once")
+    func ownedIsPurchasedNotCharged() throws {
         let app = try Harness(user: "alice")
         app.advance(0.5)
         select(app, "com.iapsim.noads")
@@ -78,15 +78,30 @@ struct MoneyToThePayerTests {
         #expect(app.screen().contains("You've already purchased this. It will be restored for free."))
         #expect(!app.screen().contains("Remove Ads · ¥18"))  // nothing to pay
         app.advance(5)
-        #expect(app.screen().contains("Purchases restored (1)"))
+        // Apple's guide: "the App Store creates a regular transaction instead of a restore transaction".
+        #expect(app.screen().contains("Purchase complete"))
+        #expect(!app.screen().contains("Purchases restored"))
         let store = try app.storeTransactions()
-        #expect(store.filter { $0.0.state == .purchased }.count == 1)
-        let restored = store.filter { $0.0.state == .restored }
-        #expect(restored.count == 1)
-        #expect(restored.first?.0.originalId == store.first?.0.id)
+        #expect(store.count == 2 && store.allSatisfy { $0.0.state == .purchased })
+        #expect(store.last?.0.originalTransactionId == store.first?.0.id)
         #expect(try app.credits().count == 1)
         #expect(store.allSatisfy { $0.finished })
         #expect(try app.clientOrders().isEmpty)
+        // Charged once: Apple tells the server of one charge (ONE_TIME_CHARGE), not of the free one.
+        let charges = try app.parties.store.database.recentNotifications(limit: 50).filter { $0.notification.kind == .oneTimeCharge }
+        #expect(charges.count == 1)
+    }
+
+    @Test("a server that keys its ledger on the transaction id credits the free re-buy again (ledger-by-transaction-id)")
+    func ledgerByTransactionId() throws {
+        var faults = ArmedFaults()
+        faults.insert(.ledgerByTransactionId)
+        let app = try Harness(user: "alice", faults: faults)
+        app.advance(0.5)
+        app.buy("com.iapsim.noads")
+        app.buy("com.iapsim.noads")
+        #expect(try app.credits().count == 2)
+        #expect(try app.storeTransactions().filter { $0.0.originalTransactionId == nil }.count == 1)
     }
 
     @Test("the same for an active subscription: Monthly VIP is not charged twice")

@@ -29,6 +29,7 @@ public enum Fault: String, Sendable, Equatable, CaseIterable, Comparable {
     case verificationPending = "verification-pending"
     case orderMissing = "order-missing"
     case productMismatch = "product-mismatch"
+    case ledgerByTransactionId = "ledger-by-transaction-id"
     // The app
     case crashAt = "crash-at"
     case background

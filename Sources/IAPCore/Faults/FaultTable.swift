@@ -65,6 +65,7 @@ extension Fault {
         case .verificationPending: Rule(.backend, .whole(0...100, meaning: "answers before the real one"), default: "3")
         case .orderMissing: Rule(.backend)
         case .productMismatch: Rule(.backend)
+        case .ledgerByTransactionId: Rule(.backend)
         case .crashAt: Rule(.app, .word(Effect.crashPoints), default: "verify")
         case .background: Rule(.app)
         case .jailbroken: Rule(.app)

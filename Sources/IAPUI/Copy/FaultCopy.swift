@@ -46,6 +46,8 @@ extension Fault {
                                       zh: "后端丢失了订单:为请求者入账并新建订单")
         case .productMismatch: Localized(en: "the order names another product than the one paid: the backend credits what was paid",
                                          zh: "订单上的商品与实际付款的不同:后端按实付商品入账")
+        case .ledgerByTransactionId: Localized(en: "the backend keys its ledger on the transaction id, not the original: a free re-buy is credited again",
+                                               zh: "后端按交易 ID 而不是原始交易 ID 记账:免费的重复购买会再次入账")
         case .crashAt: Localized(en: "the app dies (as kill -9) just before its next VALUE step", zh: "应用在下一次 VALUE 步骤前崩溃(如 kill -9)")
         case .background: Localized(en: "the app is in the background: no automatic retries until it comes back",
                                     zh: "应用在后台:回到前台前不会自动重试")
