@@ -39,7 +39,8 @@ extension StoreDatabase {
             for row in paid {
                 let id: String = row[0], productId: String = row[1], refunded: Bool = row[4]
                 if nonConsumables.contains(productId) {
-                    if !refunded, !owned.contains(where: { $0.productId == productId }) {
+                    // Only a charge owns it: a free re-buy (S7) names its original, and goes with it when that is refunded.
+                    if !refunded, row.text(3) == nil, !owned.contains(where: { $0.productId == productId }) {
                         owned.append(Owned(productId: productId, original: id, charge: id, orderId: row.text(2), refunded: false))
                     }
                     continue

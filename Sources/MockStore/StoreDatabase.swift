@@ -151,7 +151,7 @@ public final class StoreDatabase {
         if state == .purchased, ownedOnce.contains(current.productId), let account,
            let owned = try String.fetchOne(db.cachedStatement(sql: """
                SELECT id FROM storeTransaction WHERE account = ? AND productId = ? AND state = 'purchased' AND originalTransactionId IS NULL
-               AND id <> ? ORDER BY date, id LIMIT 1
+               AND cancellationDate IS NULL AND id <> ? ORDER BY date, id LIMIT 1
                """), arguments: [account, current.productId, id]) {
             original = owned
         }
@@ -296,11 +296,12 @@ public final class StoreDatabase {
         }
     }
 
-    /// The transaction by which `account` first paid for `productId`, if it did (S7: what it owns).
+    /// The charge by which `account` owns `productId`, if it does (S7): its first purchase, not a free re-buy, not refunded.
     func originalPurchase(account: String, productId: String) throws -> String? {
         try queue.inDatabase { db in
             try String.fetchOne(db.cachedStatement(sql: """
-                SELECT id FROM storeTransaction WHERE account = ? AND productId = ? AND state = 'purchased' ORDER BY date, id LIMIT 1
+                SELECT id FROM storeTransaction WHERE account = ? AND productId = ? AND state = 'purchased'
+                AND originalTransactionId IS NULL AND cancellationDate IS NULL ORDER BY date, id LIMIT 1
                 """), arguments: [account, productId])
         }
     }

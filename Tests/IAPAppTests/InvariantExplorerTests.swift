@@ -369,10 +369,13 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
     for credit in credits where !paid.contains(key(credit.transactionId, credit.transactionId)) {
         broken.append("orphan: credit \(credit.transactionId) without a payment")
     }
-    // I7: what an account owns is charged once (buying it again is a free purchase of the original: S7).
+    // I7: what an account owns is charged once (buying it again is a free purchase of the original: S7); one Apple
+    // refunded is owned no more, so buying it again is charged again.
     let owned = Set(shippedCatalog.filter(\.kind.isOwnedOnce).map(\.id))
-    let charges = Dictionary(grouping: records.filter { $0.transaction.state == .purchased && $0.transaction.originalTransactionId == nil
-                                                        && owned.contains($0.transaction.productId) },
+    let ownedCharges = records.filter { $0.transaction.state == .purchased && $0.transaction.originalTransactionId == nil
+                                        && owned.contains($0.transaction.productId) }
+    let refunded = try app.storeDetails(ownedCharges.map(\.transaction.id)).filter { $0.value.cancellationDate != nil }
+    let charges = Dictionary(grouping: ownedCharges.filter { refunded[$0.transaction.id] == nil },
                              by: { "\($0.account ?? "?") \($0.transaction.productId)" })
     for (key, list) in charges where list.count > 1 { broken.append("I7: \(key) charged \(list.count) times") }
     broken += try subscriptionInvariants(app, records, credited: credits + revoked)

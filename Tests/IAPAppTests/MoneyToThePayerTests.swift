@@ -175,3 +175,53 @@ struct MoneyToThePayerTests {
         #expect(try app.clientOrders().isEmpty)
     }
 }
+
+extension MoneyToThePayerTests {
+    /// Found by the explorer (seed 5383, once a re-buy was a purchase): Restore Purchases named the free re-buy as the
+    /// original, whose own id was never credited, and its verification waited for ever.
+    @Test("Restore Purchases after a free re-buy names the first purchase, and is credited")
+    func restoreAfterAFreeRebuy() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        app.buy("com.iapsim.noads")
+        app.buy("com.iapsim.noads")
+        let first = try #require(try app.storeTransactions().first?.0.id)
+        app.press(.escape, .char("R"))
+        app.advance(10)
+        let restored = try app.storeTransactions().filter { $0.0.state == .restored }
+        #expect(restored.count == 1)
+        #expect(restored.first?.0.originalTransactionId == first)
+        #expect(try app.clientOrders().isEmpty)
+        #expect(try app.credits().count == 1)
+    }
+
+    @Test("a non-consumable Apple refunded is not owned: buying it again is charged, not free")
+    func refundedIsBoughtAgain() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        app.buy("com.iapsim.noads")
+        let first = try #require(try app.storeTransactions().first?.0.id)
+        #expect(app.parties.store.refund(transactionId: first) != nil)
+        app.advance(1)
+        app.buy("com.iapsim.noads")
+        let again = try #require(try app.storeTransactions().last?.0)
+        #expect(again.id != first && again.state == .purchased && again.originalTransactionId == nil)
+    }
+}
+
+extension MoneyToThePayerTests {
+    @Test("the first purchase refunded after a free re-buy: nothing is owned, so Restore Purchases brings nothing back and nothing waits")
+    func restoreAfterTheOriginalWasRefunded() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        app.buy("com.iapsim.noads")
+        app.buy("com.iapsim.noads")
+        let first = try #require(try app.storeTransactions().first?.0.id)
+        #expect(app.parties.store.refund(transactionId: first) != nil)
+        app.advance(1)
+        app.press(.escape, .char("R"))
+        app.advance(60)
+        #expect(try app.storeTransactions().filter { $0.0.state == .restored }.isEmpty)
+        #expect(try app.clientOrders().isEmpty)
+    }
+}
