@@ -1,0 +1,70 @@
+import Foundation
+import IAPCore
+import MockStore
+import Testing
+
+/// A one-shot fault (`:once`) does what it says once, at the step it names, and then the app goes on as without it
+/// (issue 24, item 4): two purchases of the same consumable, the fault armed once before the first; its effect is
+/// counted in what a person would look at (the store's records, the timeline), and both purchases end credited.
+@Suite("One-shot faults: the effect happens exactly once")
+struct OneShotFaultTests {
+    /// How often the effect shows, read from the app after both purchases.
+    struct Case: Sendable, CustomTestStringConvertible {
+        let fault: Fault
+        let value: String?
+        /// Whether both purchases are paid (a fault that stops a payment leaves one).
+        let paidBoth: Bool
+        let effects: @Sendable (Harness) throws -> Int
+
+        var testDescription: String { fault.rawValue + (value.map { "=" + $0 } ?? "") }
+    }
+
+    private static func said(_ app: Harness, _ words: String) -> Int {
+        app.session.timeline.entries(.en).filter { $0.text.contains(words) }.count
+    }
+
+    private static func failed(_ app: Harness, _ error: StoreError) throws -> Int {
+        try app.storeTransactions().filter { $0.0.error == error }.count
+    }
+
+    static let cases: [Case] = [
+        Case(fault: .userCancels, value: nil, paidBoth: false) { try failed($0, .cancelled) },
+        Case(fault: .purchaseFails, value: nil, paidBoth: false) { try failed($0, .paymentFailed) },
+        Case(fault: .failedThenPurchased, value: nil, paidBoth: true) { try failed($0, .interrupted) },
+        Case(fault: .emptyApplicationUsername, value: nil, paidBoth: true) {
+            try $0.storeTransactions().filter { $0.0.state == .purchased && $0.0.applicationUsername == nil }.count
+        },
+        Case(fault: .receiptEmpty, value: nil, paidBoth: true) { said($0, "receipt empty") },
+        Case(fault: .backendDown, value: nil, paidBoth: true) { said($0, "backend unreachable") },
+        Case(fault: .backendTimeout, value: nil, paidBoth: true) { said($0, "timed out") },
+        Case(fault: .backend5xx, value: "503", paidBoth: true) { said($0, "HTTP 503") },
+        Case(fault: .verifyStatus, value: "21005", paidBoth: true) { said($0, "Apple unavailable (21005)") },
+        Case(fault: .refund, value: "2", paidBoth: true) {
+            try $0.revokedCredits().count
+        },
+    ]
+
+    @Test("armed once, it acts once; both purchases end as they should", arguments: cases)
+    func once(_ test: Case) throws {
+        // Armed once the list is there, as with `o` in the fault panel: the next step it names is the purchase's.
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        app.session.set(test.fault, FaultArm(value: test.value, once: true))
+        for _ in 0..<2 {
+            // The first product, bought and waited for (retries, a timeout, an interrupted payment's second half, a
+            // refund) before the HUD is dismissed: Esc earlier would give up a purchase still waiting for its order.
+            for _ in shippedCatalog { app.press(.up) }
+            app.press(.enter)
+            app.advance(60)
+            app.press(.escape)
+        }
+        let told = app.session.timeline.entries(.en).map(\.text)
+        #expect(told.filter { $0 == "fault fired: \(test.fault.rawValue)" }.count == 1, "\(told)")
+        #expect(try test.effects(app) == 1, "\(told)")
+        #expect(!app.parties.faults.armed.contains(test.fault), "still armed after it fired")
+        let paid = try app.storeTransactions().filter { $0.0.state == .purchased }
+        #expect(paid.count == (test.paidBoth ? 2 : 1))
+        #expect(try app.credits().count + app.revokedCredits().count == paid.count)
+        #expect(try app.clientOrders().isEmpty)
+    }
+}
