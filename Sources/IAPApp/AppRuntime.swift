@@ -154,6 +154,8 @@ public final class AppRuntime {
             timers.at(date) { [weak self] in self?.send(.tick) }
         case let .setFault(fault, arm):
             parties.faults.set(fault, arm)
+        case let .spendFault(fault):
+            _ = parties.faults.fire(fault)
         case let .crash(reason):
             crash(reason)
         case .reinstall:

@@ -36,6 +36,8 @@ public enum Effect: Sendable, Equatable {
     case remove(transactionId: String, user: String)
     case wake(at: Date)
     case setFault(Fault, FaultArm?)
+    /// A one-shot fault the core acted on itself (payments-disabled refusing a purchase) is spent on the board.
+    case spendFault(Fault)
     /// The app dies here, as with `kill -9` (crash-at, or "crash now" from the panel).
     case crash(reason: String)
     /// Delete the app and install it again: the sandbox goes, the keychain and the store's queue stay (C11).

@@ -15,7 +15,10 @@ extension AppState {
         }
         guard device.canMakePayments else {
             device.hud = HUD(.disabled, productId: product.id)
-            return []
+            // A one-shot payments-disabled is spent by the purchase it refused: the next one may pay.
+            guard faults.arm(.paymentsDisabled)?.once == true else { return [] }
+            device.canMakePayments = true
+            return [.spendFault(.paymentsDisabled)]
         }
         if serialPurchases, let unfinished = pendingOrders.first {
             // C9: the unfinished order must move first; the prompt offers exactly that.

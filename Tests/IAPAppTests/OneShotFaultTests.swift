@@ -78,4 +78,22 @@ struct OneShotFaultTests {
         #expect(try app.credits().count + app.revokedCredits().count == paid.count)
         #expect(try app.clientOrders().isEmpty)
     }
+
+    @Test("payments-disabled:once, armed at launch or in the panel, refuses the next purchase and no other", arguments: [true, false])
+    func paymentsDisabledOnce(atLaunch: Bool) throws {
+        var faults = ArmedFaults()
+        if atLaunch { faults.insert(.paymentsDisabled, FaultArm(once: true)) }
+        let app = try Harness(user: "alice", faults: faults)
+        app.advance(0.5)
+        if !atLaunch { app.session.set(.paymentsDisabled, FaultArm(once: true)) }
+        for _ in shippedCatalog { app.press(.up) }
+        app.press(.enter)
+        app.advance(1)
+        #expect(app.state.hud?.kind == .disabled)
+        app.press(.escape, .enter)
+        app.advance(10)
+        #expect(app.state.hud?.kind == .success)
+        #expect(!app.parties.faults.armed.contains(.paymentsDisabled))
+        #expect(app.session.timeline.entries(.en).filter { $0.text == "fault fired: payments-disabled" }.count == 1)
+    }
 }
