@@ -90,9 +90,18 @@ extension AppState {
         return [.setFault(fault, arm)] + (trigger ? triggerVerifyQueue() : [])
     }
 
-    /// Back in the foreground: a trigger for the verify queue, and a fresh look at the store's queue (seeds 002, 004).
+    /// Back in the foreground: a trigger for the verify queue, and a fresh look at the store's queue (seeds 002, 004);
+    /// a product list that failed or came back empty is asked for again (seed 004, S3).
     mutating func foreground() -> [Effect] {
-        triggerVerifyQueue() + [.readStoreQueue(after: 0)] + (user.map { [.refreshAccount($0)] } ?? [])
+        triggerVerifyQueue() + [.readStoreQueue(after: 0)] + (user.map { [.refreshAccount($0)] } ?? []) + askProductsAgain()
+    }
+
+    /// Asks the store for the product list again when the last answer was a failure or an empty list; nothing while one
+    /// is on its way or the list is there.
+    mutating func askProductsAgain() -> [Effect] {
+        guard productsStatus == .failed || productsStatus == .empty else { return [] }
+        productsStatus = .loading
+        return [.requestProducts]
     }
 
     /// Entering the product list also looks at the store's queue again, in case a callback was lost meanwhile.
@@ -101,6 +110,7 @@ extension AppState {
         loginText = ""
         selection = 0
         return [.setLastUser(name), .loadUser(name), .refreshAccount(name)] + (lookAtStoreQueue ? [.readStoreQueue(after: 0)] : [])
+            + askProductsAgain()
     }
 
     /// The session goes, and with it everything of this user's: nothing to reset by hand.

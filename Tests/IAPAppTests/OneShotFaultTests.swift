@@ -97,3 +97,31 @@ struct OneShotFaultTests {
         #expect(app.session.timeline.entries(.en).filter { $0.text == "fault fired: payments-disabled" }.count == 1)
     }
 }
+
+extension OneShotFaultTests {
+    @Test("a product list that failed or came back empty is asked again when the app comes back to the foreground (f)",
+          arguments: [Fault.productsFail, .productsEmpty])
+    func productListRecoversOnForeground(_ fault: Fault) throws {
+        var faults = ArmedFaults()
+        faults.insert(fault, FaultArm(once: true))
+        let app = try Harness(user: "alice", faults: faults)
+        app.advance(1)
+        #expect(app.state.productsStatus == (fault == .productsFail ? .failed : .empty))
+        app.press(.char("f"))
+        app.advance(1)
+        #expect(app.state.productsStatus == .loaded)
+    }
+
+    @Test("a product list that failed is asked again at the next log in")
+    func productListRecoversAtLogin() throws {
+        var faults = ArmedFaults()
+        faults.insert(.productsFail, FaultArm(once: true))
+        let app = try Harness(faults: faults)
+        app.advance(1)
+        #expect(app.state.productsStatus == .failed)
+        app.type("alice")
+        app.press(.enter)
+        app.advance(1)
+        #expect(app.state.productsStatus == .loaded)
+    }
+}
