@@ -58,21 +58,15 @@ public enum DataFile {
                 }
             }
             return queue
-        } catch let error as DatabaseError {
-            removeNew(sideFiles)
-            throw DataFileError(path: path, problem: explain(error))
-        } catch let error as DataFileError {
-            removeNew(sideFiles)
-            throw error
         } catch {
-            removeNew(sideFiles)
-            throw DataFileError(path: path, problem: "\(error)")
+            // The side files this open made go, once the connection that made them is gone.
+            for file in sideFiles { unlink(file) }
+            switch error {
+            case let error as DatabaseError: throw DataFileError(path: path, problem: explain(error))
+            case let error as DataFileError: throw error
+            default: throw DataFileError(path: path, problem: "\(error)")
+            }
         }
-    }
-
-    /// Removes the side files that were not there before, once the connection that made them is gone.
-    private static func removeNew(_ sideFiles: [String]) {
-        for file in sideFiles { unlink(file) }
     }
 
     /// Whether the file's header says WAL (its format versions, bytes 18 and 19, are 2).

@@ -12,6 +12,28 @@ public enum InputFile {
         case unreadable(String)
     }
 
+    /// Reads the file, or throws the problem said as one sentence for a file of `kind` ("catalog", "script"), with
+    /// what to give instead (`hint`) when it is missing, a folder or not a file.
+    public static func read(_ path: String, kind: String, hint: String) throws(Said) -> Data {
+        do {
+            return try read(path)
+        } catch {
+            let text = switch error {
+            case .missing: "no such file; \(hint)"
+            case .folder: "is a folder, not a \(kind); \(hint)"
+            case let .notAFile(what): "is \(what), not a file; \(hint)"
+            case let .unreadable(why): "cannot be read (\(why)); check its permissions"
+            }
+            throw Said(problem: error, text: text)
+        }
+    }
+
+    /// A problem with its sentence.
+    public struct Said: Error {
+        public let problem: Problem
+        public let text: String
+    }
+
     public static func read(_ path: String) throws(Problem) -> Data {
         var info = stat()
         guard stat(path, &info) == 0 else {

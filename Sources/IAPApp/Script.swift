@@ -68,14 +68,9 @@ public struct Script: Sendable {
     public static func load(path: String) throws -> Script {
         let data: Data
         do {
-            data = try InputFile.read(path)
+            data = try InputFile.read(path, kind: "script", hint: "give a script file or a shipped scenario's name (`iapsim scenarios`)")
         } catch {
-            switch error {
-            case .missing: throw ScriptError(file: path, line: 0, message: "no such file; give a script's path or a shipped scenario's name (`iapsim scenarios`)")
-            case .folder: throw ScriptError(file: path, line: 0, message: "is a folder, not a script; give a script file")
-            case let .notAFile(what): throw ScriptError(file: path, line: 0, message: "is \(what), not a file; give a script file")
-            case let .unreadable(why): throw ScriptError(file: path, line: 0, message: "cannot be read (\(why)); check its permissions")
-            }
+            throw ScriptError(file: path, line: 0, message: error.text)
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw ScriptError(file: path, line: 0, message: "is not UTF-8 text; save the script as UTF-8")

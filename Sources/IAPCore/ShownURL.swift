@@ -3,11 +3,7 @@ import Foundation
 /// URLs as iapsim prints them (on screen, in the timeline, in `state`, in an error): whatever credentials one carries
 /// (`user:password@`) are written `***`, so that a password never reaches a screen, a log or a screenshot.
 public enum ShownURL {
-    public static func text(_ url: String) -> String {
-        redacting(in: url)
-    }
-
-    /// `text` with the credentials of every URL in it written `***`: for messages that quote what was typed.
+    /// `text` with the credentials of every URL in it written `***`: a URL alone, or a message quoting what was typed.
     public static func redacting(in text: String) -> String {
         guard text.contains("@") else { return text }
         let schemed = credentials.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "$1***@")

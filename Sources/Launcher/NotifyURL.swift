@@ -9,10 +9,10 @@ public enum NotifyURL {
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = components.host, !host.isEmpty, let url = components.url
         else {
-            throw CommandLineError(description: "\"\(ShownURL.text(text))\" is not an http:// or https:// URL with a host; give e.g. http://127.0.0.1:9000/notifications")
+            throw CommandLineError(description: "\"\(ShownURL.redacting(in: text))\" is not an http:// or https:// URL with a host; give e.g. http://127.0.0.1:9000/notifications")
         }
         if let port = components.port, !(1...65535).contains(port) {
-            throw CommandLineError(description: "\"\(ShownURL.text(text))\": port \(port) is not 1 to 65535; give the port the server listens on")
+            throw CommandLineError(description: "\"\(ShownURL.redacting(in: text))\": port \(port) is not 1 to 65535; give the port the server listens on")
         }
         return url
     }

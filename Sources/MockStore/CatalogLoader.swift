@@ -22,16 +22,10 @@ public enum CatalogLoader {
     /// The catalog with everything the file asks for and every warning about what iapsim could not use of it.
     public static func importCatalog(path: String) throws -> LoadedCatalog {
         let data: Data
-        let give = "give iapsim's catalog JSON or an Xcode .storekit file (--catalog FILE)"
         do {
-            data = try InputFile.read(path)
+            data = try InputFile.read(path, kind: "catalog", hint: "give iapsim's catalog JSON or an Xcode .storekit file (--catalog FILE)")
         } catch {
-            switch error {
-            case .missing: throw CatalogError(path: path, location: "", problem: "no such file; \(give)")
-            case .folder: throw CatalogError(path: path, location: "", problem: "is a folder, not a catalog; \(give)")
-            case let .notAFile(what): throw CatalogError(path: path, location: "", problem: "is \(what), not a file; \(give)")
-            case let .unreadable(why): throw CatalogError(path: path, location: "", problem: "cannot be read (\(why)); check its permissions")
-            }
+            throw CatalogError(path: path, location: "", problem: error.text)
         }
         if data.starts(with: Data("bplist".utf8)) || String(decoding: data.prefix(256), as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("<?xml") {
@@ -72,14 +66,10 @@ public enum CatalogLoader {
         let path = grantsPath(for: catalogPath)
         let data: Data
         do {
-            data = try InputFile.read(path)
+            data = try InputFile.read(path, kind: "grants file", hint: "remove it or make it a file")
         } catch {
-            switch error {
-            case .missing: return
-            case .folder: throw CatalogError(path: path, location: "", problem: "is a folder, not a grants file; remove it or make it a file")
-            case let .notAFile(what): throw CatalogError(path: path, location: "", problem: "is \(what), not a grants file; remove it or make it a file")
-            case let .unreadable(why): throw CatalogError(path: path, location: "", problem: "cannot be read (\(why)); check its permissions")
-            }
+            if error.problem == .missing { return }  // a grants file is optional
+            throw CatalogError(path: path, location: "", problem: error.text)
         }
         let grants: [String: Int]
         do {
@@ -119,7 +109,7 @@ public enum CatalogLoader {
         let products = loaded.products
         guard !products.isEmpty else {
             // Say why when every product was skipped: "no products" alone sends the reader looking.
-            let skipped = loaded.warnings.filter { $0.hasSuffix("; skipped") }
+            let skipped = loaded.skipped
             throw CatalogError(path: path, location: "products",
                                problem: skipped.isEmpty ? "no products" : "no products iapsim can use (\(skipped.joined(separator: " · ")))")
         }

@@ -114,6 +114,8 @@ struct StoreKitFile: Decodable {
 public struct LoadedCatalog: Sendable {
     public var products: [Product]
     public var warnings: [String] = []
+    /// The warnings of products skipped whole (also among `warnings`): why a catalog left with none is refused.
+    public var skipped: [String] = []
     /// The clock speed the file asks for (`_timeRate`), if any.
     public var speed: Double?
     /// The faults the file's settings arm at launch (`_askToBuyEnabled`, `_failTransactionsEnabled`, `_storeKitErrors`…).
@@ -138,6 +140,7 @@ extension StoreKitFile {
         let prices = StorefrontPrice(storefront: settings?._storefront, locale: settings?._locale)
         warnings += prices.warnings
         var found: [Product] = []
+        var skipped: [String] = []
         func add(_ entry: Entry, at location: String, group: String? = nil) {
             do {
                 let (product, notes) = try entry.product(at: location, prices: prices, group: group, fileLocale: settings?._locale)
@@ -145,9 +148,9 @@ extension StoreKitFile {
                 warnings += notes.map { "\(location) \"\(product.id)\": \($0)" }
             } catch let problem as Problem {
                 let named = entry.id.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : " \"\($0)\"" } ?? ""
-                warnings.append("\(problem.location): \(problem.message);\(named) skipped")
+                skipped.append("\(problem.location): \(problem.message);\(named) skipped")
             } catch {
-                warnings.append("\(location): \(error); skipped")
+                skipped.append("\(location): \(error); skipped")
             }
         }
         for (list, entries) in [("products", products ?? []), ("nonRenewingSubscriptions", nonRenewingSubscriptions ?? [])] {
@@ -159,7 +162,9 @@ extension StoreKitFile {
                 add(entry, at: "subscriptionGroups[\(g)].subscriptions[\(i)]", group: groupId)
             }
         }
+        warnings += skipped
         var loaded = LoadedCatalog(products: found)
+        loaded.skipped = skipped
         loaded.storefront = settings?._storefront
         loaded.currency = prices.currency
         loaded.locale = settings?._locale

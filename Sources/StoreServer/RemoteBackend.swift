@@ -33,7 +33,7 @@ public final class RemoteBackend: Backend {
         } else {
             authorization = nil
         }
-        creditsKeptAt = ShownURL.text(url.hasSuffix("/") ? String(url.dropLast()) : url)
+        creditsKeptAt = ShownURL.redacting(in: url.hasSuffix("/") ? String(url.dropLast()) : url)
         let plain = parts?.string ?? url
         base = plain.hasSuffix("/") ? String(plain.dropLast()) : plain
         self.thread = thread
@@ -151,7 +151,7 @@ public struct BackendURLError: Error, CustomStringConvertible {
     public var port: Int?
 
     public var description: String {
-        if let port { return "\"\(ShownURL.text(url))\": port \(port) is not 1 to 65535; give the port the server listens on" }
-        return "\"\(ShownURL.text(url))\" is not a server's address; give e.g. http://127.0.0.1:9000 (http or https, a host, no query)"
+        if let port { return "\"\(ShownURL.redacting(in: url))\": port \(port) is not 1 to 65535; give the port the server listens on" }
+        return "\"\(ShownURL.redacting(in: url))\" is not a server's address; give e.g. http://127.0.0.1:9000 (http or https, a host, no query)"
     }
 }

@@ -131,3 +131,16 @@ extension CatalogNumberTests {
         #expect(loaded.warnings.contains { $0.contains("adHocOffers[0]") && $0.contains("not listed") }, "\(loaded.warnings)")
     }
 }
+
+extension CatalogNumberTests {
+    @Test("a .storekit whose only product, named, is skipped says why too")
+    func onlyNamedProductSkipped() throws {
+        let text = #"{"subscriptionGroups": [{"id": "G", "subscriptions": [{"productID": "vip", "type": "RecurringSubscription", "displayPrice": "30", "groupNumber": -1}]}], "version": {"major": 4}}"#
+        let path = try write(text, named: "Products.storekit")
+        #expect {
+            try CatalogLoader.load(path: path)
+        } throws: { error in
+            "\(error)".contains("no products iapsim can use") && "\(error)".contains("groupNumber: takes a whole number 1 (the highest) to 100, not -1")
+        }
+    }
+}
