@@ -124,7 +124,7 @@ public final class MockPaymentQueue: PaymentQueue {
             switch attempt({ try database.subscriptionPlan(account: account, productId: product.id, terms: terms,
                                                            levels: subscriptionTerms.mapValues(\.level)) }) ?? .charge {
             case let .owned(original):
-                record(payment, state: .purchasing, originalTransactionId: original, plan: [.init(at: due, .restored)])
+                record(payment, state: .purchasing, originalTransactionId: original, plan: [.init(at: due, .purchased)])
                 return
             case .changeAtRenewal:
                 record(payment, state: .purchasing, plan: [.init(at: due, .failed, error: .changesAtRenewal)])

@@ -300,19 +300,21 @@ extension StoreDatabase {
                                  originalTransactionId: current.originalTransactionId, expiresDate: current.expiresAt, date: date)
     }
 
-    /// A restore or a second purchase of the product the account is subscribed to: the new transaction repeats the
-    /// latest charge's fields (Apple re-delivers that charge), and auto-renew is back on.
-    static func subscriptionRestored(_ db: Database, id: String, original: String) throws {
-        guard var chain = try subscription(db, original: original) else { return }
+    /// A second purchase of the product the account is subscribed to (S7): a regular transaction that repeats the latest
+    /// charge's fields (Apple re-delivers that charge, charging nothing), and auto-renew is back on, as Apple tells the
+    /// server.
+    static func subscriptionBoughtAgain(_ db: Database, id: String, original: String, at date: Date) throws -> StoreNotification? {
+        guard var chain = try subscription(db, original: original) else { return nil }
         var details = try Self.details(db, chain.latestTransactionId)
         details.cancellationDate = nil
         details.refundedShare = nil
         try setDetails(db, id, details)
-        if !chain.isOver, !chain.autoRenew {
-            chain.autoRenew = true
-            chain.dueAt = chain.retryUntil == nil ? chain.expiresAt : chain.dueAt
-            try chain.save(db)
-        }
+        guard !chain.isOver, !chain.autoRenew else { return nil }
+        chain.autoRenew = true
+        chain.dueAt = chain.retryUntil == nil ? chain.expiresAt : chain.dueAt
+        try chain.save(db)
+        return StoreNotification(.didChangeRenewalStatus, .autoRenewEnabled, account: chain.account, productId: chain.productId,
+                                 transactionId: nil, originalTransactionId: original, expiresDate: chain.expiresAt, date: date)
     }
 
     /// The account's subscriptions, one per group, as StoreKit reports them.
@@ -482,7 +484,8 @@ extension StoreDatabase {
         }
     }
 
-    static func refund(_ db: Database, _ id: String, reason: Int, at date: Date) throws -> (StoreRecord, TransactionDetails, StoreNotification)? {
+    static func refund(_ db: Database, _ named: String, reason: Int, at date: Date) throws -> (StoreRecord, TransactionDetails, StoreNotification)? {
+        let id = try charge(db, repeatedBy: named)
         guard let row = try Row.fetchOne(db.cachedStatement(sql: """
             SELECT \(Self.columns), \(TransactionDetails.columns) FROM storeTransaction
             WHERE id = ? AND state IN ('purchased', 'restored') AND cancellationDate IS NULL
@@ -506,13 +509,30 @@ extension StoreDatabase {
                                                    originalTransactionId: transaction.originalId, expiresDate: expires, date: date))
     }
 
-    /// The latest paid, unrefunded transaction the account has (what `refund` without a transaction refunds).
+    /// The charge a transaction repeats: Apple refunds what it charged, and a free re-buy or a restore (S7) charged
+    /// nothing. A subscription's is the first transaction of its web order line item, anything else's its original.
+    static func charge(_ db: Database, repeatedBy id: String) throws -> String {
+        try String.fetchOne(db.cachedStatement(sql: """
+            SELECT COALESCE(
+                (SELECT c.id FROM storeTransaction c WHERE c.webOrderLineItemId = t.webOrderLineItemId AND c.state = 'purchased'
+                 ORDER BY CAST(c.id AS INTEGER) LIMIT 1),
+                CASE WHEN t.webOrderLineItemId IS NULL THEN t.originalTransactionId END,
+                t.id)
+            FROM storeTransaction t WHERE t.id = ?
+            """), arguments: [id]) ?? id
+    }
+
+    /// The latest unrefunded charge of the account (what `refund` without a transaction refunds).
     func latestRefundable(account: String) throws -> String? {
         try queue.inDatabase { db in
-            try String.fetchOne(db.cachedStatement(sql: """
+            let cursor = try String.fetchCursor(db.cachedStatement(sql: """
                 SELECT id FROM storeTransaction WHERE account = ? AND state = 'purchased' AND cancellationDate IS NULL
-                ORDER BY date DESC, id DESC LIMIT 1
+                ORDER BY date DESC, id DESC
                 """), arguments: [account])
+            while let id = try cursor.next() {
+                if try Self.charge(db, repeatedBy: id) == id { return id }
+            }
+            return nil
         }
     }
 

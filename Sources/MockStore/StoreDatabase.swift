@@ -74,6 +74,10 @@ public final class StoreDatabase {
             // What the store tells the app's server, written with the change it tells of (App Store Server Notifications).
             ("v8-notification-outbox", StoreDatabase.outboxMigration),
             ("v9-grace-and-retry", StoreDatabase.graceMigration),
+            // A refund finds the charge a free re-buy or a restore repeats by its web order line item.
+            ("v10-charges", { db in
+                try db.execute(sql: "CREATE INDEX storeTransactionWebOrder ON storeTransaction(webOrderLineItemId) WHERE webOrderLineItemId IS NOT NULL")
+            }),
         ])
     }
 
@@ -117,7 +121,7 @@ public final class StoreDatabase {
     /// refund answers no transaction: StoreKit 1 tells the app nothing of it (only the app's server hears), and handing
     /// the app a purchase it had finished would have it saved and verified again.
     /// A charge for what the account owns by then is a free purchase of the original (S7): a product in `ownedOnce`, or the
-    /// subscription it is subscribed to; a subscription of a lower level than the account's becomes a change at renewal.
+    /// subscription it is subscribed to (a regular `purchased` transaction, as Apple's guide says, not a restore); a subscription of a lower level than the account's becomes a change at renewal.
     func takeDueStep(_ id: String, now: Date, ownedOnce: Set<String>, subscriptions terms: [String: SubscriptionTerms])
         throws -> (StoreTransaction?, StoreNotification?)? {
         try queue.write { db in
@@ -155,12 +159,12 @@ public final class StoreDatabase {
                """), arguments: [account, current.productId, id]) {
             original = owned
         }
-        var charged = false
+        var charged = false, boughtAgain = false
         if let subscription, let account, state == .purchased {
             switch try Self.plan(db, account: account, productId: current.productId, terms: subscription, levels: levels) {
             case let .owned(chain):
-                state = .restored
                 original = chain
+                boughtAgain = true
             case .changeAtRenewal:
                 state = .failed
                 error = .changesAtRenewal
@@ -192,8 +196,8 @@ public final class StoreDatabase {
             if chain != target {
                 try db.cachedStatement(sql: "UPDATE storeTransaction SET originalTransactionId = ? WHERE id = ?").execute(arguments: [chain, target])
             }
-        } else if subscription != nil, state == .restored, let original {
-            try Self.subscriptionRestored(db, id: target, original: original)
+        } else if boughtAgain, let original {
+            notification = try Self.subscriptionBoughtAgain(db, id: target, original: original, at: step.date)
         }
         if state == .purchased, subscription == nil, original == nil {
             // A charge for anything but an auto-renewable subscription (Apple's ONE_TIME_CHARGE).

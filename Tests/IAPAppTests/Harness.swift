@@ -97,6 +97,18 @@ final class Harness {
                 """)).map { ($0[0] as String, $0[1] as String) })
         }
     }
+    /// What Apple charged for: every `purchased` transaction but a free one (S7), which names the purchase it repeats
+    /// (a non-consumable's first purchase) or repeats a charge's web order line item (the subscription's latest).
+    func charges() throws -> [StoreRecord] {
+        let webOrders = try webOrders()
+        var seen: Set<String> = []
+        return try storeRecords().sorted { $0.transaction.id.localizedStandardCompare($1.transaction.id) == .orderedAscending }.filter { record in
+            guard let lineItem = webOrders[record.transaction.id] else {
+                return record.transaction.state == .purchased && record.transaction.originalTransactionId == nil
+            }
+            return seen.insert(lineItem).inserted && record.transaction.state == .purchased
+        }
+    }
     /// Apple's subscription and refund fields of these transactions.
     func storeDetails(_ ids: [String]) throws -> [String: TransactionDetails] { try storeReader!.details(ids) }
     func clientOrders() throws -> [PendingOrder] { try parties.vault.allOrders() }

@@ -447,8 +447,9 @@ struct InvariantExplorerTests {
 /// I7 for subscriptions, from Apple's records and the backend's ledger after recovery: no two charges of one account
 /// in one group for overlapping periods (an upgrade ends the earlier period where the new one starts, a refund where
 /// it was refunded), and each charge (a first purchase, a renewal, a resubscription, an upgrade) credited exactly
-/// once, to the subscriber: the account whose purchase started the chain. A restore of a charge shares its web order
-/// line item, and the backend credits that key once, whichever of them it verified first.
+/// once, to the subscriber: the account whose purchase started the chain. A restore of a charge, or a free purchase
+/// of the subscription the account has (S7), shares its web order line item, and the backend credits that key once,
+/// whichever of them it verified first.
 func subscriptionInvariants(_ app: Harness, _ records: [StoreRecord], credited: [Credit]) throws -> [String] {
     let terms = Dictionary(shippedCatalog.compactMap { product in product.subscription.map { (product.id, $0) } },
                            uniquingKeysWith: { first, _ in first })
@@ -458,7 +459,8 @@ func subscriptionInvariants(_ app: Harness, _ records: [StoreRecord], credited: 
     let byId = Dictionary(records.map { ($0.transaction.id, $0) }, uniquingKeysWith: { first, _ in first })
     let creditsByTransaction = Dictionary(grouping: credited, by: \.transactionId)
     var broken: [String] = []
-    let charges = paid.filter { $0.transaction.state == .purchased }
+    let charged = Set(try app.charges().map(\.transaction.id))
+    let charges = paid.filter { charged.contains($0.transaction.id) }
     /// When a charge's period began: its expiry less its period. A transaction is dated when the payment was added,
     /// and Apple charges a moment later (after Ask to Buy, much later); a renewal is dated when its period starts.
     func start(_ charge: StoreRecord) -> Date {

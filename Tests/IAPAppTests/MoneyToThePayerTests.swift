@@ -111,10 +111,40 @@ struct MoneyToThePayerTests {
         select(app, "com.iapsim.vip.monthly")
         app.press(.enter)
         app.advance(5)
+        let news = try app.parties.store.database.recentNotifications(limit: 50).count
         app.press(.escape, .enter)
         app.advance(5)
-        #expect(try app.storeTransactions().filter { $0.0.state == .purchased }.count == 1)
+        // Apple's guide: a regular transaction, not a restore; the chain's original, its period, no new charge.
+        #expect(app.screen().contains("Purchase complete"))
+        let store = try app.storeTransactions()
+        #expect(store.count == 2 && store.allSatisfy { $0.0.state == .purchased && $0.finished })
+        #expect(store.last?.0.originalTransactionId == store.first?.0.id)
+        let details = try app.storeDetails(store.map(\.0.id))
+        #expect(details[store.last!.0.id]?.webOrderLineItemId == details[store.first!.0.id]?.webOrderLineItemId)
+        #expect(details[store.last!.0.id]?.expiresDate == details[store.first!.0.id]?.expiresDate)
         #expect(try app.credits().count == 1)
+        #expect(try app.parties.store.database.recentNotifications(limit: 50).count == news)
+        #expect(try app.clientOrders().isEmpty)
+    }
+
+    /// Found by the explorer (seed 290, once a re-buy of a subscription was a purchase): Apple refunded the free
+    /// re-buy, which charged nothing, and the charge it repeats kept its period, overlapping the next one.
+    @Test("a refund is of a charge: the account's latest refund, or one named by a free re-buy, takes back the charge it repeats")
+    func refundTakesTheCharge() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        app.buy("com.iapsim.vip.monthly")
+        app.buy("com.iapsim.vip.monthly")
+        app.buy("com.iapsim.noads")
+        app.buy("com.iapsim.noads")
+        let store = try app.storeTransactions().map(\.0)
+        #expect(store.count == 4)
+        #expect(app.parties.store.refund(account: "alice") == store[2].id)
+        #expect(app.parties.store.refund(transactionId: store[1].id) == store[0].id)
+        let details = try app.storeDetails(store.map(\.id))
+        #expect(details[store[0].id]?.cancellationDate != nil && details[store[2].id]?.cancellationDate != nil)
+        #expect(details[store[1].id]?.cancellationDate == nil && details[store[3].id]?.cancellationDate == nil)
+        #expect(app.parties.store.refund(account: "alice") == nil)
     }
 
     @Test("Ask to Buy: a parent's 'decline' armed once stays a decline after the app is killed and relaunched")
