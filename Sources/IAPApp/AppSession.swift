@@ -98,6 +98,7 @@ public final class AppSession {
         }
         var state = options
         state.now = timers.now
+        state.productIdentifiers = catalog.map(\.id)
         // The device's notes of who is paying are known before the store re-delivers anything (C1, I3).
         state.device.paymentIntents = try parties.vault.openIntents()
         return (timers, parties, AppRuntime(state: state, parties: parties, timers: timers))

@@ -60,6 +60,19 @@ public struct AppState: Sendable, Equatable {
         products.indices.contains(selection) ? products[selection] : nil
     }
 
+    /// The identifiers the app is built with (seeds 000, 004): while the product request has failed or come back empty,
+    /// the shop lists them, and a purchase can still be made by identifier.
+    public var productIdentifiers: [String] = []
+
+    /// What the shop lists: the products, or, while there are none, the identifiers to buy by.
+    public var shopIdentifiers: [String] {
+        switch productsStatus {
+        case .loaded: products.map(\.id)
+        case .failed, .empty: productIdentifiers
+        case .loading: []
+        }
+    }
+
     // The device's parts the screens and the tests read most, by their old names.
     public var purchase: Purchase? { get { device.purchase } set { device.purchase = newValue } }
     public var hud: HUD? { get { device.hud } set { device.hud = newValue } }

@@ -7,14 +7,15 @@ extension AppState {
     public static let lookAgainAfterPayment = 5.0
 
     mutating func buy(_ productId: String) -> [Effect] {
-        guard device.hud == nil, let buyer = user, let product = product(productId) else { return [] }
+        // Without a product list, a purchase by identifier (seeds 000, 004): the store knows what it sells.
+        guard device.hud == nil, let buyer = user, shopIdentifiers.contains(productId) else { return [] }
         guard !faults.contains(.jailbroken) else {
             // C12: the app itself refuses; the store is never asked.
-            device.hud = HUD(.jailbroken, productId: product.id)
+            device.hud = HUD(.jailbroken, productId: productId)
             return []
         }
         guard device.canMakePayments else {
-            device.hud = HUD(.disabled, productId: product.id)
+            device.hud = HUD(.disabled, productId: productId)
             // A one-shot payments-disabled is spent by the purchase it refused: the next one may pay.
             guard faults.arm(.paymentsDisabled)?.once == true else { return [] }
             device.canMakePayments = true
@@ -27,9 +28,9 @@ extension AppState {
             modal = .unfinished(transactionId: unfinished.transactionId, choice: 0)
             return []
         }
-        device.purchase = Purchase(user: buyer, productId: product.id)
-        device.hud = HUD(.purchasing, productId: product.id)
-        return [.createOrder(user: buyer, productId: product.id)] + triggerVerifyQueue()
+        device.purchase = Purchase(user: buyer, productId: productId)
+        device.hud = HUD(.purchasing, productId: productId)
+        return [.createOrder(user: buyer, productId: productId)] + triggerVerifyQueue()
     }
 
     mutating func orderCreated(buyer: String, productId: String, _ result: Result<String, BackendError>) -> [Effect] {

@@ -17,10 +17,11 @@ extension AppState {
         case let .productsLoaded(.success(list)):
             products = list
             productsStatus = list.isEmpty ? .empty : .loaded
-            selection = min(selection, max(list.count - 1, 0))
+            selection = min(selection, max(shopIdentifiers.count - 1, 0))
             return []
         case .productsLoaded(.failure):
             productsStatus = .failed
+            selection = min(selection, max(productIdentifiers.count - 1, 0))
             return []
         case let .userLoaded(name, snapshot):
             return userLoaded(name, snapshot)

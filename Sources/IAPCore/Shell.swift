@@ -30,15 +30,15 @@ extension AppState {
         case .pageUp:
             selection = max(selection - Keymap.page, 0)
         case .pageDown:
-            selection = min(selection + Keymap.page, max(products.count - 1, 0))
+            selection = min(selection + Keymap.page, max(shopIdentifiers.count - 1, 0))
         case .first:
             selection = 0
         case .last:
-            selection = max(products.count - 1, 0)
+            selection = max(shopIdentifiers.count - 1, 0)
         case .up:
             selection = max(selection - 1, 0)
         case .down:
-            selection = min(selection + 1, max(products.count - 1, 0))
+            selection = min(selection + 1, max(shopIdentifiers.count - 1, 0))
         case .choose where context.isList:
             return choosePanel(once: false)
         case .assignUnclaimed:
@@ -49,7 +49,7 @@ extension AppState {
             return choosePanel(once: false)
         case .manageSubscriptions:
             if case .subscriptions = modal {
-                closeOverlay()
+                return closeOverlay()
             } else {
                 modal = .subscriptions(selection: 0)
                 return user.map { [.refreshAccount($0)] } ?? []
@@ -58,12 +58,14 @@ extension AppState {
             guard case .faultPanel = modal else { return [] }
             return choosePanel(once: true)
         case .faultPanel:
-            if case .faultPanel = modal { closeOverlay() } else { modal = .faultPanel(selection: 0) }
+            if case .faultPanel = modal { return closeOverlay() }
+            modal = .faultPanel(selection: 0)
         case .scenarios:
             modal = .scenarios(selection: 0)
             return scenarios.isEmpty ? [.listScenarios] : []
         case .inspector:
-            if modal == .inspector { closeOverlay() } else { modal = .inspector }
+            if modal == .inspector { return closeOverlay() }
+            modal = .inspector
         case .language:
             lang = lang.next
         case .explain:
@@ -90,7 +92,8 @@ extension AppState {
         case .back:
             return back()
         case .help:
-            if case .help = modal { closeOverlay() } else { modal = .help(page: 0) }
+            if case .help = modal { return closeOverlay() }
+            modal = .help(page: 0)
         case .quit:
             return perform(.quit(confirmed: false))
         case .confirmQuit:
@@ -123,7 +126,8 @@ extension AppState {
             guard let name = try? UserName.normalized(loginText) else { return [] }
             return perform(.logIn(name))
         }
-        return selectedProduct.map { perform(.buy(productId: $0.id)) } ?? []
+        let listed = shopIdentifiers
+        return listed.indices.contains(selection) ? perform(.buy(productId: listed[selection])) : []
     }
 
     private mutating func back() -> [Effect] {
@@ -131,8 +135,7 @@ extension AppState {
         case let .unfinished(id, _):
             return perform(.putOff(transactionId: id))
         case .help, .quitConfirm, .logoutWarning, .faultPanel, .scenarios, .inspector, .stateCatalog, .subscriptions:
-            closeOverlay()
-            return []
+            return closeOverlay()
         case let .explain(_, under):
             modal = under
             return []
@@ -152,8 +155,10 @@ extension AppState {
     }
 
     /// An overlay opened over a prompt gives the prompt back when it closes.
-    private mutating func closeOverlay() {
+    /// Back in the shop: a product list that failed or came back empty is asked for again (seed 004, S3).
+    private mutating func closeOverlay() -> [Effect] {
         modal = nil
         showNextPrompt()
+        return user == nil ? [] : askProductsAgain()
     }
 }

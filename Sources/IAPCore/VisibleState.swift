@@ -2,7 +2,7 @@
 /// each one (their `StateCatalog`, in this order); a test fails when an id has no explanation or an explanation no id.
 public enum VisibleState {
     public static let ids: [String] = [
-        "login", "products", "products-pending", "loading", "no-products", "hud-purchasing", "hud-already-owned",
+        "login", "products", "products-pending", "loading", "no-products", "products-failed", "hud-purchasing", "hud-already-owned",
         "hud-backgrounded", "hud-confirming", "hud-confirming-retry", "hud-success", "hud-restoring", "hud-restored",
         "hud-nothing-to-restore", "hud-restore-failed", "hud-failed",
         "hud-cancelled", "hud-deferred", "hud-plan-changed", "hud-disabled", "hud-verify-failed", "hud-jailbroken",
@@ -36,7 +36,8 @@ extension AppState {
         if !alarms.isEmpty { return "alarm" }
         switch productsStatus {
         case .loading: return "loading"
-        case .empty, .failed: return "no-products"
+        case .empty: return "no-products"
+        case .failed: return "products-failed"
         case .loaded: break
         }
         if faults.contains(.backendDown) { return "backend-down" }

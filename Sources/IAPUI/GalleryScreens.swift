@@ -108,7 +108,14 @@ public struct GalleryScreen: Sendable {
             screen("products"),
             screen("products-pending") { withPending(&$0) },
             screen("loading") { $0.productsStatus = .loading },
-            screen("no-products") { $0.productsStatus = .empty },
+            screen("no-products") { state in
+                state.productsStatus = .empty
+                state.productIdentifiers = state.products.map(\.id)
+            },
+            screen("products-failed") { state in
+                state.productsStatus = .failed
+                state.productIdentifiers = state.products.map(\.id)
+            },
             hud(.purchasing),
             GalleryScreen("hud-already-owned") { lang in
                 var state = shopping(lang)

@@ -47,7 +47,7 @@ case $scenario in
       "exec $bin --data-dir '$data' --user alice --catalog '$fixture' 2>'$work/stderr'"
     wait_for "ask-to-buy"
     wait_for "purchase-fails"
-    wait_for "Network hiccup"
+    wait_for "did not answer the product request"
     tmux_ send-keys q
     wait_exit
     grep -q "iapsim: warning: .*_timeRate" "$work/stderr" || fail "no _timeRate warning on stderr: $(cat "$work/stderr")"

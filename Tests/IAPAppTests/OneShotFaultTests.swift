@@ -124,4 +124,51 @@ extension OneShotFaultTests {
         app.advance(1)
         #expect(app.state.productsStatus == .loaded)
     }
+
+    @Test("a product list that came back empty is asked again when the user comes back to the shop from a panel")
+    func productListRecoversBackInTheShop() throws {
+        var faults = ArmedFaults()
+        faults.insert(.productsEmpty, FaultArm(once: true))
+        let app = try Harness(user: "alice", faults: faults)
+        app.advance(1)
+        #expect(app.state.productsStatus == .empty)
+        app.press(.char("?"))
+        app.press(.escape)
+        app.advance(1)
+        #expect(app.state.productsStatus == .loaded)
+    }
+
+    @Test("a failed request and an empty list read differently; both offer the product identifiers to buy by")
+    func failedAndEmptyReadDifferently() throws {
+        var failing = ArmedFaults()
+        failing.insert(.productsFail)
+        let failed = try Harness(user: "alice", faults: failing)
+        failed.advance(1)
+        var emptying = ArmedFaults()
+        emptying.insert(.productsEmpty)
+        let empty = try Harness(user: "alice", faults: emptying)
+        empty.advance(1)
+        #expect(empty.screen().contains("Network hiccup, please try again later"))
+        #expect(!failed.screen().contains("Network hiccup, please try again later"))
+        #expect(failed.screen().contains("The App Store did not answer"))
+        for app in [failed, empty] {
+            #expect(app.screen().contains("Buy by product identifier"))
+            #expect(app.screen().contains("com.iapsim.noads"))
+        }
+    }
+
+    @Test("with no product list, a purchase by identifier goes through the whole flow (seeds 000, 004)")
+    func buyByIdentifier() throws {
+        var faults = ArmedFaults()
+        faults.insert(.productsFail)
+        let app = try Harness(user: "alice", faults: faults)
+        app.advance(1)
+        let index = try #require(shippedCatalog.firstIndex { $0.id == "com.iapsim.noads" })
+        for _ in 0..<index { app.press(.down) }
+        app.press(.enter)
+        app.advance(5)
+        #expect(app.screen().contains("Purchase complete"))
+        #expect(try app.credits().map(\.productId) == ["com.iapsim.noads"])
+        #expect(try app.storeTransactions().allSatisfy { $0.finished })
+    }
 }

@@ -178,13 +178,23 @@ struct WidgetTests {
             "  ▸ Product 5  Consumable  a summary that is rath…  ¥30         ",
         ])
         #expect((1..<63).allSatisfy { grid[$0, 5].style == theme.selected } && grid[63, 5].style == .plain)
-        let empty = ProductList(heading: "Products", balance: "Balance 0", content: .message("Network hiccup"), ownedMark: "owned", theme: theme)
-        #expect(empty.rendered(width: 40, height: 4).lines == [
+        let empty = ProductList(heading: "Products", balance: "Balance 0",
+                                content: .unavailable(reason: "Network hiccup", again: "f asks again", byIdentifier: "By identifier:",
+                                                      identifiers: ["com.a", "com.b"], selection: 1),
+                                ownedMark: "owned", theme: theme)
+        let unavailable = empty.rendered(width: 40, height: 8)
+        #expect(unavailable.lines == [
             "  Products                   Balance 0  ",
             "  ────────────────────────────────────  ",
             "                                        ",
             "   Network hiccup                       ",
+            "   f asks again                         ",
+            "                                        ",
+            "   By identifier:                       ",
+            "  ▸ com.b                               ",
         ])
+        #expect(empty.rendered(width: 40, height: 9).lines.suffix(2) == ["    com.a                               ",
+                                                                        "  ▸ com.b                               "])
     }
 
     private static let shop = [

@@ -24,6 +24,8 @@ public enum Text: String, Sendable, CaseIterable {
     case restoreFailed, restoreInBackground
     case continuesInBackground, unclaimed
     case appTitle, loginPrompt, loginHint, user, pending, balance, balanceUnknown, coins, owned, products
+    /// The product request failed (an empty list is SPEC's `no-products`); what asks again; the identifiers to buy by.
+    case productsFailed, productsAskAgain, buyByIdentifier
     case stay, logoutAnyway, quitInFlight, yesQuit, noStay
     case helpTitle, helpClose, helpTurn, retryCount, nextRetry, inBackground
     case tooSmall, tooSmallQuit, consumable, nonConsumable, subscription, nonRenewing
@@ -78,6 +80,9 @@ public enum Text: String, Sendable, CaseIterable {
         case .appTitle: Localized(en: "iapsim · mock App Store", zh: "iapsim · 模拟 App Store")
         case .loginPrompt: Localized(en: "Log in as:", zh: "登录用户名:")
         case .loginHint: Localized(en: "Type a name and press Enter", zh: "输入用户名后按 Enter")
+        case .productsFailed: Localized(en: "The App Store did not answer the product request", zh: "App Store 没有响应商品请求")
+        case .productsAskAgain: Localized(en: "f (back to the foreground) asks again", zh: "按 f(回到前台)重新获取")
+        case .buyByIdentifier: Localized(en: "Buy by product identifier:", zh: "按商品 ID 购买:")
         case .user: Localized(en: "user", zh: "用户")
         case .pending: Localized(en: "pending", zh: "待处理")
         case .balance: Localized(en: "Balance", zh: "余额")

@@ -15,7 +15,9 @@ extension StateView {
         case .loading:
             content = .loading
         case .empty, .failed:
-            content = .message(Text.noProducts(lang))
+            content = .unavailable(reason: state.productsStatus == .failed ? Text.productsFailed(lang) : Text.noProducts(lang),
+                                   again: Text.productsAskAgain(lang), byIdentifier: Text.buyByIdentifier(lang),
+                                   identifiers: state.productIdentifiers, selection: state.selection)
         case .loaded:
             content = .rows(state.products.map(row), selection: state.selection)
         }

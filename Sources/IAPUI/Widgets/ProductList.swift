@@ -15,7 +15,8 @@ struct ProductList: Widget {
 
     enum Content {
         case loading
-        case message(String)
+        /// No list: why, what asks again, and the identifiers the app is built with, to buy by (seeds 000, 004).
+        case unavailable(reason: String, again: String, byIdentifier: String, identifiers: [String], selection: Int)
         case rows([Row], selection: Int)
     }
 
@@ -49,8 +50,15 @@ struct ProductList: Widget {
         switch content {
         case .loading:
             break
-        case let .message(text):
-            grid.put(text, x: body.x + 3, y: body.y + 1, style: theme.bad)
+        case let .unavailable(reason, again, byIdentifier, identifiers, selection):
+            grid.put(reason, x: body.x + 3, y: body.y + 1, style: theme.bad)
+            grid.put(again, x: body.x + 3, y: body.y + 2, style: theme.dimmed)
+            guard !identifiers.isEmpty else { return }
+            grid.put(byIdentifier, x: body.x + 3, y: body.y + 4, style: theme.plain)
+            let (_, list) = body.splitTop(5)
+            ScrollingList(rows: identifiers.map { [ScrollingList.Column($0, width: displayWidth($0), style: theme.plain)] }, selection: selection,
+                          follow: .edge, marker: Self.cursor, highlight: theme.selected)
+                .draw(in: list.inset(dx: 1), on: &grid)
         case let .rows(rows, selection):
             let list = body.inset(dx: 1)
             let widths = Self.widths(rows, ownedMark: ownedMark, width: list.width)
