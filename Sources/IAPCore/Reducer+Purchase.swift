@@ -12,14 +12,13 @@ extension AppState {
         guard !faults.contains(.jailbroken) else {
             // C12: the app itself refuses; the store is never asked.
             device.hud = HUD(.jailbroken, productId: productId)
-            return []
+            return spendIfOnce(.jailbroken)
         }
         guard device.canMakePayments else {
             device.hud = HUD(.disabled, productId: productId)
-            // A one-shot payments-disabled is spent by the purchase it refused: the next one may pay.
-            guard faults.arm(.paymentsDisabled)?.once == true else { return [] }
-            device.canMakePayments = true
-            return [.spendFault(.paymentsDisabled)]
+            let spent = spendIfOnce(.paymentsDisabled)
+            if !spent.isEmpty { device.canMakePayments = true }
+            return spent
         }
         if serialPurchases, let unfinished = pendingOrders.first {
             // C9: the unfinished order must move first; the prompt offers exactly that.

@@ -7,7 +7,7 @@ extension AppState {
         guard !faults.contains(.jailbroken) else {
             // C12: the app refuses every purchase on such a device, restores included; the store is never asked.
             device.hud = HUD(.jailbroken)
-            return []
+            return spendIfOnce(.jailbroken)
         }
         if let running = device.restore, running.restored == nil {
             // The store has not answered yet: its restored transactions are being told to the user who asked, so a

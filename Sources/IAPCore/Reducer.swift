@@ -92,9 +92,18 @@ extension AppState {
     }
 
     /// Back in the foreground: a trigger for the verify queue, and a fresh look at the store's queue (seeds 002, 004);
-    /// a product list that failed or came back empty is asked for again (seed 004, S3).
+    /// a product list that failed or came back empty is asked for again (seed 004, S3). A one-shot `background` is over.
     mutating func foreground() -> [Effect] {
-        triggerVerifyQueue() + [.readStoreQueue(after: 0)] + (user.map { [.refreshAccount($0)] } ?? []) + askProductsAgain()
+        spendIfOnce(.background) + triggerVerifyQueue() + [.readStoreQueue(after: 0)] + (user.map { [.refreshAccount($0)] } ?? [])
+            + askProductsAgain()
+    }
+
+    /// A one-shot fault the app itself obeys (jailbroken, payments disabled, background) is spent by the step it
+    /// refused or held back: gone from the state at once, and from the board by the effect.
+    mutating func spendIfOnce(_ fault: Fault) -> [Effect] {
+        guard faults.arm(fault)?.once == true else { return [] }
+        faults.remove(fault)
+        return [.spendFault(fault)]
     }
 
     /// Asks the store for the product list again when the last answer was a failure or an empty list; nothing while one

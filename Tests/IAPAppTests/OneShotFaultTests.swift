@@ -171,4 +171,103 @@ extension OneShotFaultTests {
         #expect(try app.credits().map(\.productId) == ["com.iapsim.noads"])
         #expect(try app.storeTransactions().allSatisfy { $0.finished })
     }
+
+    @Test("products-fail, -empty and -slow armed once spoil the first product request only: the next launch lists at once",
+          arguments: [Fault.productsFail, .productsEmpty, .productsSlow])
+    func productFaultsOnce(_ fault: Fault) throws {
+        var faults = ArmedFaults()
+        faults.insert(fault, FaultArm(value: fault == .productsSlow ? "5" : nil, once: true))
+        let app = try Harness(user: "alice", faults: faults)
+        app.advance(1)
+        #expect(app.state.productsStatus != .loaded)
+        #expect(!app.parties.faults.armed.contains(fault))
+        try app.relaunch()
+        app.advance(1)
+        #expect(app.state.productsStatus == .loaded)
+    }
+
+    @Test("jailbroken:once refuses the next purchase and no other")
+    func jailbrokenOnce() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        app.session.set(.jailbroken, FaultArm(once: true))
+        app.press(.enter)
+        app.advance(1)
+        #expect(app.state.hud?.kind == .jailbroken)
+        app.press(.escape, .enter)
+        app.advance(10)
+        #expect(app.state.hud?.kind == .success)
+        #expect(!app.parties.faults.armed.contains(.jailbroken))
+        #expect(try app.credits().count == 1)
+    }
+
+    @Test("background:once: the app stays in the background (no automatic retry) until it comes back once (f); then it is spent")
+    func backgroundOnce() throws {
+        var faults = ArmedFaults()
+        faults.insert(.backendDown)
+        let app = try Harness(user: "alice", faults: faults)
+        app.advance(0.5)
+        app.press(.enter)
+        app.advance(3)
+        app.session.set(.background, FaultArm(once: true))
+        app.session.set(.backendDown, nil)
+        app.advance(120)
+        #expect(try app.credits().isEmpty)  // suspended: the retry waits
+        app.press(.char("f"))
+        app.advance(5)
+        #expect(try app.credits().count == 1)
+        #expect(!app.parties.faults.armed.contains(.background))
+    }
+
+    @Test("crash-at:once kills the app at its step once; the relaunched app goes through it and credits once")
+    func crashAtOnce() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        app.session.set(.crashAt, FaultArm(value: "verify", once: true))
+        app.press(.enter)
+        app.advance(5)
+        #expect(app.runtime.halted)
+        try app.relaunch()
+        app.advance(1)
+        #expect(app.screen().contains("Unfinished order found"))
+        app.press(.enter)
+        app.advance(10)
+        #expect(!app.runtime.halted)
+        #expect(try app.credits().count == 1)
+        #expect(try app.storeTransactions().allSatisfy { $0.finished })
+        #expect(!app.parties.faults.armed.contains(.crashAt))
+    }
+
+    @Test("billing-fails:once fails the next renewal's billing once; the retry and the renewal after it are charged")
+    func billingFailsOnce() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        app.buy("com.iapsim.vip.plus")
+        app.session.set(.billingFails, FaultArm(value: "1", once: true))
+        for _ in 0..<3 {
+            let due = try #require(app.parties.store.nextSubscriptionEvent())
+            app.advance(due.timeIntervalSince(app.timers.now) + 1)
+            app.advance(5)
+        }
+        let news = try app.parties.store.database.recentNotifications(limit: 50).map(\.notification.kind)
+        #expect(news.filter { $0 == .didFailToRenew }.count == 1)
+        #expect(news.filter { $0 == .didRenew }.count == 2)
+        #expect(!app.parties.faults.armed.contains(.billingFails))
+    }
+
+    @Test("renewal-while-closed:once: the first relaunch opens after the renewal; the next one does not skip again")
+    func renewalWhileClosedOnce() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        app.buy("com.iapsim.vip.plus")
+        app.session.set(.renewalWhileClosed, FaultArm(once: true))
+        try app.relaunch()
+        app.advance(5)
+        let renewed = try app.charges().count
+        #expect(renewed == 2)
+        try app.relaunch()
+        app.advance(5)
+        #expect(try app.charges().count == renewed)
+        #expect(!app.parties.faults.armed.contains(.renewalWhileClosed))
+    }
 }
