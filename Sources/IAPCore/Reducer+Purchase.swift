@@ -219,12 +219,13 @@ extension AppState {
             order.status = .rejected
             effects = [.persist(order, closingIntent: nil), .finish(transactionId: order.transactionId, user: order.user)]
             if shown { device.hud?.kind = .verifyFailed }
-        case let .retry(reason):
+        case .retry, .kept:
             order.attempts += 1
             order.lastAttemptAt = now
             if order.attempts == policy.alarmThreshold {
-                device.alarms.append(.verifyFailing(transactionId: order.transactionId, attempts: order.attempts, reason: reason))
+                device.alarms.append(.verifyFailing(transactionId: order.transactionId, attempts: order.attempts, reason: outcome.reason ?? ""))
             }
+            if case .kept = outcome { session?.queue.keepPolling(order.transactionId) }
             effects = [.persist(order, closingIntent: nil)]
         case let .misconfigured(status):
             // Not finished (I4): the money was paid (I1). Retrying in a loop cannot fix a server's setup, so the order

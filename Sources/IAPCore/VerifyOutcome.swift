@@ -3,12 +3,19 @@ public enum VerifyOutcome: Sendable, Equatable {
     case valid
     case invalid(status: Int)
     case retry(reason: String)
+    /// The backend keeps the request and asks Apple again itself (Apple's latest status): the client polls, at its
+    /// back-off, without spending its quick retries, until the backend has decided (seeds 000, 003).
+    case kept(appleStatus: Int)
     /// The backend's setup is wrong (`serverMisconfigured`): the order stays pending, an alarm is raised, and it is
     /// tried again at the next launch or login, not every few seconds.
     case misconfigured(status: Int)
 
     public var reason: String? {
-        if case let .retry(reason) = self { reason } else { nil }
+        switch self {
+        case let .retry(reason): reason
+        case let .kept(status): "backend retrying Apple (\(status))"
+        case .valid, .invalid, .misconfigured: nil
+        }
     }
 
     public init(_ result: Result<VerifyResponse, BackendError>) {
@@ -23,7 +30,7 @@ public enum VerifyOutcome: Sendable, Equatable {
             switch response.result {
             case .credited, .compensated: self = .valid
             case .rejected: self = .invalid(status: status)
-            case .pending: self = .retry(reason: "verification pending")
+            case .pending: self = response.appleStatus.map { .kept(appleStatus: $0) } ?? .retry(reason: "verification pending")
             case .notInReceipt: self = .retry(reason: "not in receipt")
             case .appleUnavailable: self = .retry(reason: "Apple unavailable (\(status))")
             case .serverMisconfigured: self = .misconfigured(status: status)

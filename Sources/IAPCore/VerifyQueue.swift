@@ -41,6 +41,12 @@ public struct VerifyQueue: Sendable, Equatable {
         snoozed.insert(id)
     }
 
+    /// The backend keeps the request and asks Apple itself: the order is polled at its back-off, its quick retries
+    /// unspent (seed 003), until the backend has decided.
+    public mutating func keepPolling(_ id: String) {
+        triesSinceTrigger[id] = 1
+    }
+
     /// The backend's setup is wrong: the order waits for the next session.
     public mutating func hold(_ id: String) {
         held.insert(id)

@@ -4,6 +4,7 @@
 ///     {"result": "credited", "creditedUser": "alice", "newlyCredited": true, "appleStatus": 0}
 ///     {"result": "compensated"}
 ///     {"result": "pending"}
+///     {"result": "pending", "appleStatus": 21005}
 ///     {"result": "notInReceipt", "appleStatus": 0}
 ///     {"result": "rejected", "appleStatus": 21003}
 ///     {"result": "appleUnavailable", "appleStatus": 21005}
@@ -16,7 +17,8 @@ public struct VerifyResponse: Codable, Sendable, Equatable {
         case credited
         /// Support compensated the order by hand (B5). Finish, nothing is credited.
         case compensated
-        /// The server has not decided yet. Ask again later.
+        /// The server has not decided yet. Ask again later. With `appleStatus`: the server keeps the request and asks
+        /// Apple again itself, with back-off.
         case pending
         /// Apple's receipt does not list the transaction (yet). Refresh the receipt and ask again.
         case notInReceipt
@@ -50,6 +52,11 @@ public struct VerifyResponse: Codable, Sendable, Equatable {
 
     public static let compensated = VerifyResponse(result: .compensated)
     public static let pending = VerifyResponse(result: .pending)
+
+    /// The server keeps the request and asks Apple again itself; `appleStatus` is Apple's latest answer.
+    public static func pending(appleStatus: Int) -> VerifyResponse {
+        VerifyResponse(result: .pending, appleStatus: appleStatus)
+    }
     public static let notInReceipt = VerifyResponse(result: .notInReceipt, appleStatus: ReceiptStatus.ok)
 
     /// The backend's verdict on an answer from Apple other than a usable receipt.

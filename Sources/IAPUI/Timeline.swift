@@ -139,6 +139,9 @@ public struct Timeline: Sendable {
             case let .invalid(status): return Localized(en: "backend: tx \(id) invalid (\(status))", zh: "后端:tx \(id) 无效(\(status))")
             case let .retry(reason):
                 return Localized(en: "backend: tx \(id) not verified: ", zh: "后端:tx \(id) 未验证:") + RetryReason.words(reason)
+            case let .kept(status):
+                return Localized(en: "backend: tx \(id) kept, backend retrying Apple (\(status)); the client polls",
+                                 zh: "后端:tx \(id) 已收下,后端正在重试 Apple(\(status));客户端轮询")
             case let .misconfigured(status):
                 return Localized(en: "backend: tx \(id) not verified, server misconfigured (\(status)); waits for the next launch",
                                  zh: "后端:tx \(id) 未验证,服务器配置有误(\(status));等下次启动再试")

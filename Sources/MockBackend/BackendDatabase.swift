@@ -77,6 +77,7 @@ public final class BackendDatabase {
             ("v8-applied-notifications", { db in
                 try db.execute(sql: "CREATE TABLE appliedNotification (uuid TEXT PRIMARY KEY)")
             }),
+            ("v9-apple-queue", BackendDatabase.appleQueueMigration),
         ])
     }
 

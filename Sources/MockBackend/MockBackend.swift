@@ -22,6 +22,8 @@ public final class MockBackend: Backend {
     public static let timeout = 10.0
     /// "Still verifying" answers given so far, per transaction (the `verification-pending` fault).
     private var pendingAnswers: [String: Int] = [:]
+    /// When the timer for the backend's own queue of requests to Apple fires.
+    private var appleRetryAt: Date?
 
     /// The backend's records, also where support acts (compensate, refund).
     public let database: BackendDatabase
@@ -41,6 +43,7 @@ public final class MockBackend: Backend {
         self.apple = apple
         self.scheduler = scheduler
         self.latency = latency
+        scheduleAppleRetry()
     }
 
     public func createOrder(user: String, productId: String, _ completion: @escaping (Result<String, BackendError>) -> Void) {
@@ -98,6 +101,63 @@ public final class MockBackend: Backend {
             try database.recordVerdict(transactionId: request.transactionId, verdict: .compensated, at: scheduler.now)
             return .compensated
         }
+        if let kept = try database.queuedForApple(request.transactionId) {
+            // The client polls while the server is still asking Apple.
+            return .pending(appleStatus: kept.lastStatus)
+        }
+        let answer = try verifyWithApple(request, orderId: orderId)
+        guard answer.result == .appleUnavailable, let status = answer.appleStatus else { return answer }
+        // Apple asked to try again: the server keeps the request, durably before the client hears "pending", and asks
+        // Apple again itself (seeds 000, 003); the client polls until it is decided.
+        try database.keepForApple(AppleRetry(transactionId: request.transactionId, user: request.user, productId: request.productId,
+                                             orderId: orderId, receipt: request.receipt, attempts: 1, lastStatus: status,
+                                             nextAt: scheduler.now.addingTimeInterval(Self.appleBackoff(after: 1)), queuedAt: scheduler.now))
+        scheduleAppleRetry()
+        return .pending(appleStatus: status)
+    }
+
+    /// How long the server waits before asking Apple again after `attempts` answers that asked to try again: doubling
+    /// from 5 s, at most 10 minutes.
+    static func appleBackoff(after attempts: Int) -> Double {
+        min(5 * pow(2, Double(min(max(attempts - 1, 0), 16))), 600)
+    }
+
+    /// Asks Apple again for every kept request that is due: one Apple decided leaves the queue (its credit or verdict
+    /// written as for a client's request), one Apple still cannot decide waits longer.
+    private func retryApple(dueBy due: Date) {
+        do {
+            // A millisecond past the timer's own date: a date read back from the database can be a rounding later than
+            // the clock, and finding nothing due would set the timer again for the same moment, for ever.
+            for var kept in try database.dueForApple(at: max(scheduler.now, due).addingTimeInterval(0.001)) {
+                let answer = try verifyWithApple(kept.request, orderId: kept.orderId)
+                if answer.result == .appleUnavailable {
+                    kept.attempts += 1
+                    kept.lastStatus = answer.appleStatus ?? kept.lastStatus
+                    kept.nextAt = scheduler.now.addingTimeInterval(Self.appleBackoff(after: kept.attempts))
+                    try database.keepForApple(kept)
+                } else {
+                    try database.dropFromAppleQueue(kept.transactionId)
+                }
+            }
+        } catch {
+            onError("\(error)")
+        }
+        scheduleAppleRetry()
+    }
+
+    /// One timer for the soonest kept request; at launch it takes up what a kill left in the queue.
+    private func scheduleAppleRetry() {
+        guard let due = try? database.nextAppleRetry(), appleRetryAt.map({ due < $0 }) ?? true else { return }
+        appleRetryAt = due
+        scheduler.after(max(due.timeIntervalSince(scheduler.now), 0)) { [weak self] in
+            guard let self, self.appleRetryAt == due else { return }
+            self.appleRetryAt = nil
+            self.retryApple(dueBy: due)
+        }
+    }
+
+    /// Apple's answer on the request, and what the server makes of it: the ledger, the subscriber, the verdicts.
+    private func verifyWithApple(_ request: VerifyRequest, orderId: String?) throws -> VerifyResponse {
         // The shared secret always goes along: without it Apple leaves out a subscription's latest transactions and renewal.
         let appleRequest = VerifyReceiptRequest(receiptData: request.receipt, password: try apple.sharedSecret())
         var apple = appleVerify(appleRequest, at: verifyEnvironment)

@@ -44,16 +44,16 @@ struct AppleStatusTests {
         #expect(try app.storeTransactions().allSatisfy(\.finished))
     }
 
-    @Test("21002 (Apple: malformed, or the service had a temporary issue: try again), 21005 and 21009 are retried with back-off, then credited once Apple answers",
+    @Test("21002 (Apple: malformed, or the service had a temporary issue: try again), 21005 and 21009 are retried by the backend with back-off while the client polls, then credited once Apple answers",
           arguments: [21002, 21005, 21009])
     func retriedUntilApple(answers status: Int) throws {
         let app = try Harness.paidWhile(forced(status))
         app.advance(20)
         #expect(try attempts(app) >= 2)
+        #expect(try app.parties.backend.database.appleQueue().first?.attempts ?? 0 >= 2)
         #expect(try app.credits().isEmpty)
         app.session.set(.verifyStatus, nil)
-        app.session.set(.backendDown, nil)  // a trigger
-        app.advance(10)
+        app.advance(300)
         #expect(try app.credits().count == 1)
         #expect(try app.clientOrders().isEmpty)
     }

@@ -74,6 +74,9 @@ enum RetryReason {
             if reason.hasPrefix("Apple unavailable ") {
                 return Localized(en: reason, zh: "Apple 暂时无法验证(" + reason.filter(\.isNumber) + ")")
             }
+            if reason.hasPrefix("backend retrying Apple ") {
+                return Localized(en: reason, zh: "后端正在重试 Apple(" + reason.filter(\.isNumber) + ")")
+            }
             if reason.hasPrefix("HTTP ") { return Localized(en: reason, zh: "HTTP 错误 " + reason.dropFirst(5)) }
             if reason.hasPrefix("status ") { return Localized(en: reason, zh: "状态码 " + reason.dropFirst(7)) }
             return Localized(reason)

@@ -1,0 +1,73 @@
+import Foundation
+import GRDB
+import IAPCore
+
+/// A verification the backend owes the client: Apple answered "try again" (seeds 000, 003), so the server keeps the
+/// request and asks Apple again itself, with back-off, until Apple decides.
+public struct AppleRetry: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "appleRetry"
+    // Dates as numbers, as in every table of iapsim's: compared with numbers, and read back by `iapsim state`.
+    public static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy { .timeIntervalSince1970 }
+    public static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { .timeIntervalSince1970 }
+
+    public let transactionId: String
+    public let user: String
+    public let productId: String
+    public let orderId: String?
+    public let receipt: String
+    /// Apple's answers so far that asked to try again.
+    public var attempts: Int
+    public var lastStatus: Int
+    public var nextAt: Date
+    public let queuedAt: Date
+
+    var request: VerifyRequest {
+        VerifyRequest(receipt: receipt, transactionId: transactionId, productId: productId, orderId: orderId, user: user)
+    }
+}
+
+extension BackendDatabase {
+    static func appleQueueMigration(_ db: Database) throws {
+        try db.create(table: AppleRetry.databaseTableName) { table in
+            table.primaryKey("transactionId", .text)
+            table.column("user", .text).notNull()
+            table.column("productId", .text).notNull()
+            table.column("orderId", .text)
+            table.column("receipt", .text).notNull()
+            table.column("attempts", .integer).notNull()
+            table.column("lastStatus", .integer).notNull()
+            table.column("nextAt", .double).notNull().indexed()
+            table.column("queuedAt", .double).notNull()
+        }
+    }
+
+    /// Writes the request down (or its next attempt), durably before the client hears "pending".
+    func keepForApple(_ retry: AppleRetry) throws {
+        try queue.write { db in try retry.save(db) }
+    }
+
+    func dropFromAppleQueue(_ transactionId: String) throws {
+        try queue.write { db in _ = try AppleRetry.deleteOne(db, key: transactionId) }
+    }
+
+    public func queuedForApple(_ transactionId: String) throws -> AppleRetry? {
+        try queue.inDatabase { db in try AppleRetry.fetchOne(db, key: transactionId) }
+    }
+
+    /// What the backend is retrying with Apple, the soonest first (support's view, `iapsim state`).
+    public func appleQueue(limit: Int = 100) throws -> [AppleRetry] {
+        try queue.inDatabase { db in try AppleRetry.order(Column("nextAt"), Column("transactionId")).limit(limit).fetchAll(db) }
+    }
+
+    func dueForApple(at date: Date) throws -> [AppleRetry] {
+        try queue.inDatabase { db in
+            try AppleRetry.filter(Column("nextAt") <= date.timeIntervalSince1970).order(Column("nextAt"), Column("transactionId")).fetchAll(db)
+        }
+    }
+
+    func nextAppleRetry() throws -> Date? {
+        try queue.inDatabase { db in
+            try Double.fetchOne(db, AppleRetry.select(min(Column("nextAt")))).map(Date.init(timeIntervalSince1970:))
+        }
+    }
+}
