@@ -156,6 +156,18 @@ public final class AppRuntime {
             parties.faults.set(fault, arm)
         case let .spendFault(fault):
             _ = parties.faults.fire(fault)
+        case let .reportAlarms(raised):
+            let device = parties.store.database.device
+            let reports = raised.map {
+                AlarmReport(device: device, user: $0.user, kind: $0.alarm.kind, transactionId: $0.alarm.transactionId,
+                            text: $0.alarm.text(.en), raisedAt: $0.at.ISO8601Format())
+            }
+            backend.report(reports) { [weak self] in
+                if case .success = $0 { self?.send(.alarmsReported(raised, ok: true)) } else { self?.send(.alarmsReported(raised, ok: false)) }
+            }
+        case let .compensate(orderId):
+            // Support's tool on the built-in backend's own records; a team's own server (`--backend`) has its own.
+            _ = record { try parties.backend.database.markCompensated(orderId: orderId, at: timers.now) }
         case let .crash(reason):
             crash(reason)
         case .reinstall:
@@ -226,7 +238,7 @@ public final class AppRuntime {
     private func persist(_ order: PendingOrder, closingIntent: Int64?) {
         var order = order
         if order.receiptHash == nil, let receipt = parties.store.heldReceipt() {
-            order.receiptHash = SHA256.hash(data: Data(receipt.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
+            order.receiptHash = ReceiptHash.of(receipt)
         }
         let ok = record { try parties.vault.save(order, closingIntent: closingIntent) } != nil
         send(.persisted(order, ok: ok))
@@ -252,7 +264,7 @@ struct VerifyTask {
 
     func run() {
         guard let receipt = store.appReceipt() else {
-            report(order, .retry(reason: "receipt empty"))
+            report(order, .receiptEmpty)
             return
         }
         if order.orderId != nil {
@@ -273,7 +285,15 @@ struct VerifyTask {
 
     private func send(receipt: String, order: PendingOrder) {
         let request = VerifyRequest(receipt: receipt, transactionId: order.transactionId, productId: order.productId,
-                                    orderId: order.orderId, user: order.user)
+                                    orderId: order.orderId, user: order.user, receiptHash: ReceiptHash.of(receipt))
         backend.verify(request) { report(order, VerifyOutcome($0)) }
+    }
+}
+
+/// A short hash of a receipt (seed 002's md5), kept with an order and sent with each verification: the backend tells a
+/// receipt it has seen before.
+public enum ReceiptHash {
+    public static func of(_ receipt: String) -> String {
+        SHA256.hash(data: Data(receipt.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
     }
 }

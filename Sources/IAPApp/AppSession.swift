@@ -200,7 +200,7 @@ public final class AppSession {
     /// The screen as the terminal shows it, the inspector's records included: `play`, the tests and the live UI
     /// draw through here, so the same state draws the same screen in all of them.
     public func screen(width: Int = 80, height: Int = 24, theme: Theme = .monochrome) -> ScreenGrid {
-        let inspector = runtime.state.modal == .inspector ? inspectorView(rows: height) : InspectorView()
+        let inspector = runtime.state.showsInspector ? inspectorView(rows: height) : InspectorView()
         return Renderer.render(runtime.state, width: width, height: height, theme: theme, inspector: inspector)
     }
 
@@ -213,6 +213,13 @@ public final class AppSession {
         } else if let user = state.user, let page = try? parties.backend.database.recentCredits(user: user, limit: rows) {
             view.credits = page.credits.map { ($0.transactionId, $0.productId, $0.coins) }
             view.creditTotal = page.total
+        }
+        if remoteBackend == nil {
+            // What support watches on the built-in backend: Apple retried, the clients' alarms, receipts replayed.
+            let database = parties.backend.database
+            view.support = ((try? database.appleQueue(limit: rows)) ?? []).map { .retryingApple(transactionId: $0.transactionId, attempts: $0.attempts, status: $0.lastStatus) }
+                + ((try? database.clientAlarms(limit: rows)) ?? []).map { .clientAlarm(kind: $0.kind, user: $0.user, text: $0.text) }
+                + ((try? database.receiptReplays(limit: rows)) ?? []).map { .replay(transactionId: $0.transactionId, by: $0.user, first: $0.firstUser) }
         }
         view.timeline = timeline.entries(state.lang)
         // Only with --notify: without it, nothing goes out and the built-in backend's hearing is told elsewhere.

@@ -19,6 +19,31 @@ struct StateDocument: Encodable {
 
     struct BackendPart: Encodable {
         let credits: [CreditEntry]
+        /// What the backend keeps asking Apple itself (its own queue), the soonest first.
+        let appleQueue: [AppleQueueEntry]
+        /// Alarms the clients uploaded, oldest first.
+        let clientAlarms: [AlarmEntry]
+        /// Receipts sent again for a decided transaction, oldest first.
+        let receiptReplays: [ReplayEntry]
+
+        struct AppleQueueEntry: Encodable {
+            let transactionId, user, productId: String
+            let orderId: String?
+            let attempts, lastStatus: Int
+            let nextAt: String
+        }
+
+        struct AlarmEntry: Encodable {
+            let device: String
+            let user: String?
+            let kind: String
+            let transactionId: String?
+            let text, raisedAt, receivedAt: String
+        }
+
+        struct ReplayEntry: Encodable {
+            let receiptHash, transactionId, user, firstUser, at: String
+        }
     }
 
     struct ClientPart: Encodable {

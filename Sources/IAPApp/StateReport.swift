@@ -65,7 +65,19 @@ public enum StateReport {
                                        revokedAt_ms: milliseconds(revoked.revokedAt.timeIntervalSince1970))
                 })
         }
-        return StateDocument(store: .init(transactions: store.transactions), backend: .init(credits: backend.credited.map(creditEntry)),
+        let support = StateDocument.BackendPart(credits: backend.credited.map(creditEntry),
+                                  appleQueue: backend.appleQueue.map {
+                                      .init(transactionId: $0.transactionId, user: $0.user, productId: $0.productId, orderId: $0.orderId,
+                                            attempts: $0.attempts, lastStatus: $0.lastStatus, nextAt: iso($0.nextAt))
+                                  },
+                                  clientAlarms: backend.clientAlarms.map {
+                                      .init(device: $0.device, user: $0.user, kind: $0.kind, transactionId: $0.transactionId, text: $0.text,
+                                            raisedAt: $0.raisedAt, receivedAt: iso($0.receivedAt))
+                                  },
+                                  receiptReplays: backend.replays.map {
+                                      .init(receiptHash: $0.receiptHash, transactionId: $0.transactionId, user: $0.user, firstUser: $0.firstUser, at: iso($0.at))
+                                  })
+        return StateDocument(store: .init(transactions: store.transactions), backend: support,
                              client: .init(users: client, devices: devices), accounts: users, asOf: iso(asOf))
     }
 
@@ -146,11 +158,20 @@ public enum StateReport {
         var credited: [Credit] = []
         var revoked: [RevokedCredit] = []
         var entitlements: [Entitlement] = []
+        var appleQueue: [AppleRetry] = []
+        var clientAlarms: [ClientAlarm] = []
+        var replays: [ReceiptReplay] = []
     }
 
     private static func backendHoldings(_ db: Database) throws -> BackendHoldings {
         let (live, revoked) = try BackendDatabase.ledger(db)
-        return BackendHoldings(credited: live, revoked: revoked, entitlements: try BackendDatabase.entitlements(db))
+        // Support's lists, in a file new enough to have them (`state` never migrates what it reads).
+        func all<Record: FetchableRecord & TableRecord>(_ type: Record.Type, by column: String) throws -> [Record] {
+            try db.tableExists(Record.databaseTableName) ? Record.order(Column(column)).fetchAll(db) : []
+        }
+        return BackendHoldings(credited: live, revoked: revoked, entitlements: try BackendDatabase.entitlements(db),
+                               appleQueue: try all(AppleRetry.self, by: "nextAt"), clientAlarms: try all(ClientAlarm.self, by: "receivedAt"),
+                               replays: try all(ReceiptReplay.self, by: "at"))
     }
 
     private static func creditEntry(_ credit: Credit) -> CreditEntry {

@@ -49,3 +49,21 @@ public struct BackendErrorBody: Codable, Sendable, Equatable, Error {
         self.message = message
     }
 }
+
+/// `POST /backend/v1/alarms`: the client's alarms for support (seed 002).
+public struct AlarmsRequest: Codable, Sendable, Equatable {
+    public let alarms: [AlarmReport]
+
+    public init(alarms: [AlarmReport]) {
+        self.alarms = alarms
+    }
+}
+
+/// How many of them the server took.
+public struct AlarmsResponse: Codable, Sendable, Equatable {
+    public let received: Int
+
+    public init(received: Int) {
+        self.received = received
+    }
+}

@@ -38,6 +38,8 @@ public enum Action: Sendable, Equatable {
     case scenariosListed([ScenarioInfo])
     /// A party could not do its own bookkeeping; shown, never swallowed.
     case alarm(Alarm)
+    /// The backend took these alarms (or could not be reached).
+    case alarmsReported([Device.RaisedAlarm], ok: Bool)
     /// The program around the app serves Apple's endpoints at this address (`--serve`), or stopped (nil).
     case serving(String?)
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Something that must not go unseen (I6): what happened, with its data; the screens put it into words.
 public enum Alarm: Sendable, Equatable {
     /// An order could not be written to (or read back from) the client's store.
@@ -16,4 +18,53 @@ public enum Alarm: Sendable, Equatable {
     /// The store finished paid transactions the backend has no record of (a lost write, e.g. a lost WAL file):
     /// the user paid and was never credited.
     case creditMissing(transactionIds: [String])
+    /// Apple said the payment went through and the receipt is empty (seed 002: "that is surely a problem"): the order
+    /// waits and is retried; someone should know.
+    case receiptEmpty(transactionId: String)
+
+    /// Its name for the backend's list (seed 002: alarms are uploaded).
+    public var kind: String {
+        switch self {
+        case .writeFailed: "write-failed"
+        case .verifyFailing: "verify-failing"
+        case .serverMisconfigured: "server-misconfigured"
+        case .readFailed: "read-failed"
+        case .storage: "storage"
+        case .unattributed: "unattributed"
+        case .creditMissing: "credit-missing"
+        case .receiptEmpty: "receipt-empty"
+        }
+    }
+
+    /// The transaction it is about, when it is about one.
+    public var transactionId: String? {
+        switch self {
+        case let .writeFailed(id), let .verifyFailing(id, _, _), let .serverMisconfigured(id, _), let .unattributed(id, _),
+             let .receiptEmpty(id):
+            id
+        case let .creditMissing(ids): ids.first
+        case .readFailed, .storage: nil
+        }
+    }
+}
+
+/// An alarm as the client uploads it to the backend, where support lists it (seed 002).
+public struct AlarmReport: Codable, Sendable, Equatable {
+    public let device: String
+    public let user: String?
+    public let kind: String
+    public let transactionId: String?
+    /// In English, as support reads it.
+    public let text: String
+    /// ISO 8601, UTC, as any server reads it.
+    public let raisedAt: String
+
+    public init(device: String, user: String?, kind: String, transactionId: String?, text: String, raisedAt: String) {
+        self.device = device
+        self.user = user
+        self.kind = kind
+        self.transactionId = transactionId
+        self.text = text
+        self.raisedAt = raisedAt
+    }
 }

@@ -56,6 +56,12 @@ public struct AppState: Sendable, Equatable {
         products.first { $0.id == id }
     }
 
+    /// The inspector is on screen (alone, or under the question it asks).
+    public var showsInspector: Bool {
+        if case .compensateConfirm = modal { return true }
+        return modal == .inspector
+    }
+
     public var selectedProduct: Product? {
         products.indices.contains(selection) ? products[selection] : nil
     }
@@ -173,6 +179,8 @@ public indirect enum Modal: Sendable, Equatable {
     case scenarios(selection: Int)
     /// The three parties side by side, and the event timeline.
     case inspector
+    /// Over the inspector: compensate this order by hand? (B5; `y` yes, Esc no)
+    case compensateConfirm(orderId: String, transactionId: String)
     /// The explanation of the state on screen (`stateId`), over what was open before.
     case explain(stateId: String, under: Modal?)
     /// Every state with its explanation; `selection` indexes `VisibleState.ids`.

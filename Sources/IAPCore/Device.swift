@@ -8,6 +8,8 @@ public struct Device: Sendable, Equatable {
     public var purchase: AppState.Purchase?
     public var hud: HUD?
     public var alarms: [Alarm] = []
+    /// Alarms not yet on the backend, each with when it was raised: sent at once, and again at the next trigger.
+    public var unsentAlarms: [RaisedAlarm] = []
     /// Every user's open payment intents on this device: the evidence of who is paying (C3, I3).
     public var paymentIntents: [PaymentIntent] = []
     /// Transactions the store holds unfinished, as its observer has seen them, except those already in a user's
@@ -27,6 +29,12 @@ public struct Device: Sendable, Equatable {
     public var restore: Restore?
 
     public init() {}
+
+    public struct RaisedAlarm: Sendable, Equatable {
+        public let alarm: Alarm
+        public let at: Date
+        public let user: String?
+    }
 
     /// Keeps a paid transaction no one can be given yet (the latest news of it).
     mutating func hold(_ transaction: StoreTransaction) {

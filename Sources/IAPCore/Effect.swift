@@ -38,6 +38,10 @@ public enum Effect: Sendable, Equatable {
     case setFault(Fault, FaultArm?)
     /// A one-shot fault the core acted on itself (payments-disabled refusing a purchase) is spent on the board.
     case spendFault(Fault)
+    /// Uploads alarms to the backend (seed 002).
+    case reportAlarms([Device.RaisedAlarm])
+    /// Support settles the order by hand on the backend (B5): its next verification tells the client to finish it.
+    case compensate(orderId: String)
     /// The app dies here, as with `kill -9` (crash-at, or "crash now" from the panel).
     case crash(reason: String)
     /// Delete the app and install it again: the sandbox goes, the keychain and the store's queue stay (C11).

@@ -26,6 +26,8 @@ public enum Intent: Sendable, Equatable {
     case startScenario(String)
     /// Support: Apple refunds the logged-in user's latest purchase.
     case refundLatest
+    /// Support settles an order by hand on the backend (B5); the client finishes it at its next verification.
+    case compensate(orderId: String)
     /// Settings › Subscriptions: turn the subscription's auto-renew off (cancel) or on (resubscribe).
     case setAutoRenew(originalTransactionId: String, on: Bool)
 }
@@ -84,6 +86,9 @@ extension AppState {
         case .refundLatest:
             guard let user else { return [] }
             return [.refund(account: user), .refreshAccount(user)]
+        case let .compensate(orderId):
+            if case .compensateConfirm = modal { modal = .inspector }
+            return [.compensate(orderId: orderId)] + triggerVerifyQueue()
         case let .setAutoRenew(original, on):
             guard let user, session?.subscriptions.contains(where: { $0.originalTransactionId == original }) == true else { return [] }
             return [.setAutoRenew(on, originalTransactionId: original), .refreshAccount(user)]

@@ -4,12 +4,13 @@ public enum Command: String, Sendable, Equatable, CaseIterable {
     case up, down
     case pageUp = "page-up", pageDown = "page-down", first, last, choose, back
     case logout = "log-out", help, quit
-    case confirmQuit = "confirm-quit", otherChoice = "other-choice", toggleBackend = "toggle-backend", foreground
+    case confirm = "confirm-quit", otherChoice = "other-choice", toggleBackend = "toggle-backend", foreground
     case skipTime = "skip-time", erase
     case faultPanel = "faults", scenarios, inspector, language
     case armOnce = "arm-once", explain
     case stateCatalog = "every-state", assignUnclaimed = "assign-unclaimed"
     case manageSubscriptions = "subscriptions", toggleAutoRenew = "auto-renew", refund, restore
+    case compensate
 }
 
 /// Where the keys go right now: the innermost thing on screen takes them.
@@ -22,6 +23,8 @@ public enum KeyContext: Sendable, Equatable, CaseIterable {
     case prompt
     case help
     case quitConfirm
+    /// Support is asked whether to compensate an order by hand.
+    case compensateConfirm
     /// The fault panel: a list to move in, arm (Enter) or arm once (o).
     case panel
     /// The scenario list: a list to move in and start one from.
@@ -85,7 +88,7 @@ public enum Keymap {
                    command: .otherChoice, contexts: [.prompt]),
         KeyBinding(keys: [.escape], label: "Esc", help: Localized(en: "back / dismiss / safe choice", zh: "返回 / 关闭 / 安全选项"),
                    hint: Localized(en: "back", zh: "返回"),
-                   command: .back, contexts: [.login, .hud, .prompt, .help, .quitConfirm, .panel, .scenarioList, .stateBrowser, .inspector, .explain,
+                   command: .back, contexts: [.login, .hud, .prompt, .help, .quitConfirm, .compensateConfirm, .panel, .scenarioList, .stateBrowser, .inspector, .explain,
                                               .subscriptionList]),
         KeyBinding(keys: [.backspace], label: "⌫", help: Localized(en: "erase a letter", zh: "删除一个字"),
                    hint: nil,
@@ -111,6 +114,9 @@ public enum Keymap {
         KeyBinding(keys: [.char("r")], label: "r", help: Localized(en: "refund latest (Apple side)", zh: "退款最近一笔(Apple 侧)"),
                    hint: Localized(en: "refund", zh: "退款"),
                    command: .refund, contexts: [.inspector]),
+        KeyBinding(keys: [.char("c")], label: "c", help: Localized(en: "compensate an order", zh: "人工补单"),
+                   hint: Localized(en: "compensate", zh: "补单"),
+                   command: .compensate, contexts: [.inspector]),
         KeyBinding(keys: [.char("F")], label: "F", help: Localized(en: "faults, crash now, reinstall", zh: "故障、立即崩溃、重装"),
                    hint: nil,
                    command: .faultPanel, contexts: [.products, .hud, .panel, .scenarioList, .stateBrowser]),
@@ -141,9 +147,9 @@ public enum Keymap {
         KeyBinding(keys: [.char("q")], label: "q", help: Localized(en: "quit (asks if buying)", zh: "退出(购买中会先确认)"),
                    hint: Localized(en: "quit", zh: "退出"),
                    command: .quit, contexts: anywhere),
-        KeyBinding(keys: [.char("y")], label: "y", help: Localized(en: "yes, quit", zh: "确认退出"),
-                   hint: Localized(en: "quit", zh: "退出"),
-                   command: .confirmQuit, contexts: [.quitConfirm]),
+        KeyBinding(keys: [.char("y")], label: "y", help: Localized(en: "yes (quit, compensate)", zh: "确认(退出、补单)"),
+                   hint: Localized(en: "yes", zh: "确认"),
+                   command: .confirm, contexts: [.quitConfirm, .compensateConfirm]),
     ]
 
     public static func command(for key: Key, in context: KeyContext) -> Command? {
@@ -165,6 +171,7 @@ extension AppState {
         switch modal {
         case .help: return .help
         case .quitConfirm: return .quitConfirm
+        case .compensateConfirm: return .compensateConfirm
         case .unfinished, .logoutWarning: return .prompt
         case .faultPanel: return .panel
         case .scenarios: return .scenarioList

@@ -45,6 +45,8 @@ public protocol Backend: AnyObject {
     func createOrder(user: String, productId: String, _ completion: @escaping (Result<String, BackendError>) -> Void)
     func verify(_ request: VerifyRequest, _ completion: @escaping (Result<VerifyResponse, BackendError>) -> Void)
     func account(user: String, _ completion: @escaping (Result<Account, BackendError>) -> Void)
+    /// Uploads the client's alarms, where support lists them (seed 002); the same report twice is kept once.
+    func report(_ alarms: [AlarmReport], _ completion: @escaping (Result<Void, BackendError>) -> Void)
     /// Where the credits are kept when iapsim cannot read them (a team's own server), for the inspector to say so.
     var creditsKeptAt: String? { get }
 }

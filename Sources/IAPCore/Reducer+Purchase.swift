@@ -226,6 +226,7 @@ extension AppState {
                 device.alarms.append(.verifyFailing(transactionId: order.transactionId, attempts: order.attempts, reason: outcome.reason ?? ""))
             }
             if case .kept = outcome { session?.queue.keepPolling(order.transactionId) }
+            if outcome == .receiptEmpty { device.raise(.receiptEmpty(transactionId: order.transactionId)) }
             effects = [.persist(order, closingIntent: nil)]
         case let .misconfigured(status):
             // Not finished (I4): the money was paid (I1). Retrying in a loop cannot fix a server's setup, so the order
@@ -261,7 +262,7 @@ extension AppState {
     /// Launch, login, a new purchase, network back, foreground: every order gets its quick retries again.
     mutating func triggerVerifyQueue() -> [Effect] {
         session?.queue.trigger()
-        return pumpVerifyQueue()
+        return pumpVerifyQueue() + reportUnsentAlarms()
     }
 
     /// Starts the next verification when none is in flight, or sets a wake-up for the next one due.

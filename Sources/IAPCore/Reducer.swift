@@ -1,8 +1,26 @@
 import Foundation
 
 extension AppState {
-    /// The one place state changes: applies `action` at `now` and returns the work to do.
+    /// The one place state changes: applies `action` at `now` and returns the work to do. An alarm it raised goes to
+    /// the backend too, for support (seed 002).
     public mutating func reduce(_ action: Action, now: Date) -> [Effect] {
+        let before = device.alarms
+        var effects = apply(action, now: now)
+        let raised = device.alarms.filter { !before.contains($0) }
+        if !raised.isEmpty {
+            let news = raised.map { Device.RaisedAlarm(alarm: $0, at: now, user: user) }
+            device.unsentAlarms += news
+            effects.append(.reportAlarms(news))
+        }
+        return effects
+    }
+
+    /// Alarms the backend could not take yet go again at a trigger (foreground, network back, a log in…).
+    mutating func reportUnsentAlarms() -> [Effect] {
+        device.unsentAlarms.isEmpty ? [] : [.reportAlarms(device.unsentAlarms)]
+    }
+
+    private mutating func apply(_ action: Action, now: Date) -> [Effect] {
         self.now = now
         switch action {
         case let .launched(canPay, user):
@@ -76,6 +94,9 @@ extension AppState {
             return []
         case let .alarm(message):
             device.alarms.append(message)
+            return []
+        case let .alarmsReported(sent, ok):
+            if ok { device.unsentAlarms.removeAll { sent.contains($0) } }
             return []
         case let .serving(address):
             servingAt = address

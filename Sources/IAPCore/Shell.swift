@@ -45,6 +45,11 @@ extension AppState {
             return perform(.assignUnclaimed)
         case .refund:
             return perform(.refundLatest)
+        case .compensate:
+            // The oldest pending order with an order id: the one the backend can settle by its order (B5).
+            guard let order = pendingOrders.first(where: { $0.orderId != nil }), let orderId = order.orderId else { return [] }
+            modal = .compensateConfirm(orderId: orderId, transactionId: order.transactionId)
+
         case .toggleAutoRenew:
             return choosePanel(once: false)
         case .manageSubscriptions:
@@ -96,7 +101,9 @@ extension AppState {
             modal = .help(page: 0)
         case .quit:
             return perform(.quit(confirmed: false))
-        case .confirmQuit:
+        case .confirm:
+            // y answers the question on screen.
+            if case let .compensateConfirm(orderId, _) = modal { return perform(.compensate(orderId: orderId)) }
             return perform(.quit(confirmed: true))
         case .logout:
             return perform(.logOut(confirmed: false))
@@ -134,6 +141,9 @@ extension AppState {
         switch modal {
         case let .unfinished(id, _):
             return perform(.putOff(transactionId: id))
+        case .compensateConfirm:
+            modal = .inspector
+            return []
         case .help, .quitConfirm, .logoutWarning, .faultPanel, .scenarios, .inspector, .stateCatalog, .subscriptions:
             return closeOverlay()
         case let .explain(_, under):

@@ -5,13 +5,16 @@ public struct VerifyRequest: Codable, Sendable, Equatable {
     public let productId: String
     public let orderId: String?
     public let user: String
+    /// A short hash of `receipt` (seed 002's md5): the backend tells a receipt it has seen for a decided transaction.
+    public let receiptHash: String?
 
-    public init(receipt: String, transactionId: String, productId: String, orderId: String?, user: String) {
+    public init(receipt: String, transactionId: String, productId: String, orderId: String?, user: String, receiptHash: String? = nil) {
         self.receipt = receipt
         self.transactionId = transactionId
         self.productId = productId
         self.orderId = orderId
         self.user = user
+        self.receiptHash = receiptHash
     }
 }
 

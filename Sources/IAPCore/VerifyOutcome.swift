@@ -10,6 +10,9 @@ public enum VerifyOutcome: Sendable, Equatable {
     /// tried again at the next launch or login, not every few seconds.
     case misconfigured(status: Int)
 
+    /// Apple said the payment went through and the app receipt is empty (seed 002).
+    public static let receiptEmpty = VerifyOutcome.retry(reason: "receipt empty")
+
     public var reason: String? {
         switch self {
         case let .retry(reason): reason

@@ -8,7 +8,7 @@ public enum VisibleState {
         "hud-cancelled", "hud-deferred", "hud-plan-changed", "hud-disabled", "hud-verify-failed", "hud-jailbroken",
         "sub-trial", "sub-active", "sub-cancelled", "sub-grace-period", "sub-billing-retry", "sub-expired", "sub-revoked", "subscriptions",
         "prompt-unfinished", "logout-warning", "quit-confirm", "backend-down", "fault-badges", "alarm", "unattributed", "too-small",
-        "help", "fault-panel", "scenarios", "inspector", "state-catalog"
+        "help", "fault-panel", "scenarios", "inspector", "compensate-confirm", "state-catalog"
     ]
 }
 
@@ -23,6 +23,7 @@ extension AppState {
         case .faultPanel: return "fault-panel"
         case .scenarios: return "scenarios"
         case .inspector: return "inspector"
+        case .compensateConfirm: return "compensate-confirm"
         case .explain, .stateCatalog: return "state-catalog"
         case .subscriptions: return "subscriptions"
         case nil: break

@@ -214,6 +214,10 @@ public struct GalleryScreen: Sendable {
                 withPending(&$0)
                 $0.modal = .inspector
             },
+            screen("compensate-confirm", inspector: inspector, timeline: timeline) {
+                withPending(&$0)
+                $0.modal = .compensateConfirm(orderId: pending.orderId ?? "ORD-000001", transactionId: pending.transactionId)
+            },
             screen("state-catalog") { $0.modal = .stateCatalog(selection: StateCatalog.entries.firstIndex { $0.id == "hud-confirming" } ?? 0) },
         ]
     }

@@ -21,6 +21,8 @@ public struct InspectorView: Sendable, Equatable {
     public var creditTotal = 0
     /// Set when the credits are a team's own server's (`--backend URL`): the inspector names it instead of listing them.
     public var creditsKeptAt: String?
+    /// What support watches on the built-in backend, under its credits.
+    public var support: [SupportLine] = []
     /// Newest last.
     public var timeline: [Entry] = []
     /// The latest App Store Server Notifications and how their delivery went, newest last.
@@ -28,9 +30,18 @@ public struct InspectorView: Sendable, Equatable {
 
     public init() {}
 
+    public enum SupportLine: Sendable, Equatable {
+        /// The backend keeps asking Apple (its own queue).
+        case retryingApple(transactionId: String, attempts: Int, status: Int)
+        /// An alarm a client uploaded.
+        case clientAlarm(kind: String, user: String?, text: String)
+        /// A receipt sent again for a decided transaction.
+        case replay(transactionId: String, by: String, first: String)
+    }
+
     public static func == (a: InspectorView, b: InspectorView) -> Bool {
         a.storeQueue == b.storeQueue && a.storeTotal == b.storeTotal && a.creditTotal == b.creditTotal && a.creditsKeptAt == b.creditsKeptAt
             && a.credits.map(\.transactionId) == b.credits.map(\.transactionId) && a.timeline == b.timeline
-            && a.notifications == b.notifications
+            && a.notifications == b.notifications && a.support == b.support
     }
 }

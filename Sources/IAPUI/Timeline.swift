@@ -166,6 +166,9 @@ public struct Timeline: Sendable {
             return nil
         case let .alarm(alarm):
             return Localized(en: "ALARM: ", zh: "警报:") + alarm.words
+        case let .alarmsReported(sent, ok):
+            return ok ? Localized(en: "backend: \(sent.count) alarm(s) received for support", zh: "后端:已收到 \(sent.count) 条警报,供客服查看")
+                : Localized(en: "alarm upload failed; sent again at the next trigger", zh: "警报上传失败;下次触发时重发")
         case let .serving(address):
             return address.map { Localized(en: "serving Apple's endpoints on http://\($0)", zh: "在 http://\($0) 提供 Apple 接口") }
         }
@@ -237,6 +240,7 @@ public struct Timeline: Sendable {
             return Localized(en: "next retry in \(seconds)s", zh: "\(seconds) 秒后重试")
         case let .crash(reason): return Localized(en: "CRASH (", zh: "崩溃(") + reason + Localized(en: ")", zh: ")")
         case .reinstall: return Localized(en: "reinstall", zh: "重装")
+        case let .compensate(orderId): return Localized(en: "support compensates order \(orderId) by hand", zh: "客服人工补单 \(orderId)")
         case let .setAutoRenew(on, original):
             return on ? Localized(en: "resume auto-renew of \(original)", zh: "恢复 \(original) 的自动续期")
                       : Localized(en: "cancel auto-renew of \(original)", zh: "取消 \(original) 的自动续期")

@@ -78,6 +78,7 @@ public final class BackendDatabase {
                 try db.execute(sql: "CREATE TABLE appliedNotification (uuid TEXT PRIMARY KEY)")
             }),
             ("v9-apple-queue", BackendDatabase.appleQueueMigration),
+            ("v10-support", BackendDatabase.supportMigration),
         ])
     }
 
@@ -139,7 +140,7 @@ public final class BackendDatabase {
         }
     }
 
-    func isCompensated(orderId: String) throws -> Bool {
+    public func isCompensated(orderId: String) throws -> Bool {
         try queue.inDatabase { db in
             try Bool.fetchOne(db.cachedStatement(sql: "SELECT compensatedAt IS NOT NULL FROM orders WHERE id = ?"), arguments: [orderId]) ?? false
         }

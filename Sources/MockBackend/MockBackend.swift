@@ -89,8 +89,28 @@ public final class MockBackend: Backend {
         return catalogOrder[(index + 1) % catalogOrder.count].id
     }
 
-    /// The backend's own handling of one request: Apple's answer first, then orders, support marks and the ledger.
+    /// Uploaded alarms, kept for support (seed 002).
+    public func report(_ alarms: [AlarmReport], _ completion: @escaping (Result<Void, BackendError>) -> Void) {
+        answer(after: 0, completion) { try database.keep(alarms, at: scheduler.now) }
+    }
+
+    /// A receipt seen before for a decided transaction is a replay, listed for support (seed 002); the ledger answers it
+    /// as it would any verification, crediting nothing twice.
     private func verifyNow(_ request: VerifyRequest) throws -> VerifyResponse {
+        guard let hash = request.receiptHash else { return try decide(request) }
+        if let first = try database.decider(of: hash, transactionId: request.transactionId) {
+            try database.noteReplay(ReceiptReplay(receiptHash: hash, transactionId: request.transactionId, user: request.user,
+                                                  firstUser: first, at: scheduler.now))
+        }
+        let answer = try decide(request)
+        if [.credited, .rejected, .compensated].contains(answer.result) {
+            try database.noteDecided(receiptHash: hash, transactionId: request.transactionId, user: request.user)
+        }
+        return answer
+    }
+
+    /// The backend's own handling of one request: Apple's answer first, then orders, support marks and the ledger.
+    private func decide(_ request: VerifyRequest) throws -> VerifyResponse {
         if let polls = faults.fire(.verificationPending).flatMap(Int.init), pendingAnswers[request.transactionId, default: 0] < polls {
             pendingAnswers[request.transactionId, default: 0] += 1
             return .pending
@@ -129,6 +149,11 @@ public final class MockBackend: Backend {
             // A millisecond past the timer's own date: a date read back from the database can be a rounding later than
             // the clock, and finding nothing due would set the timer again for the same moment, for ever.
             for var kept in try database.dueForApple(at: max(scheduler.now, due).addingTimeInterval(0.001)) {
+                // Support settled it by hand meanwhile (B5): crediting it too would pay twice.
+                if let orderId = kept.orderId, try database.isCompensated(orderId: orderId) {
+                    try database.dropFromAppleQueue(kept.transactionId)
+                    continue
+                }
                 let answer = try verifyWithApple(kept.request, orderId: kept.orderId)
                 if answer.result == .appleUnavailable {
                     kept.attempts += 1

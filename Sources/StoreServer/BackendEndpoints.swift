@@ -28,11 +28,27 @@ struct BackendEndpoints: Sendable {
                 let user = try Self.user(asked.user)
                 guard !asked.transactionId.isEmpty, !asked.productId.isEmpty else { throw Self.badRequest("transactionId and productId must not be empty") }
                 let verify = VerifyRequest(receipt: asked.receipt, transactionId: asked.transactionId, productId: asked.productId,
-                                           orderId: asked.orderId, user: user)
+                                           orderId: asked.orderId, user: user, receiptHash: asked.receiptHash)
                 let verdict: Result<VerifyResponse, BackendError> = await parties.perform { [served] answer in
                     served.value.backend.verify(verify) { answer($0) }
                 }
                 return (.ok, try verdict.get())
+            }
+        }
+        router.post("backend/v1/alarms") { request, _ in
+            await answer {
+                let asked = try await Self.body(AlarmsRequest.self, of: request)
+                guard asked.alarms.count <= 100 else { throw Self.badRequest("at most 100 alarms at a time") }
+                for alarm in asked.alarms {
+                    guard !alarm.kind.isEmpty, !alarm.text.isEmpty, !alarm.device.isEmpty, !alarm.raisedAt.isEmpty else {
+                        throw Self.badRequest("each alarm needs device, kind, text and raisedAt")
+                    }
+                }
+                let taken: Result<Void, BackendError> = await parties.perform { [served] answer in
+                    served.value.backend.report(asked.alarms) { answer($0) }
+                }
+                try taken.get()
+                return (.ok, AlarmsResponse(received: asked.alarms.count))
             }
         }
         router.get("backend/v1/accounts/:user") { _, context in

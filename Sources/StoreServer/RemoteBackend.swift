@@ -61,6 +61,10 @@ public final class RemoteBackend: Backend {
         send(.GET, "accounts/\(escaped)", body: Optional<OrderRequest>.none, as: Account.self, completion)
     }
 
+    public func report(_ alarms: [AlarmReport], _ completion: @escaping (Result<Void, BackendError>) -> Void) {
+        send(.POST, "alarms", body: AlarmsRequest(alarms: alarms), as: AlarmsResponse.self) { completion($0.map { _ in () }) }
+    }
+
     private func send<Body: Encodable & Sendable, Answer: Decodable & Sendable>(
         _ method: HTTPMethod, _ path: String, body: Body?, as: Answer.Type, _ completion: @escaping (Result<Answer, BackendError>) -> Void
     ) {

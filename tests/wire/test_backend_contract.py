@@ -113,6 +113,23 @@ class BuiltInBackend(Contract, unittest.TestCase):
         cls.server.stop()
         cls.data.remove()
 
+    def test_alarms_and_replays_are_kept_for_support(self):
+        alarm = {"device": "phone", "user": "alice", "kind": "receipt-empty", "transactionId": "1000000001",
+                 "text": "tx 1000000001 paid, but the app receipt is empty", "raisedAt": "2027-01-15T08:00:03Z"}
+        for _ in range(2):  # sent again (its answer lost): kept once
+            answer = self.post("alarms", {"alarms": [alarm]})
+            self.assertEqual((answer.status_code, answer.json()), (200, {"received": 1}))
+        self.assertEqual(self.post("alarms", {"alarms": [dict(alarm, kind="")]}).status_code, 400)
+        bought = [t for t in self.data.state()["store"]["transactions"] if t["state"] == "purchased"][0]
+        request = {"receipt": self.receipt, "transactionId": bought["transactionId"], "productId": bought["productId"],
+                   "user": "alice", "receiptHash": "0123456789abcdef"}
+        self.assertEqual(self.post("verify", request).json()["result"], "credited")
+        self.assertEqual(self.post("verify", dict(request, user="bob")).json()["result"], "credited")
+        backend = self.data.state()["backend"]
+        self.assertEqual([(a["kind"], a["user"]) for a in backend["clientAlarms"]], [("receipt-empty", "alice")])
+        self.assertEqual([(r["transactionId"], r["user"], r["firstUser"]) for r in backend["receiptReplays"]],
+                         [(bought["transactionId"], "bob", "alice")])
+
 
 class TeamBackend(Contract, unittest.TestCase):
     @classmethod

@@ -20,6 +20,9 @@ extension Alarm {
         case let .creditMissing(ids):
             Localized(en: "the store finished \(ids.count) paid transaction(s) with no credit on the backend (\(Self.list(ids))): data was lost; credit by hand",
                       zh: "商店已完成 \(ids.count) 笔已付款交易,后端却没有入账记录(\(Self.list(ids))):数据已丢失,请人工补发")
+        case let .receiptEmpty(id):
+            Localized(en: "tx \(id) paid, but the app receipt is empty (Apple's known bug): the order waits and is retried",
+                      zh: "交易 \(id) 已付款,但收据为空(苹果已知问题):订单保留并重试")
         }
     }
 

@@ -21,11 +21,11 @@ enum HelpSection: CaseIterable {
         case .choose, .toggleBackend, .foreground, .skipTime, .manageSubscriptions, .restore, .faultPanel, .scenarios, .inspector, .language,
              .logout:
             self = .productList
-        case .otherChoice, .confirmQuit, .erase:
+        case .otherChoice, .confirm, .erase:
             self = .promptsAndLogin
         case .up, .down, .pageUp, .pageDown, .first, .last:
             self = .lists
-        case .toggleAutoRenew, .armOnce, .assignUnclaimed, .refund:
+        case .toggleAutoRenew, .armOnce, .assignUnclaimed, .refund, .compensate:
             self = .panels
         case .back, .explain, .stateCatalog, .help, .quit:
             self = .everywhere

@@ -27,6 +27,10 @@ public enum Text: String, Sendable, CaseIterable {
     /// The product request failed (an empty list is SPEC's `no-products`); what asks again; the identifiers to buy by.
     case productsFailed, productsAskAgain, buyByIdentifier
     case stay, logoutAnyway, quitInFlight, yesQuit, noStay
+    /// `{order}`, `{tx}`: support's question before compensating by hand.
+    case compensateAsk, yesCompensate
+    /// The backend's lists for support in the inspector.
+    case retryingApple, clientAlarms, replayed
     case helpTitle, helpClose, helpTurn, retryCount, nextRetry, inBackground
     case tooSmall, tooSmallQuit, consumable, nonConsumable, subscription, nonRenewing
     case orderOf, serialPolicy, alarm, backendDownBadge, servingBadge
@@ -95,6 +99,11 @@ public enum Text: String, Sendable, CaseIterable {
         case .quitInFlight: Localized(en: "A purchase is in flight. Quit anyway?", zh: "有购买正在进行,仍要退出吗?")
         case .yesQuit: Localized(en: "y quit", zh: "y 退出")
         case .noStay: Localized(en: "Esc stay", zh: "Esc 留下")
+        case .compensateAsk: Localized(en: "Compensate order {order} (tx {tx}) by hand?", zh: "人工补单 {order}(交易 {tx})?")
+        case .yesCompensate: Localized(en: "y compensate", zh: "y 补单")
+        case .retryingApple: Localized(en: "retrying Apple", zh: "重试 Apple")
+        case .clientAlarms: Localized(en: "client alarm", zh: "客户端警报")
+        case .replayed: Localized(en: "replayed by", zh: "重放者")
         case .helpTitle: Localized(en: "Keys", zh: "按键")
         case .helpClose: Localized(en: "Esc or ? closes", zh: "Esc 或 ? 关闭")
         case .helpTurn: Localized(en: "PgDn next page, PgUp previous", zh: "PgDn 下一页,PgUp 上一页")

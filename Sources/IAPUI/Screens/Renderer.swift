@@ -39,7 +39,7 @@ public enum Renderer {
         case let .help(page): view.help(page: page).draw(in: layout.middle, on: &grid)
         case let .faultPanel(selection): view.faultPanel(selection: selection).draw(in: layout.middle, on: &grid)
         case let .scenarios(selection): view.scenarioList(selection: selection).draw(in: layout.middle, on: &grid)
-        case .inspector:
+        case .inspector, .compensateConfirm:
             grid.fill(layout.inspector, style: theme.plain)
             let (columns, timeline) = layout.inspectorParts
             view.inspectorColumns(inspector).draw(in: columns, on: &grid)
@@ -50,6 +50,9 @@ public enum Renderer {
                 let (notifications, rest) = timeline.splitTop(min(2 + inspector.notifications.count, max(timeline.height / 3, 3)) + 1)
                 view.notifications(inspector).draw(in: notifications.splitBottom(1).rest, on: &grid)
                 view.timeline(inspector).draw(in: rest, on: &grid)
+            }
+            if case let .compensateConfirm(orderId, transactionId) = state.modal {
+                view.compensateConfirm(orderId: orderId, transactionId: transactionId).draw(in: layout.middle, on: &grid)
             }
         case let .explain(id, _): view.explanation(stateId: id)?.draw(in: layout.middle, on: &grid)
         case let .stateCatalog(selection): view.stateBrowser(selection: selection).draw(in: layout.middle, on: &grid)

@@ -23,6 +23,13 @@ extension StateView {
                     covering: hud?.size(in: area), theme: theme)
     }
 
+    /// Support's question before compensating an order by hand (B5), over the inspector.
+    func compensateConfirm(orderId: String, transactionId: String) -> QuitConfirm {
+        QuitConfirm(question: Text.compensateAsk(lang).replacingOccurrences(of: "{order}", with: orderId)
+                        .replacingOccurrences(of: "{tx}", with: transactionId),
+                    answers: "\(Text.yesCompensate(lang))   \(Text.noStay(lang))", covering: (width: 60, height: 3), theme: theme)
+    }
+
     /// Every binding of the keymap, under the section of where it works.
     func help(page: Int) -> HelpOverlay {
         let sections = HelpSection.allCases.map { section in

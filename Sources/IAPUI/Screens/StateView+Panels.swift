@@ -84,7 +84,13 @@ extension StateView {
         }
         // Paid transactions no evidence ties to a buyer: support's to assign (I3).
         let unclaimed = state.unclaimed.map { ("\($0.id) \(Text.unclaimed(lang))", theme.bad) }
-        let backend = view.credits.map { ("\($0.transactionId) +\($0.coins)", theme.good) }
+        let backend = view.credits.map { ("\($0.transactionId) +\($0.coins)", theme.good) } + view.support.map { line -> (String, Style) in
+            switch line {
+            case let .retryingApple(id, attempts, status): ("\(id) \(Text.retryingApple(lang)) ×\(attempts) (\(status))", theme.waiting)
+            case let .clientAlarm(kind, user, text): ("\(Text.clientAlarms(lang)) \(kind) \(user ?? "—"): \(text)", theme.bad)
+            case let .replay(id, by, first): ("\(id) \(Text.replayed(lang)) \(by) (\(first))", theme.waiting)
+            }
+        }
         let backendColumn = if let elsewhere = view.creditsKeptAt {
             InspectorColumns.Column(heading: "\(Text.inspectorBackend(lang)) \(who)",
                                     rows: [(Text.creditsKeptAt(lang), theme.dimmed), (elsewhere, theme.plain)])
