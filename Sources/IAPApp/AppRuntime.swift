@@ -23,9 +23,9 @@ public final class AppRuntime {
         self.state = state
         self.parties = parties
         self.timers = timers
-        parties.onStoreError { [weak self] in self?.send(.alarm(.storage(party: "store", detail: $0))) }
+        parties.onStoreError { [weak self] in self?.send(.alarm(.storage(party: .store, detail: $0))) }
         parties.faults.onFired = { [weak self] in self?.send(.faultFired($0)) }
-        parties.backend.onError = { [weak self] in self?.send(.alarm(.storage(party: "backend", detail: $0))) }
+        parties.backend.onError = { [weak self] in self?.send(.alarm(.storage(party: .backend, detail: $0))) }
         // A renewal, an expiry or a refund on the store's clock changes what the product list says of a subscription.
         parties.store.onSubscriptionsChanged = { [weak self] in
             guard let self, !self.halted, let user = self.state.user else { return }
@@ -249,7 +249,7 @@ public final class AppRuntime {
         do {
             return try work()
         } catch {
-            send(.alarm(.storage(party: "client", detail: "\(error)")))
+            send(.alarm(.storage(party: .client, detail: "\(error)")))
             return nil
         }
     }

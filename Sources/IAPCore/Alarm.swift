@@ -5,14 +5,14 @@ public enum Alarm: Sendable, Equatable {
     /// An order could not be written to (or read back from) the client's store.
     case writeFailed(transactionId: String)
     /// An order keeps failing verification.
-    case verifyFailing(transactionId: String, attempts: Int, reason: String)
+    case verifyFailing(transactionId: String, attempts: Int, reason: RetryReason)
     /// The backend cannot verify anything until its own setup is fixed (Apple's status says how: 21004, its shared
     /// secret is wrong): the order waits, unfinished, for the next launch or login instead of being retried in a loop.
     case serverMisconfigured(transactionId: String, appleStatus: Int)
     /// A user's orders could not be read at login.
     case readFailed(user: String)
     /// A party's own database failed; the detail is the database's message, which stays as it is.
-    case storage(party: String, detail: String)
+    case storage(party: Party, detail: String)
     /// A paid transaction no evidence ties to one user: it waits unclaimed in the store's queue for support (I3).
     case unattributed(transactionId: String, productId: String)
     /// The store finished paid transactions the backend has no record of (a lost write, e.g. a lost WAL file):
@@ -45,6 +45,13 @@ public enum Alarm: Sendable, Equatable {
         case let .creditMissing(ids): ids.first
         case .readFailed, .storage: nil
         }
+    }
+}
+
+extension Alarm {
+    /// Whose database failed.
+    public enum Party: String, Sendable, Equatable {
+        case store, client, backend
     }
 }
 

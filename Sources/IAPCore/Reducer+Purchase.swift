@@ -222,8 +222,8 @@ extension AppState {
         case .retry, .kept:
             order.attempts += 1
             order.lastAttemptAt = now
-            if order.attempts == policy.alarmThreshold {
-                device.alarms.append(.verifyFailing(transactionId: order.transactionId, attempts: order.attempts, reason: outcome.reason ?? ""))
+            if order.attempts == policy.alarmThreshold, let reason = outcome.reason {
+                device.alarms.append(.verifyFailing(transactionId: order.transactionId, attempts: order.attempts, reason: reason))
             }
             if case .kept = outcome { session?.queue.keepPolling(order.transactionId) }
             if outcome == .receiptEmpty { device.raise(.receiptEmpty(transactionId: order.transactionId)) }

@@ -2,7 +2,7 @@
 public enum VerifyOutcome: Sendable, Equatable {
     case valid
     case invalid(status: Int)
-    case retry(reason: String)
+    case retry(reason: RetryReason)
     /// The backend keeps the request and asks Apple again itself (Apple's latest status): the client polls, at its
     /// back-off, without spending its quick retries, until the backend has decided (seeds 000, 003).
     case kept(appleStatus: Int)
@@ -11,33 +11,67 @@ public enum VerifyOutcome: Sendable, Equatable {
     case misconfigured(status: Int)
 
     /// Apple said the payment went through and the app receipt is empty (seed 002).
-    public static let receiptEmpty = VerifyOutcome.retry(reason: "receipt empty")
+    public static let receiptEmpty = VerifyOutcome.retry(reason: .receiptEmpty)
 
-    public var reason: String? {
+    public var reason: RetryReason? {
         switch self {
         case let .retry(reason): reason
-        case let .kept(status): "backend retrying Apple (\(status))"
+        case let .kept(status): .backendRetryingApple(status)
         case .valid, .invalid, .misconfigured: nil
         }
     }
 
     public init(_ result: Result<VerifyResponse, BackendError>) {
         switch result {
-        case .failure(.unreachable): self = .retry(reason: "backend unreachable")
-        case .failure(.timeout): self = .retry(reason: "backend timed out")
-        case .failure(.http(let code)): self = .retry(reason: "HTTP \(code)")
-        case .failure(.notTheContract): self = .retry(reason: "backend answer not the contract's")
-        case .failure(.tooLarge): self = .retry(reason: "backend answer over 1 MB")
+        case .failure(.unreachable): self = .retry(reason: .backendUnreachable)
+        case .failure(.timeout): self = .retry(reason: .backendTimedOut)
+        case .failure(.http(let code)): self = .retry(reason: .http(code))
+        case .failure(.notTheContract): self = .retry(reason: .notTheContract)
+        case .failure(.tooLarge): self = .retry(reason: .tooLarge)
         case .success(let response):
             let status = response.appleStatus ?? 0
             switch response.result {
             case .credited, .compensated: self = .valid
             case .rejected: self = .invalid(status: status)
-            case .pending: self = response.appleStatus.map { .kept(appleStatus: $0) } ?? .retry(reason: "verification pending")
-            case .notInReceipt: self = .retry(reason: "not in receipt")
-            case .appleUnavailable: self = .retry(reason: "Apple unavailable (\(status))")
+            case .pending: self = response.appleStatus.map { .kept(appleStatus: $0) } ?? .retry(reason: .verificationPending)
+            case .notInReceipt: self = .retry(reason: .notInReceipt)
+            case .appleUnavailable: self = .retry(reason: .appleUnavailable(status))
             case .serverMisconfigured: self = .misconfigured(status: status)
             }
+        }
+    }
+}
+
+/// Why a verification will be tried again: one typed source, which the screens word (`words`, in both languages).
+public enum RetryReason: Sendable, Equatable {
+    case backendUnreachable, backendTimedOut
+    /// A success status whose body is not the contract's JSON; a body over 1 MB.
+    case notTheContract, tooLarge
+    case http(Int)
+    /// Apple said the payment went through and the app receipt is empty (seed 002).
+    case receiptEmpty
+    /// The backend has not decided yet.
+    case verificationPending
+    /// Apple's receipt does not list the transaction yet.
+    case notInReceipt
+    /// Apple's status that asks to try again, passed on by a server that keeps no queue of its own.
+    case appleUnavailable(Int)
+    /// The backend keeps the request and asks Apple again itself (Apple's latest status).
+    case backendRetryingApple(Int)
+
+    /// In English, as the timeline, the alarms and the backend's list of alarms say it.
+    public var english: String {
+        switch self {
+        case .backendUnreachable: "backend unreachable"
+        case .backendTimedOut: "backend timed out"
+        case .notTheContract: "backend answer not the contract's"
+        case .tooLarge: "backend answer over 1 MB"
+        case let .http(code): "HTTP \(code)"
+        case .receiptEmpty: "receipt empty"
+        case .verificationPending: "verification pending"
+        case .notInReceipt: "not in the receipt yet"
+        case let .appleUnavailable(status): "Apple unavailable (\(status))"
+        case let .backendRetryingApple(status): "backend retrying Apple (\(status))"
         }
     }
 }

@@ -96,7 +96,7 @@ public struct GalleryScreen: Sendable {
                         [.addPayment(Payment(productId: order.productId, applicationUsername: nil, account: "alice", id: 1))], at: intent.createdAt)
         timeline.record(.storeUpdated([transaction]), [.persist(order, closingIntent: 1)], at: now.addingTimeInterval(-59))
         timeline.record(.persisted(order, ok: true), [.verify(order)], at: now.addingTimeInterval(-59))
-        timeline.record(.verified(order, .retry(reason: "backend unreachable")), [.persist(pending, closingIntent: nil)], at: now.addingTimeInterval(-58))
+        timeline.record(.verified(order, .retry(reason: .backendUnreachable)), [.persist(pending, closingIntent: nil)], at: now.addingTimeInterval(-58))
         timeline.record(.tick, [.verify(pending)], at: now.addingTimeInterval(-2))
 
         return [
@@ -191,7 +191,7 @@ public struct GalleryScreen: Sendable {
                 var order = pending
                 order.attempts = 10
                 $0.session?.keep(order)
-                $0.alarms = [.verifyFailing(transactionId: order.transactionId, attempts: 10, reason: "backend unreachable")]
+                $0.alarms = [.verifyFailing(transactionId: order.transactionId, attempts: 10, reason: .backendUnreachable)]
             },
             screen("unattributed") {
                 $0.alarms = [.unattributed(transactionId: "1000000009", productId: "com.iapsim.coins.60")]

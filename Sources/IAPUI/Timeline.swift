@@ -104,7 +104,7 @@ public struct Timeline: Sendable {
             case let .success(id):
                 return Localized(en: "backend: order \(id) for \(user), \(productId)", zh: "后端:为 \(user) 创建订单 \(id),\(productId)")
             case let .failure(error):
-                let why = RetryReason.words(VerifyOutcome(.failure(error)).reason ?? "\(error)")
+                let why = VerifyOutcome(.failure(error)).reason?.words ?? Localized("\(error)")
                 return Localized(en: "backend: no order for \(user) (\(why.en))", zh: "后端:未能为 \(user) 创建订单(\(why.zh))")
             }
         case let .intentRecorded(user, productId, intent):
@@ -138,7 +138,7 @@ public struct Timeline: Sendable {
             case .valid: return Localized(en: "backend: tx \(id) valid, credited", zh: "后端:tx \(id) 有效,已入账")
             case let .invalid(status): return Localized(en: "backend: tx \(id) invalid (\(status))", zh: "后端:tx \(id) 无效(\(status))")
             case let .retry(reason):
-                return Localized(en: "backend: tx \(id) not verified: ", zh: "后端:tx \(id) 未验证:") + RetryReason.words(reason)
+                return Localized(en: "backend: tx \(id) not verified: ", zh: "后端:tx \(id) 未验证:") + reason.words
             case let .kept(status):
                 return Localized(en: "backend: tx \(id) kept, backend retrying Apple (\(status)); the client polls",
                                  zh: "后端:tx \(id) 已收下,后端正在重试 Apple(\(status));客户端轮询")

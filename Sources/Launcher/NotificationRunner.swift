@@ -27,7 +27,7 @@ final class NotificationRunner {
                                             thread: thread, onAttempt: { [weak session] in session?.note($0) })
         } catch {
             sender = nil
-            session.runtime.send(.alarm(.storage(party: "store", detail: "notifications cannot be signed: \(error)")))
+            session.runtime.send(.alarm(.storage(party: .store, detail: "notifications cannot be signed: \(error)")))
         }
     }
 

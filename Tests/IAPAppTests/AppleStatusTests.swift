@@ -71,7 +71,7 @@ struct AppleStatusTests {
         app.advance(2)
         let response = try #require(try answer?.get())
         #expect(response == .notInReceipt)
-        #expect(VerifyOutcome(.success(response)) == .retry(reason: "not in receipt"))
+        #expect(VerifyOutcome(.success(response)) == .retry(reason: .notInReceipt))
         #expect(try app.credits().isEmpty)
     }
 }

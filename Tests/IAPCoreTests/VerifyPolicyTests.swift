@@ -41,13 +41,13 @@ struct VerifyPolicyTests {
         #expect(VerifyOutcome(.success(.compensated)) == .valid)
         for status in [21003, 21006, 21010] { #expect(outcome(status) == .invalid(status: status)) }
         for status in [21002, 21005, 21009, 21100, 21199, 21001, 21007, 21008] {
-            #expect(outcome(status) == .retry(reason: "Apple unavailable (\(status))"))
+            #expect(outcome(status) == .retry(reason: .appleUnavailable(status)))
         }
         for status in [21000, 21004] { #expect(outcome(status) == .misconfigured(status: status)) }
-        #expect(VerifyOutcome(.success(.pending)) == .retry(reason: "verification pending"))
-        #expect(VerifyOutcome(.success(.notInReceipt)) == .retry(reason: "not in receipt"))
-        #expect(VerifyOutcome(.failure(.unreachable)) == .retry(reason: "backend unreachable"))
-        #expect(VerifyOutcome(.failure(.http(503))) == .retry(reason: "HTTP 503"))
+        #expect(VerifyOutcome(.success(.pending)) == .retry(reason: .verificationPending))
+        #expect(VerifyOutcome(.success(.notInReceipt)) == .retry(reason: .notInReceipt))
+        #expect(VerifyOutcome(.failure(.unreachable)) == .retry(reason: .backendUnreachable))
+        #expect(VerifyOutcome(.failure(.http(503))) == .retry(reason: .http(503)))
     }
 }
 
@@ -105,7 +105,7 @@ struct ReducerTests {
         var state = loggedIn()
         let order = PendingOrder(transactionId: "t1", user: "a", productId: "coins", orderId: "O", purchasedAt: t0, price: "¥6", receiptHash: nil)
         _ = state.reduce(.persisted(order, ok: true), now: t0)
-        let effects = state.reduce(.verified(order, .retry(reason: "down")), now: t0)
+        let effects = state.reduce(.verified(order, .retry(reason: .backendUnreachable)), now: t0)
         #expect(!effects.contains { if case .finish = $0 { true } else { false } })
         #expect(state.orders["t1"]?.attempts == 1)
     }

@@ -37,8 +37,8 @@ struct CopyTests {
     @Test("every alarm is said in both languages")
     func alarms() {
         let alarms: [Alarm] = [
-            .writeFailed(transactionId: "1"), .verifyFailing(transactionId: "1", attempts: 10, reason: "HTTP 503"),
-            .readFailed(user: "a"), .storage(party: "backend", detail: "disk I/O error"),
+            .writeFailed(transactionId: "1"), .verifyFailing(transactionId: "1", attempts: 10, reason: .http(503)),
+            .readFailed(user: "a"), .storage(party: .backend, detail: "disk I/O error"),
             .unattributed(transactionId: "1", productId: "p"), .creditMissing(transactionIds: ["1", "2", "3", "4"]),
         ]
         for alarm in alarms {

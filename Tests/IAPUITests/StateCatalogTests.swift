@@ -74,8 +74,8 @@ struct StateCatalogTests {
         for row in FaultPanelRow.all {
             #expect(row.summary(.en) != row.summary(.zh), "\(row.label)")
         }
-        let alarms: [Alarm] = [.writeFailed(transactionId: "1"), .readFailed(user: "a"), .storage(party: "store", detail: "disk I/O error"),
-                               .verifyFailing(transactionId: "1", attempts: 10, reason: "backend unreachable")]
+        let alarms: [Alarm] = [.writeFailed(transactionId: "1"), .readFailed(user: "a"), .storage(party: .store, detail: "disk I/O error"),
+                               .verifyFailing(transactionId: "1", attempts: 10, reason: .backendUnreachable)]
         for alarm in alarms {
             #expect(alarm.text(.en) != alarm.text(.zh), "\(alarm)")
         }
@@ -92,7 +92,7 @@ struct StateCatalogTests {
             (.orderCreated(user: "alice", productId: "p", .failure(.unreachable)), [.addPayment(Payment(productId: "p", applicationUsername: nil))]),
             (.storeUpdated([StoreTransaction(id: "7", productId: "p", state: .purchased, applicationUsername: nil, date: .init(timeIntervalSince1970: 0))]), [.persist(order, closingIntent: nil)]),
             (.persisted(order, ok: true), [.verify(order)]),
-            (.verified(order, .retry(reason: "HTTP 503")), [.wake(at: .init(timeIntervalSince1970: 3))]),
+            (.verified(order, .retry(reason: .http(503))), [.wake(at: .init(timeIntervalSince1970: 3))]),
             (.verified(order, .valid), [.finish(transactionId: "7", user: "alice")]),
             (.finished(transactionId: "7", user: "alice", found: false), []),
             (.setFault(.backendDown, FaultArm(once: true)), []),

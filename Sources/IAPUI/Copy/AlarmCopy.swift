@@ -7,14 +7,13 @@ extension Alarm {
         case let .writeFailed(id):
             Localized(en: "order \(id) could not be written to the client store", zh: "订单 \(id) 无法写入客户端存储")
         case let .verifyFailing(id, attempts, reason):
-            Localized(en: "order \(id) failed \(attempts) verifications: \(reason)",
-                      zh: "订单 \(id) 已验证失败 \(attempts) 次:\(RetryReason.words(reason).zh)")
+            Localized(en: "order \(id) failed \(attempts) verifications: ", zh: "订单 \(id) 已验证失败 \(attempts) 次:") + reason.words
         case let .serverMisconfigured(id, status):
             Self.misconfigured(id, status)
         case let .readFailed(user):
             Localized(en: "could not read \(user)'s orders from the client store", zh: "无法从客户端存储读取 \(user) 的订单")
         case let .storage(party, detail):
-            Localized(en: "\(party) storage: \(detail)", zh: "\(Self.partyName(party).zh)存储出错:\(detail)")
+            Localized(en: "\(party.rawValue) storage: \(detail)", zh: "\(Self.partyName(party))存储出错:\(detail)")
         case let .unattributed(id, _):
             Localized(en: "tx \(id) paid, buyer unknown: support assigns it", zh: "交易 \(id) 已付款,买家不明:待客服分配")
         case let .creditMissing(ids):
@@ -51,38 +50,30 @@ extension Alarm {
         ids.prefix(3).joined(separator: ", ") + (ids.count > 3 ? ", …" : "")
     }
 
-    /// The party a storage alarm names (`store`, `client`, `backend`); another name stays as it is.
-    private static func partyName(_ name: String) -> Localized {
-        switch name {
-        case "store": Localized(en: name, zh: "商店")
-        case "client": Localized(en: name, zh: "客户端")
-        case "backend": Localized(en: name, zh: "后端")
-        default: Localized(name)
+    /// The party a storage alarm names, in Chinese.
+    private static func partyName(_ party: Party) -> String {
+        switch party {
+        case .store: "商店"
+        case .client: "客户端"
+        case .backend: "后端"
         }
     }
 }
 
 /// Why a verification will be tried again (`VerifyOutcome.retry`), in words; codes and statuses stay as they are.
-enum RetryReason {
-    static func words(_ reason: String) -> Localized {
-        switch reason {
-        case "backend unreachable": return Localized(en: reason, zh: "后端不可达")
-        case "backend timed out": return Localized(en: reason, zh: "后端超时")
-        case "backend answer not the contract's": return Localized(en: reason, zh: "后端的回答不符合约定")
-        case "backend answer over 1 MB": return Localized(en: reason, zh: "后端的回答超过 1 MB")
-        case "receipt empty": return Localized(en: reason, zh: "收据为空")
-        case "verification pending": return Localized(en: reason, zh: "仍在验证")
-        case "not in receipt": return Localized(en: "not in the receipt yet", zh: "收据中尚无此交易")
-        default:
-            if reason.hasPrefix("Apple unavailable ") {
-                return Localized(en: reason, zh: "Apple 暂时无法验证(" + reason.filter(\.isNumber) + ")")
-            }
-            if reason.hasPrefix("backend retrying Apple ") {
-                return Localized(en: reason, zh: "后端正在重试 Apple(" + reason.filter(\.isNumber) + ")")
-            }
-            if reason.hasPrefix("HTTP ") { return Localized(en: reason, zh: "HTTP 错误 " + reason.dropFirst(5)) }
-            if reason.hasPrefix("status ") { return Localized(en: reason, zh: "状态码 " + reason.dropFirst(7)) }
-            return Localized(reason)
+extension RetryReason {
+    var words: Localized {
+        switch self {
+        case .backendUnreachable: Localized(en: english, zh: "后端不可达")
+        case .backendTimedOut: Localized(en: english, zh: "后端超时")
+        case .notTheContract: Localized(en: english, zh: "后端的回答不符合约定")
+        case .tooLarge: Localized(en: english, zh: "后端的回答超过 1 MB")
+        case let .http(code): Localized(en: english, zh: "HTTP 错误 \(code)")
+        case .receiptEmpty: Localized(en: english, zh: "收据为空")
+        case .verificationPending: Localized(en: english, zh: "仍在验证")
+        case .notInReceipt: Localized(en: english, zh: "收据中尚无此交易")
+        case let .appleUnavailable(status): Localized(en: english, zh: "Apple 暂时无法验证(\(status))")
+        case let .backendRetryingApple(status): Localized(en: english, zh: "后端正在重试 Apple(\(status))")
         }
     }
 }
