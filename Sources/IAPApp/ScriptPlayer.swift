@@ -228,7 +228,7 @@ public final class ScriptPlayer {
             let app = try session ?? app()
             let account = try subject(user, of: "expect owned", in: app)
             try known(productId, subscription: false)
-            let notKept = Set(setup.catalog.filter { $0.kind.isConsumable || $0.subscription != nil }.map(\.id))
+            let notKept = Product.notKept(in: setup.catalog)
             let owned = try app.parties.backend.database.account(user: account, notKept: notKept, at: app.timers.now).owned.contains(productId)
             guard owned == expected else { throw Failure(message: "\(productId) is \(owned ? "" : "not ")owned by \(account)") }
             return owned ? "owned" : "not owned"

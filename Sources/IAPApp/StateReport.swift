@@ -34,7 +34,7 @@ public enum StateReport {
 
         let asOf = store.clock ?? Date()
         // Only what the catalog sells once is owned for ever; a product it does not sell cannot be called owned.
-        let ownedOnce = Set(catalog.filter { !$0.kind.isConsumable && $0.subscription == nil }.map(\.id))
+        let ownedOnce = Set(catalog.filter(\.kind.isKept).map(\.id))
         let sold = Set(catalog.map(\.id))
         let held = Set(store.transactions.map(\.productId)).union(backend.credited.map(\.productId))
         let unknown = held.subtracting(sold).sorted()

@@ -11,6 +11,9 @@ public struct Product: Sendable, Equatable, Identifiable {
         /// What an account owns for good once bought, and is never charged for again (S7). An auto-renewable
         /// subscription is owned only while it has not expired (its group's rules); non-renewing ones are bought again.
         public var isOwnedOnce: Bool { self == .nonConsumable }
+        /// What a live credit makes the user's on the backend (its `owned`): all but consumables, which are spent, and
+        /// auto-renewable subscriptions, which an entitlement grants by date.
+        public var isKept: Bool { self == .nonConsumable || self == .nonRenewing }
     }
 
     public let id: String
@@ -26,6 +29,11 @@ public struct Product: Sendable, Equatable, Identifiable {
     /// Group, level and period: set exactly for auto-renewable subscriptions (one without terms is a monthly
     /// subscription alone in a group of its own).
     public let subscription: SubscriptionTerms?
+
+    /// Of `catalog`, the products a credit does not keep for the user (see `Kind.isKept`).
+    public static func notKept(in catalog: some Sequence<Product>) -> Set<String> {
+        Set(catalog.filter { !$0.kind.isKept }.map(\.id))
+    }
 
     public init(id: String, kind: Kind, title: Localized, summary: Localized, price: Localized, coins: Int,
                 subscription: SubscriptionTerms? = nil) {

@@ -59,7 +59,7 @@ public final class MockBackend: Backend {
     }
 
     public func account(user: String, _ completion: @escaping (Result<Account, BackendError>) -> Void) {
-        let notKept = Set(catalog.values.filter { $0.kind.isConsumable || $0.subscription != nil }.map(\.id))
+        let notKept = Product.notKept(in: catalog.values)
         let units = Set(catalog.values.filter(\.grantsUnit).map(\.id))
         answer(after: 0, completion) { try database.account(user: user, notKept: notKept, units: units, at: scheduler.now) }
     }
