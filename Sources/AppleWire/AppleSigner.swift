@@ -7,7 +7,10 @@ public actor AppleSigner {
     private let keys = JWTKeyCollection()
     private let key: ES256PrivateKey
     private let x5c: JWTHeaderField
-    private var keyAdded = false
+    /// The key as jwt-kit signs with it, and the header jwt-kit wrote (the chain checked, base64url): both the same for
+    /// every signature. jwt-kit's own `sign` checks the whole chain again each time, most of a signature's cost.
+    private var prepared: (algorithm: any JWTAlgorithm, header: String)?
+    private let serializer = DefaultJWTSerializer()
 
     public init(_ certificates: StoreCertificates) throws {
         key = try ES256PrivateKey(pem: certificates.signingKey.pemRepresentation)
@@ -15,11 +18,24 @@ public actor AppleSigner {
         x5c = .array(try [certificates.leaf, certificates.intermediate, certificates.root].map { .string(try StoreCertificates.pem($0)) })
     }
 
+    /// A compact JWS: the header, the payload as jwt-kit encodes it, and the signature over both, each base64url.
     public func sign(_ payload: some JWTPayload) async throws -> String {
-        if !keyAdded {
-            await keys.add(ecdsa: key)
-            keyAdded = true
-        }
-        return try await keys.sign(payload, header: ["x5c": x5c])
+        let (algorithm, header) = try await prepare()
+        let input = header + "." + Self.base64URL(try serializer.jsonEncoder.encode(payload))
+        return input + "." + Self.base64URL(Data(try algorithm.sign(Data(input.utf8))))
+    }
+
+    private func prepare() async throws -> (algorithm: any JWTAlgorithm, header: String) {
+        if let prepared { return prepared }
+        await keys.add(ecdsa: key)
+        let algorithm = try await keys.getKey()
+        let header = try await serializer.makeHeader(from: ["x5c": x5c], key: algorithm)
+        let ready = (algorithm, Self.base64URL(try serializer.jsonEncoder.encode(header)))
+        prepared = ready
+        return ready
+    }
+
+    private static func base64URL(_ data: Data) -> String {
+        String(data.base64EncodedString().map { $0 == "+" ? "-" : $0 == "/" ? "_" : $0 }.filter { $0 != "=" })
     }
 }
