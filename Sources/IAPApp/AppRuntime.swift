@@ -162,9 +162,7 @@ public final class AppRuntime {
                 AlarmReport(device: device, user: $0.user, kind: $0.alarm.kind, transactionId: $0.alarm.transactionId,
                             text: $0.alarm.text(.en), raisedAt: $0.at.ISO8601Format())
             }
-            backend.report(reports) { [weak self] in
-                if case .success = $0 { self?.send(.alarmsReported(raised, ok: true)) } else { self?.send(.alarmsReported(raised, ok: false)) }
-            }
+            backend.report(reports) { [weak self] in self?.send(.alarmsReported(raised, ok: (try? $0.get()) != nil)) }
         case let .compensate(orderId):
             // Support's tool on the built-in backend's own records; a team's own server (`--backend`) has its own.
             _ = record { try parties.backend.database.markCompensated(orderId: orderId, at: timers.now) }

@@ -196,9 +196,9 @@ public final class ScriptPlayer {
             return "refunded \(refunded)"
         case .compensate:
             let app = try app()
-            guard let order = app.state.pendingOrders.first, let orderId = order.orderId
+            guard let orderId = app.state.compensableOrder?.orderId
             else { throw Failure(message: "nothing to compensate: no pending order with an order id") }
-            _ = try app.parties.backend.database.markCompensated(orderId: orderId, at: app.timers.now)
+            app.runtime.send(.intent(.compensate(orderId: orderId)))  // as `c`, `y` in the inspector
             return "order \(orderId) marked compensated"
         case let .assign(id, user):
             let app = try app()

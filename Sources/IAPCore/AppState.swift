@@ -56,6 +56,11 @@ public struct AppState: Sendable, Equatable {
         products.first { $0.id == id }
     }
 
+    /// What support's compensation settles (B5): the oldest pending order with an order id, which the backend knows.
+    public var compensableOrder: PendingOrder? {
+        pendingOrders.first { $0.orderId != nil }
+    }
+
     /// The inspector is on screen (alone, or under the question it asks).
     public var showsInspector: Bool {
         if case .compensateConfirm = modal { return true }

@@ -44,9 +44,4 @@ public struct Device: Sendable, Equatable {
             unclaimed.append(transaction)
         }
     }
-
-    /// Raises an alarm once.
-    mutating func raise(_ alarm: Alarm) {
-        if !alarms.contains(alarm) { alarms.append(alarm) }
-    }
 }

@@ -136,7 +136,7 @@ extension AppState {
         case .unattributable:
             device.hold(transaction)
             let alarm = Alarm.unattributed(transactionId: transaction.id, productId: transaction.productId)
-            device.raise(alarm)
+            raise(alarm, once: true)
             return []
         case let .buyer(owner, orderId, intent):
             return claim(transaction, for: owner, orderId: orderId, intent: intent)
@@ -180,7 +180,7 @@ extension AppState {
     }
 
     mutating func persisted(_ order: PendingOrder, ok: Bool) -> [Effect] {
-        if !ok { device.alarms.append(.writeFailed(transactionId: order.transactionId)) }
+        if !ok { raise(.writeFailed(transactionId: order.transactionId)) }
         if order.user == user { session?.keep(order) }
         // Only the first save of the purchase jumps the queue: a restore's sheet stays up while it is retried, and each
         // retry's save jumped it again, verifying every 0.2 s without back-off while the backend was down.
@@ -209,12 +209,8 @@ extension AppState {
         case .valid:
             order.status = .verified
             effects = [.persist(order, closingIntent: nil), .finish(transactionId: order.transactionId, user: order.user)]
-            // A free re-buy of a non-consumable is a regular purchase (S7): "Purchase complete". A subscription the account
-            // is on comes back restored.
-            if shown, let kind = device.hud?.kind {
-                let restored = kind == .alreadyOwned && device.storeQueue[order.transactionId]?.state == .restored
-                device.hud?.kind = restored ? .restored : .success
-            }
+            // A free re-buy is a regular purchase (S7): "Purchase complete", as any purchase.
+            if shown { device.hud?.kind = .success }
         case .invalid:
             order.status = .rejected
             effects = [.persist(order, closingIntent: nil), .finish(transactionId: order.transactionId, user: order.user)]
@@ -223,10 +219,10 @@ extension AppState {
             order.attempts += 1
             order.lastAttemptAt = now
             if order.attempts == policy.alarmThreshold, let reason = outcome.reason {
-                device.alarms.append(.verifyFailing(transactionId: order.transactionId, attempts: order.attempts, reason: reason))
+                raise(.verifyFailing(transactionId: order.transactionId, attempts: order.attempts, reason: reason))
             }
             if case .kept = outcome { session?.queue.keepPolling(order.transactionId) }
-            if outcome == .receiptEmpty { device.raise(.receiptEmpty(transactionId: order.transactionId)) }
+            if outcome == .receiptEmpty { raise(.receiptEmpty(transactionId: order.transactionId), once: true) }
             effects = [.persist(order, closingIntent: nil)]
         case let .misconfigured(status):
             // Not finished (I4): the money was paid (I1). Retrying in a loop cannot fix a server's setup, so the order
@@ -235,7 +231,7 @@ extension AppState {
             order.lastAttemptAt = now
             session?.queue.hold(order.transactionId)
             let told = device.alarms.contains { if case .serverMisconfigured(_, status) = $0 { true } else { false } }
-            if !told { device.alarms.append(.serverMisconfigured(transactionId: order.transactionId, appleStatus: status)) }
+            if !told { raise(.serverMisconfigured(transactionId: order.transactionId, appleStatus: status)) }
             effects = [.persist(order, closingIntent: nil)]
             if shown { device.hud = HUD(.backgrounded, productId: order.productId, transactionId: order.transactionId) }
         }

@@ -4,15 +4,18 @@ extension AppState {
     /// The one place state changes: applies `action` at `now` and returns the work to do. An alarm it raised goes to
     /// the backend too, for support (seed 002).
     public mutating func reduce(_ action: Action, now: Date) -> [Effect] {
-        let before = device.alarms
+        let unsent = device.unsentAlarms.count
         var effects = apply(action, now: now)
-        let raised = device.alarms.filter { !before.contains($0) }
-        if !raised.isEmpty {
-            let news = raised.map { Device.RaisedAlarm(alarm: $0, at: now, user: user) }
-            device.unsentAlarms += news
-            effects.append(.reportAlarms(news))
-        }
+        // Only `raise` adds to the unsent alarms, and no action that raises one also takes one away.
+        if device.unsentAlarms.count > unsent { effects.append(.reportAlarms(Array(device.unsentAlarms[unsent...]))) }
         return effects
+    }
+
+    /// Puts an alarm on screen and in line for the backend; `once`: not again while the same one is on screen.
+    mutating func raise(_ alarm: Alarm, once: Bool = false) {
+        guard !once || !device.alarms.contains(alarm) else { return }
+        device.alarms.append(alarm)
+        device.unsentAlarms.append(Device.RaisedAlarm(alarm: alarm, at: now, user: user))
     }
 
     /// Alarms the backend could not take yet go again at a trigger (foreground, network back, a log in…).
@@ -93,7 +96,7 @@ extension AppState {
             scenarios = list
             return []
         case let .alarm(message):
-            device.alarms.append(message)
+            raise(message)
             return []
         case let .alarmsReported(sent, ok):
             if ok { device.unsentAlarms.removeAll { sent.contains($0) } }
@@ -155,7 +158,7 @@ extension AppState {
     private mutating func userLoaded(_ name: String, _ snapshot: UserSnapshot?) -> [Effect] {
         guard name == user else { return [] }
         guard let snapshot else {
-            device.alarms.append(.readFailed(user: name))
+            raise(.readFailed(user: name))
             return []
         }
         var loaded = Session(user: name)
@@ -205,7 +208,7 @@ extension AppState {
         current.pageRequested = false
         guard let page else {
             session = current
-            device.alarms.append(.readFailed(user: name))
+            raise(.readFailed(user: name))
             return []
         }
         current.pendingTotal = page.total

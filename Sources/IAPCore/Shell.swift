@@ -46,8 +46,7 @@ extension AppState {
         case .refund:
             return perform(.refundLatest)
         case .compensate:
-            // The oldest pending order with an order id: the one the backend can settle by its order (B5).
-            guard let order = pendingOrders.first(where: { $0.orderId != nil }), let orderId = order.orderId else { return [] }
+            guard let order = compensableOrder, let orderId = order.orderId else { return [] }
             modal = .compensateConfirm(orderId: orderId, transactionId: order.transactionId)
 
         case .toggleAutoRenew:

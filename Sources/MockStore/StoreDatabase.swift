@@ -153,10 +153,7 @@ public final class StoreDatabase {
         let subscription = terms[current.productId]
         let levels = terms.mapValues(\.level)
         if state == .purchased, ownedOnce.contains(current.productId), let account,
-           let owned = try String.fetchOne(db.cachedStatement(sql: """
-               SELECT id FROM storeTransaction WHERE account = ? AND productId = ? AND state = 'purchased' AND originalTransactionId IS NULL
-               AND cancellationDate IS NULL AND id <> ? ORDER BY date, id LIMIT 1
-               """), arguments: [account, current.productId, id]) {
+           let owned = try Self.owningCharge(db, account: account, productId: current.productId, besides: id) {
             original = owned
         }
         var charged = false, boughtAgain = false
@@ -302,12 +299,15 @@ public final class StoreDatabase {
 
     /// The charge by which `account` owns `productId`, if it does (S7): its first purchase, not a free re-buy, not refunded.
     func originalPurchase(account: String, productId: String) throws -> String? {
-        try queue.inDatabase { db in
-            try String.fetchOne(db.cachedStatement(sql: """
-                SELECT id FROM storeTransaction WHERE account = ? AND productId = ? AND state = 'purchased'
-                AND originalTransactionId IS NULL AND cancellationDate IS NULL ORDER BY date, id LIMIT 1
-                """), arguments: [account, productId])
-        }
+        try queue.inDatabase { db in try Self.owningCharge(db, account: account, productId: productId) }
+    }
+
+    /// The same, leaving out the transaction `besides` (the one being decided, which is not a charge yet).
+    static func owningCharge(_ db: Database, account: String, productId: String, besides id: String = "") throws -> String? {
+        try String.fetchOne(db.cachedStatement(sql: """
+            SELECT id FROM storeTransaction WHERE account = ? AND productId = ? AND state = 'purchased'
+            AND originalTransactionId IS NULL AND cancellationDate IS NULL AND id <> ? ORDER BY date, id LIMIT 1
+            """), arguments: [account, productId, id])
     }
 
     func account(paying id: String) throws -> String? {
