@@ -43,6 +43,8 @@ struct BackendEndpoints: Sendable {
                     guard !alarm.kind.isEmpty, !alarm.text.isEmpty, !alarm.device.isEmpty, !alarm.raisedAt.isEmpty else {
                         throw Self.badRequest("each alarm needs device, kind, text and raisedAt")
                     }
+                    guard [alarm.device, alarm.kind, alarm.text, alarm.raisedAt, alarm.user ?? "", alarm.transactionId ?? ""]
+                        .allSatisfy({ $0.count <= 2_000 }) else { throw Self.badRequest("an alarm's fields are at most 2,000 characters each") }
                 }
                 let taken: Result<Void, BackendError> = await parties.perform { [served] answer in
                     served.value.backend.report(asked.alarms) { answer($0) }

@@ -120,6 +120,7 @@ class BuiltInBackend(Contract, unittest.TestCase):
             answer = self.post("alarms", {"alarms": [alarm]})
             self.assertEqual((answer.status_code, answer.json()), (200, {"received": 1}))
         self.assertEqual(self.post("alarms", {"alarms": [dict(alarm, kind="")]}).status_code, 400)
+        self.assertEqual(self.post("alarms", {"alarms": [dict(alarm, text="x" * 2001)]}).status_code, 400)
         bought = [t for t in self.data.state()["store"]["transactions"] if t["state"] == "purchased"][0]
         request = {"receipt": self.receipt, "transactionId": bought["transactionId"], "productId": bought["productId"],
                    "user": "alice", "receiptHash": "0123456789abcdef"}
