@@ -29,22 +29,25 @@ let package = Package(
         .target(name: "ShippedAssets", path: "assets", resources: [.copy("catalog.json"), .copy("scenarios")]),
         // Opening each party's SQLite file with migrations and errors a person can act on.
         .target(name: "DataFiles", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+        // Apple's words, which the store, the backend, the wire and the state report share: the receipt, verifyReceipt's
+        // request and answer, renewal info, notifications, Apple's dates and status numbers. Pure values.
+        .target(name: "AppleVocabulary", dependencies: ["IAPCore"]),
         // The mock App Store: catalog, payment queue, signed receipts, its own database.
         .target(name: "MockStore", dependencies: [
-            "IAPCore", "DataFiles",
+            "IAPCore", "AppleVocabulary", "DataFiles",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // The mock backend: orders, verifyReceipt, exactly-once ledger, its own database.
         .target(name: "MockBackend", dependencies: [
-            "IAPCore", "MockStore", "DataFiles",
+            "IAPCore", "AppleVocabulary", "DataFiles",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // Apple's signatures: the certificate chain iapsim creates once per data directory, signed transactions, renewal
         // info and notifications as JWS, and the App Store Server API's keys.
         .target(name: "AppleWire", dependencies: [
-            "IAPCore", "MockStore",
+            "IAPCore", "AppleVocabulary", "MockStore",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -53,7 +56,7 @@ let package = Package(
         // Apple's servers and the app's backend over HTTP on 127.0.0.1: verifyReceipt, the App Store Server API and
         // the backend's contract; and App Store Server Notifications, which Apple's servers POST to the team's.
         .target(name: "StoreServer", dependencies: [
-            "AppleWire", "IAPCore", "MockStore", "MockBackend",
+            "AppleWire", "AppleVocabulary", "IAPCore", "MockStore", "MockBackend",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
@@ -70,18 +73,18 @@ let package = Package(
         .target(name: "Terminal", dependencies: ["CNcursesw", "IAPUI", "IAPCore"]),
         // Wiring: the runtime that runs effects, the command line, live clock and paths.
         .target(name: "IAPApp", dependencies: [
-            "IAPCore", "IAPUI", "MockStore", "MockBackend", "ClientPersistence", "DataFiles", "CMalloc",
+            "IAPCore", "IAPUI", "AppleVocabulary", "MockStore", "MockBackend", "ClientPersistence", "DataFiles", "CMalloc",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // What both executables share: the options, launching the app on the terminal and its main loop, the
         // shipped scenarios, failures said in one line.
         .target(name: "Launcher", dependencies: [
-            "IAPApp", "IAPCore", "IAPUI", "MockStore", "Terminal", "ShippedAssets", "DataFiles", "StoreServer", "AppleWire",
+            "IAPApp", "IAPCore", "IAPUI", "AppleVocabulary", "MockStore", "Terminal", "ShippedAssets", "DataFiles", "StoreServer", "AppleWire",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "iapsim", dependencies: [
-            "Launcher", "IAPApp", "IAPCore", "IAPUI", "ShippedAssets", "AppleWire", "MockStore", "Terminal", "StoreServer",
+            "Launcher", "IAPApp", "IAPCore", "IAPUI", "ShippedAssets", "AppleVocabulary", "AppleWire", "MockStore", "Terminal", "StoreServer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // scripts/bench's measurements, so that the product binary carries no benchmark code.
@@ -90,15 +93,15 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "IAPCoreTests", dependencies: ["IAPCore"]),
-        .testTarget(name: "IAPUITests", dependencies: ["IAPUI", "IAPCore", "MockStore"], exclude: ["Snapshots"]),
+        .testTarget(name: "IAPUITests", dependencies: ["IAPUI", "IAPCore", "AppleVocabulary", "MockStore"], exclude: ["Snapshots"]),
         .testTarget(name: "IAPAppTests", dependencies: [
-            "IAPApp", "IAPCore", "IAPUI", "MockStore", "MockBackend", "ClientPersistence", "Launcher", "DataFiles", "AppleWire",
+            "IAPApp", "IAPCore", "IAPUI", "AppleVocabulary", "MockStore", "MockBackend", "ClientPersistence", "Launcher", "DataFiles", "AppleWire",
             .product(name: "GRDB", package: "GRDB.swift"), .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "JWTKit", package: "jwt-kit"), .product(name: "X509", package: "swift-certificates"),
         ]),
         // Apple's side on the wire, against a receiver of the test's own on 127.0.0.1.
         .testTarget(name: "StoreServerTests", dependencies: [
-            "StoreServer", "AppleWire", "IAPApp", "IAPCore", "IAPUI", "MockStore", "MockBackend",
+            "StoreServer", "AppleWire", "AppleVocabulary", "IAPApp", "IAPCore", "IAPUI", "MockStore", "MockBackend",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "JWTKit", package: "jwt-kit"),
         ]),

@@ -1,3 +1,4 @@
+import AppleVocabulary
 import Crypto
 import Foundation
 import JWTKit

@@ -1,7 +1,7 @@
+import AppleVocabulary
 import Foundation
 import IAPCore
 import JWTKit
-import MockStore
 
 /// Apple's `JWSTransactionDecodedPayload`, field for field: what a signed transaction says.
 public struct JWSTransaction: JWTPayload, Equatable {

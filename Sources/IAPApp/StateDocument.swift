@@ -192,7 +192,8 @@ struct SubscriptionEntry: Encodable {
     let auto_renew_status: String
     /// What the next renewal charges (another product after a downgrade or crossgrade).
     let auto_renew_product_id: String
-    let is_in_billing_retry_period: String
+    /// "1" while Apple retries a failed renewal, "0" once it stopped; null when no renewal failed.
+    let is_in_billing_retry_period: String?
     let grace_period_expires_date_ms: String?
     /// Once expired: "1" cancelled, "2" billing error, "4" no longer sold.
     let expiration_intent: String?
@@ -213,8 +214,8 @@ struct SubscriptionEntry: Encodable {
         try out.encode(expires_date_ms, forKey: .expires_date_ms)
         try out.encode(auto_renew_status, forKey: .auto_renew_status)
         try out.encode(auto_renew_product_id, forKey: .auto_renew_product_id)
-        try out.encode(is_in_billing_retry_period, forKey: .is_in_billing_retry_period)
         // null when empty, as they were first printed
+        try out.encode(is_in_billing_retry_period, forKey: .is_in_billing_retry_period)
         try out.encode(grace_period_expires_date_ms, forKey: .grace_period_expires_date_ms)
         try out.encode(expiration_intent, forKey: .expiration_intent)
         try out.encodeIfPresent(cancellation_date_ms, forKey: .cancellation_date_ms)

@@ -1,5 +1,6 @@
-import Foundation
+import AppleVocabulary
 import DataFiles
+import Foundation
 import GRDB
 import IAPCore
 import MockBackend
@@ -145,10 +146,10 @@ public enum StateReport {
         return SubscriptionEntry(
             productId: status.productId, subscription_group_identifier: status.group, original_transaction_id: status.originalTransactionId,
             status: status.state.rawValue, expires_date_ms: milliseconds(chain.expiresAt.timeIntervalSince1970),
-            auto_renew_status: chain.autoRenew ? "1" : "0", auto_renew_product_id: chain.renewsAs,
-            is_in_billing_retry_period: status.state == .gracePeriod || status.state == .billingRetry ? "1" : "0",
-            grace_period_expires_date_ms: chain.graceUntil.map { milliseconds($0.timeIntervalSince1970) },
-            expiration_intent: chain.expirationIntent.map(String.init),
+            auto_renew_status: chain.renewal.auto_renew_status, auto_renew_product_id: chain.renewal.auto_renew_product_id,
+            is_in_billing_retry_period: chain.renewal.is_in_billing_retry_period,
+            grace_period_expires_date_ms: chain.renewal.grace_period_expires_date_ms,
+            expiration_intent: chain.renewal.expiration_intent,
             cancellation_date_ms: status.state == .revoked ? status.date.map { milliseconds($0.timeIntervalSince1970) } : nil)
     }
 

@@ -1,7 +1,7 @@
+import AppleVocabulary
 import Foundation
 import GRDB
 import IAPCore
-import MockStore
 
 /// A user's right to a subscription group's service, as the backend last learnt it from Apple (a verified receipt, a
 /// notification): granted by date, never by "ever bought".

@@ -1,6 +1,6 @@
+import AppleVocabulary
 import Foundation
 import IAPCore
-import MockStore
 
 /// The app's own server with Apple's `verifyReceipt` behind it, answering after a network delay.
 public final class MockBackend: Backend {
@@ -28,13 +28,13 @@ public final class MockBackend: Backend {
     /// The backend's records, also where support acts (compensate, refund).
     public let database: BackendDatabase
     private let catalog: [String: Product]
-    private let apple: AppleReceiptService
+    private let apple: any ReceiptVerifying
     private let scheduler: Scheduler
     private let latency: Latency
 
     private let catalogOrder: [Product]
 
-    public init(database: BackendDatabase, catalog: [Product], apple: AppleReceiptService, scheduler: Scheduler, latency: Latency = Latency(),
+    public init(database: BackendDatabase, catalog: [Product], apple: any ReceiptVerifying, scheduler: Scheduler, latency: Latency = Latency(),
                 faults: FaultBoard = FaultBoard()) {
         self.database = database
         self.faults = faults

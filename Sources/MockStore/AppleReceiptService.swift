@@ -1,3 +1,4 @@
+import AppleVocabulary
 import Foundation
 import IAPCore
 
@@ -7,7 +8,7 @@ import IAPCore
 /// Every documented status, with Apple's meaning (`ReceiptStatus`). This service sends 21000 (a body it cannot read),
 /// 21002, 21003, 21004, 21007, 21008 and 21009 (the store's database could not be read) by itself; 21001 is no
 /// longer sent by Apple, and 21005, 21006, 21010 and 21100–21199 come only from the `verify-status` fault.
-public final class AppleReceiptService {
+public final class AppleReceiptService: ReceiptVerifying {
     private let database: StoreDatabase
     private let publicKey: Data
     private let now: () -> Date
@@ -22,7 +23,6 @@ public final class AppleReceiptService {
         self.now = now
     }
 
-    /// The app's shared secret, which the app's server sends as `password`.
     public func sharedSecret() throws -> String {
         if let secret { return secret }
         let read = try database.sharedSecret()

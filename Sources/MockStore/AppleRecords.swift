@@ -1,27 +1,7 @@
+import AppleVocabulary
 import Foundation
 import GRDB
 import IAPCore
-
-/// One transaction as Apple's servers hold it: the receipt's fields, the store account it charged and its product.
-public struct AppleTransaction: Sendable, Equatable {
-    public let entry: Receipt.Entry
-    public let account: String?
-    public let product: Product?
-    /// A restore: a copy of an earlier purchase on this device, not a charge.
-    public let isRestore: Bool
-    public let applicationUsername: String?
-    /// Part of a subscription chain charged at least once before this one (a chain's first charge keeps no
-    /// originalTransactionId of its own: it is its own).
-    public let isRenewal: Bool
-}
-
-/// One subscription chain as Apple's server reports it.
-public struct AppleSubscription: Sendable {
-    public let latest: AppleTransaction
-    public let state: SubscriptionStatus.State
-    public let renewal: PendingRenewalInfo
-    public let expires: Date
-}
 
 /// Apple's server-side view of the store, as the App Store Server API reports it: a transaction by its id, a customer's
 /// history, their subscriptions and refunds. A "customer" is the store account that paid for the transaction named.
@@ -100,7 +80,8 @@ extension PendingRenewalInfo {
         self.init(auto_renew_product_id: chain.renewsAs, auto_renew_status: chain.autoRenew ? "1" : "0",
                   original_transaction_id: chain.originalTransactionId, product_id: chain.productId,
                   expiration_intent: chain.expirationIntent.map(String.init),
-                  is_in_billing_retry_period: chain.expirationIntent == nil ? (chain.retryUntil != nil ? "1" : "0") : nil,
+                  is_in_billing_retry_period: PendingRenewalInfo.billingRetryFlag(retrying: !chain.isOver && chain.retryUntil != nil,
+                                                                                  expirationIntent: chain.expirationIntent),
                   grace_period_expires_date_ms: chain.graceUntil.map(Receipt.Entry.milliseconds))
     }
 }

@@ -1,3 +1,4 @@
+import AppleVocabulary
 import Foundation
 import GRDB
 import IAPCore
@@ -8,13 +9,8 @@ public struct SubscriptionSnapshot: Sendable, Equatable {
     public let status: SubscriptionStatus
     /// The current period's end (`expires_date_ms` of the latest charge).
     public let expiresAt: Date
-    public let autoRenew: Bool
-    /// `auto_renew_product_id`: what the next renewal charges.
-    public let renewsAs: String
-    /// While Apple retries a failed renewal and the grace period lasts: its end.
-    public let graceUntil: Date?
-    /// Once expired: 1 cancelled, 2 billing error, 4 no longer sold.
-    public let expirationIntent: Int?
+    /// What its renewal will do, as `verifyReceipt`'s `pending_renewal_info` says it.
+    public let renewal: PendingRenewalInfo
 }
 
 /// What `iapsim state` reads of the store through its own read-only connection, with the store's own rules, so that
@@ -25,8 +21,7 @@ extension StoreDatabase {
         guard try db.tableExists("subscription") else { return [] }
         return try SubscriptionRecord.fetchAll(db).map { chain in
             SubscriptionSnapshot(account: chain.account, status: chain.status(offer: try details(db, chain.latestTransactionId).offer),
-                                 expiresAt: chain.expiresAt, autoRenew: chain.autoRenew, renewsAs: chain.renewsAs,
-                                 graceUntil: chain.graceUntil, expirationIntent: chain.expirationIntent)
+                                 expiresAt: chain.expiresAt, renewal: PendingRenewalInfo(chain))
         }
     }
 

@@ -1,3 +1,4 @@
+import AppleVocabulary
 import Foundation
 import GRDB
 import IAPCore
@@ -404,11 +405,11 @@ extension StoreDatabase {
             return (notification(.expired, subtype), nil)
         }
         guard let product = terms[chain.renewsAs] ?? terms[chain.productId] else {
-            return try expire(4, .voluntary)  // no longer sold: Apple's "product not available"
+            return try expire(ExpirationIntent.productUnavailable, .voluntary)
         }
-        guard chain.autoRenew else { return try expire(1, .voluntary) }
+        guard chain.autoRenew else { return try expire(ExpirationIntent.cancelled, .voluntary) }
         // Apple stopped retrying: the subscription ends for a billing error.
-        if let retryUntil = chain.retryUntil, at >= retryUntil { return try expire(2, .billingRetry) }
+        if let retryUntil = chain.retryUntil, at >= retryUntil { return try expire(ExpirationIntent.billingError, .billingRetry) }
         let failures = chain.failuresLeft ?? billingFailures
         if failures > 0 {
             // Attempts fall on whole days after the expiry, and so do the grace period's end and the retries' end.

@@ -1,5 +1,6 @@
-import Foundation
+import AppleVocabulary
 import DataFiles
+import Foundation
 import GRDB
 import IAPCore
 

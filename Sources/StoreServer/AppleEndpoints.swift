@@ -1,3 +1,4 @@
+import AppleVocabulary
 import AppleWire
 import Foundation
 import Hummingbird
@@ -52,7 +53,7 @@ struct AppleEndpoints: Sendable {
                     var groups: [String: [StatusResponse.LastTransactionsItem]] = [:]
                     for chain in chains {
                         let item = StatusResponse.LastTransactionsItem(
-                            status: Self.status(chain.state), originalTransactionId: chain.renewal.original_transaction_id,
+                            status: chain.state.appleStatus, originalTransactionId: chain.renewal.original_transaction_id,
                             signedTransactionInfo: try await signer.sign(JWSTransaction(chain.latest, signedAt: now)),
                             signedRenewalInfo: try await signer.sign(JWSRenewalInfo(chain.renewal, expires: chain.expires, signedAt: now)))
                         groups[chain.latest.entry.subscription_group_identifier ?? "", default: []].append(item)
@@ -80,17 +81,6 @@ struct AppleEndpoints: Sendable {
                 parties.onTestNotification(token)
                 return { SendTestNotificationResponse(testNotificationToken: token) }
             }
-        }
-    }
-
-    /// Apple's numbers for a subscription's state.
-    static func status(_ state: SubscriptionStatus.State) -> Int {
-        switch state {
-        case .active, .trial, .cancelled: 1
-        case .expired: 2
-        case .billingRetry: 3
-        case .gracePeriod: 4
-        case .revoked: 5
         }
     }
 

@@ -1,6 +1,5 @@
 import Foundation
 import IAPCore
-import MockStore
 import Testing
 
 /// How the client lives with each of Apple's `verifyReceipt` statuses, as the backend reports them.

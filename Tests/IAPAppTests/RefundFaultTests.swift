@@ -1,6 +1,5 @@
 import Foundation
 import IAPCore
-import MockStore
 import Testing
 
 /// The `refund` fault: Apple refunds a purchase some seconds after it went through, on its own side.

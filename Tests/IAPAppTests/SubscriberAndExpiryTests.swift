@@ -1,7 +1,6 @@
 import Foundation
 import IAPCore
 import MockBackend
-import MockStore
 import Testing
 
 /// I7, found by the seeded explorer: a renewal goes to the subscriber even when it reaches the backend before the

@@ -1,9 +1,10 @@
+import AppleVocabulary
 import Foundation
 import GRDB
+import IAPApp
 import IAPCore
 import MockBackend
 import MockStore
-import IAPApp
 import Testing
 
 /// Auto-renewable subscriptions (S9, I7): what the store charges and when, what the backend grants, and what the
@@ -233,7 +234,39 @@ struct SubscriptionTests {
         #expect(entry.expires_date_ms != nil && entry.web_order_line_item_id != nil && entry.original_purchase_date_ms != nil)
         let renewal = try #require(response.pending_renewal_info?.first)
         #expect(renewal.auto_renew_status == "1" && renewal.auto_renew_product_id == Self.monthly)
-        #expect(renewal.is_in_billing_retry_period == "0")
+        #expect(renewal.is_in_billing_retry_period == nil)  // Apple leaves it out while no renewal failed
+    }
+
+    @Test("is_in_billing_retry_period as Apple sends it: absent while renewals go through, 1 while Apple retries (grace included), 0 once it stopped; the state report says the same")
+    func billingRetryFlag() throws {
+        let app = try yearlyWithBilling(failing: "99")
+        func renewal() throws -> PendingRenewalInfo {
+            let service = app.parties.store.receiptService
+            let receipt = try #require(app.parties.store.appReceipt())
+            let response = service.verify(VerifyReceiptRequest(receiptData: receipt, password: try service.sharedSecret()), at: .sandbox)
+            return try #require(response.pending_renewal_info?.first)
+        }
+        func reported() throws -> Any? {
+            let json = try StateReport.json(for: app.directory, catalog: shippedCatalog)
+            let document = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+            let accounts = try #require(document["accounts"] as? [String: Any])
+            let alice = try #require(accounts["alice"] as? [String: Any])
+            let chain = try #require((alice["subscriptions"] as? [[String: Any]])?.first)
+            return chain["is_in_billing_retry_period"]
+        }
+        #expect(try renewal().is_in_billing_retry_period == nil)
+        #expect(try reported() is NSNull)
+        try skipToNextRenewal(app)
+        #expect(status(app, Self.yearly)?.state == .gracePeriod)
+        #expect(try renewal().is_in_billing_retry_period == "1")
+        #expect(try reported() as? String == "1")
+        app.advance(17 * 86_400)
+        #expect(status(app, Self.yearly)?.state == .billingRetry)
+        #expect(try renewal().is_in_billing_retry_period == "1")
+        app.advance(60 * 86_400)
+        #expect(status(app, Self.yearly)?.state == .expired)
+        #expect(try renewal().is_in_billing_retry_period == "0" && renewal().expiration_intent == "2")
+        #expect(try reported() as? String == "0")
     }
 }
 

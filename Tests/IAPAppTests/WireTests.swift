@@ -1,3 +1,4 @@
+import AppleVocabulary
 import AppleWire
 import Foundation
 #if canImport(FoundationNetworking)

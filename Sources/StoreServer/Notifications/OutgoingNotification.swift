@@ -28,7 +28,7 @@ struct OutgoingNotification: Sendable {
         let charge = notification.transactionId.flatMap { try? records.transaction($0) } ?? chain?.latest
         transaction = charge.map { JWSTransaction($0, signedAt: now) }
         renewal = chain.map { JWSRenewalInfo($0.renewal, expires: $0.expires, signedAt: now) }
-        status = chain.map { AppleEndpoints.status($0.state) }
+        status = chain?.state.appleStatus
     }
 
     /// Apple's `signedPayload`: the transaction and renewal info signed first, then the notification that carries them.

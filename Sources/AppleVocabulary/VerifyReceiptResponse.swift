@@ -10,8 +10,36 @@ public struct PendingRenewalInfo: Codable, Sendable, Equatable {
     public let product_id: String
     /// Why it expired: "1" cancelled, "2" billing error, "4" product no longer available.
     public let expiration_intent: String?
+    /// "1" while Apple retries a failed renewal (its grace period included), "0" once it stopped; absent when no renewal
+    /// failed.
     public let is_in_billing_retry_period: String?
     public let grace_period_expires_date_ms: String?
+
+    public init(auto_renew_product_id: String, auto_renew_status: String, original_transaction_id: String, product_id: String,
+                expiration_intent: String?, is_in_billing_retry_period: String?, grace_period_expires_date_ms: String?) {
+        self.auto_renew_product_id = auto_renew_product_id
+        self.auto_renew_status = auto_renew_status
+        self.original_transaction_id = original_transaction_id
+        self.product_id = product_id
+        self.expiration_intent = expiration_intent
+        self.is_in_billing_retry_period = is_in_billing_retry_period
+        self.grace_period_expires_date_ms = grace_period_expires_date_ms
+    }
+
+    /// Apple's `is_in_billing_retry_period`, the one place it is derived: "1" while the App Store retries the charge,
+    /// "0" after it stopped (the subscription expired for a billing error, `expiration_intent` 2); absent otherwise, as
+    /// Apple leaves it out of a renewal that never failed.
+    public static func billingRetryFlag(retrying: Bool, expirationIntent: Int?) -> String? {
+        if retrying { return "1" }
+        return expirationIntent == ExpirationIntent.billingError ? "0" : nil
+    }
+}
+
+/// Apple's `expiration_intent` values (3, a price increase the customer did not consent to, iapsim does not make).
+public enum ExpirationIntent {
+    public static let cancelled = 1
+    public static let billingError = 2
+    public static let productUnavailable = 4
 }
 
 /// The decoded receipt in a `verifyReceipt` answer, with Apple's field names: what the signed receipt says, and what
@@ -33,7 +61,7 @@ public struct AppleReceipt: Codable, Sendable, Equatable {
     public let version_external_identifier: Int
     public let in_app: [Receipt.Entry]
 
-    init(_ receipt: Receipt, at environment: AppleEnvironment, requested: Date) {
+    public init(_ receipt: Receipt, at environment: AppleEnvironment, requested: Date) {
         receipt_type = environment == .sandbox ? "ProductionSandbox" : "Production"
         // The sandbox's app has no App Store ids.
         adam_id = 0

@@ -1,0 +1,53 @@
+import Foundation
+import IAPCore
+
+/// One transaction as Apple's servers hold it: the receipt's fields, the store account it charged and its product.
+public struct AppleTransaction: Sendable, Equatable {
+    public let entry: Receipt.Entry
+    public let account: String?
+    public let product: Product?
+    /// A restore: a copy of an earlier purchase on this device, not a charge.
+    public let isRestore: Bool
+    public let applicationUsername: String?
+    /// Part of a subscription chain charged at least once before this one (a chain's first charge keeps no
+    /// originalTransactionId of its own: it is its own).
+    public let isRenewal: Bool
+
+    public init(entry: Receipt.Entry, account: String?, product: Product?, isRestore: Bool, applicationUsername: String?, isRenewal: Bool) {
+        self.entry = entry
+        self.account = account
+        self.product = product
+        self.isRestore = isRestore
+        self.applicationUsername = applicationUsername
+        self.isRenewal = isRenewal
+    }
+}
+
+/// One subscription chain as Apple's server reports it.
+public struct AppleSubscription: Sendable {
+    public let latest: AppleTransaction
+    public let state: SubscriptionStatus.State
+    public let renewal: PendingRenewalInfo
+    public let expires: Date
+
+    public init(latest: AppleTransaction, state: SubscriptionStatus.State, renewal: PendingRenewalInfo, expires: Date) {
+        self.latest = latest
+        self.state = state
+        self.renewal = renewal
+        self.expires = expires
+    }
+}
+
+extension SubscriptionStatus.State {
+    /// Apple's number for it in the Server API and notifications: 1 active, 2 expired, 3 billing retry, 4 grace period,
+    /// 5 revoked.
+    public var appleStatus: Int {
+        switch self {
+        case .active, .trial, .cancelled: 1
+        case .expired: 2
+        case .billingRetry: 3
+        case .gracePeriod: 4
+        case .revoked: 5
+        }
+    }
+}
