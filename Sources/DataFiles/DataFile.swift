@@ -113,4 +113,21 @@ extension Row {
     public func real(_ index: Int) -> Double? {
         hasNull(atIndex: index) ? nil : self[index] as Double
     }
+
+    /// A nullable text column by name, the fast way; nil too when the row has no such column (a file of an earlier
+    /// version, read without migrating it).
+    public func text(_ column: String) -> String? {
+        let value: (any DatabaseValueConvertible)? = self[column]
+        return value as? String
+    }
+
+    /// A nullable real column by name (see `text`).
+    public func real(_ column: String) -> Double? {
+        let value: (any DatabaseValueConvertible)? = self[column]
+        return switch value {
+        case let real as Double: real
+        case let integer as Int64: Double(integer)
+        default: nil
+        }
+    }
 }

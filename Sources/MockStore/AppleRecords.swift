@@ -35,7 +35,7 @@ public struct AppleRecords {
     /// The latest charge of each of the account's subscription chains, with its state and what its renewal will do.
     public func subscriptions(of id: String) throws -> [AppleSubscription]? {
         guard let account = try transaction(id)?.account else { return nil }
-        let chains = try database.subscriptionRecords().filter { $0.account == account }
+        let chains = try database.subscriptionRecords(account: account)
         return try chains.compactMap { chain in
             try transaction(chain.latestTransactionId).map {
                 AppleSubscription(latest: $0, state: chain.status(offer: nil).state, renewal: PendingRenewalInfo(chain), expires: chain.expiresAt)
@@ -58,20 +58,20 @@ public struct AppleRecords {
     private static let select = """
         SELECT \(StoreDatabase.columns.split(separator: ",").map { "t." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")),
         \(TransactionDetails.columns.split(separator: ",").map { "t." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")),
-        o.date, (SELECT COUNT(*) FROM storeTransaction r
+        o.date AS originalDate, (SELECT COUNT(*) FROM storeTransaction r
                  WHERE COALESCE(r.originalTransactionId, r.id) = COALESCE(t.originalTransactionId, t.id) AND r.state = 'purchased'
-                 AND r.date < t.date)
+                 AND r.date < t.date) AS earlierCharges
         FROM storeTransaction t LEFT JOIN storeTransaction o ON o.id = COALESCE(t.originalTransactionId, t.id)
         """
 
     private func record(_ row: Row) -> AppleTransaction {
         let transaction = StoreDatabase.transaction(row)
-        let receiptRow = ReceiptRow(transaction: transaction, details: TransactionDetails(row, from: 10),
-                                    originalDate: (row[16] as Double?).map(Date.init(timeIntervalSince1970:)) ?? transaction.date)
+        let receiptRow = ReceiptRow(transaction: transaction, details: TransactionDetails(row: row),
+                                    originalDate: row.real("originalDate").map(Date.init(timeIntervalSince1970:)) ?? transaction.date)
         let product = catalog[transaction.productId]
-        return AppleTransaction(entry: Receipt.Entry(receiptRow, terms: product?.subscription), account: row.text(9), product: product,
+        return AppleTransaction(entry: Receipt.Entry(receiptRow, terms: product?.subscription), account: row.text("account"), product: product,
                                 isRestore: transaction.state == .restored, applicationUsername: transaction.applicationUsername,
-                                isRenewal: (row[17] as Int? ?? 0) > 0 && product?.subscription != nil)
+                                isRenewal: (row["earlierCharges"] as Int? ?? 0) > 0 && product?.subscription != nil)
     }
 }
 

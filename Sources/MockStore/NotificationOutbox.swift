@@ -197,10 +197,10 @@ extension StoreDatabase {
     static let outboxColumns = "notification, delivery, attempts, firstAttemptAt, nextAttemptAt, lastAttemptAt, lastError, signedPayload"
 
     static func outboxEntry(_ row: Row) throws -> OutboxEntry {
-        let date = { (i: Int) in (row[i] as Double?).map(Date.init(timeIntervalSince1970:)) }
-        return OutboxEntry(notification: try JSONDecoder().decode(StoreNotification.self, from: row[0] as Data),
-                           delivery: OutboxEntry.Delivery(rawValue: row[1]) ?? .failed, attempts: row[2],
-                           firstAttemptAt: date(3), nextAttemptAt: date(4), lastAttemptAt: date(5), lastError: row.text(6),
-                           signedPayload: row.text(7))
+        let date = { (name: String) in row.real(name).map(Date.init(timeIntervalSince1970:)) }
+        return OutboxEntry(notification: try JSONDecoder().decode(StoreNotification.self, from: row["notification"] as Data),
+                           delivery: OutboxEntry.Delivery(rawValue: row["delivery"]) ?? .failed, attempts: row["attempts"],
+                           firstAttemptAt: date("firstAttemptAt"), nextAttemptAt: date("nextAttemptAt"), lastAttemptAt: date("lastAttemptAt"),
+                           lastError: row.text("lastError"), signedPayload: row.text("signedPayload"))
     }
 }

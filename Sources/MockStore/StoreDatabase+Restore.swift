@@ -22,7 +22,7 @@ extension StoreDatabase {
         return try queue.write { db in
             // Apple's record of what the account paid for, through the ownership index.
             let paid = try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT id, productId, applicationUsername, originalTransactionId, cancellationDate IS NOT NULL
+                SELECT id, productId, applicationUsername, originalTransactionId, cancellationDate IS NOT NULL AS refunded
                 FROM storeTransaction INDEXED BY storeTransactionOwned
                 WHERE account = ? AND productId IN (\(marks)) AND state = 'purchased' ORDER BY date, id
                 """), arguments: StatementArguments([account] + products))
@@ -37,16 +37,17 @@ extension StoreDatabase {
             var owned: [Owned] = []
             var chains: [String: Int] = [:]
             for row in paid {
-                let id: String = row[0], productId: String = row[1], refunded: Bool = row[4]
+                let id: String = row["id"], productId: String = row["productId"], refunded: Bool = row["refunded"]
+                let original = row.text("originalTransactionId"), orderId = row.text("applicationUsername")
                 if nonConsumables.contains(productId) {
                     // Only a charge owns it: a free re-buy (S7) names its original, and goes with it when that is refunded.
-                    if !refunded, row.text(3) == nil, !owned.contains(where: { $0.productId == productId }) {
-                        owned.append(Owned(productId: productId, original: id, charge: id, orderId: row.text(2), refunded: false))
+                    if !refunded, original == nil, !owned.contains(where: { $0.productId == productId }) {
+                        owned.append(Owned(productId: productId, original: id, charge: id, orderId: orderId, refunded: false))
                     }
                     continue
                 }
                 // A later charge of the chain (a renewal, an upgrade to another level) is the one restored.
-                let latest = Owned(productId: productId, original: row.text(3) ?? id, charge: id, orderId: row.text(2), refunded: refunded)
+                let latest = Owned(productId: productId, original: original ?? id, charge: id, orderId: orderId, refunded: refunded)
                 if let index = chains[latest.original] {
                     owned[index] = latest
                 } else {
@@ -63,7 +64,7 @@ extension StoreDatabase {
                 WHERE account = ? AND productId IN (\(marks)) AND finished = 0 AND state <> 'failed' ORDER BY date, id
                 """), arguments: StatementArguments([account] + products)) {
                 let transaction = Self.transaction(row)
-                if row[10] as String == device {
+                if row["device"] as String == device {
                     open[transaction.productId, default: []].append(transaction)
                 } else if transaction.state == .purchased {
                     paidElsewhere.insert(transaction.productId)

@@ -19,7 +19,7 @@ extension StoreDatabase {
     /// Every chain, ordered by account and group; none in a file written before subscriptions.
     public static func subscriptionSnapshots(_ db: Database) throws -> [SubscriptionSnapshot] {
         guard try db.tableExists("subscription") else { return [] }
-        return try SubscriptionRecord.fetchAll(db).map { chain in
+        return try SubscriptionRecord.all(db).map { chain in
             SubscriptionSnapshot(account: chain.account, status: chain.status(offer: try details(db, chain.latestTransactionId).offer),
                                  expiresAt: chain.expiresAt, renewal: PendingRenewalInfo(chain))
         }

@@ -136,7 +136,7 @@ public final class StoreDatabase {
         throws -> (StoreTransaction?, StoreNotification?)? {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.columns) FROM storeTransaction WHERE id = ?"),
                                          arguments: [id]),
-              var plan = StorePlan.decode(row.text(8)), let step = plan.steps.first, step.date <= now
+              var plan = StorePlan.decode(row.text("plan")), let step = plan.steps.first, step.date <= now
         else { return nil }
         try Self.noteClock(db, now)
         plan.steps.removeFirst()
@@ -146,7 +146,7 @@ public final class StoreDatabase {
             return (nil, try Self.refund(db, id, reason: 0, at: step.date)?.2)
         }
         let current = Self.transaction(row)
-        let account = row.text(9)
+        let account = row.text("account")
         var state = step.state
         var error = step.error
         var original = current.originalTransactionId
@@ -159,7 +159,8 @@ public final class StoreDatabase {
         }
         var charged = false, boughtAgain = false
         if let subscription, let account, state == .purchased {
-            switch try Self.plan(db, account: account, productId: current.productId, terms: subscription, levels: levels) {
+            switch SubscriptionPlan(current: try Self.subscription(db, account: account, group: subscription.group), productId: current.productId,
+                                    terms: subscription, levels: levels) {
             case let .owned(chain):
                 original = chain
                 boughtAgain = true
@@ -189,7 +190,7 @@ public final class StoreDatabase {
         }
         if charged, let subscription, let account {
             let (chain, news) = try Self.subscriptionCharged(db, id: target, account: account, productId: current.productId,
-                                                             terms: subscription, levels: levels, at: step.date)
+                                                             terms: subscription, at: step.date)
             notification = news
             if chain != target {
                 try db.cachedStatement(sql: "UPDATE storeTransaction SET originalTransactionId = ? WHERE id = ?").execute(arguments: [chain, target])
@@ -212,7 +213,7 @@ public final class StoreDatabase {
         try queue.inDatabase { db in
             try Array(Row.fetchCursor(db.cachedStatement(sql: "SELECT id, plan FROM storeTransaction INDEXED BY storeTransactionPlanned WHERE plan IS NOT NULL"))
                 .compactMap { row -> (String, Date)? in
-                    StorePlan.decode(row.text(1))?.steps.first.map { (row[0], $0.date) }
+                    StorePlan.decode(row.text("plan"))?.steps.first.map { (row["id"], $0.date) }
                 })
         }
     }
@@ -276,15 +277,15 @@ public final class StoreDatabase {
         let columns = "\(Self.columns), \(TransactionDetails.columns)"
         return try queue.inDatabase { db in
             try Array(Row.fetchCursor(db.cachedStatement(sql: """
-                SELECT *, (SELECT date FROM storeTransaction o WHERE o.id = listed.originalTransactionId) FROM (
+                SELECT *, (SELECT date FROM storeTransaction o WHERE o.id = listed.originalTransactionId) AS originalDate FROM (
                     SELECT \(columns) FROM storeTransaction WHERE finished = 0 AND state IN ('purchased', 'restored')
                     UNION
                     SELECT \(columns) FROM storeTransaction WHERE productId IN (\(placeholders)) AND state IN ('purchased', 'restored')
                 ) AS listed ORDER BY date, id
                 """), arguments: StatementArguments(nonConsumables)).map { row in
                 let transaction = Self.transaction(row)
-                return ReceiptRow(transaction: transaction, details: TransactionDetails(row, from: 10),
-                                  originalDate: (row[16] as Double?).map(Date.init(timeIntervalSince1970:)) ?? transaction.date)
+                return ReceiptRow(transaction: transaction, details: TransactionDetails(row: row),
+                                  originalDate: row.real("originalDate").map(Date.init(timeIntervalSince1970:)) ?? transaction.date)
             })
         }
     }
@@ -331,7 +332,7 @@ public final class StoreDatabase {
     public func all() throws -> [StoreRecord] {
         try queue.inDatabase { db in
             try Array(Row.fetchCursor(db.cachedStatement(sql: "SELECT \(Self.columns) FROM storeTransaction ORDER BY date, id")).map {
-                StoreRecord(transaction: Self.transaction($0), finished: $0[6] as Bool, account: $0.text(9))
+                StoreRecord(transaction: Self.transaction($0), finished: $0["finished"], account: $0.text("account"))
             })
         }
     }
@@ -362,21 +363,22 @@ public final class StoreDatabase {
         return String(next)
     }
 
-    /// Read by position: a backlog of thousands is decoded at launch, and lookups by name cost more.
+    /// What `transaction(_:)` reads, with whether it was finished, its plan and who paid.
     static let columns = "id, productId, state, applicationUsername, date, error, finished, originalTransactionId, plan, account"
 
     static func transaction(_ db: Database, _ id: String) throws -> StoreTransaction? {
         try Row.fetchOne(db.cachedStatement(sql: "SELECT \(columns) FROM storeTransaction WHERE id = ?"), arguments: [id]).map(transaction)
     }
 
+    /// A row that selected `columns`, by name.
     static func transaction(_ row: Row) -> StoreTransaction {
         StoreTransaction(
-            id: row[0], productId: row[1],
-            state: TransactionState(rawValue: row[2]) ?? .failed,
-            applicationUsername: row.text(3),
-            date: Date(timeIntervalSince1970: row[4]),
-            error: row.text(5).flatMap(StoreError.init(rawValue:)),
-            originalTransactionId: row.text(7)
+            id: row["id"], productId: row["productId"],
+            state: TransactionState(rawValue: row["state"]) ?? .failed,
+            applicationUsername: row.text("applicationUsername"),
+            date: Date(timeIntervalSince1970: row["date"]),
+            error: row.text("error").flatMap(StoreError.init(rawValue:)),
+            originalTransactionId: row.text("originalTransactionId")
         )
     }
 }

@@ -1,0 +1,296 @@
+import AppleVocabulary
+import Foundation
+import GRDB
+import IAPCore
+
+/// One subscription chain as Apple keeps it: an account's subscription in one group, whatever level it is at now.
+/// Its `originalTransactionId` is the chain's first purchase and stays the same across renewals, plan changes and a
+/// resubscription after expiry. A row of the store's `subscription` table, read and written by column name; Apple's
+/// rules for it are the functions below, on values, which the store's database applies and saves.
+struct SubscriptionRecord: Equatable, Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "subscription"
+    static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy { .timeIntervalSince1970 }
+    static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { .timeIntervalSince1970 }
+
+    let originalTransactionId: String
+    let account: String
+    let group: String
+    var productId: String
+    /// `auto_renew_product_id`: a downgrade or crossgrade waits here for the renewal.
+    var renewsAs: String
+    var autoRenew: Bool
+    var expiresAt: Date
+    var latestTransactionId: String
+    /// Intro periods still to come after the current one (pay as you go).
+    var introLeft: Int
+    /// While a renewal is retried: when Apple stops retrying (`billingRetryDays` after the expiry).
+    var retryUntil: Date?
+    /// While a renewal is retried and the grace period lasts (the service stays on): its end. Nil once it has ended.
+    var graceUntil: Date?
+    var failuresLeft: Int?
+    /// Apple's `expiration_intent` once expired (`ExpirationIntent`).
+    var expirationIntent: Int?
+    var revokedAt: Date?
+    /// When the store next acts on it (a renewal, a retry, the end of grace, an expiry); nil once over.
+    var dueAt: Date?
+
+    enum CodingKeys: String, CodingKey {
+        case originalTransactionId, account, group = "groupId", productId, renewsAs, autoRenew, expiresAt, latestTransactionId, introLeft
+        case retryUntil, graceUntil, failuresLeft, expirationIntent, revokedAt, dueAt
+    }
+
+    init(originalTransactionId: String, account: String, group: String, productId: String, expiresAt: Date, latestTransactionId: String,
+         introLeft: Int) {
+        self.originalTransactionId = originalTransactionId
+        self.account = account
+        self.group = group
+        self.productId = productId
+        renewsAs = productId
+        autoRenew = true
+        self.expiresAt = expiresAt
+        self.latestTransactionId = latestTransactionId
+        self.introLeft = introLeft
+        dueAt = expiresAt
+    }
+
+    /// How long Apple waits between two attempts to bill a failed renewal.
+    static let billingRetryInterval: TimeInterval = 86_400
+    /// How long after the expiry Apple keeps trying to bill a failed renewal (its billing retry period).
+    static let billingRetryDays = 60
+
+    var isOver: Bool { expirationIntent != nil || revokedAt != nil }
+
+    /// What StoreKit reports for it; `offer` is the latest transaction's.
+    func status(offer: TransactionDetails.Offer?) -> SubscriptionStatus {
+        let (state, date): (SubscriptionStatus.State, Date?) =
+            if revokedAt != nil { (.revoked, revokedAt) }
+            else if expirationIntent != nil { (.expired, expiresAt) }
+            else if let graceUntil { (.gracePeriod, graceUntil) }
+            else if let retryUntil { (.billingRetry, retryUntil) }
+            else if !autoRenew { (.cancelled, expiresAt) }
+            else if offer != nil { (.trial, expiresAt) }
+            else { (.active, expiresAt) }
+        return SubscriptionStatus(productId: productId, group: group, state: state, date: date,
+                                  renewsAs: renewsAs == productId || !autoRenew ? nil : renewsAs, originalTransactionId: originalTransactionId)
+    }
+
+    /// What Apple tells the app's server of the chain as it now is.
+    func notification(_ kind: StoreNotification.Kind, _ subtype: StoreNotification.Subtype? = nil, productId: String? = nil,
+                      transaction: String? = nil, webOrder: String? = nil, graceUntil: Date? = nil, at date: Date) -> StoreNotification {
+        StoreNotification(kind, subtype, account: account, productId: productId ?? self.productId, transactionId: transaction,
+                          originalTransactionId: originalTransactionId, webOrderLineItemId: webOrder, expiresDate: expiresAt,
+                          graceUntil: graceUntil, date: date)
+    }
+}
+
+// MARK: A payment for a subscription
+
+/// What a new payment for a subscription will be, decided when it is added (the sheet says it at once).
+enum SubscriptionPlan: Equatable {
+    /// Nothing subscribed in the group, or what was has ended: charge.
+    case charge
+    /// Subscribed to this very product: a regular purchase that charges nothing (and auto-renew back on).
+    case owned(originalTransactionId: String)
+    /// Subscribed to a product of a higher level: charge now, the upgrade takes effect at once.
+    case upgrade
+    /// Subscribed at a higher or the same level: no charge, the next renewal changes the product.
+    case changeAtRenewal
+
+    /// `current`: the account's chain in the product's group, if it has one.
+    init(current: SubscriptionRecord?, productId: String, terms: SubscriptionTerms, levels: [String: Int]) {
+        guard let current, !current.isOver else { self = .charge; return }
+        if current.productId == productId { self = .owned(originalTransactionId: current.originalTransactionId); return }
+        self = terms.level < levels[current.productId, default: Int.max] ? .upgrade : .changeAtRenewal
+    }
+}
+
+/// A charge for a subscription went through: the chain it starts, resumes or upgrades, the charge's fields, and what
+/// becomes of the chain's latest charge (an upgrade ends it now and refunds the rest of its period).
+struct SubscriptionCharge: Equatable {
+    var chain: SubscriptionRecord
+    var details: TransactionDetails
+    var endedLatest: TransactionDetails?
+    var news: StoreNotification
+
+    /// `existing`: the account's chain in the group; `latest`: when its latest charge started and its fields, for an
+    /// upgrade. `id` is the new charge and `webOrder` its web order line item.
+    init(existing: SubscriptionRecord?, latest: (start: Date, details: TransactionDetails)?, id: String, account: String,
+         productId: String, terms: SubscriptionTerms, webOrder: String, at date: Date) {
+        details = TransactionDetails(webOrderLineItemId: webOrder)
+        let kind: StoreNotification.Kind, subtype: StoreNotification.Subtype
+        if var current = existing, !current.isOver {
+            // An upgrade: the new level starts now, and what was left of the old period is refunded.
+            if var ended = latest?.details {
+                let length = current.expiresAt.timeIntervalSince(latest?.start ?? date)
+                ended.cancellationDate = date
+                ended.refundedShare = length > 0 ? min(max(current.expiresAt.timeIntervalSince(date) / length, 0), 1) : 0
+                endedLatest = ended
+            }
+            let expires = terms.period.end(from: date)
+            details.expiresDate = expires
+            current.productId = productId
+            current.renewsAs = productId
+            current.autoRenew = true
+            current.expiresAt = expires
+            current.latestTransactionId = id
+            current.introLeft = 0
+            current.endRetry()
+            current.dueAt = expires
+            chain = current
+            (kind, subtype) = (.didChangeRenewalPref, .upgrade)
+        } else if let lapsed = existing {
+            // A resubscription: the same chain, with no second intro offer.
+            let expires = terms.period.end(from: date)
+            details.expiresDate = expires
+            chain = SubscriptionRecord(originalTransactionId: lapsed.originalTransactionId, account: account, group: terms.group,
+                                       productId: productId, expiresAt: expires, latestTransactionId: id, introLeft: 0)
+            (kind, subtype) = (.subscribed, .resubscribe)
+        } else {
+            // A first subscription in the group: the intro offer, if the product has one, is the account's once.
+            let offer = terms.introOffer
+            switch offer?.mode {
+            case .freeTrial?: details.offer = .trial
+            case .payAsYouGo?, .payUpFront?: details.offer = .intro
+            case nil: break
+            }
+            let count = offer?.mode == .payUpFront ? offer?.periods ?? 1 : 1
+            let expires = offer.map { $0.period.end(from: date, count: count) } ?? terms.period.end(from: date)
+            details.expiresDate = expires
+            chain = SubscriptionRecord(originalTransactionId: id, account: account, group: terms.group, productId: productId,
+                                       expiresAt: expires, latestTransactionId: id,
+                                       introLeft: offer?.mode == .payAsYouGo ? (offer?.periods ?? 1) - 1 : 0)
+            (kind, subtype) = (.subscribed, .initialBuy)
+        }
+        news = chain.notification(kind, subtype, transaction: id, at: date)
+    }
+}
+
+// MARK: What the subscriber changes
+
+extension SubscriptionRecord {
+    /// The subscriber asked to change to `productId` at the next renewal (a downgrade or crossgrade); nil once over.
+    func changingAtRenewal(to productId: String) -> SubscriptionRecord? {
+        guard !isOver else { return nil }
+        var changed = self
+        changed.renewsAs = productId
+        changed.autoRenew = true
+        return changed
+    }
+
+    /// Auto-renew turned off (cancelled in Settings) or back on (resubscribed, or the product bought again before the
+    /// end); nil when nothing changes.
+    func settingAutoRenew(_ on: Bool) -> SubscriptionRecord? {
+        guard !isOver, autoRenew != on else { return nil }
+        var changed = self
+        changed.autoRenew = on
+        if retryUntil == nil { changed.dueAt = expiresAt }
+        return changed
+    }
+
+    /// Apple refunded a charge of the chain: it ends now. Nil when it was revoked already.
+    func revoked(at date: Date) -> SubscriptionRecord? {
+        guard revokedAt == nil else { return nil }
+        var changed = self
+        changed.revokedAt = date
+        changed.dueAt = nil
+        changed.endRetry()
+        return changed
+    }
+
+    /// The renewal went through, or the chain ended: no more billing attempts, no grace.
+    mutating func endRetry() {
+        retryUntil = nil
+        graceUntil = nil
+        failuresLeft = nil
+    }
+}
+
+// MARK: The chain's due date
+
+/// What happens to a chain at its due date: Apple's rules for renewal, billing retry, grace and expiry.
+struct DueStep: Equatable {
+    enum Outcome: Equatable {
+        /// It ended (`expirationIntent` says why); EXPIRED with this subtype.
+        case expired(StoreNotification.Subtype)
+        /// A billing attempt failed. Apple tells of the first failure (DID_FAIL_TO_RENEW/GRACE_PERIOD) and of the end of
+        /// grace (GRACE_PERIOD_EXPIRED), not of every daily attempt.
+        case billingFailed(first: Bool, graceEnded: Bool)
+        /// The charge went through: a new transaction in the chain, for `productId`, from `start`.
+        case renewed(productId: String, start: Date, details: TransactionDetails, recovered: Bool)
+    }
+
+    /// The chain after the step; a renewal's new transaction is its latest once written (`renewed(as:)`).
+    var chain: SubscriptionRecord
+    var outcome: Outcome
+    /// When the step happened: the chain's due date.
+    var at: Date
+
+    /// What Apple tells the app's server of it; `transaction` is a renewal's new transaction.
+    func notification(transaction: String? = nil) -> StoreNotification? {
+        switch outcome {
+        case let .expired(subtype):
+            chain.notification(.expired, subtype, at: at)
+        case let .billingFailed(first, graceEnded):
+            graceEnded ? chain.notification(.gracePeriodExpired, at: at)
+                : first ? chain.notification(.didFailToRenew, .gracePeriod, graceUntil: chain.graceUntil, at: at) : nil
+        case let .renewed(_, _, details, recovered):
+            chain.notification(.didRenew, recovered ? .billingRecovery : nil, transaction: transaction, webOrder: details.webOrderLineItemId, at: at)
+        }
+    }
+}
+
+extension SubscriptionRecord {
+    /// The chain's step at its due date (or `now`, for a chain with none). `terms`: the catalog's subscriptions;
+    /// `billingFailures`: how many billing attempts fail, when this is a renewal's first; `webOrder`: the web order line
+    /// item a renewal's charge takes.
+    func dueStep(now: Date, terms: [String: SubscriptionTerms], billingFailures: Int, webOrder: @autoclosure () throws -> String) rethrows -> DueStep {
+        var chain = self
+        let at = dueAt ?? now
+        func expire(_ intent: Int, _ subtype: StoreNotification.Subtype) -> DueStep {
+            chain.expirationIntent = intent
+            chain.endRetry()
+            chain.dueAt = nil
+            return DueStep(chain: chain, outcome: .expired(subtype), at: at)
+        }
+        guard let product = terms[renewsAs] ?? terms[productId] else { return expire(ExpirationIntent.productUnavailable, .voluntary) }
+        guard autoRenew else { return expire(ExpirationIntent.cancelled, .voluntary) }
+        // Apple stopped retrying: the subscription ends for a billing error.
+        if let retryUntil, at >= retryUntil { return expire(ExpirationIntent.billingError, .billingRetry) }
+        let failures = failuresLeft ?? billingFailures
+        if failures > 0 {
+            // Attempts fall on whole days after the expiry, and so do the grace period's end and the retries' end.
+            let first = retryUntil == nil
+            var retryEnd = retryUntil ?? at
+            if first {
+                chain.graceUntil = SubscriptionPeriod(days: product.gracePeriodDays).end(from: expiresAt)
+                retryEnd = SubscriptionPeriod(days: Self.billingRetryDays).end(from: expiresAt)
+                chain.retryUntil = retryEnd
+            }
+            chain.failuresLeft = failures - 1
+            chain.dueAt = min(at.addingTimeInterval(Self.billingRetryInterval), retryEnd)
+            let graceEnded = chain.graceUntil.map { at >= $0 } ?? false
+            if graceEnded { chain.graceUntil = nil }
+            return DueStep(chain: chain, outcome: .billingFailed(first: first, graceEnded: graceEnded), at: at)
+        }
+        // The charge goes through, for the product the renewal was set to; a renewal starts where the period ended, and
+        // after a failed billing where the charge finally went through.
+        let recovered = retryUntil != nil
+        let renewed = terms[renewsAs] != nil ? renewsAs : productId
+        let start = recovered ? at : expiresAt
+        var details = TransactionDetails(webOrderLineItemId: try webOrder())
+        if introLeft > 0, let offer = product.introOffer {
+            details.offer = .intro
+            details.expiresDate = offer.period.end(from: start)
+            chain.introLeft -= 1
+        } else {
+            details.expiresDate = product.period.end(from: start)
+            chain.introLeft = 0
+        }
+        chain.productId = renewed
+        chain.renewsAs = renewed
+        chain.expiresAt = details.expiresDate ?? start
+        chain.endRetry()
+        chain.dueAt = chain.expiresAt
+        return DueStep(chain: chain, outcome: .renewed(productId: renewed, start: start, details: details, recovered: recovered), at: at)
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import GRDB
+
+/// The fields of a transaction that subscriptions and refunds fill, as Apple names them in a receipt.
+public struct TransactionDetails: Sendable, Equatable {
+    public enum Offer: String, Sendable, Equatable {
+        /// `is_trial_period`
+        case trial
+        /// `is_in_intro_offer_period` (pay as you go, pay up front)
+        case intro
+    }
+
+    public var expiresDate: Date?
+    public var offer: Offer?
+    public var cancellationDate: Date?
+    /// Apple's `cancellation_reason`: 1 an issue in the app, 0 another reason.
+    public var cancellationReason: Int?
+    public var webOrderLineItemId: String?
+    /// The share of an upgraded-from period refunded (prorated) when the upgrade took effect.
+    public var refundedShare: Double?
+
+    public init(expiresDate: Date? = nil, offer: Offer? = nil, cancellationDate: Date? = nil, cancellationReason: Int? = nil,
+                webOrderLineItemId: String? = nil, refundedShare: Double? = nil) {
+        self.expiresDate = expiresDate
+        self.offer = offer
+        self.cancellationDate = cancellationDate
+        self.cancellationReason = cancellationReason
+        self.webOrderLineItemId = webOrderLineItemId
+        self.refundedShare = refundedShare
+    }
+
+    static let columns = "expiresDate, offer, cancellationDate, cancellationReason, webOrderLineItemId, refundedShare"
+
+    /// From a row of `storeTransaction` that selected `columns`, by name.
+    init(row: Row) {
+        let date = { (name: String) in row.real(name).map(Date.init(timeIntervalSince1970:)) }
+        self.init(expiresDate: date("expiresDate"), offer: row.text("offer").flatMap(Offer.init(rawValue:)),
+                  cancellationDate: date("cancellationDate"), cancellationReason: row["cancellationReason"],
+                  webOrderLineItemId: row.text("webOrderLineItemId"), refundedShare: row.real("refundedShare"))
+    }
+
+    /// Apple refunded the transaction: it keeps its place in the history with the date and reason.
+    func refunded(at date: Date, reason: Int) -> TransactionDetails {
+        var refunded = self
+        refunded.cancellationDate = date
+        refunded.cancellationReason = reason
+        return refunded
+    }
+}
