@@ -31,7 +31,12 @@ public struct Receipt: Codable, Sendable, Equatable {
         /// Apple's milliseconds since 1970, as a string.
         public static func milliseconds(_ date: Date) -> String { String(AppleDate.milliseconds(date)) }
 
-        public var expiresDate: Date? { expires_date_ms.flatMap(Double.init).map { Date(timeIntervalSince1970: $0 / 1000) } }
+        public var expiresDate: Date? { Self.date(expires_date_ms) }
+        public var cancellationDate: Date? { Self.date(cancellation_date_ms) }
+
+        private static func date(_ milliseconds: String?) -> Date? {
+            milliseconds.flatMap(Double.init).map { Date(timeIntervalSince1970: $0 / 1000) }
+        }
         public var isRefunded: Bool { cancellation_date_ms != nil && cancellation_reason != nil }
     }
 

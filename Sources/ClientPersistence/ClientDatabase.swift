@@ -217,9 +217,17 @@ public final class ClientDatabase: ClientVault {
 
     /// Every user's orders, for `iapsim state`.
     public func allOrders() throws -> [PendingOrder] {
-        try keychain.inDatabase { db in
-            try Array(Row.fetchCursor(db.cachedStatement(sql: "SELECT \(Self.columns) FROM pendingOrder ORDER BY user, purchasedAt, transactionId")).map(Self.order))
-        }
+        try keychain.inDatabase(Self.allOrders)
+    }
+
+    /// Every user's orders, by user and purchase, and the open intents, from a keychain file `iapsim state` opened
+    /// read-only: a file of an earlier version has no intents yet.
+    public static func holdings(_ db: Database) throws -> (orders: [PendingOrder], intents: [PaymentIntent]) {
+        (try allOrders(db), try db.tableExists("intent") ? try intents(db) : [])
+    }
+
+    private static func allOrders(_ db: Database) throws -> [PendingOrder] {
+        try Array(Row.fetchCursor(db.cachedStatement(sql: "SELECT \(Self.columns) FROM pendingOrder ORDER BY user, purchasedAt, transactionId")).map(Self.order))
     }
 
     private static func intents(_ db: Database) throws -> [PaymentIntent] {

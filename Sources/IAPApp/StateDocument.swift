@@ -1,3 +1,4 @@
+import AppleVocabulary
 import Foundation
 
 /// The shape `iapsim state` prints. Keys are a contract with QA scripts and the campaign: the camelCase ones have
@@ -73,21 +74,7 @@ struct StoreTransactionEntry: Encodable {
     /// The device whose queue it is in.
     let device: String
     /// Apple's fields, for what Apple lists in a receipt (purchased and restored transactions); nil otherwise.
-    var apple: AppleFields?
-
-    struct AppleFields {
-        /// Always set, as in a receipt: the transaction's own id when it continues nothing.
-        var original_transaction_id: String
-        var purchase_date_ms: String
-        var original_purchase_date_ms: String
-        var subscription_group_identifier: String?
-        var expires_date_ms: String?
-        var is_trial_period: String?
-        var is_in_intro_offer_period: String?
-        var web_order_line_item_id: String?
-        var cancellation_date_ms: String?
-        var cancellation_reason: String?
-    }
+    var apple: Receipt.Entry?
 
     private enum Key: String, CodingKey {
         case transactionId, productId, state, finished, applicationUsername, error, account, originalTransactionId, device

@@ -1,4 +1,5 @@
 import AppleVocabulary
+import ClientPersistence
 import DataFiles
 import Foundation
 import GRDB
@@ -95,50 +96,17 @@ public enum StateReport {
     private static func storeHoldings(_ db: Database) throws -> StoreHoldings {
         var holdings = StoreHoldings()
         holdings.subscriptions = try StoreDatabase.subscriptionSnapshots(db)
-        let groups = Dictionary(holdings.subscriptions.map { ($0.status.originalTransactionId, $0.status.group) }, uniquingKeysWith: { a, _ in a })
-        let rows = try Row.fetchAll(db, sql: "SELECT * FROM storeTransaction ORDER BY date, id")
-        let dates = Dictionary(rows.map { ($0["id"] as String, $0["date"] as Double) }, uniquingKeysWith: { a, _ in a })
-        var latest: Double?
-        for row in rows {
-            let id: String = row["id"], state: String = row["state"], date: Double = row["date"]
-            let original = text(row, "originalTransactionId")
-            let cancelled = number(row, "cancellationDate")
-            latest = [latest, date, cancelled].compactMap { $0 }.max()
-            var entry = StoreTransactionEntry(transactionId: id, productId: row["productId"], state: state, finished: row["finished"],
-                                              applicationUsername: row["applicationUsername"], error: row["error"],
-                                              account: text(row, "account"), originalTransactionId: original,
-                                              device: text(row, "device") ?? StoreDatabase.firstDevice)
-            if state == TransactionState.purchased.rawValue || state == TransactionState.restored.rawValue {
-                let chain = original ?? id
-                var apple = StoreTransactionEntry.AppleFields(original_transaction_id: chain, purchase_date_ms: milliseconds(date),
-                                                              original_purchase_date_ms: milliseconds(dates[chain] ?? date))
-                // A subscription's charge (or the restore of one) belongs to a chain in the store's subscription table.
-                if let group = groups[chain] {
-                    let offer = text(row, "offer").flatMap(TransactionDetails.Offer.init(rawValue:))
-                    apple.subscription_group_identifier = group
-                    apple.expires_date_ms = number(row, "expiresDate").map(milliseconds)
-                    apple.is_trial_period = String(offer == .trial)
-                    apple.is_in_intro_offer_period = String(offer == .intro)
-                    apple.web_order_line_item_id = text(row, "webOrderLineItemId")
-                }
-                apple.cancellation_date_ms = cancelled.map(milliseconds)
-                apple.cancellation_reason = number(row, "cancellationReason").map { String(Int($0)) }
-                entry.apple = apple
-            }
-            holdings.transactions.append(entry)
+        let reported = try StoreDatabase.reportedTransactions(db)
+        holdings.transactions = reported.map { reported in
+            let transaction = reported.record.transaction
+            return StoreTransactionEntry(transactionId: transaction.id, productId: transaction.productId, state: transaction.state.rawValue,
+                                         finished: reported.record.finished, applicationUsername: transaction.applicationUsername,
+                                         error: transaction.error?.rawValue, account: reported.record.account,
+                                         originalTransactionId: transaction.originalTransactionId, device: reported.device, apple: reported.entry)
         }
-        holdings.clock = [try StoreDatabase.clock(db), latest.map(Date.init(timeIntervalSince1970:))].compactMap { $0 }.max()
+        let latest = reported.flatMap { [$0.record.transaction.date, $0.entry?.cancellationDate] }.compactMap { $0 }.max()
+        holdings.clock = [try StoreDatabase.clock(db), latest].compactMap { $0 }.max()
         return holdings
-    }
-
-    /// A column an older file may lack, as text or a number. Read through `Row`'s own optional subscript: going through a
-    /// `DatabaseValue` here crashed Swift 6.3.1's optimizer in release builds (an ownership verifier error).
-    private static func text(_ row: Row, _ name: String) -> String? {
-        row.hasColumn(name) ? row[name] : nil
-    }
-
-    private static func number(_ row: Row, _ name: String) -> Double? {
-        row.hasColumn(name) ? row[name] : nil
     }
 
     private static func subscriptionEntry(_ chain: SubscriptionSnapshot) -> SubscriptionEntry {
@@ -182,19 +150,15 @@ public enum StateReport {
     // MARK: The client
 
     private static func clientUsers(_ db: Database) throws -> [String: ClientUser] {
-        let orders = try Row.fetchAll(db, sql: """
-            SELECT transactionId, user, productId, orderId, attempts, status FROM pendingOrder ORDER BY user, purchasedAt, transactionId
-            """).map { row in
-            (row[1] as String, ClientUser.PendingEntry(transactionId: row[0], productId: row[2], orderId: row.text(3), attempts: row[4], status: row[5]))
-        }
-        // The notes of who is paying (issue 11); a file of an earlier version has none yet.
-        let intents = try db.tableExists("intent") ? try Row.fetchAll(db, sql: "SELECT id, user, productId, orderId, interrupted FROM intent ORDER BY id").map { row in
-            (row[1] as String, ClientUser.IntentEntry(id: row[0], productId: row[2], orderId: row.text(3), interrupted: row[4]))
-        } : []
-        let pending = Dictionary(grouping: orders, by: \.0), open = Dictionary(grouping: intents, by: \.0)
+        let (orders, intents) = try ClientDatabase.holdings(db)
+        let pending = Dictionary(grouping: orders, by: \.user), open = Dictionary(grouping: intents, by: \.user)
         var users: [String: ClientUser] = [:]
         for user in Set(pending.keys).union(open.keys) {
-            users[user] = ClientUser(pending: (pending[user] ?? []).map(\.1), openIntents: (open[user] ?? []).map(\.1))
+            users[user] = ClientUser(
+                pending: (pending[user] ?? []).map {
+                    .init(transactionId: $0.transactionId, productId: $0.productId, orderId: $0.orderId, attempts: $0.attempts, status: $0.status.rawValue)
+                },
+                openIntents: (open[user] ?? []).map { .init(id: $0.id, productId: $0.productId, orderId: $0.orderId, interrupted: $0.interrupted) })
         }
         return users
     }

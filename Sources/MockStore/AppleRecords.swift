@@ -69,7 +69,7 @@ public struct AppleRecords {
         let receiptRow = ReceiptRow(transaction: transaction, details: TransactionDetails(row: row),
                                     originalDate: row.real("originalDate").map(Date.init(timeIntervalSince1970:)) ?? transaction.date)
         let product = catalog[transaction.productId]
-        return AppleTransaction(entry: Receipt.Entry(receiptRow, terms: product?.subscription), account: row.text("account"), product: product,
+        return AppleTransaction(entry: Receipt.Entry(receiptRow, group: product?.subscription?.group), account: row.text("account"), product: product,
                                 isRestore: transaction.state == .restored, applicationUsername: transaction.applicationUsername,
                                 isRenewal: (row["earlierCharges"] as Int? ?? 0) > 0 && product?.subscription != nil)
     }
@@ -87,14 +87,14 @@ extension PendingRenewalInfo {
 }
 
 extension Receipt.Entry {
-    /// A stored transaction in Apple's terms; `terms` when its product is a subscription.
-    init(_ row: ReceiptRow, terms: SubscriptionTerms?) {
+    /// A stored transaction in Apple's terms; `group` when its product is a subscription.
+    init(_ row: ReceiptRow, group: String?) {
         let transaction = row.transaction, details = row.details
         self.init(transaction_id: transaction.id, original_transaction_id: transaction.originalId,
                   product_id: transaction.productId, purchase_date_ms: Receipt.Entry.milliseconds(transaction.date))
         original_purchase_date_ms = Receipt.Entry.milliseconds(row.originalDate)
-        if let terms {
-            subscription_group_identifier = terms.group
+        if let group {
+            subscription_group_identifier = group
             expires_date_ms = details.expiresDate.map(Receipt.Entry.milliseconds)
             is_trial_period = String(details.offer == .trial)
             is_in_intro_offer_period = String(details.offer == .intro)

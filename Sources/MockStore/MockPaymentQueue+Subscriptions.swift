@@ -35,6 +35,6 @@ extension MockPaymentQueue {
 
     /// Apple's receipt entry for a transaction.
     func entry(_ row: ReceiptRow) -> Receipt.Entry {
-        Receipt.Entry(row, terms: subscriptionTerms[row.transaction.productId])
+        Receipt.Entry(row, group: subscriptionTerms[row.transaction.productId]?.group)
     }
 }

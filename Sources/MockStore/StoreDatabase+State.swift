@@ -13,6 +13,14 @@ public struct SubscriptionSnapshot: Sendable, Equatable {
     public let renewal: PendingRenewalInfo
 }
 
+/// One transaction as `iapsim state` reports it: as the store holds it, on the device whose queue it is in, and Apple's
+/// receipt entry for a purchase or a restore.
+public struct ReportedTransaction: Sendable {
+    public let record: StoreRecord
+    public let device: String
+    public let entry: Receipt.Entry?
+}
+
 /// What `iapsim state` reads of the store through its own read-only connection, with the store's own rules, so that
 /// the report says what the app would.
 extension StoreDatabase {
@@ -22,6 +30,25 @@ extension StoreDatabase {
         return try SubscriptionRecord.all(db).map { chain in
             SubscriptionSnapshot(account: chain.account, status: chain.status(offer: try details(db, chain.latestTransactionId).offer),
                                  expiresAt: chain.expiresAt, renewal: PendingRenewalInfo(chain))
+        }
+    }
+
+    /// Every transaction, oldest first, with Apple's receipt fields for each purchase and restore. Also from a file the
+    /// app has not migrated yet: a column a later version added reads as empty.
+    public static func reportedTransactions(_ db: Database) throws -> [ReportedTransaction] {
+        let chains = try db.tableExists(SubscriptionRecord.databaseTableName) ? try SubscriptionRecord.all(db) : []
+        let groups = Dictionary(chains.map { ($0.originalTransactionId, $0.group) }, uniquingKeysWith: { first, _ in first })
+        let rows = try Row.fetchAll(db, sql: "SELECT * FROM storeTransaction ORDER BY date, id")
+        let dates = Dictionary(rows.map { ($0["id"] as String, Date(timeIntervalSince1970: $0["date"])) }, uniquingKeysWith: { first, _ in first })
+        return rows.map { row in
+            let transaction = transaction(row)
+            let record = StoreRecord(transaction: transaction, finished: row["finished"], account: row.text("account"))
+            guard transaction.state == .purchased || transaction.state == .restored else {
+                return ReportedTransaction(record: record, device: row.text("device") ?? firstDevice, entry: nil)
+            }
+            let original = transaction.originalId
+            let listed = ReceiptRow(transaction: transaction, details: TransactionDetails(row: row), originalDate: dates[original] ?? transaction.date)
+            return ReportedTransaction(record: record, device: row.text("device") ?? firstDevice, entry: Receipt.Entry(listed, group: groups[original]))
         }
     }
 
