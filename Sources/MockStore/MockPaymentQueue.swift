@@ -114,45 +114,24 @@ public final class MockPaymentQueue: PaymentQueue {
             return
         }
         let due = scheduler.now.addingTimeInterval(latency.payment)
-        // S7: what the account owns is never charged again; the sheet offers it back for free, and the App Store makes a
-        // regular `purchased` transaction of the original purchase (not a restore), charging nothing.
-        if product.kind.isOwnedOnce, let account = payment.account,
-           let original = attempt({ try database.originalPurchase(account: account, productId: product.id) }) ?? nil {
-            record(payment, state: .purchasing, originalTransactionId: original, plan: [.init(at: due, .purchased)])
-            return
-        }
-        if let terms = product.subscription, let account = payment.account {
-            switch attempt({ try database.subscriptionPlan(account: account, productId: product.id, terms: terms,
-                                                           levels: subscriptionTerms.mapValues(\.level)) }) ?? .charge {
-            case let .owned(original):
-                record(payment, state: .purchasing, originalTransactionId: original, plan: [.init(at: due, .purchased)])
-                return
-            case .changeAtRenewal:
-                record(payment, state: .purchasing, plan: [.init(at: due, .failed, error: .changesAtRenewal)])
-                return
-            case .charge, .upgrade:
-                break
+        var owned: String?, subscription: SubscriptionPlan?
+        if let account = payment.account {
+            if product.kind.isOwnedOnce { owned = attempt({ try database.originalPurchase(account: account, productId: product.id) }) ?? nil }
+            if let terms = product.subscription {
+                subscription = attempt { try database.subscriptionPlan(account: account, productId: product.id, terms: terms,
+                                                                       levels: subscriptionTerms.mapValues(\.level)) }
             }
         }
-        // Apple decides now what will become of the payment; the decision is written with it (S10).
-        var steps: [StorePlan.Step]
-        if faults.fire(.userCancels) != nil {
-            steps = [.init(at: due, .failed, error: .cancelled)]
-        } else if let decision = faults.fire(.askToBuy) {
-            let answer = due.addingTimeInterval(Self.askToBuyDecision)
-            steps = [.init(at: due, .deferred), decision == "decline" ? .init(at: answer, .failed, error: .declined) : .init(at: answer, .purchased)]
-        } else if faults.fire(.failedThenPurchased) != nil {
-            steps = [.init(at: due, .failed, error: .interrupted),
-                     .init(at: due.addingTimeInterval(Self.interruptionResolved), .purchased, spawns: true)]
-        } else if faults.fire(.purchaseFails) != nil {
-            steps = [.init(at: due, .failed, error: .paymentFailed)]
-        } else {
-            steps = [.init(at: due, .purchased)]
-        }
-        if let last = steps.last, last.state == .purchased, !last.spawns, let delay = faults.fire(.refund).flatMap(Double.init) {
-            steps.append(.init(at: last.date.addingTimeInterval(delay), .purchased, refunds: true))
-        }
-        record(payment, state: .purchasing, plan: steps)
+        // Apple decides now what will become of the payment; the decision is written with it (S10). A fault is asked only
+        // when the payment would be charged, in this order, so that a one-shot fault is spent on the payment it decides.
+        let (plan, original) = StorePlan.forPayment(due: due, owned: owned, subscription: subscription, fate: {
+            if faults.fire(.userCancels) != nil { return .userCancels }
+            if let decision = faults.fire(.askToBuy) { return .askToBuy(declined: decision == "decline") }
+            if faults.fire(.failedThenPurchased) != nil { return .failedThenPurchased }
+            if faults.fire(.purchaseFails) != nil { return .fails }
+            return .charged
+        }, refundAfter: { faults.fire(.refund).flatMap(Double.init) })
+        record(payment, state: .purchasing, originalTransactionId: original, plan: plan.steps)
     }
 
     /// The sheet's Cancel: true when it stopped the payment; false when Apple had already taken it.

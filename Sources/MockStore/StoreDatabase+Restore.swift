@@ -26,35 +26,10 @@ extension StoreDatabase {
                 FROM storeTransaction INDEXED BY storeTransactionOwned
                 WHERE account = ? AND productId IN (\(marks)) AND state = 'purchased' ORDER BY date, id
                 """), arguments: StatementArguments([account] + products))
-            /// What comes back: the product and order of the charge restored, and the original it names.
-            struct Owned {
-                let productId: String
-                let original: String
-                let charge: String
-                let orderId: String?
-                let refunded: Bool
-            }
-            var owned: [Owned] = []
-            var chains: [String: Int] = [:]
-            for row in paid {
-                let id: String = row["id"], productId: String = row["productId"], refunded: Bool = row["refunded"]
-                let original = row.text("originalTransactionId"), orderId = row.text("applicationUsername")
-                if nonConsumables.contains(productId) {
-                    // Only a charge owns it: a free re-buy (S7) names its original, and goes with it when that is refunded.
-                    if !refunded, original == nil, !owned.contains(where: { $0.productId == productId }) {
-                        owned.append(Owned(productId: productId, original: id, charge: id, orderId: orderId, refunded: false))
-                    }
-                    continue
-                }
-                // A later charge of the chain (a renewal, an upgrade to another level) is the one restored.
-                let latest = Owned(productId: productId, original: original ?? id, charge: id, orderId: orderId, refunded: refunded)
-                if let index = chains[latest.original] {
-                    owned[index] = latest
-                } else {
-                    chains[latest.original] = owned.count
-                    owned.append(latest)
-                }
-            }
+            let owned = RestoreRule.owned(paid.map {
+                RestoreRule.Charge(id: $0["id"], productId: $0["productId"], original: $0.text("originalTransactionId"),
+                                   orderId: $0.text("applicationUsername"), refunded: $0["refunded"])
+            }, nonConsumables: nonConsumables)
             // What the queues still hold of the account's products, through the ownership index (the queues' own index
             // may run through a long backlog of consumables): this device's, and another's unfinished purchases.
             var open: [String: [StoreTransaction]] = [:]
@@ -71,26 +46,32 @@ extension StoreDatabase {
                 }
             }
             var restored: [StoreTransaction] = []
-            for item in owned where !item.refunded && !paidElsewhere.contains(item.productId) {
-                if let held = open[item.productId] {
-                    restored += held.filter { $0.state == .restored && !restored.contains($0) }
-                    continue
+            for outcome in RestoreRule.outcomes(owned, openHere: open, paidElsewhere: paidElsewhere) {
+                switch outcome {
+                case let .held(held):
+                    restored += held.filter { !restored.contains($0) }
+                case let .restore(item):
+                    restored.append(try Self.restore(db, item, account: account, device: device, isSubscription: subscriptions.contains(item.productId),
+                                                     at: date))
                 }
-                let transaction = StoreTransaction(id: try Self.nextId(db), productId: item.productId, state: .restored,
-                                                   applicationUsername: item.orderId, date: date, originalTransactionId: item.original)
-                try db.cachedStatement(sql: """
-                    INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, account, originalTransactionId, device)
-                    VALUES (?, ?, 'restored', ?, ?, ?, ?, ?)
-                    """).execute(arguments: [transaction.id, item.productId, item.orderId, date.timeIntervalSince1970, account, item.original, device])
-                if subscriptions.contains(item.productId) {
-                    var details = try Self.details(db, item.charge)
-                    details.cancellationDate = nil
-                    details.refundedShare = nil
-                    try Self.setDetails(db, transaction.id, details)
-                }
-                restored.append(transaction)
             }
             return restored
         }
+    }
+
+    /// Writes one restore: a new `restored` transaction naming the original, with the order id it was paid under and, for
+    /// a subscription, the restored charge's fields.
+    private static func restore(_ db: Database, _ item: RestoreRule.Owned, account: String, device: String, isSubscription: Bool,
+                                at date: Date) throws -> StoreTransaction {
+        let transaction = StoreTransaction(id: try nextId(db), productId: item.productId, state: .restored, applicationUsername: item.orderId,
+                                           date: date, originalTransactionId: item.original)
+        try db.cachedStatement(sql: """
+            INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, account, originalTransactionId, device)
+            VALUES (?, ?, 'restored', ?, ?, ?, ?, ?)
+            """).execute(arguments: [transaction.id, item.productId, item.orderId, date.timeIntervalSince1970, account, item.original, device])
+        if isSubscription {
+            try setDetails(db, transaction.id, try Self.details(db, item.charge).repeated)
+        }
+        return transaction
     }
 }

@@ -112,10 +112,7 @@ extension StoreDatabase {
     /// server.
     static func subscriptionBoughtAgain(_ db: Database, id: String, original: String, at date: Date) throws -> StoreNotification? {
         guard let chain = try subscription(db, original: original) else { return nil }
-        var details = try Self.details(db, chain.latestTransactionId)
-        details.cancellationDate = nil
-        details.refundedShare = nil
-        try setDetails(db, id, details)
+        try setDetails(db, id, try Self.details(db, chain.latestTransactionId).repeated)
         guard let renewing = chain.settingAutoRenew(true) else { return nil }
         try renewing.insert(db, onConflict: .replace)
         return renewing.notification(.didChangeRenewalStatus, .autoRenewEnabled, at: date)
@@ -248,14 +245,15 @@ extension StoreDatabase {
     /// The charge a transaction repeats: Apple refunds what it charged, and a free re-buy or a restore (S7) charged
     /// nothing. A subscription's is the first transaction of its web order line item, anything else's its original.
     static func charge(_ db: Database, repeatedBy id: String) throws -> String {
-        try String.fetchOne(db.cachedStatement(sql: """
-            SELECT COALESCE(
-                (SELECT c.id FROM storeTransaction c WHERE c.webOrderLineItemId = t.webOrderLineItemId AND c.state = 'purchased'
-                 ORDER BY CAST(c.id AS INTEGER) LIMIT 1),
-                CASE WHEN t.webOrderLineItemId IS NULL THEN t.originalTransactionId END,
-                t.id)
-            FROM storeTransaction t WHERE t.id = ?
-            """), arguments: [id]) ?? id
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT originalTransactionId, webOrderLineItemId FROM storeTransaction WHERE id = ?"),
+                                         arguments: [id]) else { return id }
+        let webOrder = row.text("webOrderLineItemId")
+        let first = try webOrder.flatMap { webOrder in
+            try String.fetchOne(db.cachedStatement(sql: """
+                SELECT id FROM storeTransaction WHERE webOrderLineItemId = ? AND state = 'purchased' ORDER BY CAST(id AS INTEGER) LIMIT 1
+                """), arguments: [webOrder])
+        }
+        return TransactionDetails.charge(repeatedBy: id, original: row.text("originalTransactionId"), webOrder: webOrder, firstOfWebOrder: first)
     }
 
     /// The latest unrefunded charge of the account (what `refund` without a transaction refunds).

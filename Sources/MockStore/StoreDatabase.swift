@@ -147,31 +147,23 @@ public final class StoreDatabase {
         }
         let current = Self.transaction(row)
         let account = row.text("account")
-        var state = step.state
-        var error = step.error
-        var original = current.originalTransactionId
-        var notification: StoreNotification?
         let subscription = terms[current.productId]
-        let levels = terms.mapValues(\.level)
-        if state == .purchased, ownedOnce.contains(current.productId), let account,
-           let owned = try Self.owningCharge(db, account: account, productId: current.productId, besides: id) {
-            original = owned
-        }
-        var charged = false, boughtAgain = false
-        if let subscription, let account, state == .purchased {
-            switch SubscriptionPlan(current: try Self.subscription(db, account: account, group: subscription.group), productId: current.productId,
-                                    terms: subscription, levels: levels) {
-            case let .owned(chain):
-                original = chain
-                boughtAgain = true
-            case .changeAtRenewal:
-                state = .failed
-                error = .changesAtRenewal
-            case .charge, .upgrade:
-                charged = true
+        var owned: String?, subscriptionPlan: SubscriptionPlan?
+        if let account {
+            if ownedOnce.contains(current.productId) {
+                owned = try Self.owningCharge(db, account: account, productId: current.productId, besides: id)
+            }
+            if let subscription {
+                subscriptionPlan = SubscriptionPlan(current: try Self.subscription(db, account: account, group: subscription.group),
+                                                    productId: current.productId,
+                                        terms: subscription, levels: terms.mapValues(\.level))
             }
         }
-        if let subscription, let account, state == .failed, error == .changesAtRenewal {
+        let decision = PaymentDecision(step: step, original: current.originalTransactionId, isSubscription: subscription != nil, owned: owned,
+                                       plan: subscriptionPlan)
+        let (state, error, original) = (decision.state, decision.error, decision.original)
+        var notification: StoreNotification?
+        if decision.subscription == .changeAtRenewal, let subscription, let account {
             notification = try Self.changeAtRenewal(db, account: account, productId: current.productId, group: subscription.group, at: step.date)
         }
         let target: String
@@ -188,17 +180,17 @@ public final class StoreDatabase {
             try db.cachedStatement(sql: "UPDATE storeTransaction SET state = ?, error = ?, originalTransactionId = ? WHERE id = ?").execute(
                 arguments: [state.rawValue, error?.rawValue, original, id])
         }
-        if charged, let subscription, let account {
+        if decision.subscription == .charge, let subscription, let account {
             let (chain, news) = try Self.subscriptionCharged(db, id: target, account: account, productId: current.productId,
                                                              terms: subscription, at: step.date)
             notification = news
             if chain != target {
                 try db.cachedStatement(sql: "UPDATE storeTransaction SET originalTransactionId = ? WHERE id = ?").execute(arguments: [chain, target])
             }
-        } else if boughtAgain, let original {
+        } else if case let .boughtAgain(original) = decision.subscription {
             notification = try Self.subscriptionBoughtAgain(db, id: target, original: original, at: step.date)
         }
-        if state == .purchased, subscription == nil, original == nil {
+        if decision.isOneTimeCharge {
             // A charge for anything but an auto-renewable subscription (Apple's ONE_TIME_CHARGE).
             notification = StoreNotification(.oneTimeCharge, account: account, productId: current.productId, transactionId: target,
                                              originalTransactionId: original ?? target, date: step.date)

@@ -40,3 +40,92 @@ struct StorePlan: Codable, Equatable {
 
 extension TransactionState: Codable {}
 extension StoreError: Codable {}
+
+// MARK: Apple's rules for a payment
+
+/// What a payment's fault-free fate is replaced by, when a fault decides it (S10).
+enum PaymentFate: Equatable {
+    case charged
+    case userCancels
+    case askToBuy(declined: Bool)
+    case failedThenPurchased
+    case fails
+}
+
+extension StorePlan {
+    /// What Apple decides, when a payment is added, will become of it at `due`. `owned`: the charge by which the account
+    /// owns the product already (S7), or its subscription's chain; `subscription`: the payment's plan in its group.
+    /// `refundAfter`: the `refund` fault's delay, asked only of a payment that will be charged.
+    static func forPayment(due: Date, owned: String?, subscription: SubscriptionPlan?, fate: () -> PaymentFate,
+                           refundAfter: () -> Double?) -> (plan: StorePlan, original: String?) {
+        // What the account owns is never charged again: the App Store makes a regular `purchased` transaction of the
+        // original purchase, charging nothing; a lower level in a group waits for the renewal.
+        if let owned { return (StorePlan(steps: [Step(at: due, .purchased)]), owned) }
+        switch subscription {
+        case let .owned(original)?: return (StorePlan(steps: [Step(at: due, .purchased)]), original)
+        case .changeAtRenewal?: return (StorePlan(steps: [Step(at: due, .failed, error: .changesAtRenewal)]), nil)
+        case .charge?, .upgrade?, nil: break
+        }
+        var steps: [Step]
+        switch fate() {
+        case .charged: steps = [Step(at: due, .purchased)]
+        case .userCancels: steps = [Step(at: due, .failed, error: .cancelled)]
+        case let .askToBuy(declined):
+            let answer = due.addingTimeInterval(MockPaymentQueue.askToBuyDecision)
+            steps = [Step(at: due, .deferred), declined ? Step(at: answer, .failed, error: .declined) : Step(at: answer, .purchased)]
+        case .failedThenPurchased:
+            steps = [Step(at: due, .failed, error: .interrupted), Step(at: due.addingTimeInterval(MockPaymentQueue.interruptionResolved), .purchased, spawns: true)]
+        case .fails: steps = [Step(at: due, .failed, error: .paymentFailed)]
+        }
+        if let last = steps.last, last.state == .purchased, !last.spawns, let delay = refundAfter() {
+            steps.append(Step(at: last.date.addingTimeInterval(delay), .purchased, refunds: true))
+        }
+        return (StorePlan(steps: steps), nil)
+    }
+}
+
+/// What a payment's due step becomes, by Apple's rules, when it is taken: the state it is given may change because of
+/// what the account owns by then (S7), and a subscription's step starts, resumes, re-buys or changes its chain.
+struct PaymentDecision: Equatable {
+    enum Subscription: Equatable {
+        case none
+        /// A charge: starts, resumes or upgrades the chain.
+        case charge
+        /// Bought again while subscribed: a regular transaction in the chain, charging nothing.
+        case boughtAgain(original: String)
+        /// A lower or equal level: no charge, the next renewal changes the product.
+        case changeAtRenewal
+    }
+
+    var state: TransactionState
+    var error: StoreError?
+    /// What it continues: an owned original, a chain.
+    var original: String?
+    var subscription: Subscription
+    /// Apple's ONE_TIME_CHARGE: a charge for anything but an auto-renewable subscription.
+    var isOneTimeCharge: Bool
+
+    /// `owned`: the account's charge of a product it keeps for ever, other than this one; `plan`: the subscription's plan
+    /// in its group (nil for anything else, and for a payment of no account).
+    init(step: StorePlan.Step, original: String?, isSubscription: Bool, owned: String?, plan: SubscriptionPlan?) {
+        state = step.state
+        error = step.error
+        self.original = original
+        subscription = .none
+        if state == .purchased, let owned { self.original = owned }
+        if state == .purchased, let plan {
+            switch plan {
+            case let .owned(chain):
+                self.original = chain
+                subscription = .boughtAgain(original: chain)
+            case .changeAtRenewal:
+                state = .failed
+                error = .changesAtRenewal
+            case .charge, .upgrade:
+                subscription = .charge
+            }
+        }
+        if plan != nil, state == .failed, error == .changesAtRenewal { subscription = .changeAtRenewal }
+        isOneTimeCharge = state == .purchased && !isSubscription && self.original == nil
+    }
+}

@@ -46,4 +46,20 @@ public struct TransactionDetails: Sendable, Equatable {
         refunded.cancellationReason = reason
         return refunded
     }
+
+    /// The fields a re-delivery of this charge carries (a restore, a free re-buy): the charge's own, without what ended it
+    /// early.
+    var repeated: TransactionDetails {
+        var repeated = self
+        repeated.cancellationDate = nil
+        repeated.refundedShare = nil
+        return repeated
+    }
+
+    /// The charge a transaction repeats: Apple refunds what it charged, and a free re-buy or a restore (S7) charged
+    /// nothing. A subscription's is the first transaction of its web order line item (`firstOfWebOrder`), anything
+    /// else's its original.
+    static func charge(repeatedBy id: String, original: String?, webOrder: String?, firstOfWebOrder: String?) -> String {
+        webOrder == nil ? original ?? id : firstOfWebOrder ?? id
+    }
 }

@@ -127,3 +127,90 @@ struct SubscriptionRulesTests {
         #expect(details.cancellationDate == at && details.cancellationReason == 1 && details.webOrderLineItemId == "w1")
     }
 }
+
+/// Apple's rules for a payment, on values: what is decided when it is added, and what its step becomes when taken.
+@Suite("The store's payment rules as functions: a payment's plan when added, its step's outcome when taken")
+struct PaymentRulesTests {
+    static let due = Date(timeIntervalSince1970: 1_800_000_000)
+
+    private func plan(owned: String? = nil, subscription: SubscriptionPlan? = nil, fate: PaymentFate = .charged,
+                      refundAfter: Double? = nil) -> (StorePlan, String?, asked: Bool) {
+        var asked = false
+        let (plan, original) = StorePlan.forPayment(due: Self.due, owned: owned, subscription: subscription,
+                                                    fate: { asked = true; return fate }, refundAfter: { refundAfter })
+        return (plan, original, asked)
+    }
+
+    @Test("what the account owns is bought again for free, and no fault is asked; a lower level waits for the renewal")
+    func owned() {
+        let rebuy = plan(owned: "7", fate: .fails)
+        #expect(rebuy.0.steps == [.init(at: Self.due, .purchased)] && rebuy.1 == "7" && !rebuy.asked)
+        let subscribed = plan(subscription: .owned(originalTransactionId: "5"))
+        #expect(subscribed.1 == "5" && !subscribed.asked)
+        let lower = plan(subscription: .changeAtRenewal)
+        #expect(lower.0.steps == [.init(at: Self.due, .failed, error: .changesAtRenewal)] && !lower.asked)
+    }
+
+    @Test("a charge's fate: Ask to Buy waits for the parent, an interrupted payment completes as a new transaction, a refund follows a charge")
+    func fates() {
+        let declined = plan(fate: .askToBuy(declined: true)).0.steps
+        #expect(declined.map(\.state) == [.deferred, .failed] && declined.last?.error == .declined)
+        #expect(declined.last?.date == Self.due.addingTimeInterval(MockPaymentQueue.askToBuyDecision))
+        let interrupted = plan(fate: .failedThenPurchased, refundAfter: 30).0.steps
+        #expect(interrupted.map(\.state) == [.failed, .purchased] && interrupted.last?.spawns == true)  // no refund of a spawned half
+        let refunded = plan(refundAfter: 30).0.steps
+        #expect(refunded.count == 2 && refunded.last?.refunds == true && refunded.last?.date == Self.due.addingTimeInterval(30))
+        #expect(plan(subscription: .upgrade, fate: .userCancels).0.steps == [.init(at: Self.due, .failed, error: .cancelled)])
+    }
+
+    @Test("a step taken: a kept product owned by then is a free re-buy; a subscription charges, re-buys or changes at renewal; ONE_TIME_CHARGE for the rest")
+    func decisions() {
+        let purchased = StorePlan.Step(at: Self.due, .purchased)
+        let oneTime = PaymentDecision(step: purchased, original: nil, isSubscription: false, owned: nil, plan: nil)
+        #expect(oneTime.state == .purchased && oneTime.isOneTimeCharge && oneTime.subscription == .none)
+        let rebuy = PaymentDecision(step: purchased, original: nil, isSubscription: false, owned: "3", plan: nil)
+        #expect(rebuy.original == "3" && !rebuy.isOneTimeCharge)
+        let failed = PaymentDecision(step: .init(at: Self.due, .failed, error: .paymentFailed), original: nil, isSubscription: false, owned: "3", plan: nil)
+        #expect(failed.original == nil && !failed.isOneTimeCharge)
+        let charge = PaymentDecision(step: purchased, original: nil, isSubscription: true, owned: nil, plan: .upgrade)
+        #expect(charge.subscription == .charge && !charge.isOneTimeCharge)
+        let again = PaymentDecision(step: purchased, original: nil, isSubscription: true, owned: nil, plan: .owned(originalTransactionId: "5"))
+        #expect(again.subscription == .boughtAgain(original: "5") && again.original == "5")
+        let lower = PaymentDecision(step: purchased, original: nil, isSubscription: true, owned: nil, plan: .changeAtRenewal)
+        #expect(lower.state == .failed && lower.error == .changesAtRenewal && lower.subscription == .changeAtRenewal)
+    }
+}
+
+/// Restore Purchases and refunds by Apple's rules, on values.
+@Suite("The store's restore and refund rules as functions")
+struct RestoreRulesTests {
+    private func charge(_ id: String, _ productId: String, original: String? = nil, refunded: Bool = false) -> RestoreRule.Charge {
+        RestoreRule.Charge(id: id, productId: productId, original: original, orderId: "order-\(id)", refunded: refunded)
+    }
+
+    @Test("a non-consumable is owned by its first unrefunded charge; a chain by its latest charge, revoked when that was refunded")
+    func owned() {
+        let owned = RestoreRule.owned([charge("1", "noads", refunded: true), charge("2", "noads"), charge("3", "noads", original: "2"),
+                                       charge("4", "vip"), charge("5", "vip", original: "4"), charge("6", "plus"), charge("7", "plus", original: "6", refunded: true)],
+                                      nonConsumables: ["noads"])
+        #expect(owned.map(\.charge) == ["2", "5", "7"])
+        #expect(owned.map(\.original) == ["2", "4", "6"])
+        let outcomes = RestoreRule.outcomes(owned, openHere: [:], paidElsewhere: [])
+        #expect(outcomes.count == 2)  // the refunded chain is not restored
+    }
+
+    @Test("what this device's queue holds is answered again; what another device has not finished is left to it")
+    func held() {
+        let owned = RestoreRule.owned([charge("1", "noads"), charge("2", "gold")], nonConsumables: ["noads", "gold"])
+        let open = StoreTransaction(id: "9", productId: "noads", state: .restored, applicationUsername: nil, date: Date(), originalTransactionId: "1")
+        let outcomes = RestoreRule.outcomes(owned, openHere: ["noads": [open]], paidElsewhere: ["gold"])
+        #expect(outcomes == [.held([open])])
+    }
+
+    @Test("a refund takes the charge: a subscription's first transaction of its web order line item, anything else's original")
+    func refundedCharge() {
+        #expect(TransactionDetails.charge(repeatedBy: "5", original: "4", webOrder: "w", firstOfWebOrder: "3") == "3")
+        #expect(TransactionDetails.charge(repeatedBy: "5", original: "4", webOrder: nil, firstOfWebOrder: nil) == "4")
+        #expect(TransactionDetails.charge(repeatedBy: "5", original: nil, webOrder: nil, firstOfWebOrder: nil) == "5")
+    }
+}
