@@ -192,4 +192,6 @@ public indirect enum Modal: Sendable, Equatable {
     case stateCatalog(selection: Int)
     /// Settings › Subscriptions: the user's subscriptions; `selection` indexes `Session.subscriptions`.
     case subscriptions(selection: Int)
+    /// A list panel registered since (`ListPanels`), by its name; `selection` indexes its rows.
+    case panel(PanelID, selection: Int)
 }

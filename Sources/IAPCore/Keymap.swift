@@ -1,52 +1,86 @@
 /// What a key asks for. The keymap turns keys into commands; the reducer carries them out. A script names one as
-/// `@name` (`press @toggle-backend`), whichever key it is bound to.
-public enum Command: String, Sendable, Equatable, CaseIterable {
-    case up, down
-    case pageUp = "page-up", pageDown = "page-down", first, last, choose, back
-    case logout = "log-out", help, quit
-    case confirm = "confirm-quit", otherChoice = "other-choice", toggleBackend = "toggle-backend", foreground
-    case skipTime = "skip-time", erase
-    case faultPanel = "faults", scenarios, inspector, language
-    case armOnce = "arm-once", explain
-    case stateCatalog = "every-state", assignUnclaimed = "assign-unclaimed"
-    case manageSubscriptions = "subscriptions", toggleAutoRenew = "auto-renew", refund, restore
-    case compensate
+/// `@name` (`press @toggle-backend`), whichever key it is bound to. Open, so that a panel declares the commands of its
+/// own keys beside the rest of it.
+public struct Command: RawRepresentable, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    public let rawValue: String
+
+    /// Only a command some binding has: a script's `@name` means one key.
+    public init?(rawValue: String) {
+        guard let known = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = known
+    }
+
+    public init(_ name: String) {
+        rawValue = name
+    }
+
+    public var description: String { rawValue }
+
+    /// Every command has one binding (a test holds it), so the bindings name them all.
+    public static var allCases: [Command] { Keymap.bindings.map(\.command) }
+
+    public static let up = Command("up"), down = Command("down")
+    public static let pageUp = Command("page-up"), pageDown = Command("page-down"), first = Command("first"), last = Command("last")
+    public static let choose = Command("choose"), back = Command("back")
+    public static let logout = Command("log-out"), help = Command("help"), quit = Command("quit")
+    public static let confirm = Command("confirm-quit"), otherChoice = Command("other-choice"), toggleBackend = Command("toggle-backend")
+    public static let foreground = Command("foreground")
+    public static let skipTime = Command("skip-time"), erase = Command("erase")
+    public static let inspector = Command("inspector"), language = Command("language")
+    public static let explain = Command("explain")
+    public static let assignUnclaimed = Command("assign-unclaimed")
+    public static let refund = Command("refund"), restore = Command("restore")
+    public static let compensate = Command("compensate")
 }
 
-/// Where the keys go right now: the innermost thing on screen takes them.
-public enum KeyContext: Sendable, Equatable, CaseIterable {
+/// Where the keys go right now: the innermost thing on screen takes them. Open, so that a panel declares its own.
+public struct KeyContext: Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    public let name: String
+
+    public init(_ name: String) {
+        self.name = name
+    }
+
+    public var description: String { name }
+
+    public static var allCases: [KeyContext] {
+        [.loginEmpty, .login, .products, .hud, .prompt, .help, .quitConfirm, .compensateConfirm, .inspector, .explain]
+            + ListPanels.all.map(\.context)
+    }
+
     /// The login screen with nothing typed yet, where `q` and `?` still mean quit and help.
-    case loginEmpty
-    case login
-    case products
-    case hud
-    case prompt
-    case help
-    case quitConfirm
+    public static let loginEmpty = KeyContext("loginEmpty")
+    public static let login = KeyContext("login")
+    public static let products = KeyContext("products")
+    public static let hud = KeyContext("hud")
+    public static let prompt = KeyContext("prompt")
+    public static let help = KeyContext("help")
+    public static let quitConfirm = KeyContext("quitConfirm")
     /// Support is asked whether to compensate an order by hand.
-    case compensateConfirm
-    /// The fault panel: a list to move in, arm (Enter) or arm once (o).
-    case panel
-    /// The scenario list: a list to move in and start one from.
-    case scenarioList
-    /// Every state explained: a list to move in; the explanation follows the cursor.
-    case stateBrowser
-    case inspector
-    case explain
-    /// Settings › Subscriptions: a list to move in; Enter turns the selected one's auto-renew off or on.
-    case subscriptionList
+    public static let compensateConfirm = KeyContext("compensateConfirm")
+    public static let inspector = KeyContext("inspector")
+    public static let explain = KeyContext("explain")
 }
 
-/// One row of the keymap. The same table dispatches keys, fills the hint bar and the `?` overlay.
+/// One row of the keymap. The same table dispatches keys, fills the hint bar and the `?` overlay; the words for both
+/// are the screens' (`KeyWords` in IAPUI).
 public struct KeyBinding: Sendable {
+    /// Whether the hint bar offers the key where it works.
+    public enum Hint: Sendable { case offered }
+
     public let keys: [Key]
     public let label: String
-    /// The long form, for the `?` overlay.
-    public let help: Localized
-    /// The short form, for the hint bar.
-    public let hint: Localized?
+    public let hint: Hint?
     public let command: Command
     public let contexts: Set<KeyContext>
+
+    public init(keys: [Key], label: String, hint: Hint? = nil, command: Command, contexts: Set<KeyContext>) {
+        self.keys = keys
+        self.label = label
+        self.hint = hint
+        self.command = command
+        self.contexts = contexts
+    }
 }
 
 public enum Keymap {
@@ -55,101 +89,49 @@ public enum Keymap {
     /// there; `?` is not a letter.
     public static let anywhere: Set<KeyContext> = Set(KeyContext.allCases).subtracting([.login, .quitConfirm])
 
-    /// The product list and the list overlays, where ↑/↓, PgUp/PgDn and Home/End move (PgUp/PgDn also turn the pages
+    /// The product list and the list panels, where ↑/↓, PgUp/PgDn and Home/End move (PgUp/PgDn also turn the pages
     /// of `?`).
-    public static let lists: Set<KeyContext> = [.products, .panel, .scenarioList, .stateBrowser, .subscriptionList]
+    public static let lists: Set<KeyContext> = ListPanels.contexts.union([.products])
 
     /// How far PgUp/PgDn move.
     public static let page = 10
 
-    public static let bindings: [KeyBinding] = [
-        KeyBinding(keys: [.up, .char("k")], label: "↑/k", help: Localized(en: "move up", zh: "上移"),
-                   hint: Localized(en: "up", zh: "上移"),
-                   command: .up, contexts: lists),
-        KeyBinding(keys: [.down, .char("j")], label: "↓/j", help: Localized(en: "move down", zh: "下移"),
-                   hint: Localized(en: "down", zh: "下移"),
-                   command: .down, contexts: lists),
-        KeyBinding(keys: [.pageUp], label: "PgUp", help: Localized(en: "a page up", zh: "上翻一页"), hint: nil,
-                   command: .pageUp, contexts: lists.union([.help])),
-        KeyBinding(keys: [.pageDown], label: "PgDn", help: Localized(en: "a page down", zh: "下翻一页"), hint: nil,
-                   command: .pageDown, contexts: lists.union([.help])),
-        KeyBinding(keys: [.home], label: "Home", help: Localized(en: "to the first", zh: "到第一项"), hint: nil,
-                   command: .first, contexts: lists),
-        KeyBinding(keys: [.end], label: "End", help: Localized(en: "to the last", zh: "到最后一项"), hint: nil,
-                   command: .last, contexts: lists),
-        KeyBinding(keys: [.enter], label: "Enter", help: Localized(en: "buy / log in / take default", zh: "购买 / 登录 / 默认选项"),
-                   hint: Localized(en: "choose", zh: "确定"),
-                   command: .choose, contexts: [.loginEmpty, .login, .products, .prompt, .panel, .scenarioList]),
-        KeyBinding(keys: [.enter], label: "Enter", help: Localized(en: "cancel / resume auto-renew", zh: "取消 / 恢复自动续期"),
-                   hint: Localized(en: "auto-renew on/off", zh: "自动续期开/关"),
-                   command: .toggleAutoRenew, contexts: [.subscriptionList]),
-        KeyBinding(keys: [.left, .right, .tab], label: "←/→/Tab", help: Localized(en: "switch button", zh: "切换按钮"),
-                   hint: Localized(en: "switch", zh: "切换"),
-                   command: .otherChoice, contexts: [.prompt]),
-        KeyBinding(keys: [.escape], label: "Esc", help: Localized(en: "back / dismiss / safe choice", zh: "返回 / 关闭 / 安全选项"),
-                   hint: Localized(en: "back", zh: "返回"),
-                   command: .back, contexts: [.login, .hud, .prompt, .help, .quitConfirm, .compensateConfirm, .panel, .scenarioList, .stateBrowser, .inspector, .explain,
-                                              .subscriptionList]),
-        KeyBinding(keys: [.backspace], label: "⌫", help: Localized(en: "erase a letter", zh: "删除一个字"),
-                   hint: nil,
-                   command: .erase, contexts: [.login]),
-        KeyBinding(keys: [.char("b")], label: "b", help: Localized(en: "backend up / down", zh: "切换后端可达"),
-                   hint: nil,
-                   command: .toggleBackend, contexts: [.products, .hud]),
-        KeyBinding(keys: [.char("f")], label: "f", help: Localized(en: "foreground: retry now", zh: "回到前台:立即重试"),
-                   hint: nil,
-                   command: .foreground, contexts: [.products, .hud]),
-        KeyBinding(keys: [.char("t")], label: "t", help: Localized(en: "skip to the next retry/reply", zh: "跳到下一次重试或回应"),
-                   hint: nil,
-                   command: .skipTime, contexts: [.products, .hud]),
-        KeyBinding(keys: [.char("o")], label: "o", help: Localized(en: "arm one-shot (fault panel)", zh: "只触发一次(故障面板)"),
-                   hint: Localized(en: "once", zh: "一次"),
-                   command: .armOnce, contexts: [.panel]),
-        KeyBinding(keys: [.char("a")], label: "a", help: Localized(en: "assign unclaimed (support)", zh: "分配未认领付款(客服)"),
-                   hint: Localized(en: "assign unclaimed", zh: "分配未认领"),
-                   command: .assignUnclaimed, contexts: [.inspector]),
-        KeyBinding(keys: [.char("m")], label: "m", help: Localized(en: "manage subscriptions", zh: "管理订阅"),
-                   hint: Localized(en: "subscriptions", zh: "订阅"),
-                   command: .manageSubscriptions, contexts: [.products, .subscriptionList]),
-        KeyBinding(keys: [.char("r")], label: "r", help: Localized(en: "refund latest (Apple side)", zh: "退款最近一笔(Apple 侧)"),
-                   hint: Localized(en: "refund", zh: "退款"),
-                   command: .refund, contexts: [.inspector]),
-        KeyBinding(keys: [.char("c")], label: "c", help: Localized(en: "compensate an order", zh: "人工补单"),
-                   hint: Localized(en: "compensate", zh: "补单"),
-                   command: .compensate, contexts: [.inspector]),
-        KeyBinding(keys: [.char("F")], label: "F", help: Localized(en: "faults, crash now, reinstall", zh: "故障、立即崩溃、重装"),
-                   hint: nil,
-                   command: .faultPanel, contexts: [.products, .hud, .panel, .scenarioList, .stateBrowser]),
-        KeyBinding(keys: [.char("S")], label: "S", help: Localized(en: "scenarios: known loss cases", zh: "场景:已知丢单情形"),
-                   hint: nil,
-                   command: .scenarios, contexts: [.products, .panel, .scenarioList, .stateBrowser]),
-        KeyBinding(keys: [.char("i")], label: "i", help: Localized(en: "inspector: parties, timeline", zh: "检查器:三方与时间线"),
-                   hint: nil,
-                   command: .inspector, contexts: [.products, .hud, .prompt, .inspector]),
-        KeyBinding(keys: [.char("e")], label: "e", help: Localized(en: "explain what is on screen", zh: "解释当前画面"),
-                   hint: Localized(en: "explain", zh: "解释"),
-                   command: .explain, contexts: [.products, .hud, .prompt, .help, .panel, .scenarioList, .stateBrowser, .inspector, .explain]),
-        KeyBinding(keys: [.char("E")], label: "E", help: Localized(en: "every state, explained", zh: "所有状态的说明"),
-                   hint: nil,
-                   command: .stateCatalog, contexts: anywhere.subtracting([.loginEmpty])),
-        KeyBinding(keys: [.char("l")], label: "l", help: Localized(en: "language: English / 简体中文", zh: "语言:English / 简体中文"),
-                   hint: nil,
-                   command: .language, contexts: [.products, .hud, .inspector]),
-        KeyBinding(keys: [.char("R")], label: "R", help: Localized(en: "restore purchases", zh: "恢复购买"),
-                   hint: Localized(en: "restore", zh: "恢复购买"),
-                   command: .restore, contexts: [.products]),
-        KeyBinding(keys: [.char("L")], label: "L", help: Localized(en: "log out", zh: "退出登录"),
-                   hint: Localized(en: "log out", zh: "退出登录"),
-                   command: .logout, contexts: [.products]),
-        KeyBinding(keys: [.char("?")], label: "?", help: Localized(en: "help: every key", zh: "帮助:所有按键"),
-                   hint: Localized(en: "help", zh: "帮助"),
-                   command: .help, contexts: anywhere),
-        KeyBinding(keys: [.char("q")], label: "q", help: Localized(en: "quit (asks if buying)", zh: "退出(购买中会先确认)"),
-                   hint: Localized(en: "quit", zh: "退出"),
-                   command: .quit, contexts: anywhere),
-        KeyBinding(keys: [.char("y")], label: "y", help: Localized(en: "yes (quit, compensate)", zh: "确认(退出、补单)"),
-                   hint: Localized(en: "yes", zh: "确认"),
-                   command: .confirm, contexts: [.quitConfirm, .compensateConfirm]),
+    /// The app's own keys, then each later panel's.
+    public static let bindings: [KeyBinding] = own + ListPanels.all.flatMap(\.bindings)
+
+    /// The keys of the app itself, in the order `?` and the hint bar list them; the four list panels that came first keep
+    /// their keys here, where those screens have always shown them.
+    static let own: [KeyBinding] = [
+        KeyBinding(keys: [.up, .char("k")], label: "↑/k", hint: .offered, command: .up, contexts: lists),
+        KeyBinding(keys: [.down, .char("j")], label: "↓/j", hint: .offered, command: .down, contexts: lists),
+        KeyBinding(keys: [.pageUp], label: "PgUp", command: .pageUp, contexts: lists.union([.help])),
+        KeyBinding(keys: [.pageDown], label: "PgDn", command: .pageDown, contexts: lists.union([.help])),
+        KeyBinding(keys: [.home], label: "Home", command: .first, contexts: lists),
+        KeyBinding(keys: [.end], label: "End", command: .last, contexts: lists),
+        KeyBinding(keys: [.enter], label: "Enter", hint: .offered, command: .choose, contexts: [.loginEmpty, .login, .products, .prompt, .panel, .scenarioList]),
+        KeyBinding(keys: [.enter], label: "Enter", hint: .offered, command: .toggleAutoRenew, contexts: [.subscriptionList]),
+        KeyBinding(keys: [.left, .right, .tab], label: "←/→/Tab", hint: .offered, command: .otherChoice, contexts: [.prompt]),
+        KeyBinding(keys: [.escape], label: "Esc", hint: .offered, command: .back, contexts: ListPanels.contexts.union([.login, .hud, .prompt, .help, .quitConfirm, .compensateConfirm, .inspector, .explain])),
+        KeyBinding(keys: [.backspace], label: "⌫", command: .erase, contexts: [.login]),
+        KeyBinding(keys: [.char("b")], label: "b", command: .toggleBackend, contexts: [.products, .hud]),
+        KeyBinding(keys: [.char("f")], label: "f", command: .foreground, contexts: [.products, .hud]),
+        KeyBinding(keys: [.char("t")], label: "t", command: .skipTime, contexts: [.products, .hud]),
+        KeyBinding(keys: [.char("o")], label: "o", hint: .offered, command: .armOnce, contexts: [.panel]),
+        KeyBinding(keys: [.char("a")], label: "a", hint: .offered, command: .assignUnclaimed, contexts: [.inspector]),
+        KeyBinding(keys: [.char("m")], label: "m", hint: .offered, command: .manageSubscriptions, contexts: [.products, .subscriptionList]),
+        KeyBinding(keys: [.char("r")], label: "r", hint: .offered, command: .refund, contexts: [.inspector]),
+        KeyBinding(keys: [.char("c")], label: "c", hint: .offered, command: .compensate, contexts: [.inspector]),
+        KeyBinding(keys: [.char("F")], label: "F", command: .faultPanel, contexts: [.products, .hud, .panel, .scenarioList, .stateBrowser]),
+        KeyBinding(keys: [.char("S")], label: "S", command: .scenarios, contexts: [.products, .panel, .scenarioList, .stateBrowser]),
+        KeyBinding(keys: [.char("i")], label: "i", command: .inspector, contexts: [.products, .hud, .prompt, .inspector]),
+        KeyBinding(keys: [.char("e")], label: "e", hint: .offered, command: .explain, contexts: [.products, .hud, .prompt, .help, .panel, .scenarioList, .stateBrowser, .inspector, .explain]),
+        KeyBinding(keys: [.char("E")], label: "E", command: .stateCatalog, contexts: anywhere.subtracting([.loginEmpty])),
+        KeyBinding(keys: [.char("l")], label: "l", command: .language, contexts: [.products, .hud, .inspector]),
+        KeyBinding(keys: [.char("R")], label: "R", hint: .offered, command: .restore, contexts: [.products]),
+        KeyBinding(keys: [.char("L")], label: "L", hint: .offered, command: .logout, contexts: [.products]),
+        KeyBinding(keys: [.char("?")], label: "?", hint: .offered, command: .help, contexts: anywhere),
+        KeyBinding(keys: [.char("q")], label: "q", hint: .offered, command: .quit, contexts: anywhere),
+        KeyBinding(keys: [.char("y")], label: "y", hint: .offered, command: .confirm, contexts: [.quitConfirm, .compensateConfirm]),
     ]
 
     public static func command(for key: Key, in context: KeyContext) -> Command? {
@@ -173,12 +155,10 @@ extension AppState {
         case .quitConfirm: return .quitConfirm
         case .compensateConfirm: return .compensateConfirm
         case .unfinished, .logoutWarning: return .prompt
-        case .faultPanel: return .panel
-        case .scenarios: return .scenarioList
-        case .stateCatalog: return .stateBrowser
         case .inspector: return .inspector
         case .explain: return .explain
-        case .subscriptions: return .subscriptionList
+        case .faultPanel, .scenarios, .stateCatalog, .subscriptions, .panel:
+            if let (panel, _) = ListPanels.shown(in: modal) { return panel.context }
         case nil: break
         }
         if user == nil { return loginText.isEmpty ? .loginEmpty : .login }

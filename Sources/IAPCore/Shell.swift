@@ -1,10 +1,5 @@
 import Foundation
 
-extension KeyContext {
-    /// An overlay that is a list to move in.
-    var isList: Bool { self == .panel || self == .scenarioList || self == .stateBrowser || self == .subscriptionList }
-}
-
 /// The shell: a key, through the keymap's one table, either changes only what is on screen (a dialog, a list's row,
 /// the login text, the language) or becomes an `Intent` the core carries out.
 extension AppState {
@@ -16,17 +11,14 @@ extension AppState {
             }
             return []
         }
+        // A list panel moves and answers its own keys; any panel's key opens it.
+        if let (panel, selection) = ListPanels.shown(in: modal), let effects = panel.handle(command, at: selection, in: &self) { return effects }
+        if let panel = ListPanels.opened(by: command) { return panel.open(&self) }
         switch command {
         case .pageUp where context == .help:
             turnHelpPage(by: -1)
         case .pageDown where context == .help:
             turnHelpPage(by: 1)
-        case .up where context.isList:
-            movePanel(by: -1)
-        case .down where context.isList:
-            movePanel(by: 1)
-        case .pageUp where context.isList, .pageDown where context.isList, .first where context.isList, .last where context.isList:
-            jumpPanel(command)
         case .pageUp:
             selection = max(selection - Keymap.page, 0)
         case .pageDown:
@@ -39,8 +31,6 @@ extension AppState {
             selection = max(selection - 1, 0)
         case .down:
             selection = min(selection + 1, max(shopIdentifiers.count - 1, 0))
-        case .choose where context.isList:
-            return choosePanel(once: false)
         case .assignUnclaimed:
             return perform(.assignUnclaimed)
         case .refund:
@@ -49,24 +39,6 @@ extension AppState {
             guard let order = compensableOrder, let orderId = order.orderId else { return [] }
             modal = .compensateConfirm(orderId: orderId, transactionId: order.transactionId)
 
-        case .toggleAutoRenew:
-            return choosePanel(once: false)
-        case .manageSubscriptions:
-            if case .subscriptions = modal {
-                return closeOverlay()
-            } else {
-                modal = .subscriptions(selection: 0)
-                return user.map { [.refreshAccount($0)] } ?? []
-            }
-        case .armOnce:
-            guard case .faultPanel = modal else { return [] }
-            return choosePanel(once: true)
-        case .faultPanel:
-            if case .faultPanel = modal { return closeOverlay() }
-            modal = .faultPanel(selection: 0)
-        case .scenarios:
-            modal = .scenarios(selection: 0)
-            return scenarios.isEmpty ? [.listScenarios] : []
         case .inspector:
             if modal == .inspector { return closeOverlay() }
             modal = .inspector
@@ -75,14 +47,9 @@ extension AppState {
         case .explain:
             if case let .explain(_, under) = modal {
                 modal = under
-            } else if case let .stateCatalog(selection) = modal, VisibleState.ids.indices.contains(selection) {
-                modal = .explain(stateId: VisibleState.ids[selection], under: modal)  // the state under the cursor
             } else {
                 modal = .explain(stateId: visibleStateId, under: modal)
             }
-        case .stateCatalog:
-            let current = VisibleState.ids.firstIndex(of: visibleStateId) ?? 0
-            modal = .stateCatalog(selection: current)
         case .erase:
             if !loginText.isEmpty { loginText.removeLast() }
         case .choose:
@@ -114,6 +81,8 @@ extension AppState {
             return perform(.foreground)
         case .toggleBackend:
             return perform(.toggleBackend)
+        default:
+            break  // a panel's own key outside it
         }
         return []
     }
@@ -143,7 +112,7 @@ extension AppState {
         case .compensateConfirm:
             modal = .inspector
             return []
-        case .help, .quitConfirm, .logoutWarning, .faultPanel, .scenarios, .inspector, .stateCatalog, .subscriptions:
+        case .help, .quitConfirm, .logoutWarning, .faultPanel, .scenarios, .inspector, .stateCatalog, .subscriptions, .panel:
             return closeOverlay()
         case let .explain(_, under):
             modal = under
@@ -165,7 +134,7 @@ extension AppState {
 
     /// An overlay opened over a prompt gives the prompt back when it closes.
     /// Back in the shop: a product list that failed or came back empty is asked for again (seed 004, S3).
-    private mutating func closeOverlay() -> [Effect] {
+    mutating func closeOverlay() -> [Effect] {
         modal = nil
         showNextPrompt()
         return user == nil ? [] : askProductsAgain()

@@ -1,7 +1,10 @@
 /// Every state the app can put on screen, by id, in the order support browses them (`E`). The screens explain
 /// each one (their `StateCatalog`, in this order); a test fails when an id has no explanation or an explanation no id.
 public enum VisibleState {
-    public static let ids: [String] = [
+    /// Panels registered since these were written come last, in the order `ListPanels` registers them.
+    public static let ids: [String] = own + ListPanels.all.map(\.stateId).filter { !own.contains($0) }
+
+    private static let own: [String] = [
         "login", "products", "products-pending", "loading", "no-products", "products-failed", "hud-purchasing", "hud-already-owned",
         "hud-backgrounded", "hud-confirming", "hud-confirming-retry", "hud-success", "hud-restoring", "hud-restored",
         "hud-nothing-to-restore", "hud-restore-failed", "hud-failed",
@@ -20,12 +23,11 @@ extension AppState {
         case .quitConfirm: return "quit-confirm"
         case .unfinished: return "prompt-unfinished"
         case .logoutWarning: return "logout-warning"
-        case .faultPanel: return "fault-panel"
-        case .scenarios: return "scenarios"
         case .inspector: return "inspector"
         case .compensateConfirm: return "compensate-confirm"
-        case .explain, .stateCatalog: return "state-catalog"
-        case .subscriptions: return "subscriptions"
+        case .explain: return "state-catalog"
+        case .faultPanel, .scenarios, .stateCatalog, .subscriptions, .panel:
+            if let (panel, _) = ListPanels.shown(in: modal) { return panel.stateId }
         case nil: break
         }
         if let hud {

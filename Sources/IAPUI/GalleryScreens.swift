@@ -99,7 +99,7 @@ public struct GalleryScreen: Sendable {
         timeline.record(.verified(order, .retry(reason: .backendUnreachable)), [.persist(pending, closingIntent: nil)], at: now.addingTimeInterval(-58))
         timeline.record(.tick, [.verify(pending)], at: now.addingTimeInterval(-2))
 
-        return [
+        let own = [
             GalleryScreen("login") { lang in
                 var state = AppState(lang: lang, now: now)
                 state.loginText = "alice"
@@ -220,5 +220,7 @@ public struct GalleryScreen: Sendable {
             },
             screen("state-catalog") { $0.modal = .stateCatalog(selection: StateCatalog.entries.firstIndex { $0.id == "hud-confirming" } ?? 0) },
         ]
+        // A panel registered since shows its own picture, last, as it comes last in the catalog.
+        return own + ListPanels.later.compactMap { panel in panel.gallery.map { screen(panel.stateId, $0) } }
     }
 }

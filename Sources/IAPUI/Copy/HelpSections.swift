@@ -15,20 +15,21 @@ enum HelpSection: CaseIterable {
         }
     }
 
-    /// An exhaustive switch: a new command does not compile until it has its place in `?`.
+    /// The app's own keys here; a panel's key where its view says.
     init(_ command: Command) {
         switch command {
-        case .choose, .toggleBackend, .foreground, .skipTime, .manageSubscriptions, .restore, .faultPanel, .scenarios, .inspector, .language,
-             .logout:
+        case .choose, .toggleBackend, .foreground, .skipTime, .restore, .inspector, .language, .logout:
             self = .productList
         case .otherChoice, .confirm, .erase:
             self = .promptsAndLogin
         case .up, .down, .pageUp, .pageDown, .first, .last:
             self = .lists
-        case .toggleAutoRenew, .armOnce, .assignUnclaimed, .refund, .compensate:
+        case .assignUnclaimed, .refund, .compensate:
             self = .panels
-        case .back, .explain, .stateCatalog, .help, .quit:
+        case .back, .explain, .help, .quit:
             self = .everywhere
+        default:
+            self = KeyWords.of(command).section ?? .panels
         }
     }
 }

@@ -24,8 +24,11 @@ public enum StateCatalog {
         StateExplanation(id: id, title: title, sees: sees, underneath: underneath, support: support, reach: reach)
     }
 
-    /// In the order of `VisibleState.ids`, which the core browses by index (a test holds them equal).
-    public static let entries: [StateExplanation] = [
+    /// In the order of `VisibleState.ids`, which the core browses by index (a test holds them equal): a panel registered
+    /// since explains itself, last.
+    public static let entries: [StateExplanation] = own + ListPanels.later.compactMap(\.explanation)
+
+    private static let own: [StateExplanation] = [
         e("login", Localized(en: "Login", zh: "登录"),
           sees: Localized(en: "A prompt for a user name.", zh: "输入用户名的登录框。"),
           underneath: Localized(en: "Nobody is logged in. Paid transactions the store re-delivers now wait, unclaimed, for their buyer.",

@@ -37,8 +37,6 @@ public enum Renderer {
         case let .logoutWarning(choice): view.logoutWarning(choice: choice).draw(in: layout.middle, on: &grid)
         case .quitConfirm: view.quitConfirm(over: layout.middle).draw(in: layout.middle, on: &grid)
         case let .help(page): view.help(page: page).draw(in: layout.middle, on: &grid)
-        case let .faultPanel(selection): view.faultPanel(selection: selection).draw(in: layout.middle, on: &grid)
-        case let .scenarios(selection): view.scenarioList(selection: selection).draw(in: layout.middle, on: &grid)
         case .inspector, .compensateConfirm:
             grid.fill(layout.inspector, style: theme.plain)
             let (columns, timeline) = layout.inspectorParts
@@ -55,8 +53,7 @@ public enum Renderer {
                 view.compensateConfirm(orderId: orderId, transactionId: transactionId).draw(in: layout.middle, on: &grid)
             }
         case let .explain(id, _): view.explanation(stateId: id)?.draw(in: layout.middle, on: &grid)
-        case let .stateCatalog(selection): view.stateBrowser(selection: selection).draw(in: layout.middle, on: &grid)
-        case let .subscriptions(selection): view.subscriptionPanel(selection: selection).draw(in: layout.middle, on: &grid)
+        case .faultPanel, .scenarios, .stateCatalog, .subscriptions, .panel: view.listPanel?.draw(in: layout.middle, on: &grid)
         case nil: break
         }
         return grid

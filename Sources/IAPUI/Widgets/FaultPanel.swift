@@ -15,9 +15,6 @@ struct FaultPanel: Widget {
     var theme: Theme
 
     func draw(in area: Rect, on grid: inout ScreenGrid) {
-        let width = min(area.width - 6, 96)
-        let visible = max(min(rows.count, area.height - 6), 3)
-        let inner = Box(title: title, theme: theme).draw(aroundWidth: width, height: visible + 2, centredIn: area, on: &grid)
         let table = rows.map { row in
             [
                 ScrollingList.Column("\(row.status) \(row.party)", width: 11, style: theme.plain),
@@ -25,8 +22,6 @@ struct FaultPanel: Widget {
                 ScrollingList.Column(row.summary, style: theme.dimmed),
             ]
         }
-        ScrollingList(rows: table, selection: selection, follow: .centre, marker: .cursor, highlight: theme.selected)
-            .draw(in: Rect(x: inner.x, y: inner.y, width: width, height: visible), on: &grid)
-        grid.put(hint, x: inner.x, y: inner.y + visible + 1, style: theme.dimmed, limit: width)
+        ListBox(title: title, rows: table, selection: selection, minimumRows: 3, hint: hint, theme: theme).draw(in: area, on: &grid)
     }
 }

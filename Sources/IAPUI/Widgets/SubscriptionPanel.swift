@@ -17,33 +17,18 @@ struct SubscriptionPanel: Widget {
     var empty: String
     var theme: Theme
 
-    /// The selected one's details always take this many lines, so that the box keeps its size while moving.
-    static let detailLines = 2
-
     func draw(in area: Rect, on grid: inout ScreenGrid) {
-        let width = min(area.width - 6, 80)
-        guard !rows.isEmpty else {
-            let inner = Box(title: title, theme: theme).draw(aroundWidth: width, height: 3, centredIn: area, on: &grid)
-            grid.put(empty, x: inner.x, y: inner.y, style: theme.plain, limit: width)
-            grid.put(hint, x: inner.x, y: inner.y + 2, style: theme.dimmed, limit: width)
-            return
-        }
-        // The list, a blank line, the details, a blank line, the hint.
-        let visible = max(min(rows.count, area.height - 4 - Self.detailLines - 3), 1)
-        let inner = Box(title: title, theme: theme).draw(aroundWidth: width, height: visible + Self.detailLines + 3, centredIn: area,
-                                                         on: &grid)
-        let titleWidth = min(rows.map { displayWidth($0.title) }.max() ?? 0, width / 2)
+        let titleWidth = rows.map { displayWidth($0.title) }.max() ?? 0
         let table = rows.map { row in
             [
                 ScrollingList.Column(row.title, width: titleWidth, style: theme.plain, gap: 2),
                 ScrollingList.Column(row.status, style: row.statusStyle),
             ]
         }
-        ScrollingList(rows: table, selection: selection, follow: .centre, marker: .cursor, highlight: theme.selected)
-            .draw(in: Rect(x: inner.x, y: inner.y, width: width, height: visible), on: &grid)
-        for (i, line) in details.prefix(Self.detailLines).enumerated() {
-            grid.put(line, x: inner.x, y: inner.y + visible + 1 + i, style: theme.plain, limit: width)
-        }
-        grid.put(hint, x: inner.x, y: inner.y + visible + Self.detailLines + 2, style: theme.dimmed, limit: width)
+        // The details' two lines and a blank line before the hint, while there is a list.
+        ListBox(title: title, rows: table, selection: selection, maxWidth: 80, firstColumnAtMostHalf: true,
+                details: rows.isEmpty ? nil : ListBox.Details(lines: details, height: 3, style: theme.plain), hint: hint,
+                empty: (empty, theme.plain), theme: theme)
+            .draw(in: area, on: &grid)
     }
 }

@@ -1,0 +1,40 @@
+/// Settings › Subscriptions: the user's subscriptions; Enter turns the selected one's auto-renew off or on.
+public struct SubscriptionsPanel: ListPanel {
+    public var context: KeyContext { .subscriptionList }
+    public var opens: Command { .manageSubscriptions }
+    public var stateId: String { "subscriptions" }
+
+    public func selection(in modal: Modal) -> Int? {
+        if case let .subscriptions(selection) = modal { return selection }
+        return nil
+    }
+
+    public func modal(selection: Int) -> Modal { .subscriptions(selection: selection) }
+
+    public func count(in state: AppState) -> Int { state.subscriptions.count }
+
+    /// Asks the store again as it opens; its key again closes it.
+    public func open(_ state: inout AppState) -> [Effect] {
+        if case .subscriptions = state.modal { return state.closeOverlay() }
+        state.modal = .subscriptions(selection: 0)
+        return state.user.map { [.refreshAccount($0)] } ?? []
+    }
+
+    public func act(_ command: Command, on selection: Int, in state: inout AppState) -> [Effect]? {
+        guard command == .toggleAutoRenew else { return nil }
+        guard state.subscriptions.indices.contains(selection) else { return [] }
+        let chosen = state.subscriptions[selection]
+        // Only one that has not ended can be cancelled or resumed; an expired one is bought again from the list.
+        guard !chosen.isOver else { return [] }
+        return state.perform(.setAutoRenew(originalTransactionId: chosen.originalTransactionId, on: chosen.state == .cancelled))
+    }
+}
+
+extension KeyContext {
+    /// Settings › Subscriptions: a list to move in; Enter turns the selected one's auto-renew off or on.
+    public static let subscriptionList = KeyContext("subscriptionList")
+}
+
+extension Command {
+    public static let manageSubscriptions = Command("subscriptions"), toggleAutoRenew = Command("auto-renew")
+}

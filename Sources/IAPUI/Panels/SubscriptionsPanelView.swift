@@ -1,0 +1,68 @@
+import IAPCore
+
+extension SubscriptionsPanel: PanelView {
+    func box(_ view: StateView, selection: Int) -> any Widget {
+        view.subscriptionPanel(selection: selection)
+    }
+
+    func words(_ command: Command) -> KeyWords? {
+        switch command {
+        case .manageSubscriptions: KeyWords(Localized(en: "manage subscriptions", zh: "管理订阅"), hint: Localized(en: "subscriptions", zh: "订阅"),
+                                            section: .productList)
+        case .toggleAutoRenew: KeyWords(Localized(en: "cancel / resume auto-renew", zh: "取消 / 恢复自动续期"),
+                                        hint: Localized(en: "auto-renew on/off", zh: "自动续期开/关"), section: .panels)
+        default: nil
+        }
+    }
+}
+
+extension StateView {
+    /// Settings › Subscriptions: each of the user's subscriptions with its status; under the list, the selected one's
+    /// place in its group and what comes next for it, and what Enter does to it.
+    func subscriptionPanel(selection: Int) -> SubscriptionPanel {
+        let list = state.subscriptions
+        let rows = list.map { SubscriptionPanel.Row(title: productTitle($0.productId), status: $0.line(lang), statusStyle: statusStyle($0)) }
+        let selected = list.indices.contains(selection) ? list[selection] : nil
+        let hint: Text = switch selected?.state {
+        case .active?, .trial?, .gracePeriod?, .billingRetry?: .subHintCancel
+        case .cancelled?: .subHintResume
+        case .expired?, .revoked?, nil: .escClose
+        }
+        return SubscriptionPanel(title: Text.subscriptionsTitle(lang), rows: rows, selection: selection,
+                                 details: selected.map(details) ?? [], hint: hint(lang), empty: Text.noSubscriptions(lang), theme: theme)
+    }
+
+    private func details(_ status: SubscriptionStatus) -> [String] {
+        let product = state.product(status.productId)
+        let levels = Set(state.products.compactMap { $0.subscription?.group == status.group ? $0.subscription?.level : nil })
+        let place = product?.subscription.map { terms in
+            Text.subGroup(lang).replacingOccurrences(of: "{group}", with: status.group)
+                .replacingOccurrences(of: "{level}", with: String(terms.level)).replacingOccurrences(of: "{levels}", with: String(levels.count))
+                .replacingOccurrences(of: "{price}", with: price(product))
+        } ?? status.group
+        return [place, next(status, from: product)]
+    }
+
+    /// What the next renewal charges, and whether that changes the plan; or why there will be none.
+    private func next(_ status: SubscriptionStatus, from current: Product?) -> String {
+        switch status.state {
+        case .cancelled: return Text.subAutoRenewOff(lang)
+        case .gracePeriod: return Text.subRetrying(lang)
+        case .billingRetry: return status.dated(.subRetryingOff, lang)
+        case .expired, .revoked: return Text.subOver(lang)
+        case .active, .trial: break
+        }
+        let renewal = status.renewsAs.flatMap(state.product) ?? current
+        let line = Text.subNext(lang).replacingOccurrences(of: "{product}", with: renewal?.title[lang] ?? status.renewsAs ?? status.productId)
+            .replacingOccurrences(of: "{price}", with: price(renewal))
+        guard status.renewsAs != nil, let from = current?.subscription?.level, let to = renewal?.subscription?.level else { return line }
+        // An upgrade never waits for the renewal; a move to a lower level (a higher number) or across the same one does.
+        return line + (to > from ? Text.subDowngrade(lang) : to == from ? Text.subCrossgrade(lang) : "")
+    }
+
+    /// "¥30/month": a subscription's price with its period.
+    private func price(_ product: Product?) -> String {
+        guard let product else { return "" }
+        return product.price[lang] + (product.subscription?.period.perPrice[lang] ?? "")
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import IAPCore
+
+/// The inspector: the three parties side by side, Apple's notifications and the timeline.
+extension StateView {
+    func inspectorColumns(_ view: InspectorView) -> InspectorColumns {
+        let who = state.user ?? "—"
+        let store = view.storeQueue.map {
+            ("\($0.id) \(Timeline.state($0.state)[lang]) \($0.applicationUsername ?? "∅")", theme.plain)
+        }
+        let client = state.pendingOrders.map { order in
+            let next = state.nextAttempt(for: order).map {
+                " " + Text.nextRetry(lang) + " " + String(max(Int($0.timeIntervalSince(state.now).rounded(.up)), 0)) + "s"
+            }
+            return ("\(order.transactionId) ×\(order.attempts)\(next ?? "")", theme.plain)
+        }
+        // Paid transactions no evidence ties to a buyer: support's to assign (I3).
+        let unclaimed = state.unclaimed.map { ("\($0.id) \(Text.unclaimed(lang))", theme.bad) }
+        let backend = view.credits.map { ("\($0.transactionId) +\($0.coins)", theme.good) } + view.support.map { line -> (String, Style) in
+            switch line {
+            case let .retryingApple(id, attempts, status): ("\(id) \(Text.retryingApple(lang)) ×\(attempts) (\(status))", theme.waiting)
+            case let .clientAlarm(kind, user, text): ("\(Text.clientAlarms(lang)) \(kind) \(user ?? "—"): \(text)", theme.bad)
+            case let .replay(id, by, first): ("\(id) \(Text.replayed(lang)) \(by) (\(first))", theme.waiting)
+            }
+        }
+        let backendColumn = if let elsewhere = view.creditsKeptAt {
+            InspectorColumns.Column(heading: "\(Text.inspectorBackend(lang)) \(who)",
+                                    rows: [(Text.creditsKeptAt(lang), theme.dimmed), (elsewhere, theme.plain)])
+        } else {
+            InspectorColumns.Column(heading: "\(Text.inspectorBackend(lang)) \(who) (\(view.creditTotal))", rows: backend)
+        }
+        return InspectorColumns(columns: [
+            InspectorColumns.Column(heading: "\(Text.inspectorStore(lang)) (\(view.storeTotal))", rows: store),
+            InspectorColumns.Column(heading: "\(Text.inspectorClient(lang)) \(who) (\(state.pendingCount))", rows: client + unclaimed),
+            backendColumn,
+        ], theme: theme)
+    }
+
+    func timeline(_ view: InspectorView) -> TimelinePane {
+        let start = view.timeline.first?.at ?? state.now
+        return TimelinePane(heading: Text.inspectorTimeline(lang),
+                            entries: view.timeline.map { (Self.elapsed($0.at.timeIntervalSince(start)), $0.text) }, theme: theme)
+    }
+
+    func notifications(_ view: InspectorView) -> TimelinePane {
+        TimelinePane(heading: Text.inspectorNotifications(lang), entries: view.notifications.map { ("", $0.row(lang)) }, theme: theme)
+    }
+
+    /// Seconds to the tenth while they fit the column; past a day or so (a subscription's renewals, `wait` of a year),
+    /// days and hours in the same eight columns.
+    static func elapsed(_ seconds: TimeInterval) -> String {
+        guard seconds >= 100_000 else { return String(format: "%7.1fs", seconds) }
+        let hours = Int(seconds / 3_600)
+        return String(format: "%3dd %02dh", hours / 24, hours % 24)
+    }
+}
