@@ -16,6 +16,8 @@ public final class AppRuntime {
     public private(set) var crashReason: String?
     /// Does what only the program around the app can (quit, reinstall, start a scenario, list them).
     public weak var host: Host?
+    /// Every device of the data directory, read when the devices panel opens (the session knows where they are).
+    public var devices: () -> [DeviceSummary] = { [] }
     /// Sees every action as it is reduced, with the effects it produced (the event timeline).
     public var onAction: ((Action, [Effect]) -> Void)?
 
@@ -174,6 +176,8 @@ public final class AppRuntime {
             host?.request(.startScenario(name))
         case .listScenarios:
             send(.scenariosListed(host?.scenarios() ?? []))
+        case .listDevices:
+            send(.devicesListed(devices()))
         case .skipTime:
             // After this action's other effects, so that what they schedule is skipped to as well.
             timers.after(0) { [weak self] in

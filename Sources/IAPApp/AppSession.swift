@@ -112,6 +112,7 @@ public final class AppSession {
             self?.onAction?(timers.now, action, effects)
         }
         runtime.host = host
+        runtime.devices = { [directory] in DeviceRoster.read(directory) }
         runtime.start(user: user)
         for alarm in PartyAgreement.alarms(store: parties.store, backend: parties.backend.database) {
             runtime.send(.alarm(alarm))

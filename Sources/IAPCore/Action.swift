@@ -36,6 +36,7 @@ public enum Action: Sendable, Equatable {
     case foreground
     case setLanguage(Language)
     case scenariosListed([ScenarioInfo])
+    case devicesListed([DeviceSummary])
     /// A party could not do its own bookkeeping; shown, never swallowed.
     case alarm(Alarm)
     /// The backend took these alarms (or could not be reached).

@@ -39,6 +39,8 @@ public struct AppState: Sendable, Equatable {
     public var quitting = false
     /// The scenarios the UI can start (shipped beside the binary), read when the list is first opened.
     public var scenarios: [ScenarioInfo] = []
+    /// Every device of the data, as the devices panel last read them.
+    public var devices: [DeviceSummary] = []
 
     /// What this device knows whoever is logged in: payments, the store's queue as seen, the HUD, alarms.
     public var device = Device()

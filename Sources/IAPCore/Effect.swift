@@ -50,6 +50,8 @@ public enum Effect: Sendable, Equatable {
     case startScenario(String)
     /// Read the shipped scenarios (only when the list is opened: parsing them is a quarter of the start-up time).
     case listScenarios
+    /// Read every device's files for the devices panel.
+    case listDevices
     /// Move the app's clock to the next scheduled event.
     case skipTime
     case quit

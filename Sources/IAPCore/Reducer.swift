@@ -95,6 +95,9 @@ extension AppState {
         case let .scenariosListed(list):
             scenarios = list
             return []
+        case let .devicesListed(list):
+            devices = list
+            return []
         case let .alarm(message):
             raise(message)
             return []

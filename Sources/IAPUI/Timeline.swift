@@ -162,7 +162,7 @@ public struct Timeline: Sendable {
             return Localized(en: "app back in the foreground", zh: "应用回到前台")
         case let .setLanguage(language):
             return Localized(en: "language ", zh: "语言 ") + language.rawValue
-        case .scenariosListed, .pendingPageLoaded:
+        case .scenariosListed, .devicesListed, .pendingPageLoaded:
             return nil
         case let .alarm(alarm):
             return Localized(en: "ALARM: ", zh: "警报:") + alarm.words
