@@ -347,7 +347,7 @@ struct WidgetTests {
         widget.rendered(width: width, height: height)
     }
 
-    @Test("at 80×24 the whole keymap fits one page with room for two more keys, in both languages")
+    @Test("at 80×24 the whole keymap fits one page with room for one more key, in both languages")
     func helpRoomForMore() {
         for lang in Language.allCases {
             var state = AppState(lang: lang)
@@ -357,7 +357,7 @@ struct WidgetTests {
             #expect(help.layout(in: middle).pages == 1)
             for section in help.sections.indices {
                 var more = help
-                more.sections[section].keys += [("X", "one more"), ("Y", "and another")]
+                more.sections[section].keys += [("X", "one more")]
                 #expect(more.layout(in: middle).pages == 1, "\(help.sections[section].title) (\(lang))")
             }
             help.sections[0].keys += (1...20).map { ("\($0)", "many more") }

@@ -1,6 +1,6 @@
 /// Every list panel, registered once: the keymap, the shell, the state ids and the screens read this list.
 public enum ListPanels {
-    public static let all: [any ListPanel] = [FaultsPanel(), ScenariosPanel(), StateCatalogPanel(), SubscriptionsPanel()]
+    public static let all: [any ListPanel] = [FaultsPanel(), ScenariosPanel(), StateCatalogPanel(), SubscriptionsPanel(), DevicesPanel()]
 
     static let contexts = Set(all.map(\.context))
 

@@ -1,0 +1,32 @@
+/// Devices and accounts (`D`): every device of the simulated world (the first, and each one a script's `device NAME`
+/// started), who the app there is logged in as, and what waits there. Read from the parties' files each time it opens.
+public struct DevicesPanel: NamedListPanel {
+    public init() {}
+
+    public var id: PanelID { PanelID("devices") }
+    public var context: KeyContext { .deviceList }
+    public var opens: Command { .devices }
+    public var stateId: String { "devices" }
+
+    public var bindings: [KeyBinding] {
+        [KeyBinding(keys: [.char("D")], label: "D", command: .devices, contexts: [.products, .deviceList])]
+    }
+
+    public func count(in state: AppState) -> Int { state.devices.count }
+
+    /// Asks for the devices as it opens; its key again closes it.
+    public func open(_ state: inout AppState) -> [Effect] {
+        if let modal = state.modal, selection(in: modal) != nil { return state.closeOverlay() }
+        state.modal = modal(selection: 0)
+        return [.listDevices]
+    }
+}
+
+extension KeyContext {
+    /// Devices and accounts: a list to move in.
+    public static let deviceList = KeyContext("deviceList")
+}
+
+extension Command {
+    public static let devices = Command("devices")
+}

@@ -1,0 +1,57 @@
+import IAPCore
+
+extension DevicesPanel: PanelView {
+    /// A row per device: its name (the one the app runs on marked), who is logged in there, and what waits there.
+    func box(_ view: StateView, selection: Int) -> any Widget {
+        let lang = view.lang, theme = view.theme
+        let rows = view.state.devices.map { device -> ScrollingList.Row in
+            let waiting = Self.waiting[lang].replacingOccurrences(of: "{unfinished}", with: device.unfinished.map(String.init) ?? "?")
+                .replacingOccurrences(of: "{pending}", with: device.pending.map(String.init) ?? "?")
+            let busy = (device.unfinished ?? 1) + (device.pending ?? 1) > 0
+            return [
+                ScrollingList.Column(device.name + (device.current ? Self.here[lang] : ""), width: 22,
+                                     style: device.current ? theme.heading : theme.plain),
+                ScrollingList.Column(device.user ?? Self.nobody[lang], width: 16, style: device.user == nil ? theme.dimmed : theme.plain),
+                ScrollingList.Column(waiting, style: busy ? theme.waiting : theme.dimmed),
+            ]
+        }
+        return ListBox(title: Self.title[lang], rows: rows, selection: selection, maxWidth: 80, hint: Self.hint[lang],
+                       empty: (Self.reading[lang], theme.dimmed), theme: theme)
+    }
+
+    func words(_ command: Command) -> KeyWords? {
+        command == .devices ? KeyWords(Localized(en: "devices and accounts", zh: "设备与账号"), section: .productList) : nil
+    }
+
+    static let title = Localized(en: "Devices and accounts", zh: "设备与账号")
+    static let here = Localized(en: " (this one)", zh: "(本机)")
+    static let nobody = Localized(en: "nobody logged in", zh: "未登录")
+    /// `{unfinished}` in the device's store queue, `{pending}` kept by its client.
+    static let waiting = Localized(en: "{unfinished} unfinished · {pending} pending", zh: "未完成 {unfinished} · 待处理 {pending}")
+    static let hint = Localized(en: "unfinished: in its store queue · pending: kept by its app · Esc close",
+                                zh: "未完成:在该设备的商店队列中 · 待处理:由该设备的应用保存 · Esc 关闭")
+    static let reading = Localized(en: "Reading the devices…", zh: "正在读取设备…")
+
+    var explanation: StateExplanation? {
+        StateExplanation(
+            id: stateId, title: Self.title,
+            sees: Localized(en: "Every device of the data, the one the app runs on marked, with who is logged in there and how many transactions and orders wait there.",
+                            zh: "数据中的每台设备(标出应用当前所在的一台),各自登录的用户,以及各有多少交易和订单在等待。"),
+            underneath: Localized(en: "Each device has its own store queue of unfinished transactions and its own client keychain of orders not yet confirmed by the backend; the account's purchases are the same on all. Read from the files when the panel opens.",
+                                  zh: "每台设备有自己的商店未完成交易队列和自己的客户端钥匙串(保存后端尚未确认的订单);账号的购买记录在所有设备上相同。面板打开时从文件读取。"),
+            support: Localized(en: "Find where a user's payment waits: an unfinished transaction or a pending order is settled only when the app runs on that device with that user logged in.",
+                               zh: "查明用户的付款停在哪台设备:未完成交易或待处理订单,只有在该设备上运行应用并由该用户登录时才会处理。"),
+            reach: "D on the product list (a script's `device NAME USER` adds a device)")
+    }
+
+    var gallery: (@Sendable (inout AppState) -> Void)? {
+        { [self] state in
+            state.devices = [
+                DeviceSummary(name: "phone", current: true, user: "alice", unfinished: 0, pending: 0),
+                DeviceSummary(name: "tablet", current: false, user: "bob", unfinished: 1, pending: 1),
+                DeviceSummary(name: "watch", current: false, user: nil, unfinished: 0, pending: 0),
+            ]
+            state.modal = modal(selection: 1)
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import IAPApp
+import IAPCore
+import Testing
+
+/// Devices and accounts (`D`): every device of the data, who is logged in there and what waits there, read from the
+/// parties' files when the panel opens.
+@Suite("Devices and accounts: every device, its user and what waits there")
+struct DevicesPanelTests {
+    @Test("D lists each device with its user, its unfinished transactions and pending orders; ↑/↓ move round, D or Esc closes")
+    func byKeys() throws {
+        let app = try Harness.paidWhile()  // alice, 60 Coins, the backend down: unfinished and pending on the phone
+        try app.session.move(to: "tablet", user: "bob")
+        app.advance(0.5)
+        app.press(.char("D"))
+        #expect(app.state.devices == [
+            DeviceSummary(name: "phone", current: false, user: "alice", unfinished: 1, pending: 1),
+            DeviceSummary(name: "tablet", current: true, user: "bob", unfinished: 0, pending: 0),
+        ])
+        let screen = app.screen()
+        #expect(screen.contains("Devices and accounts"), "\(screen)")
+        #expect(screen.contains("phone") && screen.contains("alice") && screen.contains("1 unfinished · 1 pending"), "\(screen)")
+        #expect(screen.contains("tablet (this one)") && screen.contains("bob") && screen.contains("0 unfinished · 0 pending"), "\(screen)")
+        #expect(app.state.visibleStateId == "devices")
+        app.press(.down)
+        #expect(app.state.modal == DevicesPanel().modal(selection: 1))
+        app.press(.down)
+        #expect(app.state.modal == DevicesPanel().modal(selection: 0))
+        app.press(.end)
+        #expect(app.state.modal == DevicesPanel().modal(selection: 1))
+        app.press(.escape)
+        #expect(app.state.modal == nil)
+        app.press(.char("D"))
+        app.press(.char("D"))
+        #expect(app.state.modal == nil)
+    }
+
+    @Test("a device nobody has logged in to yet says so")
+    func nobodyThere() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        try app.session.move(to: "watch")
+        app.advance(0.5)
+        try app.session.move(to: "phone")
+        app.advance(0.5)
+        app.press(.char("D"))
+        #expect(app.state.devices.map(\.user) == ["alice", nil])
+        #expect(app.screen().contains("nobody logged in"))
+    }
+}
