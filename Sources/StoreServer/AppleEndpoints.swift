@@ -15,18 +15,22 @@ struct AppleEndpoints: Sendable {
     static let maxReceiptBytes = 1 << 20
 
     func add(to router: Router<BasicRequestContext>) {
+        let faults = WireFaultMiddleware<BasicRequestContext>(parties: parties, served: served)
+        let verify = router.group().add(middleware: faults)
         for (path, environment) in [("verifyReceipt", AppleEnvironment.production), ("sandbox/verifyReceipt", .sandbox)] {
-            router.on(RouterPath(path), method: .post) { request, _ in await verifyReceipt(request, at: environment) }
+            verify.on(RouterPath(path), method: .post) { request, _ in await verifyReceipt(request, at: environment) }
             // Apple answers anything but a POST with 21000.
             router.on(RouterPath(path), method: .get) { _, _ in Wire.json(VerifyReceiptResponse(status: 21000)) }
         }
-        router.get("inApps/v1/transactions/:id") { request, context in
+        // The bearer token is checked before the backend's faults.
+        let serverAPI = router.group("inApps").add(middleware: APIAuthMiddleware(keyring: keyring)).add(middleware: faults)
+        serverAPI.get("v1/transactions/:id") { request, context in
             await api(request, id: context.parameters.get("id")) { id, parties, now in
                 guard let transaction = try parties.records.transaction(id) else { throw APIErrorBody.transactionIdNotFound }
                 return { try await TransactionInfoResponse(signedTransactionInfo: signer.sign(JWSTransaction(transaction, signedAt: now))) }
             }
         }
-        router.get("inApps/v2/history/:id") { request, context in
+        serverAPI.get("v2/history/:id") { request, context in
             let query = request.uri.queryParameters
             return await api(request, id: context.parameters.get("id")) { id, parties, now in
                 let descending: Bool
@@ -46,7 +50,7 @@ struct AppleEndpoints: Sendable {
                 }
             }
         }
-        router.get("inApps/v1/subscriptions/:id") { request, context in
+        serverAPI.get("v1/subscriptions/:id") { request, context in
             await api(request, id: context.parameters.get("id")) { id, parties, now in
                 guard let chains = try parties.records.subscriptions(of: id) else { throw APIErrorBody.transactionIdNotFound }
                 return {
@@ -63,7 +67,7 @@ struct AppleEndpoints: Sendable {
                 }
             }
         }
-        router.get("inApps/v2/refund/lookup/:id") { request, context in
+        serverAPI.get("v2/refund/lookup/:id") { request, context in
             let revision = request.uri.queryParameters.get("revision").map { String($0) }
             return await api(request, id: context.parameters.get("id")) { id, parties, now in
                 guard let refunds = try parties.records.refunds(of: id) else { throw APIErrorBody.transactionIdNotFound }
@@ -75,7 +79,7 @@ struct AppleEndpoints: Sendable {
                 }
             }
         }
-        router.post("inApps/v1/notifications/test") { request, _ in
+        serverAPI.post("v1/notifications/test") { request, _ in
             await api(request, id: nil) { _, parties, now in
                 let token = UUID().uuidString.lowercased() + "_" + String(Int64(now.timeIntervalSince1970 * 1000))
                 parties.onTestNotification(token)
@@ -92,75 +96,44 @@ struct AppleEndpoints: Sendable {
         } catch {
             return Wire.json(VerifyReceiptResponse(status: 21000))
         }
-        let outcome: Result<Delayed<VerifyReceiptResponse>, WireFault> = await parties.perform { [served] answer in
+        let response: VerifyReceiptResponse = await parties.perform { [served] answer in
             let parties = served.value
-            let faults = parties.wireFaults()
-            if let stop = faults.stop { return answer(.failure(stop)) }
             let forced = parties.faults.fire(.verifyStatus).flatMap(Int.init).map { VerifyReceiptResponse(status: $0) }
-            answer(.success(Delayed(value: forced ?? parties.verifyReceipt(body, at: environment), by: faults.delay)))
+            answer(forced ?? parties.verifyReceipt(body, at: environment))
         }
-        switch outcome {
-        case let .success(response):
-            await response.wait()
-            return Wire.json(response.value, summary: "status \(response.value.status)")
-        case let .failure(fault):
-            return await Wire.respond(to: fault)
-        }
+        return Wire.json(response, summary: "status \(response.status)")
     }
 
-    /// One Server API call: the bearer token checked first, then the backend's faults, then `lookup` on the parties'
-    /// thread, whose answer is signed off it.
+    /// One Server API call, its bearer token and the backend's faults passed: `lookup` on the parties' thread, whose
+    /// answer is signed off it.
     private func api<Body: Encodable & Sendable>(
         _ request: Request, id: String?,
         lookup: @escaping (String, ServedParties, Date) throws -> @Sendable () async throws -> Body
     ) async -> Response {
-        if let refusal = await keyring.refusal(of: request.headers[.authorization]) {
-            return Response(status: .unauthorized, headers: [Wire.summaryHeader: "401: \(refusal)"])
-        }
         if let id, id.isEmpty || id.count > 20 || !id.allSatisfy(\.isASCII) || !id.allSatisfy(\.isNumber) {
             return Wire.apiError(.invalidTransactionId)
         }
-        let found: Result<Delayed<Confined<@Sendable () async throws -> Body>>, WireLookupFailure> = await parties.perform { [served] answer in
+        let found: Result<Confined<@Sendable () async throws -> Body>, APIErrorBody> = await parties.perform { [served] answer in
             let parties = served.value
-            let faults = parties.wireFaults()
-            if let stop = faults.stop { return answer(.failure(.fault(stop))) }
             do {
-                answer(.success(Delayed(value: Confined(value: try lookup(id ?? "", parties, parties.now())), by: faults.delay)))
+                answer(.success(Confined(value: try lookup(id ?? "", parties, parties.now()))))
             } catch let error as APIErrorBody {
-                answer(.failure(.api(error)))
+                answer(.failure(error))
             } catch {
-                answer(.failure(.api(.generalInternalRetryable)))
+                answer(.failure(.generalInternalRetryable))
             }
         }
         switch found {
         case let .success(sign):
-            await sign.wait()
             do {
-                return Wire.json(try await sign.value.value(), summary: "signed")
+                return Wire.json(try await sign.value(), summary: "signed")
             } catch {
                 return Wire.apiError(.generalInternal, summary: "cannot sign: \(error)")
             }
-        case let .failure(.api(error)):
+        case let .failure(error):
             return Wire.apiError(error)
-        case let .failure(.fault(fault)):
-            return await Wire.respond(to: fault)
         }
     }
-}
-
-/// An answer the backend-slow fault holds back.
-struct Delayed<Value: Sendable>: Sendable {
-    let value: Value
-    let by: Double
-
-    func wait() async {
-        if by > 0 { try? await Task.sleep(for: .seconds(by)) }
-    }
-}
-
-enum WireLookupFailure: Error {
-    case fault(WireFault)
-    case api(APIErrorBody)
 }
 
 /// One page of up to 20, as Apple pages history: the revision says where the next page starts.
@@ -181,5 +154,17 @@ struct Page<Item: Sendable>: Sendable {
         items = all[start..<end]
         self.revision = String(end)
         hasMore = end < all.count
+    }
+}
+
+/// The App Store Server API's bearer token, checked before anything else of a request.
+struct APIAuthMiddleware<Context: RequestContext>: RouterMiddleware {
+    let keyring: APIKeyring
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if let refusal = await keyring.refusal(of: request.headers[.authorization]) {
+            return Response(status: .unauthorized, headers: [Wire.summaryHeader: "401: \(refusal)"])
+        }
+        return try await next(request, context)
     }
 }

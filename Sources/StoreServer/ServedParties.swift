@@ -39,23 +39,4 @@ public final class ServedParties {
     func verifyReceipt(_ body: Data, at environment: AppleEnvironment) -> VerifyReceiptResponse {
         store.receiptService.verify(body: body, at: environment)
     }
-
-    /// What the backend's faults do to one request on the wire, fired as they would be for a request from the app: one
-    /// that stops it, and how long its answer is held back.
-    func wireFaults() -> (stop: WireFault?, delay: Double) {
-        let delay = faults.fire(.backendSlow).flatMap(Double.init) ?? 0
-        if faults.fire(.backendDown) != nil { return (.down, delay) }
-        if let code = faults.fire(.backend5xx) { return (.http(Int(code) ?? 500), delay) }
-        if faults.fire(.backendTimeout) != nil { return (.timeout, delay) }
-        return (nil, delay)
-    }
-}
-
-/// A backend fault as a client on the wire meets it.
-enum WireFault: Error, Sendable, Equatable {
-    /// Answered 503 at once: nothing behind the port is working.
-    case down
-    case http(Int)
-    /// No answer until well after a client would have given up.
-    case timeout
 }
