@@ -171,7 +171,7 @@ public final class ScriptPlayer {
             guard app.state.keyContext == .products else {
                 throw Failure(message: "Restore Purchases is on the product list, and something is over it; `press Esc` first")
             }
-            app.press(Keymap.key(for: .restore)!)
+            ScriptDriver(session: app).press(.restore)
         case let .device(name, user):
             quit = false
             guard let session else {
@@ -188,11 +188,10 @@ public final class ScriptPlayer {
         case let .refund(transactionId):
             let app = try app()
             guard transactionId != nil || app.state.user != nil else { throw Failure(message: "`refund` needs a transaction id (nobody is logged in)") }
-            guard let refunded = app.parties.store.refund(transactionId: transactionId, account: app.state.user) else {
+            guard let refunded = ScriptDriver(session: app).appleRefunds(transactionId: transactionId, account: app.state.user) else {
                 throw Failure(message: transactionId.map { "nothing to refund: \($0) is not a paid, unrefunded transaction" }
                               ?? "nothing to refund: \(app.state.user!) has no paid, unrefunded transaction")
             }
-            app.runtime.send(.foreground)  // the app sees the new balance the next time it looks
             return "refunded \(refunded)"
         case .compensate:
             let app = try app()
@@ -219,7 +218,7 @@ public final class ScriptPlayer {
             let app = try session ?? app()
             let account = try subject(user, of: "expect subscription", in: app)
             try known(productId, subscription: true)
-            let found = app.parties.store.subscriptions(account: account).first { $0.productId == productId }?.state
+            let found = ScriptDriver(session: app).subscription(productId, of: account)
             guard found == expected else {
                 throw Failure(message: "subscription \(productId) of \(account): expected \(expected?.rawValue ?? "none"), found \(found?.rawValue ?? "none")")
             }
@@ -228,8 +227,7 @@ public final class ScriptPlayer {
             let app = try session ?? app()
             let account = try subject(user, of: "expect owned", in: app)
             try known(productId, subscription: false)
-            let notKept = Product.notKept(in: setup.catalog)
-            let owned = try app.parties.backend.database.account(user: account, notKept: notKept, at: app.timers.now).owned.contains(productId)
+            let owned = try ScriptDriver(session: app).account(of: account).owned.contains(productId)
             guard owned == expected else { throw Failure(message: "\(productId) is \(owned ? "" : "not ")owned by \(account)") }
             return owned ? "owned" : "not owned"
         case let .snapshot(name):
@@ -245,13 +243,10 @@ public final class ScriptPlayer {
         case .handover:
             return "(the UI would take over here)"
         case let .select(kind, ordinal):
-            let app = try app()
+            let app = ScriptDriver(session: try app())
             // The list first has to be there: the product request answers after the store's latency.
-            let deadline = app.timers.now.addingTimeInterval(Script.longestWaitUntil)
-            while app.state.productsStatus == .loading, app.timers.now < deadline {
-                app.advance(max(min((app.timers.nextDue ?? deadline).timeIntervalSince(app.timers.now), 1), 0.01))
-            }
-            guard app.state.productsStatus == .loaded else { throw Failure(message: "the product list did not load (\(app.state.productsStatus))") }
+            let status = app.waitForProducts(within: Script.longestWaitUntil)
+            guard status == .loaded else { throw Failure(message: "the product list did not load (\(status))") }
             guard app.state.user != nil else { throw Failure(message: "the login screen is showing, not the product list; `login NAME` first") }
             guard app.state.keyContext == .products else {
                 throw Failure(message: "something is over the product list; `press Esc` first")
@@ -262,8 +257,7 @@ public final class ScriptPlayer {
                                                       : "the catalog has \(ofKind.count) \(kind.rawValue) product(s), not \(ordinal)")
             }
             let target = ofKind[ordinal - 1]
-            app.press(.home)
-            for _ in 0..<target.offset { app.press(.down) }
+            app.select(target.offset)
             return target.element.id
         }
         return nil
@@ -285,19 +279,13 @@ public final class ScriptPlayer {
 
     private func count(_ what: Script.Count, user: String?) throws -> Int {
         // The parties' records outlive the app: they can be counted after it quit.
-        let app = try session ?? app()
-        let parties = app.parties
+        let app = ScriptDriver(session: try session ?? app())
+        guard what != .unfinished else { return app.unfinishedTransactions() }
+        guard let user = user ?? app.state.user else { throw Failure(message: "`expect \(what.rawValue)` needs a user (nobody is logged in)") }
         switch what {
-        case .unfinished:
-            return parties.store.unfinished(limit: 0).total
-        case .credits, .coins, .pending:
-            guard let user = user ?? app.state.user else { throw Failure(message: "`expect \(what.rawValue)` needs a user (nobody is logged in)") }
-            switch what {
-            case .credits: return try parties.backend.database.recentCredits(user: user, limit: 0).total
-            case .coins:
-                return try parties.backend.database.account(user: user, notKept: [], at: app.timers.now).coins
-            default: return try parties.vault.orderCount(user: user)
-            }
+        case .credits: return try app.credits(of: user)
+        case .coins: return try app.account(of: user).coins
+        case .pending, .unfinished: return try app.pendingOrders(of: user)
         }
     }
 }

@@ -59,9 +59,18 @@ public final class MockBackend: Backend {
     }
 
     public func account(user: String, _ completion: @escaping (Result<Account, BackendError>) -> Void) {
-        let notKept = Product.notKept(in: catalog.values)
-        let units = Set(catalog.values.filter(\.grantsUnit).map(\.id))
-        answer(after: 0, completion) { try database.account(user: user, notKept: notKept, units: units, at: scheduler.now) }
+        answer(after: 0, completion) { try accountNow(user: user) }
+    }
+
+    /// The user's account as the backend holds it now, past any fault: what support and a script's checks read.
+    public func accountNow(user: String) throws -> Account {
+        try database.account(user: user, notKept: Product.notKept(in: catalog.values), units: Set(catalog.values.filter(\.grantsUnit).map(\.id)),
+                             at: scheduler.now)
+    }
+
+    /// How many credits the ledger holds for the user, refunded ones included.
+    public func creditCount(user: String) throws -> Int {
+        try database.recentCredits(user: user, limit: 0).total
     }
 
     /// The server's work happens when the request arrives; the answer travels back later,
