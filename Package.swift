@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "iapsim", targets: ["iapsim"]),
+        .executable(name: "iapsim-wire", targets: ["iapsim-wire"]),
         .executable(name: "iapsim-bench", targets: ["iapsim-bench"]),
     ],
     dependencies: [
@@ -80,12 +81,18 @@ let package = Package(
         // What both executables share: the options, launching the app on the terminal and its main loop, the
         // shipped scenarios, failures said in one line.
         .target(name: "Launcher", dependencies: [
-            "IAPApp", "IAPCore", "IAPUI", "AppleVocabulary", "MockStore", "Terminal", "ShippedAssets", "DataFiles", "StoreServer", "AppleWire",
+            "IAPApp", "IAPCore", "IAPUI", "AppleVocabulary", "MockStore", "Terminal", "ShippedAssets", "DataFiles",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .executableTarget(name: "iapsim", dependencies: [
-            "Launcher", "IAPApp", "IAPCore", "IAPUI", "ShippedAssets", "AppleVocabulary", "AppleWire", "MockStore", "Terminal", "StoreServer",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        // The wire beside the running app: `--serve`, `--backend`, `--notify`.
+        .target(name: "WireLauncher", dependencies: ["Launcher", "IAPApp", "IAPCore", "StoreServer"]),
+        // The app on the terminal and nothing else, so that it starts at the terminal's floor and builds first; any other
+        // launch (a command, help, the wire) runs `iapsim-wire` in its place.
+        .executableTarget(name: "iapsim", dependencies: ["Launcher"]),
+        // Every command, the wire included.
+        .executableTarget(name: "iapsim-wire", dependencies: [
+            "Launcher", "WireLauncher", "IAPApp", "IAPCore", "IAPUI", "ShippedAssets", "AppleVocabulary", "AppleWire", "MockStore", "Terminal",
+            "StoreServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // scripts/bench's measurements, so that the product binary carries no benchmark code.
         .executableTarget(name: "iapsim-bench", dependencies: [
@@ -95,13 +102,14 @@ let package = Package(
         .testTarget(name: "IAPCoreTests", dependencies: ["IAPCore"]),
         .testTarget(name: "IAPUITests", dependencies: ["IAPUI", "IAPCore", "AppleVocabulary", "MockStore"], exclude: ["Snapshots"]),
         .testTarget(name: "IAPAppTests", dependencies: [
-            "IAPApp", "IAPCore", "IAPUI", "AppleVocabulary", "MockStore", "MockBackend", "ClientPersistence", "Launcher", "DataFiles", "AppleWire",
+            "IAPApp", "IAPCore", "IAPUI", "AppleVocabulary", "MockStore", "MockBackend", "ClientPersistence", "Launcher", "WireLauncher", "DataFiles",
+            "AppleWire",
             .product(name: "GRDB", package: "GRDB.swift"), .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "JWTKit", package: "jwt-kit"), .product(name: "X509", package: "swift-certificates"),
         ]),
         // Apple's side on the wire, against a receiver of the test's own on 127.0.0.1.
         .testTarget(name: "StoreServerTests", dependencies: [
-            "StoreServer", "AppleWire", "AppleVocabulary", "IAPApp", "IAPCore", "IAPUI", "MockStore", "MockBackend",
+            "StoreServer", "AppleWire", "AppleVocabulary", "IAPApp", "IAPCore", "IAPUI", "MockStore", "MockBackend", "Launcher",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "JWTKit", package: "jwt-kit"),
         ]),

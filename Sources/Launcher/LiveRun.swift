@@ -4,7 +4,6 @@ import Foundation
 import IAPApp
 import IAPCore
 import IAPUI
-import StoreServer
 import Terminal
 
 extension LaunchSettings {
@@ -44,9 +43,15 @@ extension LaunchSettings {
             options.lang = lang
             return try Scenarios.setUp(name, under: directory, catalog: products, options: options, speed: speed)
         }
-        // Answers from the network (a team's backend, requests to --serve) are handed to the main loop's thread.
-        let thread = PartyThread()
-        let remote = backend.map { RemoteBackend(url: $0, thread: thread) }
+        // The wire, when this launch asks for it (`iapsim-wire` provides it).
+        var wire: (any WirePart)?
+        if backend != nil || serve != nil || notify != nil {
+            guard let make = WireParts.make else {
+                Console.fail("--serve, --backend and --notify run in iapsim-wire, which this binary could not start; build it with scripts/build-release iapsim-wire")
+            }
+            wire = make()
+        }
+        let remote = backend.map { wire?.remoteBackend(url: $0) } ?? nil
         let session: AppSession
         do {
             if let scenario {
@@ -61,22 +66,11 @@ extension LaunchSettings {
         }
 
         // The port is bound before the terminal is taken: one that is in use is said in one line, like any other mistake.
-        var wire: ServerRunner?
-        if let serve {
-            let runner: ServerRunner
-            do {
-                runner = try ServerRunner(parties: session.parties, catalog: products, thread: thread,
-                                          now: { [unowned session] in session.timers.now })
-            } catch {
-                try? session.close()
-                Console.fail("--serve: \(error)")
-            }
-            if case let .failed(reason) = runner.startAndWait(port: serve) {
-                try? session.close()
-                Console.fail("--serve: \(reason)")
-            }
-            wire = runner
+        if let serve, let failure = wire?.serve(port: serve, session: session, catalog: products) {
+            try? session.close()
+            Console.fail("--serve: \(failure)")
         }
+        if let notify { wire?.notify(url: notify) }
 
         let monochrome = !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
         let terminal: TerminalSession
@@ -94,15 +88,8 @@ extension LaunchSettings {
         var loop = MainLoop(session: session, terminal: terminal, theme: theme, exitAfterFirstFrame: exitAfterFirstFrame)
         loop.startScenario = setUpScenario
         loop.wire = wire
-        loop.network = (thread, remote)
-        loop.notifier = notify.map { NotificationRunner(url: $0, thread: thread) }
-        if let wire, let notifier = loop.notifier {
-            // The test notification a server asks for goes where every notification goes.
-            wire.served.onTestNotification = { _ in notifier.sendTest() }
-        }
         let ending = loop.run()
         wire?.stop()
-        loop.notifier?.stop()
         try beforeClosing(loop.session, terminal, theme)
         terminal.close()
         switch ending {

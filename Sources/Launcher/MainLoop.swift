@@ -1,7 +1,6 @@
 import IAPApp
 import IAPCore
 import IAPUI
-import StoreServer
 import Terminal
 
 /// Keys and timers in, frames out, until the app quits, crashes on purpose or the terminal goes away.
@@ -11,20 +10,16 @@ struct MainLoop {
     var session: AppSession {
         didSet {
             session.host = host
-            wire?.attach(session.parties)
+            wire?.attach(session)
         }
     }
-    /// Apple's endpoints served while the app runs (`--serve`): their work runs here, between the app's own steps.
-    var wire: ServerRunner?
-    /// Where answers from the network wait for this loop, and the team's backend the client calls, if any (`--backend`).
-    var network: (thread: PartyThread, remote: RemoteBackend?)?
+    /// The wire beside the app (`--serve`, `--backend`, `--notify`): its work runs here, between the app's own steps.
+    var wire: (any WirePart)?
     let terminal: TerminalSession
     let theme: Theme
     let exitAfterFirstFrame: Bool
     /// Sets a scenario up, in the language the app speaks now, and gives the session to hand over.
     var startScenario: (String, Language) throws -> AppSession = { _, _ in throw CancellationError() }
-    /// `--notify`: sends what the store tells the app's server; its outbox work runs here, on the parties' thread.
-    var notifier: NotificationRunner?
     /// What the app asked of the program around it, acted on between two of its steps.
     private let host = HostRequests(scenarios: { Scenarios.list })
 
@@ -42,18 +37,14 @@ struct MainLoop {
             if let signal = terminal.caughtSignal { return .signal(signal) }
             let runtime = session.runtime
             runtime.timers.runDue()
-            serveWire()
-            notifier?.follow(session)
-            notifier?.runJobs()
+            wire?.turn(session)
             if let ending = actOnRequests() { return ending }
             runtime.refreshClock()
             let size = terminal.size
             let tooSmall = size.width < Renderer.minimumWidth || size.height < Renderer.minimumHeight
             terminal.draw(session.screen(width: size.width, height: size.height, theme: theme))
             if exitAfterFirstFrame, runtime.state.productsStatus == .loaded { return .quit }
-            // While serving or calling a team's backend, an answer waits at most a poll for the parties' thread to look up
-            // from the keyboard; a notification's sender, a tenth of a second.
-            let longest = wire != nil || network?.remote != nil ? 0.02 : notifier != nil ? 0.1 : 1.0
+            let longest = wire?.poll ?? 1.0
             let untilNext = min(runtime.timers.nextDue.map { runtime.timers.wallSeconds(until: $0) } ?? longest, longest)
             switch terminal.nextEvent(timeout: Int32(max(0, untilNext) * 1000)) {
             // Keys act only on a screen someone can see: while it is too small, only quit (q) gets through.
@@ -63,19 +54,6 @@ struct MainLoop {
             case .hangup: return .quit
             case .resize, nil: break
             }
-        }
-    }
-
-    /// Runs what the network handed over (requests to --serve, a team's backend's answers), puts each exchange on the
-    /// timeline, and keeps the status line's address true after a relaunch.
-    private func serveWire() {
-        guard let network else { return }
-        network.thread.runJobs()
-        for line in network.remote?.takeExchanges() ?? [] { session.note(line) }
-        guard let wire else { return }
-        for line in wire.newExchanges() { session.note(line) }
-        if case let .serving(port) = wire.state, session.runtime.state.servingAt == nil {
-            session.runtime.send(.serving("127.0.0.1:\(port)"))
         }
     }
 

@@ -1,5 +1,4 @@
 import IAPCore
-import StoreServer
 
 extension LaunchSettings {
     /// `run`'s options read without ArgumentParser, for a plain launch only: every argument one of run's options,
@@ -50,7 +49,7 @@ extension LaunchSettings {
             speed = value
         }
         if let url = given["backend"] {
-            guard let checked = try? RemoteBackend.check(url) else { return nil }
+            guard let checked = try? BackendURL.check(url) else { return nil }
             backend = checked
         }
         if let text = given["serve"] {

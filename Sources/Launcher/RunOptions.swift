@@ -1,6 +1,5 @@
 import ArgumentParser
 import IAPCore
-import StoreServer
 
 /// What `iapsim run` takes: who, where, in which language, on which catalog, with which faults armed.
 public struct RunOptions: ParsableArguments {
@@ -36,7 +35,7 @@ public struct RunOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp("Call this server instead of the built-in backend: the contract in docs/backend-contract.yaml, e.g. http://127.0.0.1:9000.",
                                valueName: "url"),
-            transform: { try RemoteBackend.check($0) })
+            transform: { try BackendURL.check($0) })
     public var backend: String?
 
     public static let speeds = 0.1...1000.0

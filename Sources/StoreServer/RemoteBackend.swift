@@ -39,15 +39,6 @@ public final class RemoteBackend: Backend {
         self.thread = thread
     }
 
-    /// What `--backend` accepts: http or https, a host, nothing after the path.
-    public static func check(_ url: String) throws -> String {
-        guard let parts = URLComponents(string: url), let scheme = parts.scheme?.lowercased(), ["http", "https"].contains(scheme),
-              let host = parts.host, !host.isEmpty, parts.query == nil, parts.fragment == nil
-        else { throw BackendURLError(url: url) }
-        if let port = parts.port, !(1...65535).contains(port) { throw BackendURLError(url: url, port: port) }
-        return url
-    }
-
     public func createOrder(user: String, productId: String, _ completion: @escaping (Result<String, BackendError>) -> Void) {
         send(.POST, "orders", body: OrderRequest(user: user, productId: productId), as: OrderResponse.self) { completion($0.map(\.orderId)) }
     }
@@ -147,15 +138,4 @@ public final class RemoteBackend: Backend {
     static let timeout = 10.0
     /// The most of an answer the client reads: 1 MB, far above any answer of the contract.
     static let mostBytes = 1 << 20
-}
-
-public struct BackendURLError: Error, CustomStringConvertible {
-    public let url: String
-    /// A port out of range, when that is what is wrong.
-    public var port: Int?
-
-    public var description: String {
-        if let port { return "\"\(ShownURL.redacting(in: url))\": port \(port) is not 1 to 65535; give the port the server listens on" }
-        return "\"\(ShownURL.redacting(in: url))\" is not a server's address; give e.g. http://127.0.0.1:9000 (http or https, a host, no query)"
-    }
 }

@@ -9,6 +9,7 @@ import IAPCore
 import JWTKit
 import X509
 import Launcher
+import WireLauncher
 import Testing
 @testable import MockStore
 

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import IAPCore
+import Launcher
 import Logging
 import StoreServer
 import Testing
@@ -102,17 +103,17 @@ struct RemoteBackendTests {
         #expect(server.heardAuthorization == "Basic " + Data("qa:s3cret".utf8).base64EncodedString())
         #expect(backend.creditsKeptAt == "http://***@127.0.0.1:\(server.port)")
         #expect(!lines.contains { $0.en.contains("s3cret") || $0.zh.contains("s3cret") })
-        #expect(throws: BackendURLError.self) { try RemoteBackend.check("ftp://qa:s3cret@host") }
-        do { _ = try RemoteBackend.check("ftp://qa:s3cret@host") } catch { #expect(!"\(error)".contains("s3cret"), "\(error)") }
+        #expect(throws: BackendURLError.self) { try BackendURL.check("ftp://qa:s3cret@host") }
+        do { _ = try BackendURL.check("ftp://qa:s3cret@host") } catch { #expect(!"\(error)".contains("s3cret"), "\(error)") }
     }
 }
 
 extension RemoteBackendTests {
     @Test("a port out of range in a team's URL is refused where it is given, not a crash at the first request")
     func portOutOfRange() {
-        #expect(throws: BackendURLError.self) { try RemoteBackend.check("http://qa:s3cret@127.0.0.1:99999") }
-        do { _ = try RemoteBackend.check("http://127.0.0.1:70000") } catch { #expect("\(error)".contains("1 to 65535"), "\(error)") }
-        #expect(throws: Never.self) { try RemoteBackend.check("http://127.0.0.1:9000") }
+        #expect(throws: BackendURLError.self) { try BackendURL.check("http://qa:s3cret@127.0.0.1:99999") }
+        do { _ = try BackendURL.check("http://127.0.0.1:70000") } catch { #expect("\(error)".contains("1 to 65535"), "\(error)") }
+        #expect(throws: Never.self) { try BackendURL.check("http://127.0.0.1:9000") }
     }
 
     @Test("credentials without a scheme are not shown either")

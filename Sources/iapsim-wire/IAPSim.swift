@@ -4,6 +4,7 @@ import IAPApp
 import IAPCore
 import IAPUI
 import Launcher
+import WireLauncher
 
 @main
 struct IAPSim: ParsableCommand {
@@ -19,6 +20,7 @@ struct IAPSim: ParsableCommand {
     /// ArgumentParser's own main, except that a mistake is said in one line, `iapsim: …`, as every other error is,
     /// and that a plain launch skips ArgumentParser (`LaunchSettings(plain:)`).
     static func main() {
+        WireParts.make = { LiveWire() }
         do {
             let arguments = PortNumber.withServePort(Array(CommandLine.arguments.dropFirst()))
             if let plain = LaunchSettings(plain: arguments) {

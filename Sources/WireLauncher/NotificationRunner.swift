@@ -4,7 +4,7 @@ import StoreServer
 
 /// The app's `--notify`: a sender on the session's store, started anew whenever the session's parties are new (a
 /// reinstall, a scenario handed over), whose work on the outbox the main loop runs between its own steps.
-final class NotificationRunner {
+public final class NotificationRunner {
     let url: URL
     /// The thread every answer from the network waits on for the main loop (shared with `--serve` and `--backend`).
     let thread: PartyThread

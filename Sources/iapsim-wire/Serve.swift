@@ -5,6 +5,7 @@ import IAPCore
 import IAPUI
 import Launcher
 import StoreServer
+import WireLauncher
 import Terminal
 
 struct ServeCommand: ParsableCommand {
