@@ -9,84 +9,94 @@ public final class ClientDatabase: ClientVault {
     let sandbox: DatabaseQueue
 
     public init(keychainPath: String, sandboxPath: String) throws {
-        keychain = try DataFile.open(keychainPath, identity: .keychain, migrations: [
-            ("v1", { db in
-                try db.execute(sql: """
-                    CREATE TABLE pendingOrder (
-                        transactionId TEXT PRIMARY KEY,
-                        user TEXT NOT NULL,
-                        productId TEXT NOT NULL,
-                        orderId TEXT,
-                        purchasedAt DOUBLE NOT NULL,
-                        price TEXT NOT NULL,
-                        receiptHash TEXT,
-                        attempts INTEGER NOT NULL,
-                        lastAttemptAt DOUBLE,
-                        status TEXT NOT NULL
-                    );
-                    CREATE INDEX pendingOrderByUser ON pendingOrder(user);
-                    CREATE TABLE paymentIntent (
-                        user TEXT NOT NULL,
-                        productId TEXT NOT NULL,
-                        orderId TEXT,
-                        PRIMARY KEY (user, productId)
-                    );
-                    """)
-            }),
-            // One intent per payment, open until its payment is claimed, fails or is cancelled; never matched to a
-            // payment older than itself. Intents kept from before carry no date and so may match any payment.
-            ("v2-intents-per-payment", { db in
-                try db.execute(sql: """
-                    CREATE TABLE intent (
-                        id INTEGER PRIMARY KEY AUTOINCREMENT,
-                        user TEXT NOT NULL,
-                        productId TEXT NOT NULL,
-                        orderId TEXT,
-                        createdAt DOUBLE NOT NULL,
-                        interrupted INTEGER NOT NULL DEFAULT 0
-                    );
-                    INSERT INTO intent (user, productId, orderId, createdAt) SELECT user, productId, orderId, 0 FROM paymentIntent;
-                    DROP TABLE paymentIntent;
-                    """)
-            }),
-            // The verify queue reads a page at a time in queue order, and the count, without touching the rest.
-            ("v3-queue-order", { db in
-                try db.execute(sql: """
-                    CREATE INDEX pendingOrderQueue ON pendingOrder(user, status, attempts, purchasedAt, transactionId);
-                    DROP INDEX pendingOrderByUser;
-                    """)
-            }),
-            // The status line's count before the first frame: counting a large backlog reads all of its index, so
-            // SQLite keeps the count itself, whoever writes the rows. No OR IGNORE in the triggers: the statement that
-            // fires them (an upsert) would impose its own conflict handling on them.
-            ("v4-pending-count", { db in
-                try db.execute(sql: """
-                    CREATE TABLE pendingCount (user TEXT PRIMARY KEY, count INTEGER NOT NULL) WITHOUT ROWID;
-                    INSERT INTO pendingCount SELECT user, COUNT(*) FROM pendingOrder WHERE status = 'pending' GROUP BY user;
-                    CREATE TRIGGER pendingCountInsert AFTER INSERT ON pendingOrder WHEN NEW.status = 'pending' BEGIN
-                        INSERT INTO pendingCount (user, count) SELECT NEW.user, 0
-                        WHERE NOT EXISTS (SELECT 1 FROM pendingCount WHERE user = NEW.user);
-                        UPDATE pendingCount SET count = count + 1 WHERE user = NEW.user;
-                    END;
-                    CREATE TRIGGER pendingCountDelete AFTER DELETE ON pendingOrder WHEN OLD.status = 'pending' BEGIN
-                        UPDATE pendingCount SET count = count - 1 WHERE user = OLD.user;
-                    END;
-                    CREATE TRIGGER pendingCountUpdate AFTER UPDATE OF user, status ON pendingOrder
-                    WHEN OLD.status = 'pending' OR NEW.status = 'pending' BEGIN
-                        UPDATE pendingCount SET count = count - 1 WHERE user = OLD.user AND OLD.status = 'pending';
-                        INSERT INTO pendingCount (user, count) SELECT NEW.user, 0
-                        WHERE NEW.status = 'pending' AND NOT EXISTS (SELECT 1 FROM pendingCount WHERE user = NEW.user);
-                        UPDATE pendingCount SET count = count + 1 WHERE user = NEW.user AND NEW.status = 'pending';
-                    END;
-                    """)
-            }),
-        ])
+        keychain = try DataFile.open(keychainPath, identity: .keychain, migrations: Self.keychainMigrations)
         sandbox = try DataFile.open(sandboxPath, identity: .sandbox, migrations: [
             ("v1", { db in
                 try db.execute(sql: "CREATE TABLE session (key TEXT PRIMARY KEY, value TEXT)")
             }),
         ])
     }
+
+    static let keychainMigrations: [(String, @Sendable (Database) throws -> Void)] = [
+        ("v1", { db in
+            try db.execute(sql: """
+                CREATE TABLE pendingOrder (
+                    transactionId TEXT PRIMARY KEY,
+                    user TEXT NOT NULL,
+                    productId TEXT NOT NULL,
+                    orderId TEXT,
+                    purchasedAt DOUBLE NOT NULL,
+                    price TEXT NOT NULL,
+                    receiptHash TEXT,
+                    attempts INTEGER NOT NULL,
+                    lastAttemptAt DOUBLE,
+                    status TEXT NOT NULL
+                );
+                CREATE INDEX pendingOrderByUser ON pendingOrder(user);
+                CREATE TABLE paymentIntent (
+                    user TEXT NOT NULL,
+                    productId TEXT NOT NULL,
+                    orderId TEXT,
+                    PRIMARY KEY (user, productId)
+                );
+                """)
+        }),
+        // One intent per payment, open until its payment is claimed, fails or is cancelled; never matched to a
+        // payment older than itself. Intents kept from before carry no date and so may match any payment.
+        ("v2-intents-per-payment", { db in
+            try db.execute(sql: """
+                CREATE TABLE intent (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    user TEXT NOT NULL,
+                    productId TEXT NOT NULL,
+                    orderId TEXT,
+                    createdAt DOUBLE NOT NULL,
+                    interrupted INTEGER NOT NULL DEFAULT 0
+                );
+                INSERT INTO intent (user, productId, orderId, createdAt) SELECT user, productId, orderId, 0 FROM paymentIntent;
+                DROP TABLE paymentIntent;
+                """)
+        }),
+        // The verify queue reads a page at a time in queue order, and the count, without touching the rest.
+        ("v3-queue-order", { db in
+            try db.execute(sql: """
+                CREATE INDEX pendingOrderQueue ON pendingOrder(user, status, attempts, purchasedAt, transactionId);
+                DROP INDEX pendingOrderByUser;
+                """)
+        }),
+        // The status line's count before the first frame: counting a large backlog reads all of its index, so
+        // SQLite keeps the count itself, whoever writes the rows. No OR IGNORE in the triggers: the statement that
+        // fires them (an upsert) would impose its own conflict handling on them.
+        ("v4-pending-count", { db in
+            try db.execute(sql: """
+                CREATE TABLE pendingCount (user TEXT PRIMARY KEY, count INTEGER NOT NULL) WITHOUT ROWID;
+                INSERT INTO pendingCount SELECT user, COUNT(*) FROM pendingOrder WHERE status = 'pending' GROUP BY user;
+                CREATE TRIGGER pendingCountInsert AFTER INSERT ON pendingOrder WHEN NEW.status = 'pending' BEGIN
+                    INSERT INTO pendingCount (user, count) SELECT NEW.user, 0
+                    WHERE NOT EXISTS (SELECT 1 FROM pendingCount WHERE user = NEW.user);
+                    UPDATE pendingCount SET count = count + 1 WHERE user = NEW.user;
+                END;
+                CREATE TRIGGER pendingCountDelete AFTER DELETE ON pendingOrder WHEN OLD.status = 'pending' BEGIN
+                    UPDATE pendingCount SET count = count - 1 WHERE user = OLD.user;
+                END;
+                CREATE TRIGGER pendingCountUpdate AFTER UPDATE OF user, status ON pendingOrder
+                WHEN OLD.status = 'pending' OR NEW.status = 'pending' BEGIN
+                    UPDATE pendingCount SET count = count - 1 WHERE user = OLD.user AND OLD.status = 'pending';
+                    INSERT INTO pendingCount (user, count) SELECT NEW.user, 0
+                    WHERE NEW.status = 'pending' AND NOT EXISTS (SELECT 1 FROM pendingCount WHERE user = NEW.user);
+                    UPDATE pendingCount SET count = count + 1 WHERE user = NEW.user AND NEW.status = 'pending';
+                END;
+                """)
+        }),
+        // An order keeps what it paid as a value, shown in the language of the moment it is shown. The orders kept
+        // before keep their words (`price`, made in the language of the purchase); a new order's `price` is empty.
+        ("v5-price-values", { db in
+            try db.execute(sql: """
+                ALTER TABLE pendingOrder ADD COLUMN amount TEXT;
+                ALTER TABLE pendingOrder ADD COLUMN currency TEXT;
+                """)
+        }),
+    ]
 
     /// Closes both files: SQLite folds each WAL into its file and removes it. Nothing may be read or written after.
     public func close() throws {
@@ -153,15 +163,16 @@ public final class ClientDatabase: ClientVault {
                 try db.cachedStatement(sql: "DELETE FROM intent WHERE id = ?").execute(arguments: [closingIntent])
             }
             try db.cachedStatement(sql: """
-                INSERT INTO pendingOrder (transactionId, user, productId, orderId, purchasedAt, price, receiptHash, attempts, lastAttemptAt, status)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO pendingOrder (transactionId, user, productId, orderId, purchasedAt, price, receiptHash, attempts, lastAttemptAt, status, amount, currency)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (transactionId) DO UPDATE SET
                     orderId = excluded.orderId, receiptHash = excluded.receiptHash, attempts = excluded.attempts,
                     lastAttemptAt = excluded.lastAttemptAt, status = excluded.status
                 WHERE pendingOrder.user = excluded.user
                 """).execute(arguments: [
                     order.transactionId, order.user, order.productId, order.orderId, order.purchasedAt.timeIntervalSince1970,
-                    order.price, order.receiptHash, order.attempts, order.lastAttemptAt?.timeIntervalSince1970, order.status.rawValue,
+                    order.price?.shown ?? "", order.receiptHash, order.attempts, order.lastAttemptAt?.timeIntervalSince1970, order.status.rawValue,
+                    order.price?.value?.stored, order.price?.value?.currency,
                 ])
         }
         let stored = try keychain.inDatabase { db in
@@ -217,17 +228,18 @@ public final class ClientDatabase: ClientVault {
 
     /// Every user's orders, for `iapsim state`.
     public func allOrders() throws -> [PendingOrder] {
-        try keychain.inDatabase(Self.allOrders)
+        try keychain.inDatabase { try Self.allOrders($0) }
     }
 
     /// Every user's orders, by user and purchase, and the open intents, from a keychain file `iapsim state` opened
-    /// read-only: a file of an earlier version has no intents yet.
+    /// read-only: a file of an earlier version has no intents yet, nor prices as values.
     public static func holdings(_ db: Database) throws -> (orders: [PendingOrder], intents: [PaymentIntent]) {
-        (try allOrders(db), try db.tableExists("intent") ? try intents(db) : [])
+        let values = try db.columns(in: "pendingOrder").contains { $0.name == "amount" }
+        return (try allOrders(db, columns: values ? columns : columnsBeforeValues), try db.tableExists("intent") ? try intents(db) : [])
     }
 
-    private static func allOrders(_ db: Database) throws -> [PendingOrder] {
-        try Array(Row.fetchCursor(db.cachedStatement(sql: "SELECT \(Self.columns) FROM pendingOrder ORDER BY user, purchasedAt, transactionId")).map(Self.order))
+    private static func allOrders(_ db: Database, columns: String = columns) throws -> [PendingOrder] {
+        try Array(Row.fetchCursor(db.cachedStatement(sql: "SELECT \(columns) FROM pendingOrder ORDER BY user, purchasedAt, transactionId")).map(Self.order))
     }
 
     private static func intents(_ db: Database) throws -> [PaymentIntent] {
@@ -238,15 +250,35 @@ public final class ClientDatabase: ClientVault {
     }
 
     /// Read by position: a backlog of thousands is decoded at login, and lookups by name cost more.
-    private static let columns = "transactionId, user, productId, orderId, purchasedAt, price, receiptHash, attempts, lastAttemptAt, status"
+    private static let columns = "transactionId, user, productId, orderId, purchasedAt, price, receiptHash, attempts, lastAttemptAt, status, amount, currency"
+
+    private static let columnsBeforeValues = "transactionId, user, productId, orderId, purchasedAt, price, receiptHash, attempts, lastAttemptAt, status, NULL, NULL"
 
     private static func order(_ row: Row) -> PendingOrder {
         PendingOrder(
             transactionId: row[0], user: row[1], productId: row[2], orderId: row.text(3),
-            purchasedAt: Date(timeIntervalSince1970: row[4]), price: row[5], receiptHash: row.text(6),
+            purchasedAt: Date(timeIntervalSince1970: row[4]), price: price(shown: row.text(5), amount: row.text(10), currency: row.text(11)),
+            receiptHash: row.text(6),
             attempts: row[7], lastAttemptAt: row.real(8).map(Date.init(timeIntervalSince1970:)),
             status: PendingOrder.Status(rawValue: row[9]) ?? .pending
         )
+    }
+
+    /// An amount that does not read back as one (written by hand, say) falls back to the words, so the order loads.
+    private static func price(shown: String?, amount: String?, currency: String?) -> PendingOrder.Price? {
+        if let amount, let currency, let money = Money(stored: amount, currency: currency) { return .value(money) }
+        guard let shown, !shown.isEmpty else { return nil }
+        return .shown(shown)
+    }
+}
+
+extension PendingOrder.Price {
+    var value: Money? {
+        if case let .value(money) = self { money } else { nil }
+    }
+
+    var shown: String? {
+        if case let .shown(text) = self { text } else { nil }
     }
 }
 

@@ -11,12 +11,24 @@ public struct PendingOrder: Sendable, Equatable {
         case rejected
     }
 
+    /// What the order paid: a value, shown in the language of the moment it is shown.
+    public enum Price: Sendable, Equatable, ExpressibleByStringLiteral {
+        case value(Money)
+        /// The words an earlier version kept instead, made in the language shown at the purchase.
+        case shown(String)
+
+        public init(stringLiteral text: String) {
+            self = .shown(text)
+        }
+    }
+
     public let transactionId: String
     public let user: String
     public let productId: String
     public var orderId: String?
     public let purchasedAt: Date
-    public let price: String
+    /// Nil when the catalog gave the product no amount: it is shown at its catalog price.
+    public let price: Price?
     public var receiptHash: String?
     public var attempts: Int
     public var lastAttemptAt: Date?
@@ -24,7 +36,7 @@ public struct PendingOrder: Sendable, Equatable {
 
     public init(
         transactionId: String, user: String, productId: String, orderId: String?, purchasedAt: Date,
-        price: String, receiptHash: String?, attempts: Int = 0, lastAttemptAt: Date? = nil, status: Status = .pending
+        price: Price?, receiptHash: String?, attempts: Int = 0, lastAttemptAt: Date? = nil, status: Status = .pending
     ) {
         self.transactionId = transactionId
         self.user = user

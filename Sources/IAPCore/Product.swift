@@ -21,6 +21,8 @@ public struct Product: Sendable, Equatable, Identifiable {
     public let title: Localized
     public let summary: Localized
     public let price: Localized
+    /// The price as a value, what an order keeps; nil when the catalog's price says no amount iapsim can read.
+    public let amount: Money?
     /// Coins credited by a consumable; zero for everything else.
     public let coins: Int
     /// A consumable that credits no coins grants one unit of itself (a .storekit product with no amount mapped): the
@@ -36,12 +38,13 @@ public struct Product: Sendable, Equatable, Identifiable {
     }
 
     public init(id: String, kind: Kind, title: Localized, summary: Localized, price: Localized, coins: Int,
-                subscription: SubscriptionTerms? = nil) {
+                subscription: SubscriptionTerms? = nil, amount: Money? = nil) {
         self.id = id
         self.kind = kind
         self.title = title
         self.summary = summary
         self.price = price
+        self.amount = amount
         self.coins = coins
         self.subscription = kind == .subscription ? subscription ?? SubscriptionTerms(group: id) : nil
     }

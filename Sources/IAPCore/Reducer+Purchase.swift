@@ -153,10 +153,17 @@ extension AppState {
             productId: transaction.productId,
             orderId: orderId,
             purchasedAt: transaction.date,
-            price: product(transaction.productId)?.price[lang] ?? "",
+            price: price(of: transaction.productId),
             receiptHash: nil
         )
         return [.persist(order, closingIntent: intent)]
+    }
+
+    /// A value when the catalog gave an amount; else its words (the same in either language), so the order still says
+    /// what it cost if the catalog changes.
+    private func price(of productId: String) -> PendingOrder.Price? {
+        guard let product = product(productId) else { return nil }
+        return product.amount.map { .value($0) } ?? .shown(product.price[lang])
     }
 
     /// Transactions held unclaimed get another look when the evidence may have changed (a login, an intent closed).

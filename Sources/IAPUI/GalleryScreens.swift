@@ -37,7 +37,7 @@ public struct GalleryScreen: Sendable {
     public static func all(catalog: [Product]) -> [GalleryScreen] {
         let pending = PendingOrder(
             transactionId: "1000000007", user: "alice", productId: "com.iapsim.coins.300", orderId: "ORD-000007",
-            purchasedAt: now.addingTimeInterval(-60), price: "¥30", receiptHash: "ab12", attempts: 2,
+            purchasedAt: now.addingTimeInterval(-60), price: .value(Money(30, "CNY")), receiptHash: "ab12", attempts: 2,
             lastAttemptAt: now.addingTimeInterval(-2))
         let shopping: @Sendable (Language) -> AppState = { lang in
             var state = AppState(lang: lang, now: now)

@@ -40,7 +40,8 @@ struct CatalogFile: Decodable {
 }
 
 extension CatalogFile.Entry {
-    func product(at location: String) throws -> Product {
+    /// `currency`: the file's, which makes the price an amount an order can keep.
+    func product(at location: String, currency: String?) throws -> Product {
         guard let kind = Product.Kind(rawValue: type) else {
             throw Problem(location: "\(location).type", message: "unknown type \"\(type)\" (expected \(Product.Kind.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
@@ -50,7 +51,8 @@ extension CatalogFile.Entry {
             summary: Localized(en: description.en, zh: description.zh),
             price: Localized(price),
             coins: kind.isConsumable ? (coins ?? 0) : 0,
-            subscription: try subscription.map { try $0.terms(at: "\(location).subscription") }
+            subscription: try subscription.map { try $0.terms(at: "\(location).subscription") },
+            amount: currency.flatMap { Money(shown: price, currency: $0) }
         )
     }
 }

@@ -41,7 +41,7 @@ public enum CatalogLoader {
             } else {
                 try checkCoins(object)
                 let file = try JSONDecoder().decode(CatalogFile.self, from: data)
-                loaded = LoadedCatalog(products: try file.products.enumerated().map { try $0.element.product(at: "products[\($0.offset)]") })
+                loaded = LoadedCatalog(products: try file.products.enumerated().map { try $0.element.product(at: "products[\($0.offset)]", currency: file.currency) })
                 loaded.currency = file.currency
             }
         } catch let error as DecodingError {
@@ -91,7 +91,7 @@ public enum CatalogLoader {
                 continue
             }
             loaded.products[index] = Product(id: product.id, kind: product.kind, title: product.title, summary: product.summary,
-                                             price: product.price, coins: coins, subscription: product.subscription)
+                                             price: product.price, coins: coins, subscription: product.subscription, amount: product.amount)
         }
     }
 

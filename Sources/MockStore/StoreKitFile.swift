@@ -240,7 +240,7 @@ extension StoreKitFile.Entry {
         return (Product(id: id, kind: kind,
                         title: Localized(en: english?.displayName ?? fallback, zh: chinese?.displayName ?? fallback),
                         summary: Localized(en: english?.description ?? "", zh: chinese?.description ?? english?.description ?? ""),
-                        price: Localized(price), coins: 0, subscription: terms), notes)
+                        price: Localized(price), coins: 0, subscription: terms, amount: displayPrice.flatMap(prices.money)), notes)
     }
 
     private func subscriptionTerms(group: String, at location: String, prices: StorefrontPrice, notes: inout [String]) throws -> SubscriptionTerms {

@@ -1,4 +1,5 @@
 import Foundation
+import IAPCore
 
 /// Prices as the App Store shows them: the storefront's currency, formatted by Foundation for the file's locale
 /// (`$9.90`, `NT$99`, `₩1,500`, `¥600`, `9,99 €`). A whole amount shows no decimals; others show the currency's.
@@ -28,15 +29,21 @@ struct StorefrontPrice {
 
     /// The price shown for `displayPrice` ("9.9", "99"); nil when it is not an amount in range.
     func format(_ displayPrice: String) -> String? {
+        guard let amount = money(displayPrice)?.amount else { return nil }
+        var style = Decimal.FormatStyle.Currency(code: currency, locale: locale)
+        if amount == amount.rounded() { style = style.precision(.fractionLength(0)) }
+        return amount.formatted(style)
+    }
+
+    /// The amount of `displayPrice` in the storefront's currency; nil when it is not an amount in range.
+    func money(_ displayPrice: String) -> Money? {
         let trimmed = displayPrice.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty, trimmed.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
               trimmed.filter({ $0 == "." }).count <= 1,
               let amount = Decimal(string: trimmed, locale: Locale(identifier: "en_US_POSIX")), amount <= Self.highest else {
             return nil
         }
-        var style = Decimal.FormatStyle.Currency(code: currency, locale: locale)
-        if amount == amount.rounded() { style = style.precision(.fractionLength(0)) }
-        return amount.formatted(style)
+        return Money(amount, currency)
     }
 
     /// The price shown for `displayPrice` at `location`, or the problem that skips its product.

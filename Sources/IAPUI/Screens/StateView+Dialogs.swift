@@ -4,7 +4,7 @@ import IAPCore
 extension StateView {
     func unfinishedPrompt(transactionId: String, choice: Int) -> UnfinishedPrompt {
         let order = state.orders[transactionId]
-        return UnfinishedPrompt(title: Text.unfinished(lang), product: productLine(order?.productId),
+        return UnfinishedPrompt(title: Text.unfinished(lang), product: orderLine(order),
                                 reference: "\(Text.orderOf(lang)) \(order?.orderId ?? "—") · tx \(transactionId)",
                                 policy: state.serialPurchases ? Text.serialPolicy(lang) : nil,
                                 buttons: [Text.continueAction(lang), Text.later(lang)], focused: choice, theme: theme)
@@ -13,7 +13,7 @@ extension StateView {
     func logoutWarning(choice: Int) -> LogoutWarning {
         let orders = state.pendingOrders
         return LogoutWarning(question: Text.logoutPending(lang),
-                             orders: orders.prefix(LogoutWarning.shown).map { productLine($0.productId) + " · tx \($0.transactionId)" },
+                             orders: orders.prefix(LogoutWarning.shown).map { orderLine($0) + " · tx \($0.transactionId)" },
                              total: state.pendingCount, buttons: [Text.stay(lang), Text.logoutAnyway(lang)], focused: choice, theme: theme)
     }
 

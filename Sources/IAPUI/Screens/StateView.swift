@@ -17,4 +17,17 @@ struct StateView {
         guard let product = state.product(id) else { return id }
         return "\(product.title[lang]) · \(product.price[lang])"
     }
+
+    /// What the order paid, as the product list would say it now: its value in the screen's language, else the words an
+    /// earlier version kept, else the catalog's price (the catalog gave no amount).
+    func orderLine(_ order: PendingOrder?) -> String {
+        guard let order else { return "" }
+        guard let product = state.product(order.productId) else { return order.productId }
+        let price = switch order.price {
+        case let .value(money): money.words(lang)
+        case let .shown(text): text
+        case nil: product.price[lang]
+        }
+        return "\(product.title[lang]) · \(price)"
+    }
 }
