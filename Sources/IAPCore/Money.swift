@@ -13,22 +13,33 @@ public struct Money: Sendable, Equatable {
     }
 
     /// The amount a price written for people carries ("¥6", "$0.99", "₩1,500"): digits, commas that group thousands
-    /// and one decimal point; nil for anything else ("9,99 €"), where a comma might be the decimal mark.
+    /// and one decimal point; nil for anything else ("9,99 €"), where a comma might be the decimal mark. Read by hand
+    /// rather than by a regular expression or a locale: the catalog is read before the first frame, and either one
+    /// loads machinery (regex parsing, ICU's data) the launch has no other use for.
     public init?(shown text: String, currency: String) {
-        let number = text.filter { $0.isASCII && ($0.isNumber || $0 == "." || $0 == ",") }
-        guard text.filter({ $0.isASCII && $0.isNumber }).count > 0,
-              number.wholeMatch(of: /[0-9]{1,3}(,[0-9]{3})*(\.[0-9]+)?|[0-9]+(\.[0-9]+)?/) != nil,
-              let amount = Decimal(string: number.replacingOccurrences(of: ",", with: ""), locale: Self.posix) else { return nil }
+        let number = String(text.unicodeScalars.filter { Self.digits.contains($0) || $0 == "." || $0 == "," }.map(Character.init))
+        guard Self.isPlainAmount(number), let amount = Decimal(string: number.replacingOccurrences(of: ",", with: "")) else { return nil }
         self.init(amount, currency)
     }
 
     /// The amount as stored ("0.99"), read back by `init?(stored:currency:)` digit for digit.
-    public var stored: String { NSDecimalNumber(decimal: amount).description(withLocale: Self.posix) }
+    public var stored: String { amount.description }
 
     public init?(stored: String, currency: String) {
-        guard let amount = Decimal(string: stored, locale: Self.posix) else { return nil }
+        guard let amount = Decimal(string: stored) else { return nil }
         self.init(amount, currency)
     }
 
-    private static let posix = Locale(identifier: "en_US_POSIX")
+    private static let digits = CharacterSet(charactersIn: "0123456789")
+
+    /// "1500", "1,500", "0.99", "1,500.5": digits in groups of three after the first when commas group them, then at
+    /// most one point followed by digits.
+    static func isPlainAmount(_ number: String) -> Bool {
+        let isDigits = { (part: Substring) in !part.isEmpty && part.unicodeScalars.allSatisfy(digits.contains) }
+        let halves = number.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...2).contains(halves.count), halves.count == 1 || isDigits(halves[1]) else { return false }
+        let groups = halves[0].split(separator: ",", omittingEmptySubsequences: false)
+        guard groups.allSatisfy(isDigits) else { return false }
+        return groups.count == 1 || (groups[0].count <= 3 && groups.dropFirst().allSatisfy { $0.count == 3 })
+    }
 }

@@ -65,6 +65,9 @@ struct OrderPriceTests {
         #expect(Money(shown: "₩1,500", currency: "KRW") == Money(1500, "KRW"))
         #expect(Money(shown: "$0.99", currency: "USD") == Money(Decimal(string: "0.99")!, "USD"))
         #expect(Money(shown: "9,99 €", currency: "EUR") == nil)
+        #expect(Money(shown: "US$12,345.67", currency: "USD") == Money(Decimal(string: "12345.67")!, "USD"))
+        #expect(["1,50", "1.2.3", "12,3456", ",500", "1.", "free"].allSatisfy { Money(shown: $0, currency: "USD") == nil })
+        #expect(Money(stored: Money(Decimal(string: "0.99")!, "USD").stored, currency: "USD") == Money(Decimal(string: "0.99")!, "USD"))
         #expect(shippedCatalog.allSatisfy { $0.amount?.currency == "CNY" })
     }
 }
