@@ -40,6 +40,28 @@ struct CommandLineToolsTests {
         #expect(index.contains("客服应当怎么做"))
     }
 
+    @Test("iapsim is the app alone: a plain launch starts in it, anything else runs iapsim-wire in its place; alone, one line says how to build it")
+    func wireHandover() async throws {
+        let work = try makeWorkDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        func startsHere(_ arguments: [String]) async throws -> Bool {
+            try await spawn(["/usr/bin/env", "IAPSIM_LEAN_CHECK=1", builtBinary] + arguments, output: work + "/check") == 0
+        }
+        for plain in [[], ["--user", "alice", "--lang", "zh"], ["run", "--speed", "4", "--fault", "backend-down"]] {
+            #expect(try await startsHere(plain), "\(plain)")
+        }
+        for wire in [["--serve"], ["--backend", "http://127.0.0.1:9000"], ["--notify", "http://127.0.0.1:9000/n"], ["serve"], ["state"], ["--help"],
+                     ["--bogus"]] {
+            #expect(try await startsHere(wire) == false, "\(wire)")
+        }
+        #expect(try await spawn([builtBinary, "--version"], output: work + "/version") == 0)
+        #expect(try String(contentsOfFile: work + "/version", encoding: .utf8).contains("0.1.0"))
+        try FileManager.default.copyItem(atPath: builtBinary, toPath: work + "/iapsim")
+        #expect(try await spawn([work + "/iapsim", "serve"], output: work + "/alone") == 1)
+        let alone = try String(contentsOfFile: work + "/alone", encoding: .utf8)
+        #expect(alone.hasPrefix("iapsim: ") && alone.contains("scripts/build-release iapsim-wire") && alone.split(separator: "\n").count == 1, "\(alone)")
+    }
+
     @Test("play: a passing script exits 0 with a transcript; a failing one exits 1 at its line with the screen")
     func play() async throws {
         let work = try makeWorkDirectory()
