@@ -47,4 +47,20 @@ struct DevicesPanelTests {
         #expect(app.state.devices.map(\.user) == ["alice", nil])
         #expect(app.screen().contains("nobody logged in"))
     }
+
+    @Test("e explains every list panel, as it does anywhere: the panel's own state, and Esc goes back to the panel")
+    func explainedInEveryPanel() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        for (key, stateId) in [("F", "fault-panel"), ("S", "scenarios"), ("m", "subscriptions"), ("D", "devices")] {
+            app.press(.char(Character(key)))
+            let panel = app.state.modal
+            #expect(app.state.visibleStateId == stateId, "\(key)")
+            app.press(.char("e"))
+            #expect(app.state.modal == .explain(stateId: stateId, under: panel), "\(key): \(String(describing: app.state.modal))")
+            app.press(.escape)
+            #expect(app.state.modal == panel, "\(key)")
+            app.press(.escape)
+        }
+    }
 }
