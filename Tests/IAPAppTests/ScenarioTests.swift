@@ -115,6 +115,8 @@ struct ScenarioTests {
         ("wiggle", "t.iapsim:1: unknown step `wiggle`"),
         ("press Ctrl", "t.iapsim:1: unknown key \"Ctrl\""),
         ("fault backend-sideways", "t.iapsim:1: unknown fault \"backend-sideways\""),
+        ("fault backend-down:twice", "t.iapsim:1: \"twice\" is not how long backend-down lasts: give backend-down (until cleared) or backend-down:once"),
+        ("fault backend-slow=8:twice", "t.iapsim:1: \"twice\" is not how long backend-slow lasts: give backend-slow=8 (until cleared) or backend-slow=8:once"),
         ("fault crash-at=lunch", "t.iapsim:1: crash-at takes one of"),
         ("wait soon", "t.iapsim:1: `wait` needs a number of seconds"),
         ("expect credits alice many", "t.iapsim:1: `expect credits` counts with a whole number 0 to 1000000000, not \"many\""),

@@ -58,6 +58,12 @@ public struct ArmedFaults: Sendable, Equatable, Sequence, ExpressibleByArrayLite
             once = true
             spec = spec.dropLast(5)
         }
+        // A known fault with a suffix other than :once asked for a duration faults do not have.
+        if let colon = spec.lastIndex(of: ":"), let name = spec[..<colon].split(separator: "=").first, Fault(rawValue: String(name)) != nil {
+            let base = spec[..<colon]
+            throw FaultSyntaxError(message: "\"\(spec[spec.index(after: colon)...])\" is not how long \(name) lasts: "
+                                   + "give \(base) (until cleared) or \(base):once (gone after it fires once)")
+        }
         let parts = spec.split(separator: "=", maxSplits: 1).map(String.init)
         guard let name = parts.first, let fault = Fault(rawValue: name) else {
             throw FaultSyntaxError(message: "unknown fault \"\(parts.first ?? "")\" (`iapsim faults` lists them)")
