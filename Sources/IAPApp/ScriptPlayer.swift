@@ -280,12 +280,15 @@ public final class ScriptPlayer {
     private func count(_ what: Script.Count, user: String?) throws -> Int {
         // The parties' records outlive the app: they can be counted after it quit.
         let app = ScriptDriver(session: try session ?? app())
-        guard what != .unfinished else { return app.unfinishedTransactions() }
-        guard let user = user ?? app.state.user else { throw Failure(message: "`expect \(what.rawValue)` needs a user (nobody is logged in)") }
+        func subject() throws -> String {
+            guard let user = user ?? app.state.user else { throw Failure(message: "`expect \(what.rawValue)` needs a user (nobody is logged in)") }
+            return user
+        }
         switch what {
-        case .credits: return try app.credits(of: user)
-        case .coins: return try app.account(of: user).coins
-        case .pending, .unfinished: return try app.pendingOrders(of: user)
+        case .unfinished: return app.unfinishedTransactions()
+        case .credits: return try app.credits(of: subject())
+        case .coins: return try app.account(of: subject()).coins
+        case .pending: return try app.pendingOrders(of: subject())
         }
     }
 }

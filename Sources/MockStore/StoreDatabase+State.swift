@@ -43,12 +43,13 @@ extension StoreDatabase {
         return rows.map { row in
             let transaction = transaction(row)
             let record = StoreRecord(transaction: transaction, finished: row["finished"], account: row.text("account"))
+            let device = row.text("device") ?? firstDevice
             guard transaction.state == .purchased || transaction.state == .restored else {
-                return ReportedTransaction(record: record, device: row.text("device") ?? firstDevice, entry: nil)
+                return ReportedTransaction(record: record, device: device, entry: nil)
             }
             let original = transaction.originalId
             let listed = ReceiptRow(transaction: transaction, details: TransactionDetails(row: row), originalDate: dates[original] ?? transaction.date)
-            return ReportedTransaction(record: record, device: row.text("device") ?? firstDevice, entry: Receipt.Entry(listed, group: groups[original]))
+            return ReportedTransaction(record: record, device: device, entry: Receipt.Entry(listed, group: groups[original]))
         }
     }
 
