@@ -9,8 +9,8 @@ public enum WireExecutable {
         let own = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let path = URL(fileURLWithPath: own).deletingLastPathComponent().appendingPathComponent(name).path
         guard FileManager.default.isExecutableFile(atPath: path) else {
-            Console.fail("this needs \(path), which is not built: run it through scripts/run, which builds what is asked, "
-                         + "or build it with scripts/build-release \(name)")
+            Console.fail("this needs \(name) beside iapsim, and there is no \(path): run it through scripts/run, which builds what is "
+                         + "asked, or build it with scripts/build-release \(name) (a copied iapsim needs \(name) copied beside it)")
         }
         let argv = CommandLine.arguments.map { strdup($0) } + [nil]
         execv(path, argv)
