@@ -18,8 +18,9 @@ public final class AppRuntime {
     public weak var host: Host?
     /// Every device of the data directory, read when the devices panel opens (the session knows where they are).
     public var devices: () -> [DeviceSummary] = { [] }
-    /// Sees every action as it is reduced, with the effects it produced (the event timeline).
-    public var onAction: ((Action, [Effect]) -> Void)?
+    /// Sees every action as it is reduced, with the effects it produced and the state it was reduced from (the event
+    /// timeline tells what changed).
+    public var onAction: ((_ action: Action, _ effects: [Effect], _ before: AppState) -> Void)?
 
     public init(state: AppState, parties: Parties, timers: TimerQueue) {
         self.state = state
@@ -78,8 +79,9 @@ public final class AppRuntime {
         defer { draining = false }
         while !inbox.isEmpty {
             let next = inbox.removeFirst()
+            let before = state
             let effects = state.reduce(next, now: timers.now)
-            onAction?(next, effects)
+            onAction?(next, effects, before)
             for effect in effects {
                 if let budget = effectBudget {
                     guard budget > 0 else {

@@ -107,8 +107,8 @@ public final class AppSession {
     /// Hooks the new runtime to the session (timeline, scenario list), then launches it.
     private func start(user: String?) {
         let timers = timers
-        runtime.onAction = { [weak self] action, effects in
-            self?.timeline.record(action, effects, at: timers.now)
+        runtime.onAction = { [weak self] action, effects, before in
+            self?.timeline.record(action, effects, from: before, at: timers.now)
             self?.onAction?(timers.now, action, effects)
         }
         runtime.host = host

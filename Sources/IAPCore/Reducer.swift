@@ -165,7 +165,7 @@ extension AppState {
             return []
         }
         var loaded = Session(user: name)
-        loaded.account = account
+        loaded.accountReading = session?.accountReading
         loaded.orders = Dictionary(snapshot.pending.map { ($0.transactionId, $0) }, uniquingKeysWith: { $1 })
         loaded.pendingTotal = snapshot.pendingTotal
         loaded.pageEnd = snapshot.pending.last { $0.status == .pending }

@@ -4,9 +4,19 @@ import Foundation
 /// user can reach their orders, prompts or retries (C7, I6).
 public struct Session: Sendable, Equatable {
     public internal(set) var user: String
-    public var account = Account()
-    /// The user's subscriptions as the store reports them, one per group.
-    public var subscriptions: [SubscriptionStatus] = []
+    /// The backend's account as last read: nothing owned before the first reading.
+    public var account: Account {
+        get { accountReading ?? Account() }
+        set { accountReading = newValue }
+    }
+    /// The user's subscriptions as the store last reported them, one per group.
+    public var subscriptions: [SubscriptionStatus] {
+        get { subscriptionsReading ?? [] }
+        set { subscriptionsReading = newValue }
+    }
+    /// The last readings as they came, nil until the first: what a new reading is news against.
+    public internal(set) var accountReading: Account?
+    public internal(set) var subscriptionsReading: [SubscriptionStatus]?
     /// The user's orders the core is working on, by transaction id: the pages of the backlog read so far (a page is
     /// read when the user has answered every order found at login in memory), the orders this session wrote, and
     /// those with a verdict waiting for the store. Never the whole backlog: every order not in memory is one found at

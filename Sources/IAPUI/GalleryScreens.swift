@@ -84,20 +84,21 @@ public struct GalleryScreen: Sendable {
         inspector.creditTotal = 2
         // The story of the pending order, told by the real timeline.
         var timeline = Timeline()
+        let before = AppState(now: now)
         var order = pending
         order.attempts = 0
         let transaction = StoreTransaction(id: order.transactionId, productId: order.productId, state: .purchased,
                                            applicationUsername: nil, date: order.purchasedAt)
-        timeline.record(.key(.enter), [.createOrder(user: "alice", productId: order.productId)], at: now.addingTimeInterval(-60))
+        timeline.record(.key(.enter), [.createOrder(user: "alice", productId: order.productId)], from: before, at: now.addingTimeInterval(-60))
         let intent = PaymentIntent(id: 1, user: "alice", productId: order.productId, orderId: nil, createdAt: now.addingTimeInterval(-60))
         timeline.record(.orderCreated(user: "alice", productId: order.productId, .failure(.unreachable)),
-                        [.recordIntent(user: "alice", productId: order.productId, orderId: nil, at: intent.createdAt)], at: intent.createdAt)
+                        [.recordIntent(user: "alice", productId: order.productId, orderId: nil, at: intent.createdAt)], from: before, at: intent.createdAt)
         timeline.record(.intentRecorded(user: "alice", productId: order.productId, intent),
-                        [.addPayment(Payment(productId: order.productId, applicationUsername: nil, account: "alice", id: 1))], at: intent.createdAt)
-        timeline.record(.storeUpdated([transaction]), [.persist(order, closingIntent: 1)], at: now.addingTimeInterval(-59))
-        timeline.record(.persisted(order, ok: true), [.verify(order)], at: now.addingTimeInterval(-59))
-        timeline.record(.verified(order, .retry(reason: .backendUnreachable)), [.persist(pending, closingIntent: nil)], at: now.addingTimeInterval(-58))
-        timeline.record(.tick, [.verify(pending)], at: now.addingTimeInterval(-2))
+                        [.addPayment(Payment(productId: order.productId, applicationUsername: nil, account: "alice", id: 1))], from: before, at: intent.createdAt)
+        timeline.record(.storeUpdated([transaction]), [.persist(order, closingIntent: 1)], from: before, at: now.addingTimeInterval(-59))
+        timeline.record(.persisted(order, ok: true), [.verify(order)], from: before, at: now.addingTimeInterval(-59))
+        timeline.record(.verified(order, .retry(reason: .backendUnreachable)), [.persist(pending, closingIntent: nil)], from: before, at: now.addingTimeInterval(-58))
+        timeline.record(.tick, [.verify(pending)], from: before, at: now.addingTimeInterval(-2))
 
         let own = [
             GalleryScreen("login") { lang in

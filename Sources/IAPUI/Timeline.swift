@@ -6,10 +6,6 @@ import IAPCore
 public struct Timeline: Sendable {
     private var entries: [(at: Date, text: Localized)] = []
     private let capacity: Int
-    /// Each user's last reading of their subscriptions and of the backend's account: what the store and the backend do
-    /// on their own reaches the app only as a new reading, told here as its difference from the last.
-    private var subscriptions: [String: [SubscriptionStatus]] = [:]
-    private var accounts: [String: Account] = [:]
 
     public init(capacity: Int = 200) {
         self.capacity = capacity
@@ -25,13 +21,16 @@ public struct Timeline: Sendable {
         if entries.count > capacity { entries.removeFirst(entries.count - capacity) }
     }
 
-    public mutating func record(_ action: Action, _ effects: [Effect], at date: Date) {
+    /// An action as it was reduced from `before`, with the effects it led to. What the store and the backend do on
+    /// their own reaches the app only as a new reading, told as its difference from the reading `before` held.
+    public mutating func record(_ action: Action, _ effects: [Effect], from before: AppState, at date: Date) {
         let text: Localized?
+        let reading = { (user: String) in before.session?.user == user ? before.session : nil }
         switch action {
         case let .subscriptionsLoaded(user, statuses):
-            text = news(user, statuses)
+            text = reading(user)?.subscriptionsReading.flatMap { Self.news(since: $0, statuses) }
         case let .accountLoaded(user, account):
-            text = losses(user, account)
+            text = reading(user)?.accountReading.flatMap { Self.losses(of: user, since: $0, account) }
         default:
             text = Self.line(action, effects, date)
         }
@@ -45,20 +44,16 @@ public struct Timeline: Sendable {
         note(delivery.attemptWords, at: date)
     }
 
-    /// Renewals, billing retries, expiries, refunds and plan changes since the user's last reading; nothing at the
-    /// first reading, which is where things stand, not news.
-    private mutating func news(_ user: String, _ statuses: [SubscriptionStatus]) -> Localized? {
-        defer { subscriptions[user] = statuses }
-        guard let last = subscriptions[user] else { return nil }
+    /// Renewals, billing retries, expiries, refunds and plan changes since the user's last reading. There is none at a
+    /// session's first reading, which is where things stand, not news.
+    private static func news(since last: [SubscriptionStatus], _ statuses: [SubscriptionStatus]) -> Localized? {
         let changes = SubscriptionChange.changes(from: last, to: statuses)
         return changes.isEmpty ? nil : changes.map(\.words).joined(separator: Localized("; "))
     }
 
     /// What the backend took back since the user's last reading (a refund, an entitlement past its expiry and grace);
     /// what it grants is told where it is credited.
-    private mutating func losses(_ user: String, _ account: Account) -> Localized? {
-        defer { accounts[user] = account }
-        guard let last = accounts[user] else { return nil }
+    private static func losses(of user: String, since last: Account, _ account: Account) -> Localized? {
         var lines: [Localized] = []
         if account.coins < last.coins {
             let taken = last.coins - account.coins

@@ -99,7 +99,7 @@ struct StateCatalogTests {
             (.alarm(.readFailed(user: "alice")), []),
         ]
         var timeline = Timeline()
-        for (action, effects) in story { timeline.record(action, effects, at: .init(timeIntervalSince1970: 0)) }
+        for (action, effects) in story { timeline.record(action, effects, from: AppState(), at: .init(timeIntervalSince1970: 0)) }
         let en = timeline.entries(.en).map(\.text), zh = timeline.entries(.zh).map(\.text)
         #expect(en.count == story.count)
         for (a, b) in zip(en, zh) { #expect(a != b, "\(a) is not translated") }

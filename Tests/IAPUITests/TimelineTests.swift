@@ -16,11 +16,29 @@ struct TimelineTests {
                            renewsAs: renewsAs, originalTransactionId: "1000000004")
     }
 
+    /// Alice's session reducing each action in turn, the timeline given the state each was reduced from.
+    struct Reading {
+        var timeline = Timeline()
+        var state = AppState()
+
+        init(user: String = "alice") {
+            state.session = Session(user: user)
+        }
+
+        mutating func read(_ action: Action) {
+            let before = state
+            _ = state.reduce(action, now: start)
+            timeline.record(action, [], from: before, at: start)
+        }
+
+        var en: [String] { timeline.entries(.en).map(\.text) }
+    }
+
     /// The timeline after each reading in turn, the first one only setting where things stand.
     static func told(_ readings: [[SubscriptionStatus]]) -> (en: [String], zh: [String]) {
-        var timeline = Timeline()
-        for reading in readings { timeline.record(.subscriptionsLoaded("alice", reading), [], at: start) }
-        return (timeline.entries(.en).map(\.text), timeline.entries(.zh).map(\.text))
+        var session = Reading()
+        for reading in readings { session.read(.subscriptionsLoaded("alice", reading)) }
+        return (session.en, session.timeline.entries(.zh).map(\.text))
     }
 
     @Test("a subscription's life: trial, first paid renewal, a failed charge, recovery, cancel, expiry")
@@ -79,28 +97,50 @@ struct TimelineTests {
         #expect(Self.told([[Self.vip(.active, 20)]]).en.isEmpty)
     }
 
+    @Test("news is told against the reading the state held: not another user's, not a closed session's, and from any timeline")
+    func againstTheState() {
+        var alice = Reading()
+        alice.read(.subscriptionsLoaded("alice", [Self.vip(.active, 20)]))
+        alice.read(.accountLoaded("alice", Account(coins: 60)))
+        // Bob's readings while alice is logged in are not hers, and are not kept for later.
+        alice.read(.subscriptionsLoaded("bob", [Self.vip(.expired, 0)]))
+        alice.read(.accountLoaded("bob", Account()))
+        #expect(alice.en.isEmpty, "\(alice.en)")
+        // A new timeline (a relaunched program) given that state tells the next change all the same.
+        var told = Timeline()
+        told.record(.subscriptionsLoaded("alice", [Self.vip(.revoked, 1)]), [], from: alice.state, at: Self.start)
+        told.record(.accountLoaded("alice", Account()), [], from: alice.state, at: Self.start)
+        #expect(told.entries(.en).map(\.text) == ["store: com.iapsim.vip.monthly refunded by Apple: Refunded · ended 16 Jan",
+                                                  "backend: 60 coins taken back from alice"])
+        // A session logged in afresh starts from where things stand: its first reading is no news.
+        var again = Reading()
+        again.read(.subscriptionsLoaded("alice", [Self.vip(.revoked, 1)]))
+        again.read(.accountLoaded("alice", Account()))
+        #expect(again.en.isEmpty, "\(again.en)")
+    }
+
     @Test("a renewal reaching the app is told as one; what the backend takes back is told too")
     func renewalAndRevocation() {
-        var timeline = Timeline()
+        var session = Reading()
         let renewal = StoreTransaction(id: "1000000012", productId: "com.iapsim.vip.monthly", state: .purchased, applicationUsername: nil,
                                        date: Self.start, originalTransactionId: "1000000004")
         let bought = StoreTransaction(id: "1000000013", productId: "com.iapsim.vip.plus", state: .purchased, applicationUsername: "ORD-1",
                                       date: Self.start, originalTransactionId: "1000000004")
-        timeline.record(.storeUpdated([renewal, bought]), [], at: Self.start)
-        timeline.record(.accountLoaded("alice", Account(coins: 360, owned: ["com.iapsim.noads", "com.iapsim.vip.monthly"])), [], at: Self.start)
-        timeline.record(.accountLoaded("alice", Account(coins: 300, owned: ["com.iapsim.vip.monthly"])), [], at: Self.start)
-        timeline.record(.accountLoaded("alice", Account(coins: 360, owned: ["com.iapsim.vip.monthly"])), [], at: Self.start)
+        session.timeline.record(.storeUpdated([renewal, bought]), [], from: session.state, at: Self.start)
+        session.read(.accountLoaded("alice", Account(coins: 360, owned: ["com.iapsim.noads", "com.iapsim.vip.monthly"])))
+        session.read(.accountLoaded("alice", Account(coins: 300, owned: ["com.iapsim.vip.monthly"])))
+        session.read(.accountLoaded("alice", Account(coins: 360, owned: ["com.iapsim.vip.monthly"])))
         var gems = Account(coins: 360, owned: ["com.iapsim.vip.monthly"])
         gems.units = ["com.example.gems": 3]
-        timeline.record(.accountLoaded("alice", gems), [], at: Self.start)
+        session.read(.accountLoaded("alice", gems))
         gems.units = ["com.example.gems": 1]
-        timeline.record(.accountLoaded("alice", gems), [], at: Self.start)
-        #expect(timeline.entries(.en).map(\.text) == [
+        session.read(.accountLoaded("alice", gems))
+        #expect(session.en == [
             "store: tx 1000000012 purchased, a renewal of 1000000004; tx 1000000013 purchased",
             "backend: 60 coins taken back from alice; backend: alice no longer has com.iapsim.noads",
             "backend: 2 × com.example.gems taken back from alice",
         ])
-        #expect(timeline.entries(.zh).map(\.text)[0] == "商店:tx 1000000012 已购买,为 1000000004 的续期; tx 1000000013 已购买")
+        #expect(session.timeline.entries(.zh).map(\.text)[0] == "商店:tx 1000000012 已购买,为 1000000004 的续期; tx 1000000013 已购买")
     }
 
     @Test("times since the first entry keep eight columns: seconds to the tenth, then days and hours up to a year")
