@@ -51,7 +51,8 @@ extension BackendDatabase {
     }
 
     public func queuedForApple(_ transactionId: String) throws -> AppleRetry? {
-        try queue.inDatabase { db in try AppleRetry.fetchOne(db, key: transactionId) }
+        // Asked at every verification: a cached statement, not the query interface's SQL built again.
+        try queue.inDatabase { db in try AppleRetry.fetchOne(db.cachedStatement(sql: "SELECT * FROM appleRetry WHERE transactionId = ?"), arguments: [transactionId]) }
     }
 
     /// What the backend is retrying with Apple, the soonest first (support's view, `iapsim state`).

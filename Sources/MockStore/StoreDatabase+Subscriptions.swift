@@ -51,11 +51,12 @@ extension StoreDatabase {
     }
 
     static func subscription(_ db: Database, account: String, group: String) throws -> SubscriptionRecord? {
-        try SubscriptionRecord.filter(Column("account") == account && Column("groupId") == group).fetchOne(db)
+        try SubscriptionRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM subscription WHERE account = ? AND groupId = ?"),
+                                        arguments: [account, group])
     }
 
     static func subscription(_ db: Database, original: String) throws -> SubscriptionRecord? {
-        try SubscriptionRecord.fetchOne(db, key: original)
+        try SubscriptionRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM subscription WHERE originalTransactionId = ?"), arguments: [original])
     }
 
     static func details(_ db: Database, _ id: String) throws -> TransactionDetails {
@@ -121,8 +122,7 @@ extension StoreDatabase {
     /// The account's subscriptions, one per group, as StoreKit reports them.
     func subscriptions(account: String) throws -> [SubscriptionStatus] {
         try queue.inDatabase { db in
-            try SubscriptionRecord.filter(Column("account") == account).order(Column("groupId")).fetchAll(db)
-                .map { $0.status(offer: try Self.details(db, $0.latestTransactionId).offer) }
+            try Self.subscriptionRecords(db, account: account).map { $0.status(offer: try Self.details(db, $0.latestTransactionId).offer) }
         }
     }
 
@@ -293,7 +293,13 @@ extension StoreDatabase {
 
     /// The account's chains, one per group.
     func subscriptionRecords(account: String) throws -> [SubscriptionRecord] {
-        try queue.inDatabase { db in try SubscriptionRecord.filter(Column("account") == account).order(Column("groupId")).fetchAll(db) }
+        try queue.inDatabase { db in try Self.subscriptionRecords(db, account: account) }
+    }
+
+    // Plain SQL in a cached statement: these run at every purchase and reading, where building the query interface's
+    // SQL again each time costs more than the read.
+    private static func subscriptionRecords(_ db: Database, account: String) throws -> [SubscriptionRecord] {
+        try SubscriptionRecord.fetchAll(db.cachedStatement(sql: "SELECT * FROM subscription WHERE account = ? ORDER BY groupId"), arguments: [account])
     }
 
     /// The chains of these original transactions: what a receipt's pending renewal info reports, without reading every
