@@ -12,14 +12,16 @@ public enum AppleDate {
         Int64((min(max(date.timeIntervalSince1970, 0), latest.timeIntervalSince1970) * 1000).rounded())
     }
 
-    static func gmt(_ date: Date) -> String { text(date, in: "GMT", named: "Etc/GMT") }
-    static func pst(_ date: Date) -> String { text(date, in: "America/Los_Angeles", named: "America/Los_Angeles") }
+    static func gmt(_ date: Date) -> String { gmtStyle.format(date) + " Etc/GMT" }
+    static func pst(_ date: Date) -> String { cupertinoStyle.format(date) + " America/Los_Angeles" }
 
-    private static func text(_ date: Date, in zone: String, named name: String) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: zone) ?? TimeZone(secondsFromGMT: 0)!
-        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        return String(format: "%04d-%02d-%02d %02d:%02d:%02d ", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0, c.second ?? 0)
-            + name
+    // Made once: a receipt writes several dates, and each new calendar looks its time zone up again.
+    private static let gmtStyle = style(TimeZone(secondsFromGMT: 0)!)
+    private static let cupertinoStyle = style(TimeZone(identifier: "America/Los_Angeles") ?? TimeZone(secondsFromGMT: 0)!)
+
+    /// "2024-05-01 12:00:00" in the zone: no "T", no fraction, no zone after it.
+    private static func style(_ zone: TimeZone) -> Date.ISO8601FormatStyle {
+        Date.ISO8601FormatStyle(dateSeparator: .dash, dateTimeSeparator: .space, timeSeparator: .colon, timeZone: zone)
+            .year().month().day().time(includingFractionalSeconds: false)
     }
 }
