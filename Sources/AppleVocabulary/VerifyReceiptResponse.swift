@@ -33,6 +33,12 @@ public struct PendingRenewalInfo: Codable, Sendable, Equatable {
         if retrying { return "1" }
         return expirationIntent == ExpirationIntent.billingError ? "0" : nil
     }
+
+    /// Apple's `expiration_intent`: why the subscription ended, once it did; and 2, a billing error, from the renewal
+    /// that could not be charged on, while Apple still retries (grace period included), as Apple answers then.
+    public static func expirationIntent(retrying: Bool, ended: Int?) -> String? {
+        (ended ?? (retrying ? ExpirationIntent.billingError : nil)).map(String.init)
+    }
 }
 
 /// Apple's `expiration_intent` values (3, a price increase the customer did not consent to, iapsim does not make).

@@ -77,11 +77,11 @@ public struct AppleRecords {
 
 extension PendingRenewalInfo {
     init(_ chain: SubscriptionRecord) {
+        let retrying = !chain.isOver && chain.retryUntil != nil
         self.init(auto_renew_product_id: chain.renewsAs, auto_renew_status: chain.autoRenew ? "1" : "0",
                   original_transaction_id: chain.originalTransactionId, product_id: chain.productId,
-                  expiration_intent: chain.expirationIntent.map(String.init),
-                  is_in_billing_retry_period: PendingRenewalInfo.billingRetryFlag(retrying: !chain.isOver && chain.retryUntil != nil,
-                                                                                  expirationIntent: chain.expirationIntent),
+                  expiration_intent: PendingRenewalInfo.expirationIntent(retrying: retrying, ended: chain.expirationIntent),
+                  is_in_billing_retry_period: PendingRenewalInfo.billingRetryFlag(retrying: retrying, expirationIntent: chain.expirationIntent),
                   grace_period_expires_date_ms: chain.graceUntil.map(Receipt.Entry.milliseconds))
     }
 }

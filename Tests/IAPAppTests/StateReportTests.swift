@@ -127,7 +127,7 @@ struct StateReportTests {
         subscription = try #require(state.subscriptions("alice").first)
         #expect(subscription["status"] as? String == "billing-retry")
         #expect(subscription["is_in_billing_retry_period"] as? String == "1")
-        #expect(subscription["expiration_intent"] is NSNull && subscription["grace_period_expires_date_ms"] is NSNull)
+        #expect(subscription["expiration_intent"] as? String == "2" && subscription["grace_period_expires_date_ms"] is NSNull)
         #expect(state.owned("alice") == [Self.noAds])
         #expect(try #require(Double(grace)) / 1000 <= app.timers.now.timeIntervalSince1970)
         app.advance(44 * 86_400)
