@@ -174,7 +174,8 @@ public struct HUD: Sendable, Equatable {
 /// A dialog that takes the keys until answered.
 public indirect enum Modal: Sendable, Equatable {
     /// Every key; `page` is counted round however many pages the screen needs (PgDn past the last gives the first again).
-    case help(page: Int)
+    /// Closing it gives back what was open `under` it.
+    case help(page: Int, under: Modal? = nil)
     case quitConfirm
     /// `choice` 0 is Continue (the default), 1 is Later.
     case unfinished(transactionId: String, choice: Int)

@@ -63,8 +63,10 @@ extension AppState {
         case .back:
             return back()
         case .help:
-            if case .help = modal { return closeOverlay() }
-            modal = .help(page: 0)
+            if case let .help(_, under) = modal { return close(to: under) }
+            // The launch prompt comes back by itself when overlays close; anything else is given back by name.
+            if case .unfinished = modal { modal = nil }
+            modal = .help(page: 0, under: modal)
         case .quit:
             return perform(.quit(confirmed: false))
         case .confirm:
@@ -112,7 +114,9 @@ extension AppState {
         case .compensateConfirm:
             modal = .inspector
             return []
-        case .help, .quitConfirm, .logoutWarning, .faultPanel, .scenarios, .inspector, .stateCatalog, .subscriptions, .panel:
+        case let .help(_, under):
+            return close(to: under)
+        case .quitConfirm, .logoutWarning, .faultPanel, .scenarios, .inspector, .stateCatalog, .subscriptions, .panel:
             return closeOverlay()
         case let .explain(_, under):
             modal = under
@@ -129,7 +133,14 @@ extension AppState {
     }
 
     private mutating func turnHelpPage(by step: Int) {
-        if case let .help(page) = modal { modal = .help(page: page + step) }
+        if case let .help(page, under) = modal { modal = .help(page: page + step, under: under) }
+    }
+
+    /// Back to the panel or dialog a help page was opened over, or out of every overlay.
+    private mutating func close(to under: Modal?) -> [Effect] {
+        guard let under else { return closeOverlay() }
+        modal = under
+        return []
     }
 
     /// An overlay opened over a prompt gives the prompt back when it closes.

@@ -102,6 +102,22 @@ struct KeyInputTests {
         #expect(state.modal == nil)
     }
 
+    @Test("? over a panel closes back to that panel, with ? or Esc, on any page")
+    func helpOverAPanel() {
+        for under in [Modal.inspector, .faultPanel(selection: 2), .subscriptions(selection: 0)] {
+            for close in [Key.char("?"), .escape] {
+                var state = AppState()
+                state.user = "alice"
+                state.modal = under
+                _ = state.reduce(.key(.char("?")), now: state.now)
+                _ = state.reduce(.key(.pageDown), now: state.now)
+                #expect(state.visibleStateId == "help", "\(under)")
+                _ = state.reduce(.key(close), now: state.now)
+                #expect(state.modal == under, "\(under), \(close)")
+            }
+        }
+    }
+
     @Test("Tab switches buttons and says so in ?")
     func tabInHelp() {
         var state = AppState()

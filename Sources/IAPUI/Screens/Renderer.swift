@@ -36,7 +36,7 @@ public enum Renderer {
         case let .unfinished(id, choice): view.unfinishedPrompt(transactionId: id, choice: choice).draw(in: layout.middle, on: &grid)
         case let .logoutWarning(choice): view.logoutWarning(choice: choice).draw(in: layout.middle, on: &grid)
         case .quitConfirm: view.quitConfirm(over: layout.middle).draw(in: layout.middle, on: &grid)
-        case let .help(page): view.help(page: page).draw(in: layout.middle, on: &grid)
+        case let .help(page, _): view.help(page: page).draw(in: layout.middle, on: &grid)
         case .inspector, .compensateConfirm:
             grid.fill(layout.inspector, style: theme.plain)
             let (columns, timeline) = layout.inspectorParts
