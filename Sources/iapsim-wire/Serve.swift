@@ -11,8 +11,12 @@ import Terminal
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve Apple's verifyReceipt and App Store Server API, on the data directory's store, on 127.0.0.1.",
-        discussion: "Runs until interrupted (Ctrl-C). While the app runs on the same data directory, use its --serve instead.")
+        abstract: "Serve Apple's verifyReceipt, the App Store Server API and the built-in backend, on the data directory's store, on 127.0.0.1.",
+        discussion: """
+            Routes: /verifyReceipt and /sandbox/verifyReceipt; /inApps/v1 and /inApps/v2 (the App Store Server API, with a \
+            bearer token: iapsim keys); /backend/v1 (the built-in backend, by docs/backend-contract.yaml).
+            Runs until interrupted (Ctrl-C). While the app runs on the same data directory, use its --serve instead.
+            """)
 
     @OptionGroup var data: DataOptions
     @OptionGroup var catalog: CatalogOption

@@ -129,6 +129,15 @@ struct CommandLineEcosystemTests {
         }
     }
 
+    @Test("serve's help names everything it serves: Apple's verifyReceipt and Server API, and the built-in backend")
+    func serveHelp() async throws {
+        let (_, wrapped) = try await run(["serve", "--help"])
+        let help = wrapped.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for served in ["verifyReceipt", "App Store Server API", "/backend/v1"] {
+            #expect(help.contains(served), "\(served): \(help)")
+        }
+    }
+
     @Test("the committed man page covers every command (scripts/man writes it from the definitions)")
     func manPage() async throws {
         let page = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/iapsim.1"), encoding: .utf8)
