@@ -32,7 +32,7 @@ public struct Timeline: Sendable {
         case let .accountLoaded(user, account):
             text = reading(user)?.accountReading.flatMap { Self.losses(of: user, since: $0, account) }
         default:
-            text = Self.line(action, effects, date)
+            text = Self.line(action, effects, date, nothingDone: Self.nothingDone(action, effects, before))
         }
         guard let text else { return }
         note(text, at: date)
@@ -69,10 +69,19 @@ public struct Timeline: Sendable {
         return lines.isEmpty ? nil : lines.joined(separator: Localized("; "))
     }
 
-    private static func line(_ action: Action, _ effects: [Effect], _ now: Date) -> Localized? {
+    private static func line(_ action: Action, _ effects: [Effect], _ now: Date, nothingDone: Localized? = nil) -> Localized? {
         guard let text = describe(action) else { return nil }
         let work = effects.compactMap { describe($0, now: now) }
+        if work.isEmpty, let nothingDone { return text + " → " + nothingDone }
         return work.isEmpty ? text : text + " → " + work.joined(separator: Localized(en: ", ", zh: "、"))
+    }
+
+    /// Why a support key did nothing, where the screen would otherwise not say.
+    private static func nothingDone(_ action: Action, _ effects: [Effect], _ before: AppState) -> Localized? {
+        guard case let .key(key) = action, effects.isEmpty, before.modal == .inspector,
+              Keymap.command(for: key, in: before.keyContext) == .compensate, before.compensableOrder == nil else { return nil }
+        let user = before.user ?? "—"
+        return Localized(en: "nothing to compensate: no order of \(user)'s is waiting with an order id", zh: "无可补单:\(user) 没有带订单号的待处理订单")
     }
 
     static func describe(_ action: Action) -> Localized? {

@@ -119,6 +119,15 @@ struct TimelineTests {
         #expect(again.en.isEmpty, "\(again.en)")
     }
 
+    @Test("c in the inspector with no order to compensate says so, where it did nothing at all")
+    func nothingToCompensate() {
+        var session = Reading()
+        session.state.modal = .inspector
+        session.read(.key(.char("c")))
+        #expect(session.en == ["key c → nothing to compensate: no order of alice's is waiting with an order id"], "\(session.en)")
+        #expect(session.timeline.entries(.zh).map(\.text) == ["按键 c → 无可补单:alice 没有带订单号的待处理订单"])
+    }
+
     @Test("a renewal reaching the app is told as one; what the backend takes back is told too")
     func renewalAndRevocation() {
         var session = Reading()
