@@ -298,6 +298,6 @@ struct VerifyTask {
 /// receipt it has seen before.
 public enum ReceiptHash {
     public static func of(_ receipt: String) -> String {
-        SHA256.hash(data: Data(receipt.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: Data(receipt.utf8)).prefix(8).hex
     }
 }

@@ -202,7 +202,8 @@ public final class BackendDatabase {
     static func createOrder(_ db: Database, user: String, productId: String, at date: Date) throws -> String {
         let next = try Int.fetchOne(db.cachedStatement(sql: "SELECT value FROM meta WHERE key = 'nextOrder'")) ?? 1
         try db.cachedStatement(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('nextOrder', ?)").execute(arguments: [next + 1])
-        let id = String(format: "ORD-%06d", next)
+        let digits = String(next)
+        let id = "ORD-" + String(repeating: "0", count: max(6 - digits.count, 0)) + digits
         try db.cachedStatement(sql: "INSERT INTO orders (id, user, productId, createdAt) VALUES (?, ?, ?, ?)").execute(
                        arguments: [id, user, productId, date.timeIntervalSince1970])
         return id

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import GRDB
+import IAPCore
 
 /// What the store makes once and keeps for good in its meta table: its receipt signing key, verifyReceipt's shared
 /// secret, its certificate chain, its API keys.
@@ -30,7 +31,7 @@ extension StoreDatabase {
             let secret = try Self.secret(db, "sharedSecret") {
                 let key = SymmetricKey(data: try Self.secret(db, "signingKey") { Curve25519.Signing.PrivateKey().rawRepresentation })
                 let digest = HMAC<SHA256>.authenticationCode(for: Data("verifyReceipt shared secret".utf8), using: key)
-                return Data(digest.prefix(16).map { String(format: "%02x", $0) }.joined().utf8)
+                return Data(digest.prefix(16).hex.utf8)
             }
             return String(decoding: secret, as: UTF8.self)
         }

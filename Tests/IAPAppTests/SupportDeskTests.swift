@@ -51,6 +51,12 @@ struct SupportDeskTests {
         #expect(app.screen(width: 120, height: 40).contains("receipt-empty"))
     }
 
+    @Test("a receipt's hash is the first 8 bytes of its SHA-256 in lowercase hex, the same as every earlier version wrote it")
+    func receiptHashWords() {
+        #expect(ReceiptHash.of("abc") == "ba7816bf8f01cfea")
+        #expect([0, 9, 10, 255].hex == "00090aff")
+    }
+
     @Test("the receipt's hash goes with the verify; the same receipt for a decided transaction again is a replay, listed with who sent it")
     func replaySpotted() throws {
         let app = try Harness(user: "alice")
