@@ -144,8 +144,14 @@ public final class MockPaymentQueue: PaymentQueue {
 
     public func finish(transactionId: String) -> Bool {
         guard faults.fire(.finishNotFound) == nil else { return false }
+        return attempt { try finishedByServer(transactionId: transactionId) } ?? false
+    }
+
+    /// A team's server finished it (the Server API's Finish Transaction): as the app's finish, without the app's
+    /// fault. False when it was not in the queue (unknown, or finished already).
+    public func finishedByServer(transactionId: String) throws -> Bool {
         signedReceipt = nil
-        return attempt { try database.finish(transactionId) } ?? false
+        return try database.finish(transactionId)
     }
 
     public func appReceipt() -> String? {

@@ -79,6 +79,23 @@ struct AppleEndpoints: Sendable {
                 }
             }
         }
+        // The team's server says it delivered the content: the store finishes the transaction as the app's finish would,
+        // so StoreKit no longer delivers it. A transaction finished already is finished: 200 again.
+        serverAPI.post("v1/transactions/:id/finish") { request, context in
+            let id = context.parameters.get("id")
+            if Self.malformed(id) { return Wire.apiError(.invalidTransactionId) }
+            let answer: APIErrorBody? = await parties.perform { [served] answer in
+                let parties = served.value
+                do {
+                    guard let id, try parties.records.transaction(id) != nil else { return answer(.transactionIdNotFound) }
+                    _ = try parties.store.finishedByServer(transactionId: id)
+                    answer(nil)
+                } catch {
+                    answer(.generalInternalRetryable)
+                }
+            }
+            return answer.map { Wire.apiError($0) } ?? Response(status: .ok, headers: [Wire.summaryHeader: "finished"])
+        }
         serverAPI.post("v1/notifications/test") { request, _ in
             await api(request, id: nil) { _, parties, now in
                 let token = UUID().uuidString.lowercased() + "_" + String(Int64(now.timeIntervalSince1970 * 1000))
@@ -110,9 +127,7 @@ struct AppleEndpoints: Sendable {
         _ request: Request, id: String?,
         lookup: @escaping (String, ServedParties, Date) throws -> @Sendable () async throws -> Body
     ) async -> Response {
-        if let id, id.isEmpty || id.count > 20 || !id.allSatisfy(\.isASCII) || !id.allSatisfy(\.isNumber) {
-            return Wire.apiError(.invalidTransactionId)
-        }
+        if Self.malformed(id) { return Wire.apiError(.invalidTransactionId) }
         let found: Result<Confined<@Sendable () async throws -> Body>, APIErrorBody> = await parties.perform { [served] answer in
             let parties = served.value
             do {
@@ -133,6 +148,14 @@ struct AppleEndpoints: Sendable {
         case let .failure(error):
             return Wire.apiError(error)
         }
+    }
+}
+
+extension AppleEndpoints {
+    /// A transaction id Apple would refuse before looking: not a number of up to 20 digits.
+    static func malformed(_ id: String?) -> Bool {
+        guard let id else { return false }
+        return id.isEmpty || id.count > 20 || !id.allSatisfy(\.isASCII) || !id.allSatisfy(\.isNumber)
     }
 }
 

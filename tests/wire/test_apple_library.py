@@ -179,3 +179,38 @@ class AppleLibraryTests(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class FinishTransactionTests(unittest.TestCase):
+    """Apple's Finish Transaction: a team's server finishes a purchase the app has not, and StoreKit stops delivering
+    it; an unknown or malformed id gets Apple's error and changes nothing."""
+
+    def test_the_server_finishes_what_the_app_has_not(self):
+        data = DataDirectory('fault backend-down\nlaunch alice\nselect consumable\npress Enter\nwait until "retry 1"\n'
+                             'expect unfinished 1\n')
+        server = Server(data)
+        try:
+            key = data.key
+            client = AppStoreServerAPIClient(key["privateKey"].encode(), key["keyId"], key["issuerId"], key["bundleId"],
+                                             Environment.SANDBOX)
+            client._base_url = server.url
+            unfinished = [t for t in data.state()["store"]["transactions"] if not t["finished"]]
+            self.assertEqual(len(unfinished), 1)
+            with self.assertRaises(APIException) as unknown:
+                client.finish_transaction("9999999999")
+            self.assertEqual((unknown.exception.http_status_code, unknown.exception.raw_api_error), (404, 4040010))
+            with self.assertRaises(APIException) as malformed:
+                client.finish_transaction("abc")
+            self.assertEqual((malformed.exception.http_status_code, malformed.exception.raw_api_error), (400, 4000006))
+            self.assertFalse(next(t for t in data.state()["store"]["transactions"]
+                                  if t["transactionId"] == unfinished[0]["transactionId"])["finished"])
+            client.finish_transaction(unfinished[0]["transactionId"])
+            client.finish_transaction(unfinished[0]["transactionId"])  # finished already: the same answer
+            finished = next(t for t in data.state()["store"]["transactions"] if t["transactionId"] == unfinished[0]["transactionId"])
+            self.assertTrue(finished["finished"])
+            # Still the customer's: the Server API reads it as before.
+            self.assertTrue(client.get_transaction_info(unfinished[0]["transactionId"]).signedTransactionInfo)
+        finally:
+            server.stop()
+            data.remove()
+
