@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "iapsim", targets: ["iapsim"]),
         .executable(name: "iapsim-wire", targets: ["iapsim-wire"]),
         .executable(name: "iapsim-bench", targets: ["iapsim-bench"]),
+        .executable(name: "iapsim-wire-floor", targets: ["iapsim-wire-floor"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -98,6 +99,12 @@ let package = Package(
         .executableTarget(name: "iapsim-bench", dependencies: [
             "Launcher", "IAPApp", "IAPCore", "IAPUI", "Terminal",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        // bench/wire.sh's floor: Hummingbird and swift-crypto alone answering what the wire's two benchmarked routes
+        // answer, so that the wire's figures have something to be set against.
+        .executableTarget(name: "iapsim-wire-floor", dependencies: [
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .testTarget(name: "IAPCoreTests", dependencies: ["IAPCore"]),
         .testTarget(name: "IAPUITests", dependencies: ["IAPUI", "IAPCore", "AppleVocabulary", "MockStore"], exclude: ["Snapshots"]),

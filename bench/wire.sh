@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # The wire under load on loopback: iapsim serve (release) answering verifyReceipt and the Server API's
-# transactions/{id} to wrk, 2 threads and 16 connections for a bounded time each. Prints one row per endpoint:
-# requests per second and the 99th percentile of latency.
+# transactions/{id} to wrk, 2 threads and 16 connections for a bounded time each, and the same requests, with the same
+# settings, to the floor (iapsim-wire-floor, beside BINARY: Hummingbird and swift-crypto alone answering what the wire
+# answered, its payload signed anew). The two take turns, one endpoint at a time. Prints one row per endpoint: iapsim's
+# requests per second and 99th percentile of latency, the floor's, and iapsim's requests as a share of the floor's.
 # With SOAK (4th argument, or SOAK_REQUESTS in the environment) it then soaks: both endpoints in turn until at least
 # that many requests were answered, and a table of the server's resident memory (VmRSS, and its anonymous part) before
 # any load, after the rows above (the warm-up), about every 50,000 requests (SOAK_STEP) and after 10 s idle (SOAK_IDLE).
 # usage: bench/wire.sh BINARY WORKDIR [SECONDS [SOAK]]
 set -euo pipefail
 bin=$1 work=$2 seconds=${3:-10} soak=${4:-${SOAK_REQUESTS:-0}}
+floor=$(dirname "$bin")/iapsim-wire-floor
+[ -x "$floor" ] || { echo "bench/wire.sh: no $floor beside $bin (scripts/build-release iapsim-wire-floor)" >&2; exit 1; }
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
 rm -rf "$work" && mkdir -p "$work"
 data="$work/data"
@@ -27,31 +31,50 @@ wrk.headers["Content-Type"] = "application/json"
 f:close()
 LUA
 
+# Started with its output in LOG; prints the port it serves on.
+port_of() {
+  local log=$1 pid=$2
+  for _ in $(seq 1 100); do grep -qs "http://127.0.0.1:" "$log" && break; kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+  grep -o 'http://127.0.0.1:[0-9]*' "$log" | head -1 | cut -d: -f3
+}
 "$bin" serve --data-dir "$data" --port 0 > "$work/serve.log" 2>&1 &
-server=$!
-trap 'kill -INT $server 2>/dev/null; wait $server 2>/dev/null || true' EXIT
-for _ in $(seq 1 100); do grep -qs "http://127.0.0.1:" "$work/serve.log" && break; sleep 0.05; done
-port=$(grep -o 'http://127.0.0.1:[0-9]*' "$work/serve.log" | head -1 | cut -d: -f3)
+server=$! floor_pid=""
+trap 'kill -INT $server $floor_pid 2>/dev/null; wait $server $floor_pid 2>/dev/null || true' EXIT
+port=$(port_of "$work/serve.log" "$server")
 [ -n "$port" ] || { cat "$work/serve.log" >&2; exit 1; }
+# The floor answers what the wire answers: its signed transaction (signed anew, by the floor) and its verifyReceipt answer.
+curl -sf -H "Authorization: Bearer $token" "http://127.0.0.1:$port/inApps/v1/transactions/$transaction" > "$work/floor-transaction.json"
+curl -sf -H "Content-Type: application/json" --data-binary "@$work/body.json" "http://127.0.0.1:$port/sandbox/verifyReceipt" > "$work/floor-verify.json"
+"$floor" "$work/floor-transaction.json" "$work/floor-verify.json" > "$work/floor.log" 2>&1 &
+floor_pid=$!
+floor_port=$(port_of "$work/floor.log" "$floor_pid")
+[ -n "$floor_port" ] || { cat "$work/floor.log" >&2; exit 1; }
 # The server's resident memory in MB: all of it, and its anonymous part (the heap, not the mapped binary).
 rss() { awk '$1 == "VmRSS:" { all = $2 } $1 == "RssAnon:" { anon = $2 } END { printf "%.1f %.1f", all / 1024, anon / 1024 }' "/proc/$server/status"; }
 fresh=$(rss)
 
-# wrk's latency lines read "99%  12.34ms"; rows: name, requests/s, p99.
+# wrk's latency lines read "99%  12.34ms"; rows: name, then requests/s and p99 for iapsim and for the floor, and the share.
+rps() { awk '/^Requests\/sec:/ { print $2 }' "$1"; }
+p99() { awk '$1 == "99%" { print $2 }' "$1"; }
+columns() { printf '%-40s %10s %9s %10s %9s %9s\n' "$@"; }
 report() {
-  local name=$1 out=$2
-  local rps p99
-  rps=$(awk '/^Requests\/sec:/ { print $2 }' "$out")
-  p99=$(awk '$1 == "99%" { print $2 }' "$out")
-  printf '%-46s %10s %10s\n' "$name" "$rps" "$p99"
+  local name=$1 ours=$2 theirs=$3
+  columns "$name" "$(rps "$ours")" "$(p99 "$ours")" "$(rps "$theirs")" "$(p99 "$theirs")" \
+    "$(python3 -c "import sys; print(f'{100 * float(sys.argv[1]) / float(sys.argv[2]):.0f}%')" "$(rps "$ours")" "$(rps "$theirs")")"
 }
-wrk -t2 -c16 -d"${seconds}s" --latency -s "$work/post.lua" "http://127.0.0.1:$port/sandbox/verifyReceipt" > "$work/verify.txt"
-report "wire: POST /sandbox/verifyReceipt" "$work/verify.txt"
-wrk -t2 -c16 -d"${seconds}s" --latency -H "Authorization: Bearer $token" \
-  "http://127.0.0.1:$port/inApps/v1/transactions/$transaction" > "$work/transaction.txt"
-report "wire: GET /inApps/v1/transactions/{id}" "$work/transaction.txt"
+bench() { wrk -t2 -c16 -d"${seconds}s" --latency "$@"; }
+columns "wire (wrk, 2 threads, 16 connections)" "req/s" "p99" "floor" "floor p99" "of floor"
+bench -s "$work/post.lua" "http://127.0.0.1:$port/sandbox/verifyReceipt" > "$work/verify.txt"
+bench -s "$work/post.lua" "http://127.0.0.1:$floor_port/sandbox/verifyReceipt" > "$work/floor-verify.txt"
+report "wire: POST /sandbox/verifyReceipt" "$work/verify.txt" "$work/floor-verify.txt"
+bench -H "Authorization: Bearer $token" "http://127.0.0.1:$port/inApps/v1/transactions/$transaction" > "$work/transaction.txt"
+# The same request, though the floor reads no token.
+bench -H "Authorization: Bearer $token" "http://127.0.0.1:$floor_port/inApps/v1/transactions/$transaction" > "$work/floor-transaction.txt"
+report "wire: GET /inApps/v1/transactions/{id}" "$work/transaction.txt" "$work/floor-transaction.txt"
 # Every answer was a good one: non-2xx would be listed by wrk.
-! grep -q "Non-2xx" "$work/verify.txt" "$work/transaction.txt" || { echo "some answers were errors:" >&2; grep "Non-2xx" "$work"/*.txt >&2; exit 1; }
+! grep -q "Non-2xx" "$work"/{,floor-}{verify,transaction}.txt || { echo "some answers were errors:" >&2; grep "Non-2xx" "$work"/*.txt >&2; exit 1; }
+# The soak is the wire's alone.
+kill -INT "$floor_pid"; wait "$floor_pid" 2>/dev/null || true; floor_pid=""
 
 [ "$soak" -gt 0 ] || exit 0
 step=${SOAK_STEP:-50000} idle=${SOAK_IDLE:-10}
