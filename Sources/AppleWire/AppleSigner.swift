@@ -19,10 +19,11 @@ public actor AppleSigner {
     }
 
     /// A compact JWS: the header, the payload as jwt-kit encodes it, and the signature over both, each base64url.
-    public func sign(_ payload: some JWTPayload) async throws -> String {
+    /// Only the preparation is the actor's: signatures are made side by side, on whichever threads ask for them.
+    public nonisolated func sign(_ payload: some JWTPayload) async throws -> String {
         let (algorithm, header) = try await prepare()
-        let input = header + "." + Self.base64URL(try serializer.jsonEncoder.encode(payload))
-        return input + "." + Self.base64URL(Data(try algorithm.sign(Data(input.utf8))))
+        let input = header + "." + Base64URL.encode(try serializer.jsonEncoder.encode(payload))
+        return input + "." + Base64URL.encode(try algorithm.sign(Data(input.utf8)))
     }
 
     private func prepare() async throws -> (algorithm: any JWTAlgorithm, header: String) {
@@ -30,12 +31,8 @@ public actor AppleSigner {
         await keys.add(ecdsa: key)
         let algorithm = try await keys.getKey()
         let header = try await serializer.makeHeader(from: ["x5c": x5c], key: algorithm)
-        let ready = (algorithm, Self.base64URL(try serializer.jsonEncoder.encode(header)))
+        let ready = (algorithm, Base64URL.encode(try serializer.jsonEncoder.encode(header)))
         prepared = ready
         return ready
-    }
-
-    private static func base64URL(_ data: Data) -> String {
-        String(data.base64EncodedString().map { $0 == "+" ? "-" : $0 == "/" ? "_" : $0 }.filter { $0 != "=" })
     }
 }
