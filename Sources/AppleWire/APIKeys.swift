@@ -84,6 +84,11 @@ public actor APIKeyring {
     private let now: @Sendable () -> Date
     private let keys = JWTKeyCollection()
     private var issuers: [String: String] = [:]
+    /// The tokens whose signature was found good, with their key's id and their claims. A token cannot change, nor can
+    /// the key its id names once kept, so its signature is checked once; its claims are checked against the clock at
+    /// every use, as a client may send the same token for up to an hour.
+    private var signed: [String: (keyId: String, claims: APIToken)] = [:]
+    private static let signedKept = 256
 
     public init(now: @escaping @Sendable () -> Date = Date.init, lookup: @escaping Lookup) {
         self.now = now
@@ -94,15 +99,23 @@ public actor APIKeyring {
     public func refusal(of authorization: String?) async -> String? {
         guard let authorization, authorization.hasPrefix("Bearer ") else { return "no bearer token" }
         let token = String(authorization.dropFirst("Bearer ".count))
-        guard let header = Self.header(of: token) else { return "not a JWT" }
-        guard header.alg == "ES256" else { return "not ES256" }
-        guard let keyId = header.kid else { return "no key id" }
-        if issuers[keyId] == nil {
-            guard let kept = await lookup(keyId), let key = try? ES256PublicKey(pem: kept.publicKeyPEM) else { return "unknown key id" }
-            await keys.add(ecdsa: key, kid: JWKIdentifier(string: keyId))
-            issuers[keyId] = kept.issuerId
+        let keyId: String, claims: APIToken
+        if let known = signed[token] {
+            (keyId, claims) = known
+        } else {
+            guard let header = Self.header(of: token) else { return "not a JWT" }
+            guard header.alg == "ES256" else { return "not ES256" }
+            guard let kid = header.kid else { return "no key id" }
+            if issuers[kid] == nil {
+                guard let kept = await lookup(kid), let key = try? ES256PublicKey(pem: kept.publicKeyPEM) else { return "unknown key id" }
+                await keys.add(ecdsa: key, kid: JWKIdentifier(string: kid))
+                issuers[kid] = kept.issuerId
+            }
+            guard let verified = try? await keys.verify(token, as: APIToken.self) else { return "bad signature" }
+            if signed.count >= Self.signedKept { signed.removeAll() }
+            signed[token] = (kid, verified)
+            (keyId, claims) = (kid, verified)
         }
-        guard let claims = try? await keys.verify(token, as: APIToken.self) else { return "bad signature" }
         let now = now()
         guard claims.iss.value == issuers[keyId] else { return "wrong issuer" }
         guard claims.aud.value.contains("appstoreconnect-v1") else { return "wrong audience" }
@@ -120,8 +133,6 @@ public actor APIKeyring {
     private static func header(of token: String) -> Header? {
         guard let first = token.split(separator: ".", omittingEmptySubsequences: false).first, token.split(separator: ".").count == 3
         else { return nil }
-        var base64 = first.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64).flatMap { try? JSONDecoder().decode(Header.self, from: $0) }
+        return Base64URL.decode(first).flatMap { try? JSONDecoder().decode(Header.self, from: $0) }
     }
 }
