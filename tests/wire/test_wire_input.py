@@ -114,6 +114,21 @@ class WireFaultTests(unittest.TestCase):
         self.assertEqual(verify().json()["status"], 0)
         self.assertGreaterEqual(time.monotonic() - started, 2)
 
+    def test_server_api_meets_them_after_the_token_and_before_the_request(self):
+        bought = self.data.state()["store"]["transactions"][0]["transactionId"]
+        server = Server(self.data, "--fault", "backend-down:once", "--fault", "backend-5xx=502:once")
+        self.addCleanup(server.stop)
+        token = {"Authorization": f"Bearer {self.data.key['bearerToken']}"}
+
+        def get(transaction, headers=token):
+            return requests.get(f"{server.url}/inApps/v1/transactions/{transaction}", headers=headers, timeout=40)
+
+        self.assertEqual(get(bought, headers={}).status_code, 401)
+        self.assertEqual(get("not-a-number").status_code, 503)
+        self.assertEqual(get("not-a-number").status_code, 502)
+        self.assertEqual(get("not-a-number").json()["errorCode"], 4000006)
+        self.assertEqual(get(bought).status_code, 200)
+
     def test_forced_status(self):
         verify = self.serve_with("verify-status=21005:once")
         self.assertEqual(verify().json()["status"], 21005)
