@@ -3,7 +3,8 @@
 # transactions/{id} to wrk, 2 threads and 16 connections for a bounded time each, and the same requests, with the same
 # settings, to the floor (iapsim-wire-floor, beside BINARY: Hummingbird and swift-crypto alone answering what the wire
 # answered, its payload signed anew). The two take turns, one endpoint at a time. Prints one row per endpoint: iapsim's
-# requests per second and 99th percentile of latency, the floor's, and iapsim's requests as a share of the floor's.
+# requests per second, 99th percentile of latency and CPU time per request, the floor's, and iapsim's requests as a
+# share of the floor's.
 # With SOAK (4th argument, or SOAK_REQUESTS in the environment) it then soaks: both endpoints in turn until at least
 # that many requests were answered, and a table of the server's resident memory (VmRSS, and its anonymous part) before
 # any load, after the rows above (the warm-up), about every 50,000 requests (SOAK_STEP) and after 10 s idle (SOAK_IDLE).
@@ -53,23 +54,34 @@ floor_port=$(port_of "$work/floor.log" "$floor_pid")
 rss() { awk '$1 == "VmRSS:" { all = $2 } $1 == "RssAnon:" { anon = $2 } END { printf "%.1f %.1f", all / 1024, anon / 1024 }' "/proc/$server/status"; }
 fresh=$(rss)
 
-# wrk's latency lines read "99%  12.34ms"; rows: name, then requests/s and p99 for iapsim and for the floor, and the share.
+# wrk's latency lines read "99%  12.34ms"; rows: name, then for iapsim and for the floor requests/s, p99 and the
+# server's CPU time per request (user and system, all its threads; steadier than requests/s on a busy machine), and
+# iapsim's requests as a share of the floor's.
 rps() { awk '/^Requests\/sec:/ { print $2 }' "$1"; }
 p99() { awk '$1 == "99%" { print $2 }' "$1"; }
-columns() { printf '%-40s %10s %9s %10s %9s %9s\n' "$@"; }
+ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+hz=$(getconf CLK_TCK)
+columns() { printf '%-40s %10s %9s %8s %10s %9s %8s %9s\n' "$@"; }
 report() {
   local name=$1 ours=$2 theirs=$3
-  columns "$name" "$(rps "$ours")" "$(p99 "$ours")" "$(rps "$theirs")" "$(p99 "$theirs")" \
+  columns "$name" "$(rps "$ours")" "$(p99 "$ours")" "$(cat "$ours.cpu")" "$(rps "$theirs")" "$(p99 "$theirs")" "$(cat "$theirs.cpu")" \
     "$(python3 -c "import sys; print(f'{100 * float(sys.argv[1]) / float(sys.argv[2]):.0f}%')" "$(rps "$ours")" "$(rps "$theirs")")"
 }
-bench() { wrk -t2 -c16 -d"${seconds}s" --latency "$@"; }
-columns "wire (wrk, 2 threads, 16 connections)" "req/s" "p99" "floor" "floor p99" "of floor"
-bench -s "$work/post.lua" "http://127.0.0.1:$port/sandbox/verifyReceipt" > "$work/verify.txt"
-bench -s "$work/post.lua" "http://127.0.0.1:$floor_port/sandbox/verifyReceipt" > "$work/floor-verify.txt"
+# bench PID OUT WRK-ARGS...: wrk's report in OUT, and in OUT.cpu the microseconds of CPU the server PID spent per answer.
+bench() {
+  local pid=$1 out=$2 before; shift 2
+  before=$(ticks "$pid")
+  wrk -t2 -c16 -d"${seconds}s" --latency "$@" > "$out"
+  python3 -c "import sys; print(f'{float(sys.argv[1]) * 1e6 / float(sys.argv[2]) / float(sys.argv[3]):.0f}')" \
+    "$(( $(ticks "$pid") - before ))" "$hz" "$(awk '/ requests in / { print $1 }' "$out")" > "$out.cpu"
+}
+columns "wire (wrk, 2 threads, 16 connections)" "req/s" "p99" "CPU us" "floor" "floor p99" "CPU us" "of floor"
+bench "$server" "$work/verify.txt" -s "$work/post.lua" "http://127.0.0.1:$port/sandbox/verifyReceipt"
+bench "$floor_pid" "$work/floor-verify.txt" -s "$work/post.lua" "http://127.0.0.1:$floor_port/sandbox/verifyReceipt"
 report "wire: POST /sandbox/verifyReceipt" "$work/verify.txt" "$work/floor-verify.txt"
-bench -H "Authorization: Bearer $token" "http://127.0.0.1:$port/inApps/v1/transactions/$transaction" > "$work/transaction.txt"
+bench "$server" "$work/transaction.txt" -H "Authorization: Bearer $token" "http://127.0.0.1:$port/inApps/v1/transactions/$transaction"
 # The same request, though the floor reads no token.
-bench -H "Authorization: Bearer $token" "http://127.0.0.1:$floor_port/inApps/v1/transactions/$transaction" > "$work/floor-transaction.txt"
+bench "$floor_pid" "$work/floor-transaction.txt" -H "Authorization: Bearer $token" "http://127.0.0.1:$floor_port/inApps/v1/transactions/$transaction"
 report "wire: GET /inApps/v1/transactions/{id}" "$work/transaction.txt" "$work/floor-transaction.txt"
 # Every answer was a good one: non-2xx would be listed by wrk.
 ! grep -q "Non-2xx" "$work"/{,floor-}{verify,transaction}.txt || { echo "some answers were errors:" >&2; grep "Non-2xx" "$work"/*.txt >&2; exit 1; }
