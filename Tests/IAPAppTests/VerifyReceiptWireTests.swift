@@ -1,4 +1,4 @@
-@testable import AppleVocabulary
+import AppleVocabulary
 import Foundation
 import IAPCore
 import MockStore
@@ -12,15 +12,6 @@ struct VerifyReceiptWireTests {
 
     private func json(_ value: some Encodable) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(value)) as? [String: Any])
-    }
-
-    @Test("dates as Apple writes them: GMT, and the same instant in Cupertino, summer and winter time")
-    func dateStrings() {
-        let summer = Date(timeIntervalSince1970: 1_714_564_800), winter = Date(timeIntervalSince1970: 1_704_067_199)
-        #expect(AppleDate.gmt(summer) == "2024-05-01 12:00:00 Etc/GMT")
-        #expect(AppleDate.pst(summer) == "2024-05-01 05:00:00 America/Los_Angeles")
-        #expect(AppleDate.gmt(winter) == "2023-12-31 23:59:59 Etc/GMT")
-        #expect(AppleDate.pst(winter) == "2023-12-31 15:59:59 America/Los_Angeles")
     }
 
     /// Asks the service with a body encoded as a server would send it, and checks the answer decodes from its own bytes.

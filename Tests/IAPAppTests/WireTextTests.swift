@@ -3,8 +3,8 @@
 import Foundation
 import Testing
 
-/// The text the wire writes by hand where Foundation would be slower: base64url and Apple's date strings.
-@Suite("The wire's hand-written text: base64url, Apple's date strings")
+/// The text the wire writes byte by byte around Foundation: base64url and Apple's date strings.
+@Suite("The wire's text: base64url, Apple's date strings")
 struct WireTextTests {
     @Test("base64url is Foundation's base64 with - for +, _ for / and no padding, for every length's remainder, and reads back")
     func base64URL() {
@@ -28,5 +28,8 @@ struct WireTextTests {
         let newYear = Date(timeIntervalSince1970: 946_684_800 + 3_723)  // 2000-01-01 01:02:03 UTC
         #expect(AppleDate.gmt(newYear) == "2000-01-01 01:02:03 Etc/GMT")
         #expect(AppleDate.pst(newYear) == "1999-12-31 17:02:03 America/Los_Angeles")
+        let winter = Date(timeIntervalSince1970: 1_704_067_199)  // 2023-12-31 23:59:59 UTC, Pacific standard time
+        #expect(AppleDate.gmt(winter) == "2023-12-31 23:59:59 Etc/GMT")
+        #expect(AppleDate.pst(winter) == "2023-12-31 15:59:59 America/Los_Angeles")
     }
 }
