@@ -66,9 +66,11 @@ extension BackendDatabase {
         }
     }
 
+    /// Raw SQL, as every read at launch: the query interface's first use builds its request types and reads the
+    /// table's schema, where a cached statement is prepared once.
     func nextAppleRetry() throws -> Date? {
         try queue.inDatabase { db in
-            try Double.fetchOne(db, AppleRetry.select(min(Column("nextAt")))).map(Date.init(timeIntervalSince1970:))
+            try Double.fetchOne(db.cachedStatement(sql: "SELECT min(nextAt) FROM appleRetry")).map(Date.init(timeIntervalSince1970:))
         }
     }
 }

@@ -119,11 +119,19 @@ extension StoreDatabase {
         return renewing.notification(.didChangeRenewalStatus, .autoRenewEnabled, at: date)
     }
 
-    /// The account's subscriptions, one per group, as StoreKit reports them.
+    /// The account's subscriptions, one per group, as StoreKit reports them. Read at every launch: raw SQL (see
+    /// `accountChains`).
     func subscriptions(account: String) throws -> [SubscriptionStatus] {
         try queue.inDatabase { db in
-            try Self.subscriptionRecords(db, account: account).map { $0.status(offer: try Self.details(db, $0.latestTransactionId).offer) }
+            try Self.accountChains(db, account: account).map { $0.status(offer: try Self.details(db, $0.latestTransactionId).offer) }
         }
+    }
+
+    /// The account's chains by group. A cached statement rather than the query interface, whose first use builds its
+    /// request types and reads the table's schema.
+    static func accountChains(_ db: Database, account: String) throws -> [SubscriptionRecord] {
+        try SubscriptionRecord.fetchAll(db.cachedStatement(sql: "SELECT * FROM subscription WHERE account = ? ORDER BY groupId"),
+                                        arguments: [account])
     }
 
     /// Turns auto-renew off (the user cancelled in Settings) or back on (resubscribed before the end).
@@ -293,13 +301,7 @@ extension StoreDatabase {
 
     /// The account's chains, one per group.
     func subscriptionRecords(account: String) throws -> [SubscriptionRecord] {
-        try queue.inDatabase { db in try Self.subscriptionRecords(db, account: account) }
-    }
-
-    // Plain SQL in a cached statement: these run at every purchase and reading, where building the query interface's
-    // SQL again each time costs more than the read.
-    private static func subscriptionRecords(_ db: Database, account: String) throws -> [SubscriptionRecord] {
-        try SubscriptionRecord.fetchAll(db.cachedStatement(sql: "SELECT * FROM subscription WHERE account = ? ORDER BY groupId"), arguments: [account])
+        try queue.inDatabase { db in try Self.accountChains(db, account: account) }
     }
 
     /// The chains of these original transactions: what a receipt's pending renewal info reports, without reading every
