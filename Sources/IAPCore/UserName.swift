@@ -12,9 +12,17 @@ public enum UserName {
     }
 
     public static func normalized(_ raw: String) throws(UserNameError) -> String {
-        let name = raw.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping
+        let name = isTrimmedASCII(raw) ? raw : raw.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping
         guard !name.isEmpty, name.count <= maximumLength, name.allSatisfy(allows) else { throw UserNameError(given: raw) }
         return name
+    }
+
+    /// Printable ASCII with no space at either end is already trimmed and in NFC: Foundation's trimming and
+    /// normalization (through NSString, with runtime lookups at their first use) would give it back unchanged.
+    private static func isTrimmedASCII(_ raw: String) -> Bool {
+        let bytes = raw.utf8
+        guard let first = bytes.first, let last = bytes.last, first != 0x20, last != 0x20 else { return false }
+        return bytes.allSatisfy { (0x20...0x7E).contains($0) }
     }
 }
 
