@@ -31,13 +31,20 @@ public struct SubscriptionPeriod: Sendable, Equatable, CustomStringConvertible {
         }
         guard digits.isEmpty else { return nil }
         self.init(years: counts["Y"] ?? 0, months: counts["M"] ?? 0, weeks: counts["W"] ?? 0, days: counts["D"] ?? 0)
-        guard years + months + weeks + days > 0, end(from: Self.reference) <= Self.tenYears else { return nil }
+        guard years + months + weeks + days > 0, endsWithinTenYears else { return nil }
     }
 
     /// At most ten years: no App Store period is longer, and every date a catalog's periods make (120 intro periods of
     /// the longest) stays inside the four-digit years Apple's date fields write. Measured on the calendar from a fixed
-    /// day, so that P10Y1D, P121M and P3653D are over and P10Y, P120M and P3652D are not.
+    /// day, so that P10Y1D, P121M and P3653D are over and P10Y, P120M and P3652D are not. A year adds at most 366 days
+    /// and a month at most 31, so a period whose most is within the 3,652 days of those ten years needs no calendar,
+    /// whose first use costs a launch its set-up.
+    private var endsWithinTenYears: Bool {
+        years * 366 + months * 31 + weeks * 7 + days <= Self.tenYearsInDays || end(from: Self.reference) <= Self.tenYears
+    }
+
     static let longestDays = 3_660
+    private static let tenYearsInDays = 3_652
     private static let reference = Date(timeIntervalSince1970: 978_307_200)  // 2001-01-01, UTC
     private static let tenYears = SubscriptionPeriod(years: 10).end(from: reference)
 

@@ -123,6 +123,25 @@ extension CatalogNumberTests {
         }
     }
 
+    @Test("a period is at most ten years on the calendar, whether or not it is far enough inside to be judged without it")
+    func tenYearsOnTheCalendar() {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let start = Date(timeIntervalSince1970: 978_307_200)
+        let limit = calendar.date(byAdding: .year, value: 10, to: start)!
+        for years in [0, 1, 9, 10] {
+            for months in [0, 1, 11, 12, 119, 120] {
+                for weeks in [0, 1, 521] {
+                    for days in [0, 1, 30, 31, 365, 366, 3652] where years + months + weeks + days > 0 {
+                        let period = SubscriptionPeriod(years: years, months: months, weeks: weeks, days: days)
+                        let end = calendar.date(byAdding: DateComponents(year: years, month: months, day: weeks * 7 + days), to: start)!
+                        #expect((SubscriptionPeriod(iso8601: period.description) != nil) == (end <= limit), "\(period)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test("an offer iapsim only lists is checked as well: a bad one is named, not listed as written")
     func listedOffers() throws {
         let fields = #""displayPrice": "30", "recurringSubscriptionPeriod": "P1M", "adHocOffers": [{"offerID": "promo", "paymentMode": "payAsYouGo", "subscriptionPeriod": "P-1M", "numberOfPeriods": 300000000}]"#
