@@ -27,8 +27,7 @@ public enum CatalogLoader {
         } catch {
             throw CatalogError(path: path, location: "", problem: error.text)
         }
-        if data.starts(with: Data("bplist".utf8)) || String(decoding: data.prefix(256), as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("<?xml") {
+        if isPropertyList(data) {
             throw CatalogError(path: path, location: "", problem: "is a property list (an older Xcode's .storekit), not JSON; open it in Xcode 12.5 or later and save it: Xcode writes it again as JSON")
         }
         var loaded: LoadedCatalog
@@ -95,6 +94,33 @@ public enum CatalogLoader {
         }
     }
 
+    /// Whether the file is a property list: binary, or XML after any white space. A file whose first byte that is not
+    /// an ASCII space is another ASCII character is not, without Foundation's trimming (through NSString) to say so.
+    private static func isPropertyList(_ data: Data) -> Bool {
+        if data.starts(with: "bplist".utf8) { return true }
+        if let first = data.first(where: { !(0x09...0x0D).contains($0) && $0 != 0x20 }), first < 0x80, first != UInt8(ascii: "<") {
+            return false
+        }
+        return String(decoding: data.prefix(256), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("<?xml")
+    }
+
+    /// Whether `text` is empty or white space (`CharacterSet.whitespaces`) only. A letter, digit, punctuation mark or
+    /// symbol, which no white space is, says not at once, without Foundation's trimming (through NSString).
+    private static func isBlank(_ text: String) -> Bool {
+        if text.unicodeScalars.contains(where: isVisible) { return false }
+        return text.trimmingCharacters(in: .whitespaces).isEmpty
+    }
+
+    private static func isVisible(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+             .decimalNumber, .letterNumber, .otherNumber,
+             .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation, .initialPunctuation,
+             .finalPunctuation, .otherPunctuation, .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol: true
+        default: false
+        }
+    }
+
     private static func isStoreKitConfiguration(_ object: Any) -> Bool {
         guard let root = object as? [String: Any] else { return false }
         if root["subscriptionGroups"] != nil || root["nonRenewingSubscriptions"] != nil { return true }
@@ -115,7 +141,7 @@ public enum CatalogLoader {
         }
         var seen = Set<String>()
         for (i, product) in products.enumerated() {
-            if product.id.trimmingCharacters(in: .whitespaces).isEmpty {
+            if isBlank(product.id) {
                 throw CatalogError(path: path, location: "products[\(i)]", problem: "blank product id; give the id the store sells it by")
             }
             if !seen.insert(product.id).inserted {
@@ -123,7 +149,7 @@ public enum CatalogLoader {
             }
             let place = "products[\(i)] \"\(product.id)\""
             for (field, text) in [("title", product.title), ("price", product.price)] {
-                for lang in Language.allCases where text[lang].trimmingCharacters(in: .whitespaces).isEmpty {
+                for lang in Language.allCases where isBlank(text[lang]) {
                     throw CatalogError(path: path, location: "\(place).\(field)", problem: "empty (\(lang.rawValue)); give the \(field) a person sees")
                 }
             }
