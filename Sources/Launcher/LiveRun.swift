@@ -72,7 +72,7 @@ extension LaunchSettings {
         }
         if let notify { wire?.notify(url: notify) }
 
-        let monochrome = !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+        let monochrome = !TerminalSession.environment("NO_COLOR").isEmpty
         let terminal: TerminalSession
         do {
             terminal = try TerminalSession(monochrome: monochrome)

@@ -24,13 +24,19 @@ public final class TerminalSession {
     /// Whether this terminal can run the app, checked before anything else is touched: TERM set, known, and able to
     /// move the cursor (a `dumb` terminal would get one row, and keys acting on a screen nobody sees).
     public static func check() throws {
-        let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
+        let term = Self.environment("TERM")
         guard !term.isEmpty else { throw TerminalError(description: "TERM is not set; iapsim needs a terminal type (e.g. TERM=xterm-256color)") }
         switch cnc_term_can_address_cursor(term) {
         case 1: return
         case 0: throw TerminalError(description: "terminal type \"\(term)\" cannot move the cursor, so iapsim cannot draw its screen; run it in a full terminal (e.g. TERM=xterm-256color)")
         default: throw TerminalError(description: "unknown terminal type \"\(term)\"; set TERM to one this system knows (e.g. xterm-256color)")
         }
+    }
+
+    /// The variable's value, "" when unset. `getenv`, not `ProcessInfo`, whose first use copies the whole environment
+    /// into a dictionary at launch.
+    public static func environment(_ name: String) -> String {
+        getenv(name).map { String(cString: $0) } ?? ""
     }
 
     /// SIGINT or SIGTERM, once one has arrived: the app should restore the terminal and exit with 128 + N.
@@ -42,7 +48,7 @@ public final class TerminalSession {
 
     /// Expects `setlocale` to have been called and stdin/stdout to be a terminal.
     public init(monochrome: Bool) throws {
-        let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
+        let term = Self.environment("TERM")
         guard !term.isEmpty else { throw TerminalError(description: "TERM is not set; iapsim needs a terminal type (e.g. TERM=xterm-256color)") }
         guard let screen = newterm(term, cnc_stdout(), cnc_stdin()) else {
             throw TerminalError(description: "unknown terminal type \"\(term)\"")

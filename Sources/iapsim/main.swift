@@ -7,7 +7,7 @@ import Launcher
 // to build `iapsim-wire` when it is needed.
 let arguments = PortNumber.withServePort(Array(CommandLine.arguments.dropFirst()))
 let plain = LaunchSettings(plain: arguments).flatMap { $0.needsWire ? nil : $0 }
-if ProcessInfo.processInfo.environment["IAPSIM_LEAN_CHECK"] != nil { exit(plain == nil ? 1 : 0) }
+if getenv("IAPSIM_LEAN_CHECK") != nil { exit(plain == nil ? 1 : 0) }
 if let plain {
     do { try plain.launch() } catch { Console.fail(error) }
     exit(0)
