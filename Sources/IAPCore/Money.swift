@@ -18,7 +18,8 @@ public struct Money: Sendable, Equatable {
     /// loads machinery (regex parsing, ICU's data) the launch has no other use for.
     public init?(shown text: String, currency: String) {
         let number = String(text.unicodeScalars.filter { Self.digits.contains($0) || $0 == "." || $0 == "," }.map(Character.init))
-        guard Self.isPlainAmount(number), let amount = Decimal(string: number.replacingOccurrences(of: ",", with: "")) else { return nil }
+        // The grouping commas dropped by hand as well: `replacingOccurrences` goes through NSString.
+        guard Self.isPlainAmount(number), let amount = Decimal(string: number.filter { $0 != "," }) else { return nil }
         self.init(amount, currency)
     }
 
