@@ -17,21 +17,28 @@ public struct SubscriptionPeriod: Sendable, Equatable, CustomStringConvertible {
     /// Nil for anything but a positive date-only duration of at most ten years: a subscription period has no hours.
     public init?(iso8601 text: String) {
         guard text.hasPrefix("P"), text.count > 1 else { return nil }
-        var counts: [Character: Int] = [:]
+        // Each unit at most once, in any order. Four variables rather than a dictionary keyed by Character: the catalog
+        // is read at every launch, and that dictionary's type was built for this alone.
+        var years, months, weeks, days: Int?
         var digits = ""
         for c in text.dropFirst() {
             if c.isASCII, c.isNumber {
                 digits.append(c)
-            } else if "YMWD".contains(c), let n = Int(digits), n <= Self.longestDays, counts[c] == nil {
-                counts[c] = n
-                digits = ""
-            } else {
-                return nil
+                continue
             }
+            guard let n = Int(digits), n <= Self.longestDays else { return nil }
+            switch c {
+            case "Y" where years == nil: years = n
+            case "M" where months == nil: months = n
+            case "W" where weeks == nil: weeks = n
+            case "D" where days == nil: days = n
+            default: return nil
+            }
+            digits = ""
         }
         guard digits.isEmpty else { return nil }
-        self.init(years: counts["Y"] ?? 0, months: counts["M"] ?? 0, weeks: counts["W"] ?? 0, days: counts["D"] ?? 0)
-        guard years + months + weeks + days > 0, endsWithinTenYears else { return nil }
+        self.init(years: years ?? 0, months: months ?? 0, weeks: weeks ?? 0, days: days ?? 0)
+        guard self.years + self.months + self.weeks + self.days > 0, endsWithinTenYears else { return nil }
     }
 
     /// At most ten years: no App Store period is longer, and every date a catalog's periods make (120 intro periods of
