@@ -9,10 +9,10 @@ import Testing
 /// out of range is skipped, named, and never reaches the store, whose dates it would overflow.
 @Suite("Catalog numbers: checked at the edge, the range in the message")
 struct CatalogNumberTests {
+    private let scratch = Scratch()
+
     private func write(_ text: String, named name: String) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString)-\(name)").path
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
+        try scratch.write(text, named: name)
     }
 
     /// A .storekit file with a good consumable and, in a group, one subscription with `fields` spliced in.

@@ -6,10 +6,10 @@ import Testing
 
 @Suite("Catalogs: the shipped one, Xcode .storekit files, and clear errors")
 struct CatalogTests {
+    private let scratch = Scratch()
+
     private func write(_ text: String, named name: String) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString)-\(name)").path
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
+        try scratch.write(text, named: name)
     }
 
     @Test("the shipped catalog: a consumable first, a non-consumable and a subscription, both languages")

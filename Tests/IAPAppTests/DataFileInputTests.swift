@@ -182,10 +182,10 @@ struct DataFileInputTests {
         }
     }
 
+    private let scratch = Scratch()
+
     private func catalog(_ entry: String) throws -> String {
-        let path = temporary() + "-catalog.json"
-        try "{\"products\": [\(entry)]}".write(toFile: path, atomically: true, encoding: .utf8)
-        return path
+        try scratch.write("{\"products\": [\(entry)]}", named: "catalog.json")
     }
 
     @Test("a catalog's values are checked: each a clear error naming the product and the field", arguments: [
