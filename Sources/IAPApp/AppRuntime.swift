@@ -79,9 +79,10 @@ public final class AppRuntime {
         defer { draining = false }
         while !inbox.isEmpty {
             let next = inbox.removeFirst()
-            let before = state
+            // Kept only for an observer: a copy alive across `reduce` makes every collection it changes copy itself.
+            let before = onAction == nil ? nil : state
             let effects = state.reduce(next, now: timers.now)
-            onAction?(next, effects, before)
+            if let before { onAction?(next, effects, before) }
             for effect in effects {
                 if let budget = effectBudget {
                     guard budget > 0 else {

@@ -22,8 +22,8 @@ struct AppleEndpoints: Sendable {
             // Apple answers anything but a POST with 21000.
             router.on(RouterPath(path), method: .get) { _, _ in Wire.json(VerifyReceiptResponse(status: 21000)) }
         }
-        // The bearer token is checked before the backend's faults, which `api` fires.
-        let serverAPI = router.group("inApps").add(middleware: APIAuthMiddleware(keyring: keyring))
+        // The bearer token is checked before the backend's faults.
+        let serverAPI = router.group("inApps").add(middleware: APIAuthMiddleware(keyring: keyring)).add(middleware: faults)
         serverAPI.get("v1/transactions/:id") { request, context in
             await api(request, id: context.parameters.get("id")) { id, parties, now in
                 guard let transaction = try parties.records.transaction(id) else { throw APIErrorBody.transactionIdNotFound }
@@ -81,7 +81,7 @@ struct AppleEndpoints: Sendable {
         }
         // The team's server says it delivered the content: the store finishes the transaction as the app's finish would,
         // so StoreKit no longer delivers it. A transaction finished already is finished: 200 again.
-        serverAPI.group().add(middleware: faults).post("v1/transactions/:id/finish") { request, context in
+        serverAPI.post("v1/transactions/:id/finish") { request, context in
             let id = context.parameters.get("id")
             if Self.malformed(id) { return Wire.apiError(.invalidTransactionId) }
             let answer: APIErrorBody? = await parties.perform { [served] answer in
@@ -121,27 +121,14 @@ struct AppleEndpoints: Sendable {
         return Wire.json(response, summary: "status \(response.status)")
     }
 
-    /// One Server API call, its bearer token passed: the backend's faults fired as `WireFaultMiddleware` fires them,
-    /// then `lookup` on the parties' thread, whose answer is signed off it. When no fault holds the request back, both
-    /// are done in one visit to the parties' thread: each visit is a wait for that thread to wake.
+    /// One Server API call, its bearer token and the backend's faults passed: `lookup` on the parties' thread, whose
+    /// answer is signed off it.
     private func api<Body: Encodable & Sendable>(
         _ request: Request, id: String?,
         lookup: @escaping (String, ServedParties, Date) throws -> @Sendable () async throws -> Body
     ) async -> Response {
-        let valid = !Self.malformed(id)
-        let visit: (stop: WireFault?, delay: Double, found: Found<Body>?) = await parties.perform { [served] answer in
-            let (stop, delay) = WireFault.fire(served.value.faults)
-            answer((stop, delay, stop == nil && delay == 0 && valid ? Self.find(id, lookup, in: served.value) : nil))
-        }
-        if let stop = visit.stop { return await Wire.respond(to: stop) }
-        if visit.delay > 0 { try? await Task.sleep(for: .seconds(visit.delay)) }
-        guard valid else { return Wire.apiError(.invalidTransactionId) }
-        let found: Found<Body>
-        if let first = visit.found {
-            found = first
-        } else {
-            found = await parties.perform { [served] answer in answer(Self.find(id, lookup, in: served.value)) }
-        }
+        if Self.malformed(id) { return Wire.apiError(.invalidTransactionId) }
+        let found: Found<Body> = await parties.perform { [served] answer in answer(Self.find(id, lookup, in: served.value)) }
         switch found {
         case let .success(sign):
             do {

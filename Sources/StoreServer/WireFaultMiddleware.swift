@@ -19,14 +19,12 @@ struct WireFaultMiddleware<Context: RequestContext>: RouterMiddleware {
     let served: Confined<ServedParties>
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let (stop, delay): (WireFault?, Double) = await parties.perform { [served] answer in answer(WireFault.fire(served.value.faults)) }
+        let (stop, delay): (WireFault?, Double) = await parties.perform { [served] answer in answer(Self.fire(served.value.faults)) }
         if let stop { return await Wire.respond(to: stop) }
         if delay > 0 { try? await Task.sleep(for: .seconds(delay)) }
         return try await next(request, context)
     }
-}
 
-extension WireFault {
     /// On the parties' thread: the backend's faults for one request, what stops it and how long it is held back.
     static func fire(_ faults: FaultBoard) -> (stop: WireFault?, delay: Double) {
         let delay = faults.fire(.backendSlow).flatMap(Double.init) ?? 0
