@@ -103,6 +103,7 @@ let package = Package(
         // bench/wire.sh's floor: Hummingbird and swift-crypto alone answering what the wire's two benchmarked routes
         // answer, so that the wire's figures have something to be set against.
         .executableTarget(name: "iapsim-wire-floor", dependencies: [
+            "AppleVocabulary",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),

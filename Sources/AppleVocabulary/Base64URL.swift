@@ -2,8 +2,8 @@ import Foundation
 
 /// JWS's base64url, without padding: Foundation's base64, its two letters and padding changed byte by byte. Going
 /// through `String`'s characters instead cost more than the signature itself.
-enum Base64URL {
-    static func encode(_ bytes: some ContiguousBytes) -> String {
+public enum Base64URL {
+    public static func encode(_ bytes: some ContiguousBytes) -> String {
         var text = bytes.withUnsafeBytes { Data($0) }.base64EncodedData()
         while text.last == UInt8(ascii: "=") { text.removeLast() }
         for index in text.indices {
@@ -17,7 +17,7 @@ enum Base64URL {
     }
 
     /// The bytes of base64url text, padded or not; nil when it is not base64url.
-    static func decode(_ text: Substring) -> Data? {
+    public static func decode(_ text: Substring) -> Data? {
         var base64 = Array(text.utf8)
         for index in base64.indices {
             switch base64[index] {

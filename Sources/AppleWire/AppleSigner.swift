@@ -1,3 +1,4 @@
+import AppleVocabulary
 import Foundation
 import JWTKit
 

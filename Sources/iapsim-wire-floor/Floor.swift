@@ -1,10 +1,11 @@
+import AppleVocabulary
 import Crypto
 import Foundation
 import Hummingbird
 import Logging
 
-/// What bench/wire.sh sets the wire against: Hummingbird and swift-crypto answering the two benchmarked routes with
-/// nothing of iapsim's in between. `GET /inApps/v1/transactions/{id}` encodes a payload of the same fields and values
+/// What bench/wire.sh sets the wire against: Hummingbird and swift-crypto answering the two benchmarked routes, with
+/// nothing of iapsim's in between but Apple's vocabulary (the request's type, base64url). `GET /inApps/v1/transactions/{id}` encodes a payload of the same fields and values
 /// as the wire's signed transaction, with JSONEncoder, and signs it with P256 under the wire's own JWS header (its `x5c`
 /// chain included), as ES256 wants; `POST /sandbox/verifyReceipt` decodes the request's JSON and answers the wire's
 /// answer to the same request as it was. It checks no bearer token, reads no store, and its key is its own, not the
@@ -34,7 +35,7 @@ struct Floor {
         }
         router.post("sandbox/verifyReceipt") { request, _ in
             var request = request
-            _ = try JSONDecoder().decode(ReceiptRequest.self, from: Data(buffer: try await request.collectBody(upTo: 1 << 20)))
+            _ = try JSONDecoder().decode(VerifyReceiptRequest.self, from: Data(buffer: try await request.collectBody(upTo: 1 << 20)))
             return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: verifyAnswer))
         }
         var logger = Logger(label: "iapsim.floor")
@@ -96,31 +97,4 @@ struct Transaction: Codable, Sendable {
     var transactionReason: String
     var storefront: String
     var storefrontId: String
-}
-
-struct ReceiptRequest: Decodable {
-    let receiptData: String
-    let password: String?
-    let excludeOldTransactions: Bool?
-
-    enum CodingKeys: String, CodingKey {
-        case receiptData = "receipt-data", password, excludeOldTransactions = "exclude-old-transactions"
-    }
-}
-
-enum Base64URL {
-    static func encode(_ data: some DataProtocol) -> String {
-        var bytes = [UInt8](Data(data).base64EncodedData())
-        while bytes.last == UInt8(ascii: "=") { bytes.removeLast() }
-        for i in bytes.indices {
-            if bytes[i] == UInt8(ascii: "+") { bytes[i] = UInt8(ascii: "-") } else if bytes[i] == UInt8(ascii: "/") { bytes[i] = UInt8(ascii: "_") }
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    static func decode(_ text: Substring) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64)
-    }
 }

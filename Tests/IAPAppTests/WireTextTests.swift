@@ -1,5 +1,4 @@
 @testable import AppleVocabulary
-@testable import AppleWire
 import Foundation
 import Testing
 
