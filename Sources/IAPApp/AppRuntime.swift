@@ -38,6 +38,7 @@ public final class AppRuntime {
         // came (the panel, a one-shot spent by a party, a test setting the board), even while the app is halted,
         // so the badges and the panel always show what the parties obey.
         self.state.faults = parties.faults.armed
+        self.state.device.appleId = parties.store.database.appleId
         parties.faults.onChange = { [weak self] in self?.state.faults = $0 }
     }
 
@@ -181,6 +182,9 @@ public final class AppRuntime {
             send(.scenariosListed(host?.scenarios() ?? []))
         case .listDevices:
             send(.devicesListed(devices()))
+        case let .signInAppleId(name):
+            store.signIn(appleId: name)
+            send(.appleIdSignedIn(name))
         case .skipTime:
             // After this action's other effects, so that what they schedule is skipped to as well.
             timers.after(0) { [weak self] in

@@ -69,8 +69,8 @@ public final class AppSession {
     private let remoteBackend: Backend?
 
     public init(directory: DataDirectory, catalog: [Product], options: AppState = AppState(), faults: ArmedFaults = [],
-                user: String? = nil, latency: Parties.Latency = Parties.Latency(), clock: Clock = .virtual(start: AppSession.epoch),
-                backend: Backend? = nil, notifying: Bool = false) throws {
+                user: String? = nil, appleId: String? = nil, latency: Parties.Latency = Parties.Latency(),
+                clock: Clock = .virtual(start: AppSession.epoch), backend: Backend? = nil, notifying: Bool = false) throws {
         self.directory = directory
         remoteBackend = backend
         self.notifying = notifying
@@ -80,14 +80,16 @@ public final class AppSession {
         self.latency = latency
         self.clock = clock
         (timers, parties, runtime) = try Self.boot(directory, catalog: catalog, clock: clock, options: options, faults: faults,
-                                                   latency: latency, backend: backend, notifying: notifying)
+                                                   latency: latency, backend: backend, notifying: notifying, appleId: appleId)
         start(user: user)
     }
 
     private static func boot(_ directory: DataDirectory, catalog: [Product], clock: Clock, options: AppState, faults: ArmedFaults,
-                             latency: Parties.Latency, backend: Backend?, notifying: Bool) throws -> (TimerQueue, Parties, AppRuntime) {
+                             latency: Parties.Latency, backend: Backend?, notifying: Bool, appleId: String? = nil) throws -> (TimerQueue, Parties, AppRuntime) {
         let timers = clock.timers
         let parties = try Parties.open(in: directory, catalog: catalog, scheduler: timers, latency: latency, faults: faults)
+        // Signed in as Settings would have it before the app starts; a failure to write it is the store's alarm.
+        if let appleId { parties.store.signIn(appleId: appleId) }
         if let backend { parties.clientBackend = backend }
         parties.store.database.outbox.goesOut = notifying
         // The store's clock resumes where it was (a skip, a fast clock), never earlier.

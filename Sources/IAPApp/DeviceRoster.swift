@@ -12,13 +12,19 @@ enum DeviceRoster {
             try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT device, COUNT(*) AS n FROM storeTransaction WHERE finished = 0 GROUP BY device")
                 .map { ($0["device"] as String, $0["n"] as Int) })
         }
+        // A store file from before Apple IDs has no table of them: every device is then each user's own.
+        let appleIds = read(directory.store, as: .store) { db in
+            try db.tableExists("signedInAppleId")
+                ? Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT device, appleId FROM signedInAppleId").map { ($0[0] as String, $0[1] as String) })
+                : [:]
+        } ?? [:]
         return directory.deviceNames.map { name in
             let files = directory.on(device: name)
             let user = read(files.sandbox, as: .sandbox) { try String.fetchOne($0, sql: "SELECT value FROM session WHERE key = 'lastUser'") } ?? nil
             // A device without a keychain yet keeps nothing; one without a row in the store's queue holds nothing there.
             let pending = FileManager.default.fileExists(atPath: files.keychain)
                 ? read(files.keychain, as: .keychain) { try Int.fetchOne($0, sql: "SELECT COALESCE(SUM(count), 0) FROM pendingCount") ?? 0 } : 0
-            return DeviceSummary(name: name, current: name == directory.device, user: user, unfinished: unfinished.map { $0[name] ?? 0 },
+            return DeviceSummary(name: name, current: name == directory.device, user: user, appleId: appleIds[name], unfinished: unfinished.map { $0[name] ?? 0 },
                                  pending: pending)
         }
     }

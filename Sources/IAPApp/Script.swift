@@ -33,6 +33,8 @@ public struct Script: Sendable {
         /// The app relaunched on another device of the same store accounts (its own keychain, sandbox and store queue).
         case device(String, user: String?)
         case switchUser(String)
+        /// Settings › App Store on the device: another Apple ID signs in (A1).
+        case appleId(String)
         case lang(Language)
         /// Apple refunds a transaction: the one named, else the logged-in user's latest paid one.
         case refund(String?)
@@ -215,6 +217,9 @@ public struct Script: Sendable {
             }
             return .device(name, user: try rest.dropFirst().first.map(user))
         case "switch-user": return .switchUser(try user(needs("a user name")))
+        case "apple-id":
+            guard rest.count == 1 else { throw StepError(message: "`apple-id` takes one Apple ID (a sandbox tester's name), e.g. `apple-id sandbox-2`") }
+            return .appleId(try user(rest[0]))
         case "lang":
             guard let lang = Language(rawValue: try needs("en or zh")) else { throw StepError(message: "`lang` takes en or zh") }
             return .lang(lang)

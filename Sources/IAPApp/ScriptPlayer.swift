@@ -182,6 +182,8 @@ public final class ScriptPlayer {
             return session.state.user.map { "on \(name) as \($0)" } ?? "on \(name)"
         case let .switchUser(name):
             try app().runtime.send(.switchUser(name))
+        case let .appleId(name):
+            try app().runtime.send(.intent(.signInAppleId(name)))
         case let .lang(lang):
             setup.options.lang = lang
             try app().runtime.send(.setLanguage(lang))

@@ -41,6 +41,8 @@ public enum Action: Sendable, Equatable {
     case alarm(Alarm)
     /// The backend took these alarms (or could not be reached).
     case alarmsReported([Device.RaisedAlarm], ok: Bool)
+    /// The store signed this Apple ID in on the device (A1).
+    case appleIdSignedIn(String)
     /// The program around the app serves Apple's endpoints at this address (`--serve`), or stopped (nil).
     case serving(String?)
 }

@@ -149,6 +149,9 @@ public struct HUD: Sendable, Equatable {
              disabled, verifyFailed, jailbroken, backgrounded
         /// A move to a lower or equal level of a subscribed group: nothing charged, the next renewal changes the plan.
         case planChanged
+        /// Another Apple ID signed in while the payment sheet was up: the payment is the first one's, and finishes when
+        /// it signs in again.
+        case appleIdChanged
 
         /// A wait, as opposed to an outcome that Esc dismisses.
         public var isWaiting: Bool { self == .purchasing || self == .alreadyOwned || self == .confirming || self == .restoring }

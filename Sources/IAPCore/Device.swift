@@ -5,6 +5,9 @@ import Foundation
 /// flight, and the alarms.
 public struct Device: Sendable, Equatable {
     public var canMakePayments = true
+    /// The Apple ID signed in on the device (Settings › App Store), which pays for whoever is logged in to the app (A1);
+    /// nil: none was, and each app user pays with an Apple ID of their own name.
+    public var appleId: String?
     public var purchase: AppState.Purchase?
     public var hud: HUD?
     public var alarms: [Alarm] = []

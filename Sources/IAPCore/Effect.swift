@@ -52,6 +52,8 @@ public enum Effect: Sendable, Equatable {
     case listScenarios
     /// Read every device's files for the devices panel.
     case listDevices
+    /// Sign the Apple ID in on the device's store; answers `.appleIdSignedIn`.
+    case signInAppleId(String)
     /// Move the app's clock to the next scheduled event.
     case skipTime
     case quit

@@ -108,7 +108,7 @@ public enum Keymap {
         KeyBinding(keys: [.pageDown], label: "PgDn", command: .pageDown, contexts: lists.union([.help])),
         KeyBinding(keys: [.home], label: "Home", command: .first, contexts: lists),
         KeyBinding(keys: [.end], label: "End", command: .last, contexts: lists),
-        KeyBinding(keys: [.enter], label: "Enter", hint: .offered, command: .choose, contexts: [.loginEmpty, .login, .products, .prompt, .panel, .scenarioList]),
+        KeyBinding(keys: [.enter], label: "Enter", hint: .offered, command: .choose, contexts: [.loginEmpty, .login, .products, .prompt, .panel, .scenarioList, .deviceList]),
         KeyBinding(keys: [.enter], label: "Enter", hint: .offered, command: .toggleAutoRenew, contexts: [.subscriptionList]),
         KeyBinding(keys: [.left, .right, .tab], label: "←/→/Tab", hint: .offered, command: .otherChoice, contexts: [.prompt]),
         KeyBinding(keys: [.escape], label: "Esc", hint: .offered, command: .back, contexts: ListPanels.contexts.union([.login, .hud, .prompt, .help, .quitConfirm, .compensateConfirm, .inspector, .explain])),

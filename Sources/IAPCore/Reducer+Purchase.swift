@@ -53,7 +53,7 @@ extension AppState {
         device.paymentIntents.append(intent)
         device.purchase?.paymentId = intent.id
         return [
-            .addPayment(Payment(productId: productId, applicationUsername: intent.orderId, account: buyer, id: intent.id)),
+            .addPayment(Payment(productId: productId, applicationUsername: intent.orderId, pressedBy: buyer, id: intent.id)),
             .readStoreQueue(after: Self.lookAgainAfterPayment),
         ]
     }

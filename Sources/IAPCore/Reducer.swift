@@ -87,6 +87,8 @@ extension AppState {
             return []  // the board has spent a one-shot fault; the runtime copies what it holds now
         case let .switchUser(name):
             return logOut() + logIn(name)
+        case let .appleIdSignedIn(name):
+            return appleIdSignedIn(name)
         case .foreground:
             return foreground()
         case let .setLanguage(language):

@@ -58,15 +58,16 @@ public struct StoreTransaction: Sendable, Equatable {
 public struct Payment: Sendable, Equatable {
     public let productId: String
     public let applicationUsername: String?
-    /// The store account signed in on the payment sheet: whom Apple charges, and who then owns what was bought.
-    public let account: String?
+    /// The app user who pressed Buy. A real `SKPayment` carries no such thing: the simulated store keeps it as the tests'
+    /// record of who paid (I3), and charges it as the Apple ID only on a device where none is signed in.
+    public let pressedBy: String?
     /// This payment's identity in this process: the id of the intent recorded for it (C3).
     public let id: Int64?
 
-    public init(productId: String, applicationUsername: String?, account: String? = nil, id: Int64? = nil) {
+    public init(productId: String, applicationUsername: String?, pressedBy: String? = nil, id: Int64? = nil) {
         self.productId = productId
         self.applicationUsername = applicationUsername
-        self.account = account
+        self.pressedBy = pressedBy
         self.id = id
     }
 }

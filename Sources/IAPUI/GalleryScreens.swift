@@ -94,7 +94,7 @@ public struct GalleryScreen: Sendable {
         timeline.record(.orderCreated(user: "alice", productId: order.productId, .failure(.unreachable)),
                         [.recordIntent(user: "alice", productId: order.productId, orderId: nil, at: intent.createdAt)], from: before, at: intent.createdAt)
         timeline.record(.intentRecorded(user: "alice", productId: order.productId, intent),
-                        [.addPayment(Payment(productId: order.productId, applicationUsername: nil, account: "alice", id: 1))], from: before, at: intent.createdAt)
+                        [.addPayment(Payment(productId: order.productId, applicationUsername: nil, pressedBy: "alice", id: 1))], from: before, at: intent.createdAt)
         timeline.record(.storeUpdated([transaction]), [.persist(order, closingIntent: 1)], from: before, at: now.addingTimeInterval(-59))
         timeline.record(.persisted(order, ok: true), [.verify(order)], from: before, at: now.addingTimeInterval(-59))
         timeline.record(.verified(order, .retry(reason: .backendUnreachable)), [.persist(pending, closingIntent: nil)], from: before, at: now.addingTimeInterval(-58))
@@ -151,6 +151,12 @@ public struct GalleryScreen: Sendable {
                 var state = shopping(lang)
                 subscribed(.active, "com.iapsim.vip.plus", date: now.addingTimeInterval(20 * day), renewsAs: "com.iapsim.vip.monthly")(&state)
                 state.hud = HUD(.planChanged, productId: "com.iapsim.vip.monthly", transactionId: "1000000011")
+                return state
+            },
+            GalleryScreen("hud-apple-id-changed") { lang in
+                var state = shopping(lang)
+                state.device.appleId = "sandbox-2"
+                state.hud = HUD(.appleIdChanged, productId: "com.iapsim.noads")
                 return state
             },
             hud(.disabled),

@@ -19,6 +19,10 @@ public struct LaunchSettings {
     /// Where App Store Server Notifications are POSTed, as given (`NotifyURL` checks it); nil: nowhere (the built-in
     /// backend still hears them).
     public var notify: String?
+    /// The Apple ID to sign in on the device before the app starts (A1); nil: the one signed in there, if any.
+    public var appleId: String?
+    /// The device of the data directory the app runs on (`phone`, or one under `devices/`).
+    public var device: String?
 
     public init() {}
 }
@@ -37,6 +41,8 @@ extension RunOptions {
         settings.serve = serve
         settings.backend = backend
         settings.notify = notify
+        settings.appleId = appleId
+        settings.device = device
         return settings
     }
 }

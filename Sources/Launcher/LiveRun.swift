@@ -17,6 +17,12 @@ extension LaunchSettings {
         // on the command line is named as such (exit 64) whatever runs it, and a failure leaves nothing behind.
         var user = user
         do { user = try user.map(UserName.normalized) } catch { Console.fail("--user: \(error)", code: ExitCode.validationFailure.rawValue) }
+        var appleId = appleId
+        do { appleId = try appleId.map(UserName.normalized) } catch { Console.fail("--apple-id: \(error)", code: ExitCode.validationFailure.rawValue) }
+        if let device, !Script.isPlainName(device) {
+            Console.fail("--device: \"\(device)\" is not a plain name (letters, digits, - _ and ., not starting with a dot); it names the device's folder",
+                         code: ExitCode.validationFailure.rawValue)
+        }
         let notify = NotifyURL.checked(notify)
         if let scenario {
             do { _ = try Scenarios.script(scenario) } catch { Console.fail("--scenario: \(error)", code: ExitCode.validationFailure.rawValue) }
@@ -28,7 +34,8 @@ extension LaunchSettings {
         let imported = CatalogOption.imported(catalog)
         CatalogOption.warn(imported, path: catalog)
         let products = imported.products
-        let directory = DataOptions.lockedDirectory(dataDir)
+        let folder = DataOptions.lockedDirectory(dataDir)
+        let directory = device.map(folder.on(device:)) ?? folder
         DataFile.trust(directory.closedCleanly())
 
         let options = AppState(lang: lang, serialPurchases: !parallel)
@@ -58,7 +65,7 @@ extension LaunchSettings {
                 session = try setUpScenario(scenario, lang)
             } else {
                 session = try AppSession(directory: directory, catalog: products, options: options, faults: faults,
-                                         user: user, latency: latency, clock: .live(speed: speed), backend: remote,
+                                         user: user, appleId: appleId, latency: latency, clock: .live(speed: speed), backend: remote,
                                          notifying: notify != nil)
             }
         } catch {

@@ -57,10 +57,13 @@ extension LaunchSettings {
             serve = port
         }
         notify = given["notify"]
+        appleId = given["apple-id"]
+        device = given["device"]
         guard let lang = given["lang"].map(Language.init(rawValue:)) ?? .en else { return nil }
         self.lang = lang
         self.speed = speed
     }
 
-    private static let plainValueOptions: Set<String> = ["data-dir", "user", "lang", "catalog", "fault", "scenario", "speed", "serve", "backend", "notify"]
+    private static let plainValueOptions: Set<String> = ["data-dir", "user", "lang", "catalog", "fault", "scenario", "speed", "serve", "backend", "notify",
+                                                             "apple-id", "device"]
 }

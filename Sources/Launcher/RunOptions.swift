@@ -8,6 +8,13 @@ public struct RunOptions: ParsableArguments {
     @Option(help: "Log in as this user at once.")
     public var user: String?
 
+    @Option(name: .customLong("apple-id"), help: ArgumentHelp("Sign this Apple ID (a sandbox tester) in on the device first: it pays for every app user who logs in there.",
+                                                               valueName: "name"))
+    public var appleId: String?
+
+    @Option(help: ArgumentHelp("Run on this device of the data directory (`phone`, the first, when left out).", valueName: "name"))
+    public var device: String?
+
     @Option(help: "Language: en or zh.")
     public var lang: Language = .en
 

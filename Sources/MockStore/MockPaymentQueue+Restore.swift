@@ -13,7 +13,7 @@ extension MockPaymentQueue {
             guard !fails else { return completion(.failure(.failed)) }
             signedReceipt = nil
             guard let restored = attempt({
-                try database.restore(account: account, nonConsumables: nonConsumables, subscriptions: subscriptions, at: scheduler.now)
+                try database.restore(account: database.appleId(for: account), pressedBy: account, nonConsumables: nonConsumables, subscriptions: subscriptions, at: scheduler.now)
             }) else { return completion(.failure(.failed)) }
             for transaction in restored { notify(identified(transaction)) }
             completion(.success(restored.map(\.id)))

@@ -5,7 +5,7 @@ import IAPCore
 extension MockPaymentQueue {
     /// The account's subscriptions, one per group, as StoreKit reports their status.
     public func subscriptions(account: String) -> [SubscriptionStatus] {
-        attempt { try database.subscriptions(account: account) } ?? []
+        attempt { try database.subscriptions(account: database.appleId(for: account)) } ?? []
     }
 
     /// Settings › Subscriptions: turn auto-renew off (cancel) or back on (resubscribe before the end).
@@ -19,7 +19,7 @@ extension MockPaymentQueue {
     /// cancellation date and reason, a subscription it paid for ends now, and the app's server is told. Nil when
     /// there is nothing to refund.
     public func refund(transactionId: String? = nil, account: String? = nil, reason: Int = 0) -> String? {
-        guard let id = transactionId ?? account.flatMap({ account in attempt { try database.latestRefundable(account: account) } ?? nil }),
+        guard let id = transactionId ?? account.flatMap({ account in attempt { try database.latestRefundable(account: database.appleId(for: account)) } ?? nil }),
               let (record, _, news) = attempt({ try database.refund(id, reason: reason, at: scheduler.now) }) ?? nil
         else { return nil }
         signedReceipt = nil

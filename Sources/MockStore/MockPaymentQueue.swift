@@ -115,7 +115,7 @@ public final class MockPaymentQueue: PaymentQueue {
         }
         let due = scheduler.now.addingTimeInterval(latency.payment)
         var owned: String?, subscription: SubscriptionPlan?
-        if let account = payment.account {
+        if let account = payment.pressedBy.map(database.appleId(for:)) {
             if product.kind.isOwnedOnce { owned = attempt({ try database.originalPurchase(account: account, productId: product.id) }) ?? nil }
             if let terms = product.subscription {
                 subscription = attempt { try database.subscriptionPlan(account: account, productId: product.id, terms: terms,
@@ -169,7 +169,7 @@ public final class MockPaymentQueue: PaymentQueue {
         return signedReceipt
     }
 
-    /// Apple's record of the account a transaction charged (or restored to): what support looks up, never the app.
+    /// Apple's record of the Apple ID a transaction charged (or restored to): what support looks up, never the app.
     public func account(paying transactionId: String) -> String? {
         attempt { try database.account(paying: transactionId) } ?? nil
     }
@@ -237,7 +237,14 @@ public final class MockPaymentQueue: PaymentQueue {
     }
 
     private func isInThisQueue(_ transactionId: String) -> Bool {
-        attempt({ try database.device(of: transactionId) }) == database.device
+        attempt({ try database.isInThisQueue(transactionId) }) ?? false
+    }
+
+    /// Settings › App Store: another Apple ID signs in on this device (A1). It pays from now on; the queue shows only its
+    /// unfinished transactions (the app reads the queue again), and the receipt is its own.
+    public func signIn(appleId: String) {
+        signedReceipt = nil
+        attempt { try database.signIn(appleId: appleId) }
     }
 
     /// Renews, retries and expires every subscription due by now, on the store's clock, each step durably before the
@@ -321,8 +328,8 @@ public final class MockPaymentQueue: PaymentQueue {
         let name = faults.fire(.emptyApplicationUsername) != nil ? nil : payment.applicationUsername
         signedReceipt = nil
         guard let transaction = attempt({
-            try database.insert(productId: payment.productId, state: state, applicationUsername: name, account: payment.account,
-                                date: scheduler.now, error: error, originalTransactionId: originalTransactionId,
+            try database.insert(productId: payment.productId, state: state, applicationUsername: name,
+                                account: payment.pressedBy.map(database.appleId(for:)), pressedBy: payment.pressedBy, date: scheduler.now, error: error, originalTransactionId: originalTransactionId,
                                 plan: steps.isEmpty ? nil : StorePlan(steps: steps))
         }) else { return }
         if let id = payment.id { paymentIds[transaction.id] = id }

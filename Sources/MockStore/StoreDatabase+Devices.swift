@@ -11,4 +11,12 @@ extension StoreDatabase {
             try String.fetchOne(db.cachedStatement(sql: "SELECT device FROM storeTransaction WHERE id = ?"), arguments: [transactionId])
         }
     }
+
+    /// Whether the transaction is in this device's queue as the signed-in Apple ID sees it.
+    func isInThisQueue(_ transactionId: String) throws -> Bool {
+        try queue.inDatabase { db in
+            try Bool.fetchOne(db.cachedStatement(sql: "SELECT device = ? AND \(Self.signedInOnly) FROM storeTransaction WHERE id = ?"),
+                              arguments: [device, appleId, appleId, transactionId]) ?? false
+        }
+    }
 }

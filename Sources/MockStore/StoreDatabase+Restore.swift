@@ -3,7 +3,7 @@ import GRDB
 import IAPCore
 
 extension StoreDatabase {
-    /// Restore Purchases for `account` on this device, in one database transaction, so that a kill right after loses
+    /// Restore Purchases for the Apple ID `account` on this device, pressed by the app user `pressedBy`, in one database transaction, so that a kill right after loses
     /// nothing (what it wrote is unfinished, re-delivered at the next launch) and a kill before leaves nothing half-done.
     /// Restores each product of `nonConsumables` the account paid for (by its first purchase Apple has not refunded)
     /// and the latest paid transaction of each chain of `subscriptions` (transactions sharing an original transaction
@@ -15,7 +15,7 @@ extension StoreDatabase {
     /// finish. So is a purchase still unfinished on another device: until the app there has finished it, the backend
     /// may not have credited it, and a restore of it could be verified first, by whoever is logged in here.
     /// Answers the restored transactions, oldest purchase first.
-    func restore(account: String, nonConsumables: Set<String>, subscriptions: Set<String>, at date: Date) throws -> [StoreTransaction] {
+    func restore(account: String, pressedBy: String, nonConsumables: Set<String>, subscriptions: Set<String>, at date: Date) throws -> [StoreTransaction] {
         let products = Array(nonConsumables.union(subscriptions)).sorted()
         guard !products.isEmpty else { return [] }
         let marks = Array(repeating: "?", count: products.count).joined(separator: ", ")
@@ -51,7 +51,7 @@ extension StoreDatabase {
                 case let .held(held):
                     restored += held.filter { !restored.contains($0) }
                 case let .restore(item):
-                    restored.append(try Self.restore(db, item, account: account, device: device, isSubscription: subscriptions.contains(item.productId),
+                    restored.append(try Self.restore(db, item, account: account, pressedBy: pressedBy, device: device, isSubscription: subscriptions.contains(item.productId),
                                                      at: date))
                 }
             }
@@ -61,14 +61,15 @@ extension StoreDatabase {
 
     /// Writes one restore: a new `restored` transaction naming the original, with the order id it was paid under and, for
     /// a subscription, the restored charge's fields.
-    private static func restore(_ db: Database, _ item: RestoreRule.Owned, account: String, device: String, isSubscription: Bool,
+    private static func restore(_ db: Database, _ item: RestoreRule.Owned, account: String, pressedBy: String, device: String, isSubscription: Bool,
                                 at date: Date) throws -> StoreTransaction {
         let transaction = StoreTransaction(id: try nextId(db), productId: item.productId, state: .restored, applicationUsername: item.orderId,
                                            date: date, originalTransactionId: item.original)
         try db.cachedStatement(sql: """
-            INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, account, originalTransactionId, device)
-            VALUES (?, ?, 'restored', ?, ?, ?, ?, ?)
-            """).execute(arguments: [transaction.id, item.productId, item.orderId, date.timeIntervalSince1970, account, item.original, device])
+            INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, account, originalTransactionId, device, pressedBy)
+            VALUES (?, ?, 'restored', ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [transaction.id, item.productId, item.orderId, date.timeIntervalSince1970, account, item.original, device,
+                                     pressedBy])
         if isSubscription {
             try setDetails(db, transaction.id, try Self.details(db, item.charge).repeated)
         }

@@ -42,7 +42,7 @@ extension StoreDatabase {
         let dates = Dictionary(rows.map { ($0["id"] as String, Date(timeIntervalSince1970: $0["date"])) }, uniquingKeysWith: { first, _ in first })
         return rows.map { row in
             let transaction = transaction(row)
-            let record = StoreRecord(transaction: transaction, finished: row["finished"], account: row.text("account"))
+            let record = StoreRecord(row)
             let device = row.text("device") ?? firstDevice
             guard transaction.state == .purchased || transaction.state == .restored else {
                 return ReportedTransaction(record: record, device: device, entry: nil)

@@ -245,7 +245,7 @@ extension StoreDatabase {
             try chain.insert(db, onConflict: .replace)
             expires = chain.expiresAt
         }
-        let record = StoreRecord(transaction: transaction, finished: row["finished"], account: row.text("account"))
+        let record = StoreRecord(row)
         return (record, details, StoreNotification(.refund, account: record.account, productId: transaction.productId, transactionId: id,
                                                    originalTransactionId: transaction.originalId, expiresDate: expires, date: date))
     }

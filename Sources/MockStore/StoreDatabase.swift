@@ -9,8 +9,23 @@ import IAPCore
 public struct StoreRecord: Sendable, Equatable {
     public let transaction: StoreTransaction
     public let finished: Bool
-    /// The store account charged (or restored to); nil for transactions written before accounts were recorded.
+    /// The Apple ID charged (or restored to); nil for transactions written before accounts were recorded.
     public let account: String?
+    /// The app user who pressed Buy (or Restore): the simulation's own record, which no real party has. The tests check
+    /// that credit reaches this person (I3); the app and support never read it.
+    public let pressedBy: String?
+
+    public init(transaction: StoreTransaction, finished: Bool, account: String?, pressedBy: String?) {
+        self.transaction = transaction
+        self.finished = finished
+        self.account = account
+        self.pressedBy = pressedBy
+    }
+
+    init(_ row: Row) {
+        self.init(transaction: StoreDatabase.transaction(row), finished: row["finished"], account: row.text("account"),
+                  pressedBy: row.text("pressedBy"))
+    }
 }
 
 /// The store's own durable state: every transaction, what is planned for it, and the receipt signing key.
@@ -23,6 +38,10 @@ public final class StoreDatabase {
     /// Whether what the store tells the app's server also goes out to a `--notify` server, and which products are
     /// consumables; set before the queue takes any step.
     public var outbox = OutboxPolicy()
+    /// The Apple ID signed in on this device (Settings › App Store), which pays for every app user and owns what it
+    /// pays for (A1); its unfinished transactions are the only ones the device's queue shows. Nil: none was ever
+    /// signed in, and each app user pays with an Apple ID of their own name (iapsim before Apple IDs).
+    public internal(set) var appleId: String?
 
     public init(path: String, device: String = StoreDatabase.firstDevice) throws {
         self.device = device
@@ -79,7 +98,9 @@ public final class StoreDatabase {
             ("v10-charges", { db in
                 try db.execute(sql: "CREATE INDEX storeTransactionWebOrder ON storeTransaction(webOrderLineItemId) WHERE webOrderLineItemId IS NOT NULL")
             }),
+            ("v11-apple-ids", StoreDatabase.appleIdMigration),
         ])
+        appleId = try queue.inDatabase { db in try Self.signedIn(db, device: device) }
     }
 
     /// Closes the connection: SQLite folds the WAL into the file and removes it. Nothing may be read or written after.
@@ -88,7 +109,7 @@ public final class StoreDatabase {
     }
 
     /// Inserts a new transaction with the next id, atomically.
-    func insert(productId: String, state: TransactionState, applicationUsername: String?, account: String?, date: Date,
+    func insert(productId: String, state: TransactionState, applicationUsername: String?, account: String?, pressedBy: String?, date: Date,
                 error: StoreError? = nil, originalTransactionId: String? = nil, plan: StorePlan? = nil) throws -> StoreTransaction {
         let planText = try plan?.encoded()
         return try queue.write { db in
@@ -96,10 +117,11 @@ public final class StoreDatabase {
                                                date: date, error: error, originalTransactionId: originalTransactionId)
             try Self.noteClock(db, date)
             try db.cachedStatement(sql: """
-                INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, error, account, originalTransactionId, plan, device)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, error, account, originalTransactionId, plan, device,
+                                              pressedBy)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [transaction.id, productId, state.rawValue, applicationUsername, date.timeIntervalSince1970,
-                                         error?.rawValue, account, originalTransactionId, planText, device])
+                                         error?.rawValue, account, originalTransactionId, planText, device, pressedBy])
             return transaction
         }
     }
@@ -171,8 +193,8 @@ public final class StoreDatabase {
             target = try Self.nextId(db)
             // The second half of an interrupted purchase joins the queue of the device that paid.
             try db.cachedStatement(sql: """
-                INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, error, account, originalTransactionId, device)
-                SELECT ?, ?, ?, ?, ?, ?, ?, ?, device FROM storeTransaction WHERE id = ?
+                INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, error, account, originalTransactionId, device, pressedBy)
+                SELECT ?, ?, ?, ?, ?, ?, ?, ?, device, pressedBy FROM storeTransaction WHERE id = ?
                 """).execute(arguments: [target, current.productId, state.rawValue, current.applicationUsername,
                                          step.at, error?.rawValue, account, original, id])
         } else {
@@ -239,7 +261,7 @@ public final class StoreDatabase {
         }
     }
 
-    /// This device's next `limit` unfinished transactions after `cursor`, oldest first. The cursor's own row gives the
+    /// This device's next `limit` unfinished transactions of the signed-in Apple ID after `cursor`, oldest first. The cursor's own row gives the
     /// date to start from: a date read back into a `Date` may differ from the stored one in its last bit. The device is
     /// checked on the rows the queue's index gives, in order, so a page still reads only about its own rows.
     func unfinished(after cursor: StoreTransaction?, limit: Int) throws -> [StoreTransaction] {
@@ -247,13 +269,14 @@ public final class StoreDatabase {
             guard let cursor else {
                 return try Array(Row.fetchCursor(db.cachedStatement(sql: """
                     SELECT \(Self.columns) FROM storeTransaction INDEXED BY storeTransactionQueue
-                    WHERE finished = 0 AND device = ? ORDER BY date, id LIMIT ?
-                    """), arguments: [device, limit]).map(Self.transaction))
+                    WHERE finished = 0 AND device = ? AND \(Self.signedInOnly) ORDER BY date, id LIMIT ?
+                    """), arguments: [device, appleId, appleId, limit]).map(Self.transaction))
             }
             return try Array(Row.fetchCursor(db.cachedStatement(sql: """
                 SELECT \(Self.columns) FROM storeTransaction INDEXED BY storeTransactionQueue
-                WHERE finished = 0 AND device = ? AND (date, id) > (SELECT date, id FROM storeTransaction WHERE id = ?) ORDER BY date, id LIMIT ?
-                """), arguments: [device, cursor.id, limit]).map(Self.transaction))
+                WHERE finished = 0 AND device = ? AND \(Self.signedInOnly)
+                AND (date, id) > (SELECT date, id FROM storeTransaction WHERE id = ?) ORDER BY date, id LIMIT ?
+                """), arguments: [device, appleId, appleId, cursor.id, limit]).map(Self.transaction))
         }
     }
 
@@ -261,7 +284,7 @@ public final class StoreDatabase {
         try queue.inDatabase { db in try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM storeTransaction WHERE finished = 0")) ?? 0 }
     }
 
-    /// What the receipt lists: unfinished consumables and every paid non-consumable, chosen by SQLite
+    /// What the receipt lists, of the signed-in Apple ID: unfinished consumables and every paid non-consumable, chosen by SQLite
     /// (finished consumables are most of a long history and never listed).
     /// With each, its subscription and refund fields and its original purchase's date.
     func receiptEntries(nonConsumables: [String]) throws -> [ReceiptRow] {
@@ -270,11 +293,12 @@ public final class StoreDatabase {
         return try queue.inDatabase { db in
             try Array(Row.fetchCursor(db.cachedStatement(sql: """
                 SELECT *, (SELECT date FROM storeTransaction o WHERE o.id = listed.originalTransactionId) AS originalDate FROM (
-                    SELECT \(columns) FROM storeTransaction WHERE finished = 0 AND state IN ('purchased', 'restored')
+                    SELECT \(columns) FROM storeTransaction WHERE finished = 0 AND state IN ('purchased', 'restored') AND \(Self.signedInOnly)
                     UNION
                     SELECT \(columns) FROM storeTransaction WHERE productId IN (\(placeholders)) AND state IN ('purchased', 'restored')
+                    AND \(Self.signedInOnly)
                 ) AS listed ORDER BY date, id
-                """), arguments: StatementArguments(nonConsumables)).map { row in
+                """), arguments: StatementArguments([appleId, appleId] as [(any DatabaseValueConvertible)?] + nonConsumables + [appleId, appleId])).map { row in
                 let transaction = Self.transaction(row)
                 return ReceiptRow(transaction: transaction, details: TransactionDetails(row: row),
                                   originalDate: row.real("originalDate").map(Date.init(timeIntervalSince1970:)) ?? transaction.date)
@@ -286,8 +310,9 @@ public final class StoreDatabase {
     func hasOpenTransaction(productId: String) throws -> Bool {
         try queue.inDatabase { db in
             try Bool.fetchOne(db.cachedStatement(sql: """
-                SELECT EXISTS (SELECT 1 FROM storeTransaction WHERE finished = 0 AND productId = ? AND state <> 'failed' AND device = ?)
-                """), arguments: [productId, device]) ?? false
+                SELECT EXISTS (SELECT 1 FROM storeTransaction WHERE finished = 0 AND productId = ? AND state <> 'failed' AND device = ?
+                               AND \(Self.signedInOnly))
+                """), arguments: [productId, device, appleId, appleId]) ?? false
         }
     }
 
@@ -323,9 +348,8 @@ public final class StoreDatabase {
     /// Every transaction with whether it was finished and who paid, for `iapsim state` and the tests.
     public func all() throws -> [StoreRecord] {
         try queue.inDatabase { db in
-            try Array(Row.fetchCursor(db.cachedStatement(sql: "SELECT \(Self.columns) FROM storeTransaction ORDER BY date, id")).map {
-                StoreRecord(transaction: Self.transaction($0), finished: $0["finished"], account: $0.text("account"))
-            })
+            try Array(Row.fetchCursor(db.cachedStatement(sql: "SELECT \(Self.columns) FROM storeTransaction ORDER BY date, id"))
+                .map(StoreRecord.init))
         }
     }
 
@@ -355,8 +379,8 @@ public final class StoreDatabase {
         return String(next)
     }
 
-    /// What `transaction(_:)` reads, with whether it was finished, its plan and who paid.
-    static let columns = "id, productId, state, applicationUsername, date, error, finished, originalTransactionId, plan, account"
+    /// What `transaction(_:)` reads, with whether it was finished, its plan, the Apple ID that paid and who pressed Buy.
+    static let columns = "id, productId, state, applicationUsername, date, error, finished, originalTransactionId, plan, account, pressedBy"
 
     static func transaction(_ db: Database, _ id: String) throws -> StoreTransaction? {
         try Row.fetchOne(db.cachedStatement(sql: "SELECT \(columns) FROM storeTransaction WHERE id = ?"), arguments: [id]).map(transaction)

@@ -25,7 +25,7 @@ final class RestoreStoreTests {
     /// A purchase Apple charged and the app finished.
     @discardableResult
     private func buy(_ productId: String, as account: String, order: String, on queue: MockPaymentQueue) -> String {
-        queue.add(Payment(productId: productId, applicationUsername: order, account: account))
+        queue.add(Payment(productId: productId, applicationUsername: order, pressedBy: account))
         timers.advance(by: 2)
         let id = heard.last { $0.productId == productId && $0.state == .purchased }!.id
         #expect(queue.finish(transactionId: id))
@@ -115,7 +115,7 @@ final class RestoreStoreTests {
     @Test("a purchase of the product this device still holds unfinished is left to finish, not restored beside it")
     func unfinishedPurchaseIsNotRestored() throws {
         let store = try queue()
-        store.add(Payment(productId: "com.iapsim.noads", applicationUsername: "ORD-1", account: "alice"))
+        store.add(Payment(productId: "com.iapsim.noads", applicationUsername: "ORD-1", pressedBy: "alice"))
         timers.advance(by: 2)  // purchased, not finished
         #expect(try restore("alice", on: store)?.get() == [])
     }
@@ -123,7 +123,7 @@ final class RestoreStoreTests {
     @Test("a purchase still unfinished on another device (maybe not yet credited) is restored only once it is finished there")
     func unfinishedElsewhereWaits() throws {
         let phone = try queue()
-        phone.add(Payment(productId: "com.iapsim.noads", applicationUsername: nil, account: "alice"))
+        phone.add(Payment(productId: "com.iapsim.noads", applicationUsername: nil, pressedBy: "alice"))
         timers.advance(by: 2)  // purchased on the phone, its verification still to come
         let paid = try #require(heard.last).id
         let tablet = try queue(on: "tablet")

@@ -28,7 +28,7 @@ struct CoreTestStoreTests {
                    effects: [.recordIntent(user: "a", productId: "coins", orderId: "O1", at: t0)])
         let intent = PaymentIntent(id: 7, user: "a", productId: "coins", orderId: "O1", createdAt: t0)
         store.send(.intentRecorded(user: "a", productId: "coins", intent), effects: [
-            .addPayment(Payment(productId: "coins", applicationUsername: "O1", account: "a", id: 7)),
+            .addPayment(Payment(productId: "coins", applicationUsername: "O1", pressedBy: "a", id: 7)),
             .readStoreQueue(after: AppState.lookAgainAfterPayment),
         ]) {
             $0.device.paymentIntents = [intent]

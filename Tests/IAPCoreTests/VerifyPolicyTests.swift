@@ -74,7 +74,7 @@ struct ReducerTests {
         #expect(effects == [.recordIntent(user: "a", productId: "coins", orderId: "ORD-1", at: t0)])
         let intent = PaymentIntent(id: 1, user: "a", productId: "coins", orderId: "ORD-1", createdAt: t0)
         #expect(state.reduce(.intentRecorded(user: "a", productId: "coins", intent), now: t0) == [
-            .addPayment(Payment(productId: "coins", applicationUsername: "ORD-1", account: "a", id: 1)),
+            .addPayment(Payment(productId: "coins", applicationUsername: "ORD-1", pressedBy: "a", id: 1)),
             .readStoreQueue(after: AppState.lookAgainAfterPayment),
         ])
     }

@@ -12,6 +12,14 @@ public struct DevicesPanel: NamedListPanel {
         [KeyBinding(keys: [.char("D")], label: "D", command: .devices, contexts: [.products, .deviceList])]
     }
 
+    /// Enter on the device the app runs on is its Settings › App Store: the next sandbox tester signs in, and the list
+    /// is read again to show it. Another device's Settings are on that device.
+    public func act(_ command: Command, on selection: Int, in state: inout AppState) -> [Effect]? {
+        guard command == .choose else { return nil }
+        guard state.devices.indices.contains(selection), state.devices[selection].current else { return [] }
+        return state.perform(.signInAppleId(AppleID.after(state.device.appleId))) + [.listDevices]
+    }
+
     public func count(in state: AppState) -> Int { state.devices.count }
 
     /// Asks for the devices as it opens; its key again closes it.

@@ -22,6 +22,8 @@ public enum Text: String, Sendable, CaseIterable {
     /// After the grace period, while Apple still retries the charge.
     case subBillingOff
     case restoreFailed, restoreInBackground
+    /// Another Apple ID signed in with a payment on the sheet; the badge naming the device's Apple ID.
+    case appleIdChanged, appleIdBadge
     case continuesInBackground, unclaimed
     case appTitle, loginPrompt, loginHint, user, pending, balance, balanceUnknown, coins, owned, products
     /// The product request failed (an empty list is SPEC's `no-products`); what asks again; the identifiers to buy by.
@@ -78,6 +80,9 @@ public enum Text: String, Sendable, CaseIterable {
         case .nothingToRestore: Localized(en: "Nothing to restore", zh: "没有可恢复的购买")
         case .restoreFailed: Localized(en: "Restore failed, please try again later", zh: "恢复购买失败,请稍后重试")
         case .restoreInBackground: Localized(en: "Esc: go on restoring in the background", zh: "Esc:在后台继续恢复")
+        case .appleIdChanged: Localized(en: "Apple ID changed: this payment waits for its Apple ID",
+                                        zh: "Apple ID 已更换:此付款等待原 Apple ID")
+        case .appleIdBadge: Localized(en: "Apple ID", zh: "Apple ID")
         case .alreadyOwned: Localized(en: "You've already purchased this. It will be restored for free.", zh: "你已购买过此项目,将免费为你恢复。")
         case .unclaimed: Localized(en: "? unclaimed, for support", zh: "? 未认领,待客服")
         case .continuesInBackground: Localized(en: "Payment went through: it continues in the background", zh: "付款已完成:将在后台继续处理")
@@ -203,6 +208,7 @@ extension HUD.Kind {
         case .verifyFailed: .verifyFailed
         case .jailbroken: .jailbroken
         case .planChanged: .planChanged
+        case .appleIdChanged: .appleIdChanged
         }
     }
 }

@@ -10,7 +10,9 @@ extension StateView {
     var badges: BadgeLine {
         // Backend down first, in words: it changes what every other screen means.
         let down = state.faults.contains(.backendDown) ? [Text.backendDownBadge(lang)] : []
-        let others = state.faults.filter { $0 != .backendDown }.map { state.faults.label($0) }
+        // The device's Apple ID, once one was signed in: who pays for whoever is logged in (A1).
+        let appleId = state.device.appleId.map { ["\(Text.appleIdBadge(lang)) \($0)"] } ?? []
+        let others = appleId + state.faults.filter { $0 != .backendDown }.map { state.faults.label($0) }
             + (state.servingAt.map { ["\(Text.servingBadge(lang)) \($0)"] } ?? [])
         let alarm = state.alarms.last.map { "\(Text.alarm(lang)): \($0.text(lang))" }
         return BadgeLine(badges: down + others, alarm: alarm, theme: theme)

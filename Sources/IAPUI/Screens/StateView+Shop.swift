@@ -107,7 +107,7 @@ extension StateView {
 
     private func textStyle(_ kind: HUD.Kind) -> Style {
         switch kind {
-        case .purchasing, .alreadyOwned, .confirming, .deferred, .backgrounded, .restoring: theme.waiting
+        case .purchasing, .alreadyOwned, .confirming, .deferred, .backgrounded, .restoring, .appleIdChanged: theme.waiting
         case .success, .restored, .planChanged: theme.good
         case .nothingToRestore: theme.plain
         case .failed, .cancelled, .disabled, .verifyFailed, .jailbroken, .restoreFailed: theme.bad

@@ -1,0 +1,17 @@
+/// Settings › App Store on the device (A1): the Apple ID that pays for every app user who logs in here.
+extension AppState {
+    /// The store's queue now shows the new Apple ID's unfinished transactions only: what the observer saw of the old
+    /// one waits in the store until it signs in again, and is read afresh. A payment on the sheet stays the old Apple
+    /// ID's: the HUD says so instead of waiting for a callback that will not come while another Apple ID is in.
+    mutating func appleIdSignedIn(_ name: String) -> [Effect] {
+        guard device.appleId != name else { return [] }
+        device.appleId = name
+        device.storeQueue = [:]
+        device.unclaimed = []
+        if let purchase = device.purchase, device.hud?.kind.isPaymentSheet == true {
+            device.hud = HUD(.appleIdChanged, productId: purchase.productId, transactionId: purchase.transactionId)
+            device.purchase = nil
+        }
+        return [.readStoreQueue(after: 0)] + (user.map { [.refreshAccount($0)] } ?? [])
+    }
+}

@@ -1,0 +1,35 @@
+import GRDB
+
+/// The Apple ID signed in on each device (A1): who pays, who owns, whose unfinished transactions the queue shows.
+extension StoreDatabase {
+    /// Each device's signed-in Apple ID, and beside each transaction the app user who pressed Buy. A transaction written
+    /// before keeps its account: each app user had an Apple ID of their own name, and still owns what it paid for.
+    static func appleIdMigration(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE signedInAppleId (device TEXT PRIMARY KEY, appleId TEXT NOT NULL);
+            ALTER TABLE storeTransaction ADD COLUMN pressedBy TEXT;
+            UPDATE storeTransaction SET pressedBy = account;
+            """)
+    }
+
+    /// A statement's condition, with the Apple ID bound twice: the row is the signed-in Apple ID's, or none is signed in
+    /// (each app user's own), or the row predates accounts.
+    static let signedInOnly = "(? IS NULL OR account IS NULL OR account = ?)"
+
+    static func signedIn(_ db: Database, device: String) throws -> String? {
+        try String.fetchOne(db.cachedStatement(sql: "SELECT appleId FROM signedInAppleId WHERE device = ?"), arguments: [device])
+    }
+
+    /// Signs `appleId` in on this device, durably: it pays from now on, and the queue shows its transactions only.
+    func signIn(appleId: String) throws {
+        try queue.write { db in
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO signedInAppleId (device, appleId) VALUES (?, ?)").execute(arguments: [device, appleId])
+        }
+        self.appleId = appleId
+    }
+
+    /// The Apple ID an app user pays and restores with on this device: the signed-in one, else one of their own name.
+    public func appleId(for user: String) -> String {
+        appleId ?? user
+    }
+}
