@@ -53,6 +53,9 @@ public struct Script: Sendable {
         /// Moves the product list's cursor to the `ordinal`-th product (1-based) of a kind, so that a script runs on any
         /// catalog that has one.
         case select(Product.Kind, ordinal: Int)
+        /// The catalog's billing grace period on or off for this run (as Xcode's Editor ▸ Enable Billing Grace Period),
+        /// so that a scenario about it holds whichever catalog plays it. Before `launch`: it is how the store starts.
+        case billingGrace(Bool)
     }
 
     /// What `expect` can count in each party.
@@ -251,6 +254,11 @@ public struct Script: Sendable {
                 throw StepError(message: "`select \(first)` takes which one as a whole number 1 to 1000, not \"\(rest[1])\"")
             }
             return .select(kind, ordinal: ordinal)
+        case "billing-grace":
+            guard rest.count == 1, let on = ["on": true, "off": false][rest[0]] else {
+                throw StepError(message: "`billing-grace` takes on or off, not \"\(argument)\"")
+            }
+            return .billingGrace(on)
         case "expect":
             if rest.first == "screen" || (rest.first == "no" && rest.dropFirst().first == "screen") {
                 let present = rest.first == "screen"

@@ -49,6 +49,9 @@ public final class ScriptPlayer {
         host = HostRequests(scenarios: setup.scenarios)
     }
 
+    /// The products the script's app runs with (`billing-grace` changes them): the app handed over keeps them.
+    public var catalog: [Product] { setup.catalog }
+
     /// Plays `script`; the session it leaves (nil if nothing launched) stays readable afterwards.
     public func play(_ script: Script) throws -> Outcome {
         for line in script.steps {
@@ -93,6 +96,7 @@ public final class ScriptPlayer {
                     throw Failure(message: "scenario \(name) could not be set up: line \(line): \(message)")
                 }
                 session = player.session
+                setup.catalog = player.catalog
             }
         }
     }
@@ -244,6 +248,9 @@ public final class ScriptPlayer {
             return "written to \(path)"
         case .handover:
             return "(the UI would take over here)"
+        case let .billingGrace(on):
+            guard session == nil else { throw Failure(message: "`billing-grace` is how the store starts: put it before `launch`") }
+            setup.catalog = setup.catalog.map { $0.withGracePeriod(on) }
         case let .select(kind, ordinal):
             let app = ScriptDriver(session: try app())
             // The list first has to be there: the product request answers after the store's latency.

@@ -48,4 +48,11 @@ public struct Product: Sendable, Equatable, Identifiable {
         self.coins = coins
         self.subscription = kind == .subscription ? subscription ?? SubscriptionTerms(group: id) : nil
     }
+
+    /// The same product under a catalog whose billing grace period is on or off (it is the app's, not one product's).
+    public func withGracePeriod(_ on: Bool) -> Product {
+        guard var terms = subscription, terms.gracePeriod != on else { return self }
+        terms.gracePeriod = on
+        return Product(id: id, kind: kind, title: title, summary: summary, price: price, coins: coins, subscription: terms, amount: amount)
+    }
 }

@@ -119,6 +119,9 @@ public struct SubscriptionTerms: Sendable, Equatable {
     public let introOffer: IntroOffer?
     /// Promotional, offer-code and win-back offers the catalog names: listed by `iapsim catalog`, not sold.
     public let offers: [ListedOffer]
+    /// Whether the app opted in to Billing Grace Period (App Store Connect; a .storekit file's `_billingGracePeriodEnabled`).
+    /// Without it a failed renewal stops the service at once while Apple retries the charge.
+    public var gracePeriod: Bool
 
     /// An offer other than the intro offer, as the catalog describes it.
     public struct ListedOffer: Sendable, Equatable {
@@ -141,17 +144,22 @@ public struct SubscriptionTerms: Sendable, Equatable {
         }
     }
 
-    public init(group: String, level: Int = 1, period: SubscriptionPeriod = .month, introOffer: IntroOffer? = nil, offers: [ListedOffer] = []) {
+    public init(group: String, level: Int = 1, period: SubscriptionPeriod = .month, introOffer: IntroOffer? = nil, offers: [ListedOffer] = [],
+                gracePeriod: Bool = true) {
         self.group = group
         self.level = level
         self.period = period
         self.introOffer = introOffer
         self.offers = offers
+        self.gracePeriod = gracePeriod
     }
 
     /// How long Apple keeps the service on while it retries a failed renewal: 6 days for weekly periods, 16 for
-    /// longer ones (App Store Connect's defaults).
-    public var gracePeriodDays: Int { period.approximateDays < 28 ? 6 : 16 }
+    /// longer ones (App Store Connect's defaults); nil when the app has no grace period.
+    public var gracePeriodDays: Int? {
+        guard gracePeriod else { return nil }
+        return period.approximateDays < 28 ? 6 : 16
+    }
 }
 
 /// A subscription as the store reports it to its account (StoreKit's subscription status), at one instant.

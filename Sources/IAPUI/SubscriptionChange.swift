@@ -43,10 +43,11 @@ enum SubscriptionChange: Equatable {
             return .expired(new, billingGaveUp: old.state == .gracePeriod || old.state == .billingRetry)
         case (.gracePeriod, .gracePeriod), (.billingRetry, .billingRetry):
             return .other(new)
-        case (_, .gracePeriod):
-            return .billingFailed(new)
-        case (_, .billingRetry):
+        case (.gracePeriod, .billingRetry):
             return .graceEnded(new)
+        case (_, .gracePeriod), (_, .billingRetry):
+            // Straight into billing retry when the app has no grace period.
+            return .billingFailed(new)
         case (.gracePeriod, .active), (.gracePeriod, .trial), (.billingRetry, .active), (.billingRetry, .trial):
             return .recovered(new)
         case (.expired, _), (.revoked, _):

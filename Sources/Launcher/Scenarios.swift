@@ -31,7 +31,7 @@ public enum Scenarios {
         }
         let prepared = player.session
         // On the device the script left the app on (`device NAME`).
-        let session = try AppSession(directory: prepared?.directory ?? directory, catalog: catalog, options: options, faults: prepared?.parties.faults.armed ?? [],
+        let session = try AppSession(directory: prepared?.directory ?? directory, catalog: player.catalog, options: options, faults: prepared?.parties.faults.armed ?? [],
                                      user: prepared?.state.user, clock: .live(speed: speed, start: prepared?.timers.now))
         return session
     }

@@ -37,6 +37,9 @@ struct CatalogFile: Decodable {
     let products: [Entry]
     /// The ISO 4217 code of the prices' currency, for terminals that cannot draw its symbol.
     let currency: String?
+    /// Whether the app opted in to Billing Grace Period; when left out, it has (a failed renewal keeps the service on
+    /// while Apple retries, 6 or 16 days).
+    let billingGracePeriod: Bool?
 }
 
 extension CatalogFile.Entry {

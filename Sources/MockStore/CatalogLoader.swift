@@ -42,7 +42,9 @@ public enum CatalogLoader {
                 let file = try JSONDecoder().decode(CatalogFile.self, from: data)
                 loaded = LoadedCatalog(products: try file.products.enumerated().map { try $0.element.product(at: "products[\($0.offset)]", currency: file.currency) })
                 loaded.currency = file.currency
+                loaded.billingGracePeriod = file.billingGracePeriod ?? true
             }
+            loaded.products = loaded.products.map { $0.withGracePeriod(loaded.billingGracePeriod) }
         } catch let error as DecodingError {
             throw describe(error, path: path)
         } catch let error as Problem {
@@ -210,6 +212,7 @@ public enum CatalogLoader {
         switch type {
         case is String.Type: "a string"
         case is Int.Type: "a whole number"
+        case is Bool.Type: "true or false"
         default: "\(type)".lowercased().hasPrefix("array") ? "a list" : "an object"
         }
     }

@@ -62,6 +62,7 @@ struct StoreKitFile: Decodable {
         let _interruptedPurchasesEnabled: Bool?
         let _billingIssuesEnabled: Bool?
         let _renewalBillingIssuesEnabled: Bool?
+        let _billingGracePeriodEnabled: Bool?
         let _disableDialogs: Bool?
     }
 
@@ -82,7 +83,7 @@ struct StoreKitFile: Decodable {
     private static let understood: Set<String> = ["identifier", "products", "nonRenewingSubscriptions", "subscriptionGroups", "settings", "version"]
     private static let understoodSettings: Set<String> = [
         "_storefront", "_locale", "_timeRate", "_askToBuyEnabled", "_failTransactionsEnabled", "_storeKitErrors", "_interruptedPurchasesEnabled",
-        "_billingIssuesEnabled", "_renewalBillingIssuesEnabled", "_disableDialogs", "_applicationInternalID", "_developerTeamID",
+        "_billingIssuesEnabled", "_renewalBillingIssuesEnabled", "_billingGracePeriodEnabled", "_disableDialogs", "_applicationInternalID", "_developerTeamID",
         "_lastSynchronizedDate", "_lastAutoRenewableSubscriptionGroupID", "_compatibilityTimeRate",
     ]
 
@@ -125,6 +126,9 @@ public struct LoadedCatalog: Sendable {
     public var locale: String?
     /// The prices' currency (ISO 4217), when the catalog says it.
     public var currency: String?
+    /// Whether a failed renewal keeps the service on for a grace period while Apple retries (the app's opt-in to
+    /// Billing Grace Period); every subscription of `products` follows it.
+    public var billingGracePeriod = true
 
     public init(products: [Product]) {
         self.products = products
@@ -168,7 +172,7 @@ extension StoreKitFile {
         loaded.storefront = settings?._storefront
         loaded.currency = prices.currency
         loaded.locale = settings?._locale
-        if let settings { warnings += settings.apply(to: &loaded) }
+        if let settings { warnings += settings.apply(to: &loaded) } else { loaded.billingGracePeriod = false }
         loaded.warnings = warnings + loaded.warnings
         return loaded
     }
@@ -187,6 +191,8 @@ extension StoreKitFile.Settings {
             loaded.speed = Self.fastest
             warnings.append("settings._timeRate \(rate): an accelerated renewal rate; the clock runs at iapsim's fastest, \(Int(Self.fastest))× (t skips to the next renewal)")
         }
+        // Xcode's default, for a file that does not say, is no grace period (SKTestSession.billingGracePeriodIsEnabled).
+        loaded.billingGracePeriod = _billingGracePeriodEnabled == true
         if _askToBuyEnabled == true { loaded.faults.insert(.askToBuy) }
         if _failTransactionsEnabled == true { loaded.faults.insert(.purchaseFails) }
         if _interruptedPurchasesEnabled == true { loaded.faults.insert(.failedThenPurchased) }

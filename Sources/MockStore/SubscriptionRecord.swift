@@ -212,8 +212,8 @@ struct DueStep: Equatable {
     enum Outcome: Equatable {
         /// It ended (`expirationIntent` says why); EXPIRED with this subtype.
         case expired(StoreNotification.Subtype)
-        /// A billing attempt failed. Apple tells of the first failure (DID_FAIL_TO_RENEW/GRACE_PERIOD) and of the end of
-        /// grace (GRACE_PERIOD_EXPIRED), not of every daily attempt.
+        /// A billing attempt failed. Apple tells of the first failure (DID_FAIL_TO_RENEW, with the subtype GRACE_PERIOD
+        /// when the app has one) and of the end of grace (GRACE_PERIOD_EXPIRED), not of every daily attempt.
         case billingFailed(first: Bool, graceEnded: Bool)
         /// The charge went through: a new transaction in the chain, for `productId`, from `start`.
         case renewed(productId: String, start: Date, details: TransactionDetails, recovered: Bool)
@@ -232,7 +232,7 @@ struct DueStep: Equatable {
             chain.notification(.expired, subtype, at: at)
         case let .billingFailed(first, graceEnded):
             graceEnded ? chain.notification(.gracePeriodExpired, at: at)
-                : first ? chain.notification(.didFailToRenew, .gracePeriod, graceUntil: chain.graceUntil, at: at) : nil
+                : first ? chain.notification(.didFailToRenew, chain.graceUntil == nil ? nil : .gracePeriod, graceUntil: chain.graceUntil, at: at) : nil
         case let .renewed(_, _, details, recovered):
             chain.notification(.didRenew, recovered ? .billingRecovery : nil, transaction: transaction, webOrder: details.webOrderLineItemId, at: at)
         }
@@ -262,7 +262,7 @@ extension SubscriptionRecord {
             let first = retryUntil == nil
             var retryEnd = retryUntil ?? at
             if first {
-                chain.graceUntil = SubscriptionPeriod(days: product.gracePeriodDays).end(from: expiresAt)
+                chain.graceUntil = product.gracePeriodDays.map { SubscriptionPeriod(days: $0).end(from: expiresAt) }
                 retryEnd = SubscriptionPeriod(days: Self.billingRetryDays).end(from: expiresAt)
                 chain.retryUntil = retryEnd
             }

@@ -10,7 +10,7 @@ struct CatalogCommand: ParsableCommand {
         commandName: "catalog", abstract: "Print the products iapsim imports from a catalog, then every warning.")
 
     @OptionGroup var catalog: CatalogOption
-    @Flag(help: "Print {\"products\":[…],\"warnings\":[…]} as JSON.")
+    @Flag(help: "Print {\"products\":[…],\"settings\":{…},\"warnings\":[…]} as JSON.")
     var json = false
 
     func run() throws {
@@ -36,6 +36,7 @@ struct CatalogCommand: ParsableCommand {
         if let locale = loaded.locale { honoured.append("locale \(locale)") }
         if let speed = loaded.speed { honoured.append("clock \(Int(speed))×") }
         if !loaded.faults.isEmpty { honoured.append("arms " + loaded.faults.map(\.rawValue).joined(separator: ", ")) }
+        honoured.append(loaded.billingGracePeriod ? "billing grace period on" : "billing grace period off (a failed renewal stops the service at once)")
         if !honoured.isEmpty { print("settings: " + honoured.joined(separator: " · ")) }
         for warning in listing.warnings { print("warning: \(warning)") }
     }
@@ -64,7 +65,13 @@ struct CatalogListing: Encodable {
         let price: String?
     }
 
+    /// The settings iapsim honours that hold for the whole catalog.
+    struct Settings: Encodable {
+        let billingGracePeriod: Bool
+    }
+
     let products: [Item]
+    let settings: Settings
     let warnings: [String]
 
     init(_ loaded: LoadedCatalog) {
@@ -82,6 +89,7 @@ struct CatalogListing: Encodable {
             return Item(id: product.id, type: product.kind.rawValue, name: product.title[.en], price: product.price[.en], group: terms?.group,
                         level: terms?.level, period: terms?.period.description, offers: offers.isEmpty ? nil : offers)
         }
+        settings = Settings(billingGracePeriod: loaded.billingGracePeriod)
         warnings = loaded.warnings
     }
 }

@@ -104,6 +104,17 @@ struct CatalogImportTests {
         #expect(list.warnings.contains { $0.contains("appPolicies: not used") })
     }
 
+    @Test("`iapsim catalog` shows the billing grace period among the settings it honours: the catalog's, else on for iapsim's own and off for a .storekit file")
+    func gracePeriodShown() async throws {
+        let work = try makeWorkDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        for (name, shown) in [(nil, "billing grace period on"), ("v5-chinese.storekit", "billing grace period off")] {
+            #expect(try await spawn([builtBinary, "catalog"] + (name.map { ["--catalog", fixture($0)] } ?? []), output: work + "/out") == 0)
+            let text = try String(contentsOfFile: work + "/out", encoding: .utf8)
+            #expect(text.split(separator: "\n").contains { $0.hasPrefix("settings: ") && $0.contains(shown) }, "\(name ?? "shipped"): \(text)")
+        }
+    }
+
     @Test("a storefront and locale of their own: 9,99 €")
     func germanStorefront() async throws {
         let list = try #require(try await catalog("de-storefront.storekit").listing)

@@ -40,7 +40,7 @@ struct ScenarioTests {
                        "switched-mid-purchase", "unfinished-blocks-rebuy", "receipt-empty", "finish-not-found",
                        "sandbox-receipt-in-production", "ask-to-buy-approved", "ask-to-buy-declined", "refund-after-credit",
                        "reinstall-with-pending", "jailbroken", "trial-then-renewal", "renewal-while-app-closed", "cancel-then-expire",
-                       "billing-retry-recovered", "billing-recovered-after-grace", "billing-retry-expired", "upgrade-mid-period", "downgrade-at-renewal",
+                       "billing-retry-recovered", "billing-recovered-after-grace", "billing-retry-expired", "billing-fails-with-grace", "billing-fails-without-grace", "upgrade-mid-period", "downgrade-at-renewal",
                        "refund-revokes-entitlement", "bought-twice", "restore-on-new-device",
                        "reinstall-then-restore"] {
             #expect(names.contains(wanted), "missing scenario \(wanted)")

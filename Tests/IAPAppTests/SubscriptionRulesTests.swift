@@ -91,6 +91,28 @@ struct SubscriptionRulesTests {
         #expect(chain.status(offer: nil).state == .expired)
     }
 
+    @Test("billing fails with no grace period (the app did not opt in): billing retry at once with the service off, DID_FAIL_TO_RENEW without GRACE_PERIOD, no GRACE_PERIOD_EXPIRED, expired after 60 days")
+    func billingRetryWithoutGrace() throws {
+        var terms = Self.terms
+        terms["monthly"]?.gracePeriod = false
+        var chain = firstCharge().chain
+        var step = chain.dueStep(now: chain.expiresAt, terms: terms, billingFailures: 99, webOrder: "unused")
+        #expect(step.chain.graceUntil == nil && step.chain.status(offer: nil).state == .billingRetry)
+        #expect(!step.chain.status(offer: nil).entitles)
+        var told: [String] = []
+        while true {
+            if let news = step.notification() {
+                told.append(news.kind.rawValue + (news.subtype.map { "/" + $0.rawValue } ?? ""))
+                #expect(news.graceUntil == nil)
+            }
+            chain = step.chain
+            guard let due = chain.dueAt else { break }
+            step = chain.dueStep(now: due, terms: terms, billingFailures: 99, webOrder: "unused")
+        }
+        #expect(told == ["DID_FAIL_TO_RENEW", "EXPIRED/BILLING_RETRY"])
+        #expect(chain.expirationIntent == ExpirationIntent.billingError)
+    }
+
     @Test("a charge that goes through during billing retry renews from that day (DID_RENEW/BILLING_RECOVERY)")
     func recovery() throws {
         let first = firstCharge().chain
