@@ -36,7 +36,7 @@ public enum CatalogLoader {
             let object = try JSONSerialization.jsonObject(with: data)
             if isStoreKitConfiguration(object) {
                 loaded = try JSONDecoder().decode(StoreKitFile.self, from: data).catalog()
-                loaded.warnings += StoreKitFile.unused(in: object)
+                loaded.warnings += StoreKitFileKeys.file.unused(in: object as? [String: Any] ?? [:], at: "")
             } else {
                 try checkCoins(object)
                 let file = try JSONDecoder().decode(CatalogFile.self, from: data)

@@ -1,7 +1,7 @@
 import Foundation
 import IAPCore
 
-/// An Xcode StoreKit configuration file (`.storekit`, JSON formats 1 to 5). Every field is optional here: a file Xcode
+/// An Xcode StoreKit configuration file (`.storekit`, JSON formats 1 to 6). Every field is optional here: a file Xcode
 /// wrote is loaded whole, and what is missing or unusable becomes a warning on the product, never a refusal of the file.
 struct StoreKitFile: Decodable {
     struct Localization: Decodable {
@@ -77,38 +77,7 @@ struct StoreKitFile: Decodable {
     let version: Version?
 
     /// The formats this import knows; a newer one is loaded as far as its fields match, with a warning.
-    static let knownVersions = 1...5
-
-    /// What the file says that iapsim reads, or knows to be bookkeeping (ids, dates of Xcode's own).
-    private static let understood: Set<String> = ["identifier", "products", "nonRenewingSubscriptions", "subscriptionGroups", "settings", "version"]
-    private static let understoodSettings: Set<String> = [
-        "_storefront", "_locale", "_timeRate", "_askToBuyEnabled", "_failTransactionsEnabled", "_storeKitErrors", "_interruptedPurchasesEnabled",
-        "_billingIssuesEnabled", "_renewalBillingIssuesEnabled", "_billingGracePeriodEnabled", "_disableDialogs", "_applicationInternalID", "_developerTeamID",
-        "_lastSynchronizedDate", "_lastAutoRenewableSubscriptionGroupID", "_compatibilityTimeRate",
-    ]
-
-    /// A warning for each part of the file iapsim does not use, so that nothing is dropped without a word.
-    static func unused(in object: Any) -> [String] {
-        guard let root = object as? [String: Any] else { return [] }
-        func present(_ value: Any?) -> Bool {
-            switch value {
-            case nil, is NSNull: false
-            case let list as [Any]: !list.isEmpty
-            case let map as [String: Any]: map.values.contains { present($0) }
-            case let flag as Bool: flag
-            default: true
-            }
-        }
-        var warnings = root.keys.sorted().filter { !understood.contains($0) && present(root[$0]) }.map { "\($0): not used by iapsim" }
-        if let settings = root["settings"] as? [String: Any] {
-            warnings += settings.keys.sorted().filter { !understoodSettings.contains($0) && present(settings[$0]) }
-                .map { "settings.\($0): not used by iapsim" }
-        }
-        for (g, group) in ((root["subscriptionGroups"] as? [[String: Any]]) ?? []).enumerated() where present(group["localizations"]) {
-            warnings.append("subscriptionGroups[\(g)].localizations: the group's own display name is not shown (its products' names are)")
-        }
-        return warnings
-    }
+    static let knownVersions = 1...6
 }
 
 /// What loading a catalog found: the products, the file's settings, and every warning about what could not be used.

@@ -104,11 +104,92 @@ struct CatalogImportTests {
         #expect(list.warnings.contains { $0.contains("appPolicies: not used") })
     }
 
+    /// The keys of Xcode's format iapsim reads (or that are Xcode's own ids and dates), by their place: a product's as
+    /// `entry.KEY` wherever the product is. Every other key of a file must be named in a warning.
+    private static let honoured: Set<String> = [
+        "identifier", "version", "version.major", "version.minor", "products", "nonRenewingSubscriptions", "subscriptionGroups", "settings",
+        "subscriptionGroups[].id", "subscriptionGroups[].name", "subscriptionGroups[].subscriptions",
+        "entry.productID", "entry.referenceName", "entry.type", "entry.displayPrice", "entry.internalID", "entry.groupNumber",
+        "entry.recurringSubscriptionPeriod", "entry.subscriptionGroupID", "entry.localizations", "entry.localizations[].locale",
+        "entry.localizations[].displayName", "entry.localizations[].description", "entry.introductoryOffer",
+        "entry.introductoryOffer.internalID", "entry.introductoryOffer.numberOfPeriods", "entry.introductoryOffer.paymentMode",
+        "entry.introductoryOffer.subscriptionPeriod",
+        "settings._storefront", "settings._locale", "settings._timeRate", "settings._askToBuyEnabled", "settings._failTransactionsEnabled",
+        "settings._interruptedPurchasesEnabled", "settings._billingIssuesEnabled", "settings._renewalBillingIssuesEnabled",
+        "settings._billingGracePeriodEnabled", "settings._storeKitErrors", "settings._storeKitErrors[].name", "settings._storeKitErrors[].enabled",
+        "settings._storeKitErrors[].current", "settings._applicationInternalID", "settings._developerTeamID", "settings._lastSynchronizedDate",
+        "settings._lastAutoRenewableSubscriptionGroupID", "settings._compatibilityTimeRate", "settings._compatibilityTimeRate.3",
+    ]
+
+    /// Keys named by the import's own words rather than "KEY: not used by iapsim".
+    private static let namedAs = [
+        "familyShareable": "familyShareable: Family Sharing is not simulated", "adHocOffers": "promotional offer(s) listed",
+        "codeOffers": "code offer(s) listed", "winbackOffers": "winback offer(s) listed", "_disableDialogs": "settings._disableDialogs:",
+    ]
+
+    @Test("format 6 with every key of Xcode's format (and some of a newer one): each key iapsim does not use is named in a warning at its place")
+    func everyKeyNamed() async throws {
+        let (status, listing, output) = try await catalog("v6-every-key.storekit")
+        #expect(status == 0, "\(output)")
+        let list = try #require(listing)
+        #expect(list.products.map(\.id) == ["org.fixture.gems", "org.fixture.noads", "org.fixture.season", "org.fixture.plus.yearly"])
+        #expect(!list.warnings.contains { $0.contains("newer than iapsim knows") }, "format 6 is known")
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: fixture("v6-every-key.storekit")))) as? [String: Any])
+        var checked = 0
+        /// `generic`: the key's place as `honoured` spells it; `anchor`: the warning's first words (its product, group or list).
+        func walk(_ object: [String: Any], generic: String, anchor: String) {
+            for (key, value) in object {
+                let place = generic.isEmpty ? key : "\(generic).\(key)"
+                checked += 1
+                // A false flag, an empty list or null says nothing, so there is nothing to name.
+                if value is NSNull || (value as? [Any])?.isEmpty == true || (!(value is String) && (value as? Bool) == false) { continue }
+                guard Self.honoured.contains(place) else {
+                    let said = Self.namedAs[key] ?? "\(key): not used by iapsim"
+                    #expect(list.warnings.contains { $0.hasPrefix(anchor) && $0.contains(said) }, "\(place) (under \(anchor)) is dropped silently")
+                    continue
+                }
+                if let inner = value as? [String: Any] { walk(inner, generic: place, anchor: anchor) }
+                for (i, element) in ((value as? [[String: Any]]) ?? []).enumerated() {
+                    let isEntry = ["products", "nonRenewingSubscriptions", "subscriptionGroups[].subscriptions"].contains(place)
+                    let elementAnchor = generic.hasPrefix("subscriptionGroups") || generic.isEmpty ? "\(anchor.isEmpty ? "" : anchor + ".")\(key)[\(i)]" : anchor
+                    walk(element, generic: isEntry ? "entry" : place + "[]", anchor: elementAnchor)
+                }
+            }
+        }
+        walk(root, generic: "", anchor: "")
+        #expect(checked >= 60)
+        // What a newer Xcode adds, at any depth, is named by its place too.
+        for (anchor, key) in [("futureRootField", "futureRootField"), ("products[0] \"org.fixture.gems\"", "futureProductField"),
+                              ("subscriptionGroups[0].subscriptions[0] \"org.fixture.plus.yearly\"", "introductoryOffer.futureOfferField"),
+                              ("settings._futureSetting", "_futureSetting")] {
+            #expect(list.warnings.contains { $0.hasPrefix(anchor) && $0.contains("\(key): not used by iapsim") }, "\(key)")
+        }
+        #expect(list.warnings.contains { $0.contains("billingPlans: not used by iapsim (billing plans BILLED_UPFRONT, MONTHLY are not simulated") })
+    }
+
+    @Test("a file's subscriptionOffersKeyPair is named, and its private key is never printed: not by `catalog`, `catalog --json`, nor the warnings at launch")
+    func offersKeyNeverPrinted() async throws {
+        let secret = "FIXTUREsecretNEVERprintedTHISkey"
+        let file = fixture("v6-every-key.storekit")
+        #expect(try String(contentsOfFile: file, encoding: .utf8).contains(secret))
+        let work = try makeWorkDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        try "launch alice\n".write(toFile: work + "/s.iapsim", atomically: true, encoding: .utf8)
+        for (name, arguments) in [("text", ["catalog", "--catalog", file]), ("json", ["catalog", "--json", "--catalog", file]),
+                                  ("play", ["play", "--catalog", file, "--data-dir", work + "/data", work + "/s.iapsim"])] {
+            _ = try await spawn([builtBinary] + arguments, output: work + "/" + name)
+            let output = try String(contentsOfFile: work + "/" + name, encoding: .utf8)
+            #expect(output.contains("subscriptionOffersKeyPair: not used by iapsim"), "\(name): \(output)")
+            #expect(!output.contains(secret), "\(name) printed the private key")
+        }
+    }
+
     @Test("`iapsim catalog` shows the billing grace period among the settings it honours: the catalog's, else on for iapsim's own and off for a .storekit file")
     func gracePeriodShown() async throws {
         let work = try makeWorkDirectory()
         defer { try? FileManager.default.removeItem(atPath: work) }
-        for (name, shown) in [(nil, "billing grace period on"), ("v5-chinese.storekit", "billing grace period off")] {
+        for (name, shown) in [(nil, "billing grace period on"), ("v5-chinese.storekit", "billing grace period off"),
+                              ("v6-every-key.storekit", "billing grace period on")] {
             #expect(try await spawn([builtBinary, "catalog"] + (name.map { ["--catalog", fixture($0)] } ?? []), output: work + "/out") == 0)
             let text = try String(contentsOfFile: work + "/out", encoding: .utf8)
             #expect(text.split(separator: "\n").contains { $0.hasPrefix("settings: ") && $0.contains(shown) }, "\(name ?? "shipped"): \(text)")
