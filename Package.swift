@@ -82,7 +82,7 @@ let package = Package(
         // What both executables share: the options, launching the app on the terminal and its main loop, the
         // shipped scenarios, failures said in one line.
         .target(name: "Launcher", dependencies: [
-            "IAPApp", "IAPCore", "IAPUI", "AppleVocabulary", "MockStore", "Terminal", "ShippedAssets", "DataFiles",
+            "IAPApp", "IAPCore", "IAPUI", "AppleVocabulary", "MockStore", "MockBackend", "Terminal", "ShippedAssets", "DataFiles",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The wire beside the running app: `--serve`, `--backend`, `--notify`.

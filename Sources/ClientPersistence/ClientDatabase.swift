@@ -96,6 +96,11 @@ public final class ClientDatabase: ClientVault {
                 ALTER TABLE pendingOrder ADD COLUMN currency TEXT;
                 """)
         }),
+        // Whether the user pressed Buy or Restore for the transaction: only then may the backend's restore policy move
+        // what another app user holds to them. An order from before claims nothing.
+        ("v6-claims", { db in
+            try db.execute(sql: "ALTER TABLE pendingOrder ADD COLUMN claimsOwnership INTEGER NOT NULL DEFAULT 0")
+        }),
     ]
 
     /// Closes both files: SQLite folds each WAL into its file and removes it. Nothing may be read or written after.
@@ -163,8 +168,9 @@ public final class ClientDatabase: ClientVault {
                 try db.cachedStatement(sql: "DELETE FROM intent WHERE id = ?").execute(arguments: [closingIntent])
             }
             try db.cachedStatement(sql: """
-                INSERT INTO pendingOrder (transactionId, user, productId, orderId, purchasedAt, price, receiptHash, attempts, lastAttemptAt, status, amount, currency)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO pendingOrder (transactionId, user, productId, orderId, purchasedAt, price, receiptHash, attempts, lastAttemptAt, status, amount, currency,
+                                          claimsOwnership)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (transactionId) DO UPDATE SET
                     orderId = excluded.orderId, receiptHash = excluded.receiptHash, attempts = excluded.attempts,
                     lastAttemptAt = excluded.lastAttemptAt, status = excluded.status
@@ -172,7 +178,7 @@ public final class ClientDatabase: ClientVault {
                 """).execute(arguments: [
                     order.transactionId, order.user, order.productId, order.orderId, order.purchasedAt.timeIntervalSince1970,
                     order.price?.shown ?? "", order.receiptHash, order.attempts, order.lastAttemptAt?.timeIntervalSince1970, order.status.rawValue,
-                    order.price?.value?.stored, order.price?.value?.currency,
+                    order.price?.value?.stored, order.price?.value?.currency, order.claimsOwnership,
                 ])
         }
         let stored = try keychain.inDatabase { db in
@@ -234,8 +240,10 @@ public final class ClientDatabase: ClientVault {
     /// Every user's orders, by user and purchase, and the open intents, from a keychain file `iapsim state` opened
     /// read-only: a file of an earlier version has no intents yet, nor prices as values.
     public static func holdings(_ db: Database) throws -> (orders: [PendingOrder], intents: [PaymentIntent]) {
-        let values = try db.columns(in: "pendingOrder").contains { $0.name == "amount" }
-        return (try allOrders(db, columns: values ? columns : columnsBeforeValues), try db.tableExists("intent") ? try intents(db) : [])
+        let present = Set(try db.columns(in: "pendingOrder").map(\.name))
+        let columns = columnsBeforeValues + (present.contains("amount") ? ", amount, currency" : ", NULL, NULL")
+            + (present.contains("claimsOwnership") ? ", claimsOwnership" : ", 0")
+        return (try allOrders(db, columns: columns), try db.tableExists("intent") ? try intents(db) : [])
     }
 
     private static func allOrders(_ db: Database, columns: String = columns) throws -> [PendingOrder] {
@@ -250,9 +258,9 @@ public final class ClientDatabase: ClientVault {
     }
 
     /// Read by position: a backlog of thousands is decoded at login, and lookups by name cost more.
-    private static let columns = "transactionId, user, productId, orderId, purchasedAt, price, receiptHash, attempts, lastAttemptAt, status, amount, currency"
+    private static let columns = columnsBeforeValues + ", amount, currency, claimsOwnership"
 
-    private static let columnsBeforeValues = "transactionId, user, productId, orderId, purchasedAt, price, receiptHash, attempts, lastAttemptAt, status, NULL, NULL"
+    private static let columnsBeforeValues = "transactionId, user, productId, orderId, purchasedAt, price, receiptHash, attempts, lastAttemptAt, status"
 
     private static func order(_ row: Row) -> PendingOrder {
         PendingOrder(
@@ -260,7 +268,8 @@ public final class ClientDatabase: ClientVault {
             purchasedAt: Date(timeIntervalSince1970: row[4]), price: price(shown: row.text(5), amount: row.text(10), currency: row.text(11)),
             receiptHash: row.text(6),
             attempts: row[7], lastAttemptAt: row.real(8).map(Date.init(timeIntervalSince1970:)),
-            status: PendingOrder.Status(rawValue: row[9]) ?? .pending
+            status: PendingOrder.Status(rawValue: row[9]) ?? .pending,
+            claimsOwnership: row[12]
         )
     }
 

@@ -294,8 +294,9 @@ struct VerifyTask {
 
     private func send(receipt: String, order: PendingOrder) {
         let request = VerifyRequest(receipt: receipt, transactionId: order.transactionId, productId: order.productId,
-                                    orderId: order.orderId, user: order.user, receiptHash: ReceiptHash.of(receipt))
-        backend.verify(request) { report(order, VerifyOutcome($0)) }
+                                    orderId: order.orderId, user: order.user, receiptHash: ReceiptHash.of(receipt),
+                                    claimsOwnership: order.claimsOwnership ? true : nil)
+        backend.verify(request) { report(order, VerifyOutcome($0, requester: order.user)) }
     }
 }
 

@@ -1,6 +1,7 @@
 import DataFiles
 import Foundation
 import IAPCore
+import MockBackend
 
 /// A QA script: one step per line, `#` comments, and a header of `# key: value` lines
 /// (name, shows, shows.zh, from, expect) that the scenario list reads.
@@ -35,6 +36,8 @@ public struct Script: Sendable {
         case switchUser(String)
         /// Settings › App Store on the device: another Apple ID signs in (A1).
         case appleId(String)
+        /// The backend's restore policy from now on (A2).
+        case restorePolicy(RestorePolicy)
         case lang(Language)
         /// Apple refunds a transaction: the one named, else the logged-in user's latest paid one.
         case refund(String?)
@@ -223,6 +226,11 @@ public struct Script: Sendable {
         case "apple-id":
             guard rest.count == 1 else { throw StepError(message: "`apple-id` takes one Apple ID (a sandbox tester's name), e.g. `apple-id sandbox-2`") }
             return .appleId(try user(rest[0]))
+        case "restore-policy":
+            guard rest.count == 1, let policy = RestorePolicy(rawValue: rest[0]) else {
+                throw StepError(message: "`restore-policy` takes transfer, keep or share, not \"\(argument)\"")
+            }
+            return .restorePolicy(policy)
         case "lang":
             guard let lang = Language(rawValue: try needs("en or zh")) else { throw StepError(message: "`lang` takes en or zh") }
             return .lang(lang)

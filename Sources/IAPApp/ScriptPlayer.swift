@@ -1,6 +1,7 @@
 import Foundation
 import IAPCore
 import IAPUI
+import MockBackend
 
 /// Runs a script against the app on a virtual clock, through the same keymap and reducer as the terminal UI.
 /// Prints a transcript; stops at the first expectation that fails and shows the screen at that moment.
@@ -188,6 +189,8 @@ public final class ScriptPlayer {
             try app().runtime.send(.switchUser(name))
         case let .appleId(name):
             try app().runtime.send(.intent(.signInAppleId(name)))
+        case let .restorePolicy(policy):
+            try app().parties.backend.restorePolicy = policy
         case let .lang(lang):
             setup.options.lang = lang
             try app().runtime.send(.setLanguage(lang))

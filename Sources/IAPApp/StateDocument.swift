@@ -26,6 +26,14 @@ struct StateDocument: Encodable {
         let clientAlarms: [AlarmEntry]
         /// Receipts sent again for a decided transaction, oldest first.
         let receiptReplays: [ReplayEntry]
+        /// What the backend does when an app user restores or buys again what another app user of the Apple ID holds.
+        let restorePolicy: String
+        /// Every purchase the policy moved or shared from one app user to another, oldest first (the credit stays).
+        let transfers: [TransferEntry]
+
+        struct TransferEntry: Encodable {
+            let originalTransactionId, productId, from, to, policy, at: String
+        }
 
         struct AppleQueueEntry: Encodable {
             let transactionId, user, productId: String

@@ -52,11 +52,12 @@ public enum StateReport {
         }
         let notKept = Set(backend.credited.map(\.productId)).subtracting(ownedOnce).union(consumedAsCoins)
         let people = Set(backend.credited.map(\.user)).union(backend.revoked.map(\.credit.user)).union(backend.entitlements.map(\.user))
+            .union(backend.held.keys)
             .union(store.subscriptions.map(\.account)).union(store.transactions.compactMap(\.account))
         var users: [String: UserHoldings] = [:]
         for user in people {
-            let owned = BackendDatabase.owned(credited: backend.credited.filter { $0.user == user }.map(\.productId),
-                                              entitlements: backend.entitlements.filter { $0.user == user && sold.contains($0.productId) },
+            let owned = BackendDatabase.owned(credited: backend.held[user] ?? [],
+                                              entitlements: (backend.entitled[user] ?? []).filter { sold.contains($0.productId) },
                                               notKept: notKept, at: asOf)
             users[user] = UserHoldings(
                 owned: owned.sorted(),
@@ -78,6 +79,11 @@ public enum StateReport {
                                   },
                                   receiptReplays: backend.replays.map {
                                       .init(receiptHash: $0.receiptHash, transactionId: $0.transactionId, user: $0.user, firstUser: $0.firstUser, at: iso($0.at))
+                                  },
+                                  restorePolicy: backend.restorePolicy.rawValue,
+                                  transfers: backend.transfers.map {
+                                      .init(originalTransactionId: $0.originalTransactionId, productId: $0.productId, from: $0.from, to: $0.to,
+                                            policy: $0.policy, at: iso($0.at))
                                   })
         return StateDocument(store: .init(transactions: store.transactions), backend: support,
                              client: .init(users: client, devices: devices), accounts: users, asOf: iso(asOf))
@@ -130,6 +136,12 @@ public enum StateReport {
         var appleQueue: [AppleRetry] = []
         var clientAlarms: [ClientAlarm] = []
         var replays: [ReceiptReplay] = []
+        var transfers: [Transfer] = []
+        var restorePolicy = RestorePolicy.transfer
+        /// Each app user's products held through a live credit, and entitlements, by the backend's own rule (A2's moves
+        /// and shares included).
+        var held: [String: [String]] = [:]
+        var entitled: [String: [Entitlement]] = [:]
     }
 
     private static func backendHoldings(_ db: Database) throws -> BackendHoldings {
@@ -138,9 +150,16 @@ public enum StateReport {
         func all<Record: FetchableRecord & TableRecord>(_ type: Record.Type, by column: String) throws -> [Record] {
             try db.tableExists(Record.databaseTableName) ? Record.order(Column(column)).fetchAll(db) : []
         }
-        return BackendHoldings(credited: live, revoked: revoked, entitlements: try BackendDatabase.entitlements(db),
-                               appleQueue: try all(AppleRetry.self, by: "nextAt"), clientAlarms: try all(ClientAlarm.self, by: "receivedAt"),
-                               replays: try all(ReceiptReplay.self, by: "at"))
+        var holdings = BackendHoldings(credited: live, revoked: revoked, entitlements: try BackendDatabase.entitlements(db),
+                                       appleQueue: try all(AppleRetry.self, by: "nextAt"), clientAlarms: try all(ClientAlarm.self, by: "receivedAt"),
+                                       replays: try all(ReceiptReplay.self, by: "at"), transfers: try BackendDatabase.transfers(db),
+                                       restorePolicy: try BackendDatabase.restorePolicy(db))
+        let moved = try db.tableExists("holding")
+        for user in Set(live.map(\.user)).union(holdings.entitlements.map(\.user)).union(holdings.transfers.map(\.to)) {
+            holdings.held[user] = try BackendDatabase.heldProducts(db, user: user, base: live.filter { $0.user == user }.map(\.productId))
+            holdings.entitled[user] = moved ? try BackendDatabase.entitlements(db, user: user) : holdings.entitlements.filter { $0.user == user }
+        }
+        return holdings
     }
 
     private static func creditEntry(_ credit: Credit) -> CreditEntry {

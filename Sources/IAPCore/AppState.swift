@@ -152,6 +152,8 @@ public struct HUD: Sendable, Equatable {
         /// Another Apple ID signed in while the payment sheet was up: the payment is the first one's, and finishes when
         /// it signs in again.
         case appleIdChanged
+        /// The backend keeps what was bought again or restored with the app user who had it (A2's "keep").
+        case otherAccount
 
         /// A wait, as opposed to an outcome that Esc dismisses.
         public var isWaiting: Bool { self == .purchasing || self == .alreadyOwned || self == .confirming || self == .restoring }

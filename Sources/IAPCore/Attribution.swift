@@ -30,10 +30,9 @@ extension Device {
             let intent = paymentIntents.first { $0.id == paid }
             return .buyer(user: current.user, orderId: orderId ?? intent?.orderId, intent: paid)
         }
-        // 1. Our own restore: before the store answers, any restored transaction not from a payment; after, the ones it named.
-        if transaction.state == .restored, transaction.paymentId == nil, let restore,
-           restore.restored?.contains(transaction.id) ?? true {
-            return .buyer(user: restore.user, orderId: orderId, intent: nil)
+        // 1. Our own restore.
+        if let restorer = restorer(of: transaction) {
+            return .buyer(user: restorer, orderId: orderId, intent: nil)
         }
         // 2. The order id, through the intent written with it.
         if let orderId, let intent = paymentIntents.first(where: { $0.orderId == orderId }) {
@@ -63,6 +62,14 @@ extension Device {
             return .unattributable(candidates: Set(paymentIntents.filter { $0.productId == transaction.productId }.map(\.user)).sorted())
         }
         return user.map { .buyer(user: $0, orderId: nil, intent: nil) } ?? .awaitingLogin
+    }
+
+    /// Who asked for the restore this device is running, when it brought `transaction` back: before the store answers, any
+    /// restored transaction not from a payment; after, the ones it named.
+    public func restorer(of transaction: StoreTransaction) -> String? {
+        guard transaction.state == .restored, transaction.paymentId == nil, let restore, restore.restored?.contains(transaction.id) ?? true
+        else { return nil }
+        return restore.user
     }
 
     /// The open intents a failed transaction came from, by what ties them to that very payment: its identity or its

@@ -33,10 +33,15 @@ public struct PendingOrder: Sendable, Equatable {
     public var attempts: Int
     public var lastAttemptAt: Date?
     public var status: Status
+    /// The user pressed Buy or Restore for this very transaction (their payment, their restore, their intent): only
+    /// then may the backend's restore policy give them what another app user of the same Apple ID holds (A2). A
+    /// transaction the user only carries (a renewal, a restore re-delivered to whoever is logged in) claims nothing.
+    public let claimsOwnership: Bool
 
     public init(
         transactionId: String, user: String, productId: String, orderId: String?, purchasedAt: Date,
-        price: Price?, receiptHash: String?, attempts: Int = 0, lastAttemptAt: Date? = nil, status: Status = .pending
+        price: Price?, receiptHash: String?, attempts: Int = 0, lastAttemptAt: Date? = nil, status: Status = .pending,
+        claimsOwnership: Bool = false
     ) {
         self.transactionId = transactionId
         self.user = user
@@ -48,5 +53,6 @@ public struct PendingOrder: Sendable, Equatable {
         self.attempts = attempts
         self.lastAttemptAt = lastAttemptAt
         self.status = status
+        self.claimsOwnership = claimsOwnership
     }
 }

@@ -154,7 +154,9 @@ extension AppState {
             orderId: orderId,
             purchasedAt: transaction.date,
             price: price(of: transaction.productId),
-            receiptHash: nil
+            receiptHash: nil,
+            // Evidence that the owner pressed Buy (an intent of theirs) or Restore for this very transaction.
+            claimsOwnership: intent != nil || device.restorer(of: transaction) == owner
         )
         return [.persist(order, closingIntent: intent)]
     }
@@ -218,6 +220,12 @@ extension AppState {
             effects = [.persist(order, closingIntent: nil), .finish(transactionId: order.transactionId, user: order.user)]
             // A free re-buy is a regular purchase (S7): "Purchase complete", as any purchase.
             if shown { device.hud?.kind = .success }
+        case .creditedElsewhere:
+            // Credited, to whom the backend keeps it with (A2): settled for this client, finished as any credit.
+            order.status = .verified
+            effects = [.persist(order, closingIntent: nil), .finish(transactionId: order.transactionId, user: order.user)]
+            if shown { device.hud?.kind = .otherAccount }
+            device.restore?.elsewhere.insert(order.transactionId)
         case .invalid:
             order.status = .rejected
             effects = [.persist(order, closingIntent: nil), .finish(transactionId: order.transactionId, user: order.user)]

@@ -47,10 +47,13 @@ extension AppState {
         concludeRestore()
     }
 
-    /// Once every restored transaction is verified and finished, the HUD (if still up) says how many came back.
+    /// Once every restored transaction is verified and finished, the HUD (if still up) says how many came back to the
+    /// user; when the backend keeps every one with another app user, that they belong to another account.
     private mutating func concludeRestore() {
         guard let running = device.restore, running.isDone, let restored = running.restored else { return }
         device.restore = nil
-        if device.hud?.kind == .restoring, user == running.user { device.hud = HUD(.restored, count: restored.count) }
+        guard device.hud?.kind == .restoring, user == running.user else { return }
+        let theirs = restored.filter { !running.elsewhere.contains($0) }.count
+        device.hud = theirs == 0 && !running.elsewhere.isEmpty ? HUD(.otherAccount) : HUD(.restored, count: theirs)
     }
 }

@@ -7,6 +7,8 @@ public struct Restore: Sendable, Equatable {
     public var restored: [String]?
     /// Transactions finished since the restore began: some may be finished before the answer comes.
     public var finished: Set<String> = []
+    /// Restored transactions the backend keeps with another app user of the Apple ID (A2's "keep").
+    public var elsewhere: Set<String> = []
 
     public init(user: String, restored: [String]? = nil, finished: Set<String> = []) {
         self.user = user

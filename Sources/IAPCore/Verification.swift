@@ -7,14 +7,18 @@ public struct VerifyRequest: Codable, Sendable, Equatable {
     public let user: String
     /// A short hash of `receipt` (seed 002's md5): the backend tells a receipt it has seen for a decided transaction.
     public let receiptHash: String?
+    /// True when `user` pressed Buy or Restore for this transaction (`PendingOrder.claimsOwnership`); absent otherwise.
+    public let claimsOwnership: Bool?
 
-    public init(receipt: String, transactionId: String, productId: String, orderId: String?, user: String, receiptHash: String? = nil) {
+    public init(receipt: String, transactionId: String, productId: String, orderId: String?, user: String, receiptHash: String? = nil,
+                claimsOwnership: Bool? = nil) {
         self.receipt = receipt
         self.transactionId = transactionId
         self.productId = productId
         self.orderId = orderId
         self.user = user
         self.receiptHash = receiptHash
+        self.claimsOwnership = claimsOwnership
     }
 }
 

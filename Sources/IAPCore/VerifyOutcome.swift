@@ -1,6 +1,9 @@
 /// The outcomes of one verification (C4), as the client acts on them.
 public enum VerifyOutcome: Sendable, Equatable {
     case valid
+    /// Credited, to another app user than the one who asked: the backend keeps the purchase with them (A2's
+    /// "keep with the original"), or it was theirs all along. Finished as any credit; the HUD says whose it is.
+    case creditedElsewhere(user: String)
     case invalid(status: Int)
     case retry(reason: RetryReason)
     /// The backend keeps the request and asks Apple again itself (Apple's latest status): the client polls, at its
@@ -17,11 +20,12 @@ public enum VerifyOutcome: Sendable, Equatable {
         switch self {
         case let .retry(reason): reason
         case let .kept(status): .backendRetryingApple(status)
-        case .valid, .invalid, .misconfigured: nil
+        case .valid, .creditedElsewhere, .invalid, .misconfigured: nil
         }
     }
 
-    public init(_ result: Result<VerifyResponse, BackendError>) {
+    /// `requester`: the user whose order was verified; a credit to anyone else is `creditedElsewhere`.
+    public init(_ result: Result<VerifyResponse, BackendError>, requester: String? = nil) {
         switch result {
         case .failure(.unreachable): self = .retry(reason: .backendUnreachable)
         case .failure(.timeout): self = .retry(reason: .backendTimedOut)
@@ -31,7 +35,13 @@ public enum VerifyOutcome: Sendable, Equatable {
         case .success(let response):
             let status = response.appleStatus ?? 0
             switch response.result {
-            case .credited, .compensated: self = .valid
+            case .credited:
+                if let requester, let other = response.creditedUser, other != requester {
+                    self = .creditedElsewhere(user: other)
+                } else {
+                    self = .valid
+                }
+            case .compensated: self = .valid
             case .rejected: self = .invalid(status: status)
             case .pending: self = response.appleStatus.map { .kept(appleStatus: $0) } ?? .retry(reason: .verificationPending)
             case .notInReceipt: self = .retry(reason: .notInReceipt)

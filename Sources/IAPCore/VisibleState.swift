@@ -8,7 +8,7 @@ public enum VisibleState {
         "login", "products", "products-pending", "loading", "no-products", "products-failed", "hud-purchasing", "hud-already-owned",
         "hud-backgrounded", "hud-confirming", "hud-confirming-retry", "hud-success", "hud-restoring", "hud-restored",
         "hud-nothing-to-restore", "hud-restore-failed", "hud-failed",
-        "hud-cancelled", "hud-deferred", "hud-plan-changed", "hud-apple-id-changed", "hud-disabled", "hud-verify-failed", "hud-jailbroken",
+        "hud-cancelled", "hud-deferred", "hud-plan-changed", "hud-other-account", "hud-apple-id-changed", "hud-disabled", "hud-verify-failed", "hud-jailbroken",
         "sub-trial", "sub-active", "sub-cancelled", "sub-grace-period", "sub-billing-retry", "sub-expired", "sub-revoked", "subscriptions",
         "prompt-unfinished", "logout-warning", "quit-confirm", "backend-down", "fault-badges", "alarm", "unattributed", "too-small",
         "help", "fault-panel", "scenarios", "inspector", "compensate-confirm", "state-catalog"
@@ -72,6 +72,7 @@ extension HUD.Kind {
         case .jailbroken: "jailbroken"
         case .planChanged: "plan-changed"
         case .appleIdChanged: "apple-id-changed"
+        case .otherAccount: "other-account"
         }
     }
 }

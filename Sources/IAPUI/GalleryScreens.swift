@@ -153,6 +153,12 @@ public struct GalleryScreen: Sendable {
                 state.hud = HUD(.planChanged, productId: "com.iapsim.vip.monthly", transactionId: "1000000011")
                 return state
             },
+            GalleryScreen("hud-other-account") { lang in
+                var state = shopping(lang)
+                state.selection = 3
+                state.hud = HUD(.otherAccount, productId: "com.iapsim.noads", transactionId: "1000000012")
+                return state
+            },
             GalleryScreen("hud-apple-id-changed") { lang in
                 var state = shopping(lang)
                 state.device.appleId = "sandbox-2"

@@ -140,6 +140,8 @@ public struct Timeline: Sendable {
             let id = order.transactionId
             switch outcome {
             case .valid: return Localized(en: "backend: tx \(id) valid, credited", zh: "后端:tx \(id) 有效,已入账")
+            case let .creditedElsewhere(other):
+                return Localized(en: "backend: tx \(id) valid, kept with \(other) (another account)", zh: "后端:tx \(id) 有效,归属 \(other)(另一个账号)")
             case let .invalid(status): return Localized(en: "backend: tx \(id) invalid (\(status))", zh: "后端:tx \(id) 无效(\(status))")
             case let .retry(reason):
                 return Localized(en: "backend: tx \(id) not verified: ", zh: "后端:tx \(id) 未验证:") + reason.words

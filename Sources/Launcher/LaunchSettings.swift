@@ -23,6 +23,8 @@ public struct LaunchSettings {
     public var appleId: String?
     /// The device of the data directory the app runs on (`phone`, or one under `devices/`).
     public var device: String?
+    /// The backend's restore policy to set before the app starts, as given (`transfer`, `keep`, `share`); nil: as set.
+    public var restorePolicy: String?
 
     public init() {}
 }
@@ -43,6 +45,7 @@ extension RunOptions {
         settings.notify = notify
         settings.appleId = appleId
         settings.device = device
+        settings.restorePolicy = restorePolicy
         return settings
     }
 }

@@ -59,11 +59,12 @@ extension LaunchSettings {
         notify = given["notify"]
         appleId = given["apple-id"]
         device = given["device"]
+        restorePolicy = given["restore-policy"]
         guard let lang = given["lang"].map(Language.init(rawValue:)) ?? .en else { return nil }
         self.lang = lang
         self.speed = speed
     }
 
     private static let plainValueOptions: Set<String> = ["data-dir", "user", "lang", "catalog", "fault", "scenario", "speed", "serve", "backend", "notify",
-                                                             "apple-id", "device"]
+                                                             "apple-id", "device", "restore-policy"]
 }

@@ -15,6 +15,12 @@ public struct RunOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Run on this device of the data directory (`phone`, the first, when left out).", valueName: "name"))
     public var device: String?
 
+    @Option(name: .customLong("restore-policy"),
+            help: ArgumentHelp("The backend's rule when an app user restores or buys again what another app user of the same Apple ID holds: transfer (the default), keep or share; kept in the data.",
+                               valueName: "policy"),
+            completion: .list(["transfer", "keep", "share"]))
+    public var restorePolicy: String?
+
     @Option(help: "Language: en or zh.")
     public var lang: Language = .en
 

@@ -167,9 +167,12 @@ extension BackendDatabase {
         return Credit(transactionId: transactionId, user: user, productId: productId, orderId: order, coins: 0)
     }
 
-    static func entitlements(_ db: Database, user: String) throws -> [Entitlement] {
-        try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM entitlement WHERE user = ? ORDER BY originalTransactionId"), arguments: [user])
-            .map(entitlement)
+    /// The user's entitlements: the chains they subscribe to, and those the restore policy shared with them.
+    public static func entitlements(_ db: Database, user: String) throws -> [Entitlement] {
+        try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT * FROM entitlement WHERE user = ?1
+            OR originalTransactionId IN (SELECT original FROM holding WHERE user = ?1 AND holds = 1) ORDER BY originalTransactionId
+            """), arguments: [user]).map(entitlement)
     }
 
     /// Every entitlement, for the tests.

@@ -79,6 +79,7 @@ public final class BackendDatabase {
             }),
             ("v9-apple-queue", BackendDatabase.appleQueueMigration),
             ("v10-support", BackendDatabase.supportMigration),
+            ("v11-holdings", BackendDatabase.holdingsMigration),
         ])
     }
 
@@ -161,7 +162,9 @@ public final class BackendDatabase {
     public func account(user: String, notKept: Set<String>, units: Set<String> = [], at date: Date) throws -> Account {
         try queue.inDatabase { db in
             let coins = try Int.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(SUM(coins), 0) FROM credit WHERE user = ? AND revokedAt IS NULL"), arguments: [user]) ?? 0
-            let products = try String.fetchAll(db.cachedStatement(sql: "SELECT DISTINCT productId FROM credit WHERE user = ? AND revokedAt IS NULL"), arguments: [user])
+            let products = try Self.heldProducts(db, user: user, base: try String.fetchAll(db.cachedStatement(sql: """
+                SELECT DISTINCT productId FROM credit WHERE user = ? AND revokedAt IS NULL
+                """), arguments: [user]))
             var account = Account(coins: coins, owned: Self.owned(credited: products, entitlements: try Self.entitlements(db, user: user),
                                                                    notKept: notKept, at: date))
             if !units.isEmpty {

@@ -27,6 +27,20 @@ public final class MockBackend: Backend {
 
     /// The backend's records, also where support acts (compensate, refund).
     public let database: BackendDatabase
+    /// Who holds a purchase an app user restores or buys again when another app user of the same Apple ID holds it (A2):
+    /// the server's setting, kept in its database (transfer until set).
+    public var restorePolicy: RestorePolicy {
+        get { policy }
+        set {
+            do {
+                try database.setRestorePolicy(newValue)
+                policy = newValue
+            } catch {
+                onError("\(error)")
+            }
+        }
+    }
+    private var policy: RestorePolicy
     private let catalog: [String: Product]
     private let apple: any ReceiptVerifying
     private let scheduler: Scheduler
@@ -43,6 +57,7 @@ public final class MockBackend: Backend {
         self.apple = apple
         self.scheduler = scheduler
         self.latency = latency
+        policy = (try? database.restorePolicy()) ?? .transfer
         scheduleAppleRetry()
     }
 
@@ -213,6 +228,9 @@ public final class MockBackend: Backend {
         }
         let product = catalog[entry.product_id]
         let credit: Credit, new: Bool
+        /// The purchase the transaction repeats, when it is a free re-buy or a restore: its original (a chain for a
+        /// subscription) and the app user it is credited to (the chain's subscriber).
+        var repeated: (original: String, owner: String)?
         if product?.subscription != nil {
             // A subscription is credited once per charge (its web order line item, the same for every restore of it),
             // to the subscriber: whoever the chain's first charge was credited to, whoever verifies a renewal.
@@ -222,6 +240,9 @@ public final class MockBackend: Backend {
                                                                  at: scheduler.now)
             else { return .pending }
             (credit, new) = credited
+            if !new, credit.transactionId != entry.transaction_id {
+                repeated = (entry.original_transaction_id, try database.subscriber(of: entry.original_transaction_id) ?? credit.user)
+            }
         } else {
             // B4: credit what was paid (the receipt's product), whatever product the order named. A restore (S7) names the
             // purchase it restores: the ledger keys on that original, so what is owned is credited once, however often restored,
@@ -235,12 +256,21 @@ public final class MockBackend: Backend {
                                                      original: key == entry.transaction_id || entry.transaction_id == entry.original_transaction_id)
             else { return .pending }
             (credit, new) = credited
+            if !new, credit.transactionId != entry.transaction_id { repeated = (credit.transactionId, credit.user) }
+        }
+        var creditedTo = credit.user
+        if let repeated {
+            // Only whoever pressed Buy or Restore for this very transaction claims it under the policy: a restore
+            // re-delivered to whoever is logged in is only carried, and stays with its holder.
+            creditedTo = try database.holder(of: repeated.original, productId: credit.productId, owner: repeated.owner,
+                                             subscription: product?.subscription != nil, askedBy: request.user,
+                                             claiming: request.claimsOwnership == true ? restorePolicy : nil, at: scheduler.now)
         }
         // A purchase Apple already refunded is credited and revoked at once: the ledger shows what happened to it.
         if let cancelled = entry.cancellation_date_ms.flatMap(Double.init), entry.isRefunded {
             _ = try database.refund(transactionId: credit.transactionId, at: Date(timeIntervalSince1970: cancelled / 1000))
         }
-        return .credited(user: credit.user, new: new)
+        return .credited(user: creditedTo, new: new)
     }
 
     /// Apple's `verifyReceipt` at one endpoint, unless a fault forces its status (0 is Apple's own answer: a forced

@@ -28,7 +28,8 @@ struct BackendEndpoints: Sendable {
                 let user = try Self.user(asked.user)
                 guard !asked.transactionId.isEmpty, !asked.productId.isEmpty else { throw Self.badRequest("transactionId and productId must not be empty") }
                 let verify = VerifyRequest(receipt: asked.receipt, transactionId: asked.transactionId, productId: asked.productId,
-                                           orderId: asked.orderId, user: user, receiptHash: asked.receiptHash)
+                                           orderId: asked.orderId, user: user, receiptHash: asked.receiptHash,
+                                           claimsOwnership: asked.claimsOwnership)
                 let verdict: Result<VerifyResponse, BackendError> = await parties.perform { [served] answer in
                     served.value.backend.verify(verify) { answer($0) }
                 }

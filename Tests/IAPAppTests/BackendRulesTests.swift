@@ -106,7 +106,7 @@ struct BackendRulesTests {
         #expect(try app.parties.backend.database.markCompensated(orderId: orderId, at: app.timers.now))
         let compensated = verify(app, try request(app, orderId: orderId))
         #expect(compensated == .success(.compensated))
-        #expect(compensated.map(VerifyOutcome.init) == .valid)
+        #expect(compensated.map { VerifyOutcome($0) } == .valid)
         #expect(try app.credits().isEmpty)
     }
 

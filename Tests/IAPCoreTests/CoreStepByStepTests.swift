@@ -35,7 +35,8 @@ struct CoreTestStoreTests {
             $0.purchase?.paymentId = 7
         }
         let paid = StoreTransaction(id: "t1", productId: "coins", state: .purchased, applicationUsername: "O1", date: t0, paymentId: 7)
-        let order = PendingOrder(transactionId: "t1", user: "a", productId: "coins", orderId: "O1", purchasedAt: t0, price: "¥6", receiptHash: nil)
+        let order = PendingOrder(transactionId: "t1", user: "a", productId: "coins", orderId: "O1", purchasedAt: t0, price: "¥6", receiptHash: nil,
+                                 claimsOwnership: true)
         // C2: written before anything talks to the backend; the intent closes in the same write.
         store.send(.storeUpdated([paid]), effects: [.persist(order, closingIntent: 7)]) {
             $0.device.storeQueue = ["t1": paid]

@@ -22,7 +22,9 @@ struct RestoreTests {
     }
 
     private func order(_ id: String, orderId: String? = "O1", status: PendingOrder.Status = .pending) -> PendingOrder {
-        PendingOrder(transactionId: id, user: "a", productId: "noads", orderId: orderId, purchasedAt: t0, price: "¥18", receiptHash: nil, status: status)
+        // Restored by the user who asked: theirs to claim under the backend's restore policy.
+        PendingOrder(transactionId: id, user: "a", productId: "noads", orderId: orderId, purchasedAt: t0, price: "¥18", receiptHash: nil, status: status,
+                     claimsOwnership: true)
     }
 
     @Test("R: Restoring… until each restored transaction is saved, verified and finished, then Purchases restored (N)")

@@ -12,6 +12,7 @@ public enum Text: String, Sendable, CaseIterable {
     case verifyFailed = "verify-failed"
     case jailbroken
     case alreadyOwned = "already-owned"
+    case otherAccount = "other-account"
     case restoring
     /// `{n}`: how many purchases came back.
     case restored
@@ -84,6 +85,7 @@ public enum Text: String, Sendable, CaseIterable {
                                         zh: "Apple ID 已更换:此付款等待原 Apple ID")
         case .appleIdBadge: Localized(en: "Apple ID", zh: "Apple ID")
         case .alreadyOwned: Localized(en: "You've already purchased this. It will be restored for free.", zh: "你已购买过此项目,将免费为你恢复。")
+        case .otherAccount: Localized(en: "This purchase belongs to another account", zh: "此购买属于另一个账号")
         case .unclaimed: Localized(en: "? unclaimed, for support", zh: "? 未认领,待客服")
         case .continuesInBackground: Localized(en: "Payment went through: it continues in the background", zh: "付款已完成:将在后台继续处理")
         case .appTitle: Localized(en: "iapsim · mock App Store", zh: "iapsim · 模拟 App Store")
@@ -209,6 +211,7 @@ extension HUD.Kind {
         case .jailbroken: .jailbroken
         case .planChanged: .planChanged
         case .appleIdChanged: .appleIdChanged
+        case .otherAccount: .otherAccount
         }
     }
 }

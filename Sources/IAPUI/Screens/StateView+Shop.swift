@@ -109,7 +109,7 @@ extension StateView {
         switch kind {
         case .purchasing, .alreadyOwned, .confirming, .deferred, .backgrounded, .restoring, .appleIdChanged: theme.waiting
         case .success, .restored, .planChanged: theme.good
-        case .nothingToRestore: theme.plain
+        case .nothingToRestore, .otherAccount: theme.plain
         case .failed, .cancelled, .disabled, .verifyFailed, .jailbroken, .restoreFailed: theme.bad
         }
     }

@@ -1,0 +1,107 @@
+import Foundation
+import IAPApp
+import IAPCore
+import MockBackend
+import Testing
+
+/// The backend's restore policy (A2): an app user who buys again or restores what another app user of the same Apple ID
+/// holds gets it (transfer), is told it belongs to another account (keep), or holds it beside them (share). The ledger's
+/// credit never moves, and only who pressed Buy or Restore claims.
+@Suite("Restore policy: transfer, keep, share, and only by who pressed")
+struct RestorePolicyTests {
+    static let noAds = "com.iapsim.noads"
+
+    /// alice buys Remove Ads with the phone's Apple ID, then bob logs in on the phone.
+    private func aliceBoughtThenBob(policy: RestorePolicy? = nil) throws -> Harness {
+        let app = try Harness(user: "alice")
+        if let policy { app.parties.backend.restorePolicy = policy }
+        app.runtime.send(.intent(.signInAppleId("sandbox-1")))
+        app.advance(0.5)
+        app.buy(Self.noAds)
+        app.logIn("bob")
+        return app
+    }
+
+    private func owns(_ app: Harness, _ user: String) throws -> Bool {
+        try app.parties.backend.accountNow(user: user).owned.contains(Self.noAds)
+    }
+
+    @Test("transfer (the default): bob's free re-buy moves Remove Ads to him, alice loses it, the move is written down")
+    func transferOnRebuy() throws {
+        let app = try aliceBoughtThenBob()
+        #expect(app.parties.backend.restorePolicy == .transfer)
+        app.buy(Self.noAds)
+        #expect(try owns(app, "bob"))
+        #expect(try !owns(app, "alice"))
+        // The money stays where it was credited; what it unlocks moved.
+        #expect(try app.credits().map(\.user) == ["alice"])
+        let moves = try app.parties.backend.database.transfers()
+        #expect(moves.map { "\($0.from)→\($0.to) \($0.policy)" } == ["alice→bob transfer"])
+        // `iapsim state` says the same: who holds it, the move, the policy.
+        let state = try JSONSerialization.jsonObject(with: Data(try StateReport.json(for: app.directory, catalog: shippedCatalog).utf8)) as! [String: Any]
+        let accounts = state["accounts"] as! [String: [String: Any]]
+        #expect((accounts["bob"]?["owned"] as? [String])?.contains(Self.noAds) == true)
+        #expect((accounts["alice"]?["owned"] as? [String])?.contains(Self.noAds) == false)
+        let backend = state["backend"] as! [String: Any]
+        #expect(backend["restorePolicy"] as? String == "transfer")
+        #expect((backend["transfers"] as? [[String: Any]])?.map { "\($0["from"]!)→\($0["to"]!)" } == ["alice→bob"])
+        // Back again: alice restores, and it is hers once more.
+        app.logIn("alice")
+        app.runtime.send(.intent(.restorePurchases))
+        app.advance(5)
+        #expect(try owns(app, "alice"))
+        #expect(try !owns(app, "bob"))
+    }
+
+    @Test("keep: bob is told the purchase belongs to another account, and it stays alice's")
+    func keepTellsTheOther() throws {
+        let app = try aliceBoughtThenBob(policy: .keep)
+        let index = shippedCatalog.firstIndex { $0.id == Self.noAds }!
+        for _ in 0..<index { app.press(.down) }
+        app.press(.enter)
+        app.advance(5)
+        #expect(app.screen().contains("This purchase belongs to another account"))
+        #expect(try owns(app, "alice"))
+        #expect(try !owns(app, "bob"))
+        #expect(try app.parties.backend.database.transfers().isEmpty)
+        #expect(try app.clientOrders().isEmpty)
+        // Restoring says the same.
+        app.press(.escape)
+        app.runtime.send(.intent(.restorePurchases))
+        app.advance(5)
+        #expect(app.screen().contains("This purchase belongs to another account"))
+    }
+
+    @Test("share: bob's restore lets both hold it")
+    func shareOnRestore() throws {
+        let app = try aliceBoughtThenBob(policy: .share)
+        app.runtime.send(.intent(.restorePurchases))
+        app.advance(5)
+        #expect(app.screen().contains("Purchases restored (1)"))
+        #expect(try owns(app, "alice"))
+        #expect(try owns(app, "bob"))
+    }
+
+    @Test("only who pressed claims: bob's restore, killed before it was saved, comes back to carol, who carries it and gains nothing")
+    func carriedRestoreClaimsNothing() throws {
+        let app = try aliceBoughtThenBob()
+        app.session.set(.crashAt, FaultArm(value: "persist", once: true))
+        app.runtime.send(.intent(.restorePurchases))
+        app.advance(5)
+        try app.relaunch(user: "carol", faults: [])
+        app.advance(10)
+        #expect(try owns(app, "alice"))
+        #expect(try !owns(app, "carol"))
+        #expect(try !owns(app, "bob"))
+        #expect(try app.parties.backend.database.transfers().isEmpty)
+        #expect(try app.unfinishedInStore(on: "phone") == 0)
+    }
+
+    @Test("the policy is the server's setting: kept in its data across launches")
+    func policyIsKept() throws {
+        let app = try Harness(user: "alice")
+        app.parties.backend.restorePolicy = .share
+        try app.relaunch(user: "alice")
+        #expect(app.parties.backend.restorePolicy == .share)
+    }
+}
