@@ -108,7 +108,8 @@ public enum StateReport {
             return StoreTransactionEntry(transactionId: transaction.id, productId: transaction.productId, state: transaction.state.rawValue,
                                          finished: reported.record.finished, applicationUsername: transaction.applicationUsername,
                                          error: transaction.error?.rawValue, account: reported.record.account,
-                                         originalTransactionId: transaction.originalTransactionId, device: reported.device, apple: reported.entry)
+                                         originalTransactionId: transaction.originalTransactionId, device: reported.device,
+                                         appleOrderId: reported.appleOrderId, apple: reported.entry)
         }
         let latest = reported.flatMap { [$0.record.transaction.date, $0.entry?.cancellationDate] }.compactMap { $0 }.max()
         holdings.clock = [try StoreDatabase.clock(db), latest].compactMap { $0 }.max()

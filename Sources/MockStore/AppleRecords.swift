@@ -50,6 +50,14 @@ public struct AppleRecords {
         return AppleSubscription(latest: latest, state: chain.status(offer: nil).state, renewal: PendingRenewalInfo(chain), expires: chain.expiresAt)
     }
 
+    /// The charges of the customer order `orderId` (Apple's, on the e-mail receipt), oldest first; none for an order id
+    /// Apple never gave.
+    public func order(_ orderId: String) throws -> [AppleTransaction] {
+        try database.queue.inDatabase { db in
+            try Row.fetchAll(db.cachedStatement(sql: "\(Self.select) WHERE t.appleOrderId = ? ORDER BY t.date, t.id"), arguments: [orderId]).map(record)
+        }
+    }
+
     /// The account's refunded charges, oldest first.
     public func refunds(of id: String) throws -> [AppleTransaction]? {
         try history(of: id)?.filter(\.entry.isRefunded)

@@ -19,6 +19,8 @@ public struct ReportedTransaction: Sendable {
     public let record: StoreRecord
     public let device: String
     public let entry: Receipt.Entry?
+    /// Apple's customer order id, for a charge.
+    public let appleOrderId: String?
 }
 
 /// What `iapsim state` reads of the store through its own read-only connection, with the store's own rules, so that
@@ -45,11 +47,12 @@ extension StoreDatabase {
             let record = StoreRecord(row)
             let device = row.text("device") ?? firstDevice
             guard transaction.state == .purchased || transaction.state == .restored else {
-                return ReportedTransaction(record: record, device: device, entry: nil)
+                return ReportedTransaction(record: record, device: device, entry: nil, appleOrderId: nil)
             }
             let original = transaction.originalId
             let listed = ReceiptRow(transaction: transaction, details: TransactionDetails(row: row), originalDate: dates[original] ?? transaction.date)
-            return ReportedTransaction(record: record, device: device, entry: Receipt.Entry(listed, group: groups[original]))
+            return ReportedTransaction(record: record, device: device, entry: Receipt.Entry(listed, group: groups[original]),
+                                       appleOrderId: row.text("appleOrderId"))
         }
     }
 

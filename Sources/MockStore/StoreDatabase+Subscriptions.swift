@@ -204,6 +204,7 @@ extension StoreDatabase {
             SELECT ?, ?, 'purchased', NULL, ?, account, ?, device FROM storeTransaction WHERE id = ?
             """).execute(arguments: [transaction.id, productId, start.timeIntervalSince1970, due.originalTransactionId, due.latestTransactionId])
         try Self.setDetails(db, transaction.id, details)
+        try Self.chargedOrder(db, transaction.id)
         step.chain.latestTransactionId = transaction.id
         try step.chain.insert(db, onConflict: .replace)
         return (step.notification(transaction: transaction.id), transaction)

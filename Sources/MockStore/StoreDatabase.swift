@@ -99,6 +99,7 @@ public final class StoreDatabase {
                 try db.execute(sql: "CREATE INDEX storeTransactionWebOrder ON storeTransaction(webOrderLineItemId) WHERE webOrderLineItemId IS NOT NULL")
             }),
             ("v11-apple-ids", StoreDatabase.appleIdMigration),
+            ("v12-apple-orders", StoreDatabase.appleOrderMigration),
         ])
         appleId = try queue.inDatabase { db in try Self.signedIn(db, device: device) }
     }
@@ -217,6 +218,7 @@ public final class StoreDatabase {
             notification = StoreNotification(.oneTimeCharge, account: account, productId: current.productId, transactionId: target,
                                              originalTransactionId: original ?? target, date: step.date)
         }
+        if state == .purchased { try Self.chargedOrder(db, target) }
         guard let taken = try Self.transaction(db, target) else { return nil }
         return (taken, notification)
     }

@@ -43,10 +43,8 @@ struct AppleEndpoints: Sendable {
                 if descending { charges.reverse() }
                 let page = try Page(charges, revision: query.get("revision").map { String($0) })
                 return {
-                    var signed: [String] = []
-                    for charge in page.items { signed.append(try await signer.sign(JWSTransaction(charge, signedAt: now))) }
-                    return HistoryResponse(revision: page.revision, hasMore: page.hasMore, bundleId: Receipt.bundleId,
-                                           environment: AppleWire.environment, signedTransactions: signed)
+                    HistoryResponse(revision: page.revision, hasMore: page.hasMore, bundleId: Receipt.bundleId,
+                                    environment: AppleWire.environment, signedTransactions: try await signer.sign(page.items, at: now))
                 }
             }
         }
@@ -73,9 +71,8 @@ struct AppleEndpoints: Sendable {
                 guard let refunds = try parties.records.refunds(of: id) else { throw APIErrorBody.transactionIdNotFound }
                 let page = try Page(refunds, revision: revision)
                 return {
-                    var signed: [String] = []
-                    for refund in page.items { signed.append(try await signer.sign(JWSTransaction(refund, signedAt: now))) }
-                    return RefundHistoryResponse(signedTransactions: signed, revision: page.revision, hasMore: page.hasMore)
+                    RefundHistoryResponse(signedTransactions: try await signer.sign(page.items, at: now), revision: page.revision,
+                                          hasMore: page.hasMore)
                 }
             }
         }
@@ -95,6 +92,18 @@ struct AppleEndpoints: Sendable {
                 }
             }
             return answer.map { Wire.apiError($0) } ?? Response(status: .ok, headers: [Wire.summaryHeader: "finished"])
+        }
+        // Support asks the customer for the order id on Apple's e-mail receipt. Apple answers an order id it never gave,
+        // malformed or not, with status 1 rather than an error.
+        serverAPI.get("v1/lookup/:orderId") { request, context in
+            let orderId = context.parameters.get("orderId") ?? ""
+            return await api(request, id: nil) { _, parties, now in
+                let charges = try parties.records.order(orderId)
+                return {
+                    charges.isEmpty ? OrderLookupResponse(status: 1, signedTransactions: nil)
+                        : OrderLookupResponse(status: 0, signedTransactions: try await signer.sign(charges[...], at: now))
+                }
+            }
         }
         serverAPI.post("v1/notifications/test") { request, _ in
             await api(request, id: nil) { _, parties, now in
@@ -154,6 +163,15 @@ struct AppleEndpoints: Sendable {
         } catch {
             return .failure(.generalInternalRetryable)
         }
+    }
+}
+
+extension AppleSigner {
+    /// Each transaction as a JWS, in order.
+    nonisolated func sign(_ transactions: ArraySlice<AppleTransaction>, at now: Date) async throws -> [String] {
+        var signed: [String] = []
+        for transaction in transactions { signed.append(try await sign(JWSTransaction(transaction, signedAt: now))) }
+        return signed
     }
 }
 

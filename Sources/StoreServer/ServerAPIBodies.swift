@@ -38,6 +38,12 @@ struct RefundHistoryResponse: Codable {
     let hasMore: Bool
 }
 
+struct OrderLookupResponse: Codable {
+    /// 0 the order id is the app's, 1 it is not (and `signedTransactions` is left out).
+    let status: Int
+    let signedTransactions: [String]?
+}
+
 struct SendTestNotificationResponse: Codable {
     let testNotificationToken: String
 }

@@ -73,3 +73,21 @@ def purchases(*steps):
     for kind, ordinal in steps:
         lines += [f"select {kind} {ordinal}", "press Enter", 'wait until "Purchase complete"', "press Esc"]
     return "\n".join(lines) + "\n"
+
+
+def apple_client(data, server):
+    """Apple's own client with the data directory's key, calling `server` instead of Apple's hosts."""
+    from appstoreserverlibrary.api_client import AppStoreServerAPIClient
+    from appstoreserverlibrary.models.Environment import Environment
+    key = data.key
+    client = AppStoreServerAPIClient(key["privateKey"].encode(), key["keyId"], key["issuerId"], key["bundleId"],
+                                     Environment.SANDBOX)
+    client._base_url = server.url  # the library has no option for another host; this is its one attribute
+    return client
+
+
+def apple_verifier(data):
+    """Apple's own verifier, trusting the data directory's root instead of Apple's."""
+    from appstoreserverlibrary.models.Environment import Environment
+    from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
+    return SignedDataVerifier([data.root_certificate], False, Environment.SANDBOX, data.key["bundleId"])
