@@ -12,14 +12,19 @@ public struct AppleTransaction: Sendable, Equatable {
     /// Part of a subscription chain charged at least once before this one (a chain's first charge keeps no
     /// originalTransactionId of its own: it is its own).
     public let isRenewal: Bool
+    /// The token a team's server set on the original transaction (Set App Account Token), which every transaction of
+    /// it carries in place of the one the app gave.
+    public let appAccountToken: UUID?
 
-    public init(entry: Receipt.Entry, account: String?, product: Product?, isRestore: Bool, applicationUsername: String?, isRenewal: Bool) {
+    public init(entry: Receipt.Entry, account: String?, product: Product?, isRestore: Bool, applicationUsername: String?, isRenewal: Bool,
+                appAccountToken: UUID? = nil) {
         self.entry = entry
         self.account = account
         self.product = product
         self.isRestore = isRestore
         self.applicationUsername = applicationUsername
         self.isRenewal = isRenewal
+        self.appAccountToken = appAccountToken
     }
 }
 
@@ -49,5 +54,18 @@ extension SubscriptionStatus.State {
         case .gracePeriod: 4
         case .revoked: 5
         }
+    }
+}
+
+/// A customer's download of the app, as Apple's server reports it (Get App Transaction Info).
+public struct AppleAppTransaction: Sendable, Equatable {
+    /// One per store account, the same on every device and download, and never a transaction's id.
+    public let appTransactionId: String
+    /// When the account first had the app.
+    public let originalPurchaseDate: Date
+
+    public init(appTransactionId: String, originalPurchaseDate: Date) {
+        self.appTransactionId = appTransactionId
+        self.originalPurchaseDate = originalPurchaseDate
     }
 }

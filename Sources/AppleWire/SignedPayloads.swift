@@ -17,7 +17,7 @@ public struct JWSTransaction: JWTPayload, Equatable {
     public var quantity: Int
     /// "Consumable", "Non-Consumable", "Auto-Renewable Subscription", "Non-Renewing Subscription".
     public var type: String
-    /// The purchase's `applicationUsername` when it is a UUID, as StoreKit carries it over.
+    /// The purchase's `applicationUsername` when it is a UUID, as StoreKit carries it over, or the one a team's server set.
     public var appAccountToken: String?
     public var inAppOwnershipType: String
     public var signedDate: Int64
@@ -51,7 +51,7 @@ public struct JWSTransaction: JWTPayload, Equatable {
         expiresDate = ms(entry.expires_date_ms)
         quantity = Int(entry.quantity) ?? 1
         type = transaction.product.map { Self.type(of: $0.kind) } ?? "Consumable"
-        appAccountToken = transaction.applicationUsername.flatMap(UUID.init(uuidString:))?.uuidString.lowercased()
+        appAccountToken = (transaction.appAccountToken ?? transaction.applicationUsername.flatMap(UUID.init(uuidString:)))?.uuidString.lowercased()
         inAppOwnershipType = "PURCHASED"
         signedDate = AppleDate.milliseconds(signed)
         if entry.isRefunded {
@@ -110,6 +110,34 @@ public struct JWSRenewalInfo: JWTPayload, Equatable {
         renewalDate = autoRenewStatus == 1 ? expires.map(AppleDate.milliseconds) : nil
         signedDate = AppleDate.milliseconds(signed)
         environment = AppleWire.environment
+    }
+}
+
+/// Apple's `AppTransaction` (`JWSAppTransactionDecodedPayload`): the customer's download of the app.
+public struct JWSAppTransaction: JWTPayload, Equatable {
+    public var receiptType: String
+    public var bundleId: String
+    public var applicationVersion: String
+    public var originalApplicationVersion: String
+    public var receiptCreationDate: Int64
+    public var originalPurchaseDate: Int64
+    public var appTransactionId: String
+    public var originalPlatform: String
+    public var signedDate: Int64
+
+    public func verify(using algorithm: some JWTAlgorithm) throws {}
+
+    public init(_ download: AppleAppTransaction, signedAt signed: Date) {
+        receiptType = AppleWire.environment
+        bundleId = Receipt.bundleId
+        applicationVersion = AppleWire.bundleVersion
+        // The version the account first downloaded: iapsim has had one.
+        originalApplicationVersion = AppleWire.bundleVersion
+        receiptCreationDate = AppleDate.milliseconds(signed)
+        originalPurchaseDate = AppleDate.milliseconds(download.originalPurchaseDate)
+        appTransactionId = download.appTransactionId
+        originalPlatform = "iOS"
+        signedDate = receiptCreationDate
     }
 }
 

@@ -1,4 +1,5 @@
 import AppleVocabulary
+import Crypto
 import Foundation
 import GRDB
 import IAPCore
@@ -58,6 +59,19 @@ public struct AppleRecords {
         }
     }
 
+    /// The app's download by the account that made `transaction`; nil when the store did not record who paid. The
+    /// store keeps no downloads: the account had the app by its first transaction, and its download's id is made from
+    /// the account's name, the same on every run and longer than any transaction's id.
+    public func appTransaction(of transaction: AppleTransaction) throws -> AppleAppTransaction? {
+        guard let account = transaction.account else { return nil }
+        let first = try database.queue.inDatabase { db in
+            try Double.fetchOne(db.cachedStatement(sql: "SELECT MIN(date) FROM storeTransaction WHERE account = ?"), arguments: [account])
+        }
+        let digest = SHA256.hash(data: Data(account.utf8)).prefix(6).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        return AppleAppTransaction(appTransactionId: String(format: "7%015llu", digest),
+                                   originalPurchaseDate: Date(timeIntervalSince1970: first ?? 0))
+    }
+
     /// The account's refunded charges, oldest first.
     public func refunds(of id: String) throws -> [AppleTransaction]? {
         try history(of: id)?.filter(\.entry.isRefunded)
@@ -66,7 +80,7 @@ public struct AppleRecords {
     private static let select = """
         SELECT \(StoreDatabase.columns.split(separator: ",").map { "t." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")),
         \(TransactionDetails.columns.split(separator: ",").map { "t." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")),
-        o.date AS originalDate, (SELECT COUNT(*) FROM storeTransaction r
+        o.date AS originalDate, o.appAccountToken AS appAccountToken, (SELECT COUNT(*) FROM storeTransaction r
                  WHERE COALESCE(r.originalTransactionId, r.id) = COALESCE(t.originalTransactionId, t.id) AND r.state = 'purchased'
                  AND r.date < t.date) AS earlierCharges
         FROM storeTransaction t LEFT JOIN storeTransaction o ON o.id = COALESCE(t.originalTransactionId, t.id)
@@ -79,7 +93,8 @@ public struct AppleRecords {
         let product = catalog[transaction.productId]
         return AppleTransaction(entry: Receipt.Entry(receiptRow, group: product?.subscription?.group), account: row.text("account"), product: product,
                                 isRestore: transaction.state == .restored, applicationUsername: transaction.applicationUsername,
-                                isRenewal: (row["earlierCharges"] as Int? ?? 0) > 0 && product?.subscription != nil)
+                                isRenewal: (row["earlierCharges"] as Int? ?? 0) > 0 && product?.subscription != nil,
+                                appAccountToken: row.text("appAccountToken").flatMap(UUID.init(uuidString:)))
     }
 }
 

@@ -76,22 +76,12 @@ struct AppleEndpoints: Sendable {
                 }
             }
         }
-        // The team's server says it delivered the content: the store finishes the transaction as the app's finish would,
-        // so StoreKit no longer delivers it. A transaction finished already is finished: 200 again.
-        serverAPI.post("v1/transactions/:id/finish") { request, context in
-            let id = context.parameters.get("id")
-            if Self.malformed(id) { return Wire.apiError(.invalidTransactionId) }
-            let answer: APIErrorBody? = await parties.perform { [served] answer in
-                let parties = served.value
-                do {
-                    guard let id, try parties.records.transaction(id) != nil else { return answer(.transactionIdNotFound) }
-                    _ = try parties.store.finishedByServer(transactionId: id)
-                    answer(nil)
-                } catch {
-                    answer(.generalInternalRetryable)
-                }
+        serverAPI.get("v1/transactions/appTransactions/:id") { request, context in
+            await api(request, id: context.parameters.get("id")) { id, parties, now in
+                guard let transaction = try parties.records.transaction(id) else { throw APIErrorBody.transactionIdNotFound }
+                guard let download = try parties.records.appTransaction(of: transaction) else { throw APIErrorBody.appTransactionDoesNotExist }
+                return { AppTransactionInfoResponse(signedAppTransactionInfo: try await signer.sign(JWSAppTransaction(download, signedAt: now))) }
             }
-            return answer.map { Wire.apiError($0) } ?? Response(status: .ok, headers: [Wire.summaryHeader: "finished"])
         }
         // Support asks the customer for the order id on Apple's e-mail receipt. Apple answers an order id it never gave,
         // malformed or not, with status 1 rather than an error.
@@ -105,6 +95,7 @@ struct AppleEndpoints: Sendable {
                 }
             }
         }
+        addChanges(to: serverAPI)
         serverAPI.post("v1/notifications/test") { request, _ in
             await api(request, id: nil) { _, parties, now in
                 let token = UUID().uuidString.lowercased() + "_" + String(Int64(now.timeIntervalSince1970 * 1000))

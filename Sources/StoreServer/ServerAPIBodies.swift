@@ -44,6 +44,14 @@ struct OrderLookupResponse: Codable {
     let signedTransactions: [String]?
 }
 
+struct UpdateAppAccountTokenRequest: Codable {
+    let appAccountToken: String
+}
+
+struct AppTransactionInfoResponse: Codable {
+    let signedAppTransactionInfo: String
+}
+
 struct SendTestNotificationResponse: Codable {
     let testNotificationToken: String
 }
@@ -58,8 +66,29 @@ struct APIErrorBody: Codable, Error {
     static let generalBadRequest = APIErrorBody(errorCode: 4000000, errorMessage: "Bad request.")
     static let invalidRevision = APIErrorBody(errorCode: 4000005, errorMessage: "Invalid request revision.")
     static let invalidTransactionId = APIErrorBody(errorCode: 4000006, errorMessage: "Invalid transaction id.")
+    static let invalidOriginalTransactionId = APIErrorBody(errorCode: 4000008, errorMessage: "Invalid original transaction id.")
     static let invalidSort = APIErrorBody(errorCode: 4000021, errorMessage: "Invalid sort.")
+    static let invalidAppAccountTokenUUID = APIErrorBody(errorCode: 4000183,
+                                                         errorMessage: "Invalid request. The app account token field must be a valid UUID.")
+    static let transactionIdIsNotOriginal = APIErrorBody(
+        errorCode: 4000187, errorMessage: "Invalid request. The transaction id parameter must represent an original transaction id.")
     static let transactionIdNotFound = APIErrorBody(errorCode: 4040010, errorMessage: "Transaction id not found.")
+    static let appTransactionDoesNotExist = APIErrorBody(errorCode: 4040019,
+                                                         errorMessage: "Invalid request. An app transaction does not exist for the specified customer.")
+    /// Apple's error for a request body's field it refuses; a bad request for a field without its own.
+    static func refusing(_ field: String?) -> APIErrorBody {
+        let codes: [String: (Int, String)] = [
+            "accountTenure": (4000032, "account tenure"), "appAccountToken": (4000033, "app account token"),
+            "consumptionStatus": (4000034, "consumption status"), "customerConsented": (4000035, "customer consented"),
+            "deliveryStatus": (4000036, "delivery status"), "lifetimeDollarsPurchased": (4000037, "lifetime dollars purchased"),
+            "lifetimeDollarsRefunded": (4000038, "lifetime dollars refunded"), "platform": (4000039, "platform"),
+            "playTime": (4000040, "play time"), "sampleContentProvided": (4000041, "sample content provided"),
+            "userStatus": (4000042, "user status"),
+        ]
+        guard let field, let (code, words) = codes[field] else { return generalBadRequest }
+        return APIErrorBody(errorCode: code, errorMessage: "Invalid request. The \(words) field is invalid.")
+    }
+
     static let generalInternal = APIErrorBody(errorCode: 5000000, errorMessage: "An unknown error occurred.")
     static let generalInternalRetryable = APIErrorBody(errorCode: 5000001, errorMessage: "An unknown error occurred. Please try again.")
 }

@@ -1,7 +1,10 @@
 """Apple's library asks iapsim what support asks Apple: a customer's purchases by the order id on their e-mail
-receipt. Unknown and malformed input gets Apple's answers and changes nothing."""
+receipt, and the app's download by any of their transactions. Unknown and malformed input gets Apple's answers and
+changes nothing."""
 import unittest
 
+from appstoreserverlibrary.api_client import APIException
+from appstoreserverlibrary.models.Environment import Environment
 from appstoreserverlibrary.models.OrderLookupStatus import OrderLookupStatus
 
 from iapsim_wire import DataDirectory, Server, apple_client, apple_verifier, purchases
@@ -42,6 +45,48 @@ class LookUpOrderIdTests(unittest.TestCase):
                 self.assertEqual(answer.status, OrderLookupStatus.INVALID)
                 self.assertIsNone(answer.signedTransactions)
         self.assertEqual(self.data.state()["store"], before["store"])
+
+
+class AppTransactionInfoTests(unittest.TestCase):
+    """Get App Transaction Info: the customer's download of the app, by any of their transactions."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.data = DataDirectory(purchases(("consumable", 1), ("non-consumable", 1)) + "switch-user bob\n"
+                                 + 'select consumable 2\npress Enter\nwait until "Purchase complete"\npress Esc\n')
+        cls.server = Server(cls.data)
+        cls.client = apple_client(cls.data, cls.server)
+        cls.verifier = apple_verifier(cls.data)
+        cls.charges = [t for t in cls.data.state()["store"]["transactions"] if t["state"] == "purchased"]
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+        cls.data.remove()
+
+    def download(self, transaction_id):
+        signed = self.client.get_app_transaction_info(transaction_id).signedAppTransactionInfo
+        return self.verifier.verify_and_decode_app_transaction(signed)
+
+    def test_one_download_per_account_whichever_transaction_names_it(self):
+        by_account = {}
+        for charge in self.charges:
+            by_account.setdefault(charge["account"], []).append(charge)
+        for account, charges in by_account.items():
+            downloads = [self.download(c["transactionId"]) for c in charges]
+            self.assertEqual(len({d.appTransactionId for d in downloads}), 1, account)
+            download = downloads[0]
+            self.assertEqual(download.bundleId, "com.iapsim.app")
+            self.assertEqual(download.receiptType, Environment.SANDBOX)
+            self.assertLessEqual(download.originalPurchaseDate, min(int(c["purchase_date_ms"]) for c in charges))
+            self.assertNotIn(download.appTransactionId, [c["transactionId"] for c in self.charges])
+
+    def test_unknown_and_malformed_ids_get_apple_errors(self):
+        for transaction_id, expected in [("9999999999", (404, 4040010)), ("abc", (400, 4000006))]:
+            with self.subTest(transaction_id):
+                with self.assertRaises(APIException) as refused:
+                    self.client.get_app_transaction_info(transaction_id)
+                self.assertEqual((refused.exception.http_status_code, refused.exception.raw_api_error), expected)
 
 
 if __name__ == "__main__":

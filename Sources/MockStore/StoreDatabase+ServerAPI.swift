@@ -1,0 +1,20 @@
+import Foundation
+import GRDB
+
+/// What a team's server tells Apple through the App Store Server API, kept where Apple keeps it.
+extension StoreDatabase {
+    static func serverAPIMigration(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE storeTransaction ADD COLUMN appAccountToken TEXT;
+            """)
+    }
+
+    /// Set App Account Token on an original transaction: every transaction of it carries the token from now on.
+    public func setAppAccountToken(_ token: UUID, original id: String) throws {
+        try queue.write { db in
+            try db.cachedStatement(sql: "UPDATE storeTransaction SET appAccountToken = ? WHERE id = ?")
+                .execute(arguments: [token.uuidString.lowercased(), id])
+        }
+    }
+
+}

@@ -1,0 +1,66 @@
+import AppleVocabulary
+import Foundation
+import Hummingbird
+import IAPCore
+import MockStore
+
+/// The App Store Server API's calls that change what Apple holds: each answers with no body, or with Apple's error for
+/// the first thing it refuses, having changed nothing.
+extension AppleEndpoints {
+    func addChanges(to serverAPI: RouterGroup<BasicRequestContext>) {
+        // The team's server says it delivered the content: the store finishes the transaction as the app's finish would,
+        // so StoreKit no longer delivers it. A transaction finished already is finished: 200 again.
+        serverAPI.post("v1/transactions/:id/finish") { _, context in
+            await change(context.parameters.get("id"), summary: "finished") { id, parties in
+                guard try parties.records.transaction(id) != nil else { throw APIErrorBody.transactionIdNotFound }
+                _ = try parties.store.finishedByServer(transactionId: id)
+            }
+        }
+        // A purchase made outside the app (an offer code redeemed in the App Store) carries no token: the team's server
+        // names the customer's account on its original transaction, and every transaction of it carries the token.
+        serverAPI.put("v1/transactions/:id/appAccountToken") { request, context in
+            let body = await Self.body(of: request, as: UpdateAppAccountTokenRequest.self)
+            return await change(context.parameters.get("id"), malformed: .invalidOriginalTransactionId, summary: "token set") { id, parties in
+                guard let transaction = try parties.records.transaction(id) else { throw APIErrorBody.transactionIdNotFound }
+                guard transaction.entry.original_transaction_id == id, !transaction.isRestore else { throw APIErrorBody.transactionIdIsNotOriginal }
+                guard let token = UUID(uuidString: try body.get().appAccountToken) else { throw APIErrorBody.invalidAppAccountTokenUUID }
+                try parties.store.database.setAppAccountToken(token, original: id)
+            }
+        }
+    }
+
+    /// One Server API call that changes the store: `work` on the parties' thread, answered with `status` and no body, or
+    /// with the Apple error it threw, having changed nothing.
+    private func change(
+        _ id: String?, malformed: APIErrorBody = .invalidTransactionId, status: HTTPResponse.Status = .ok, summary: String,
+        _ work: @escaping (String, ServedParties) throws -> Void
+    ) async -> Response {
+        if Self.malformed(id) { return Wire.apiError(malformed) }
+        let refusal: APIErrorBody? = await parties.perform { [served] answer in
+            do {
+                try work(id ?? "", served.value)
+                answer(nil)
+            } catch let error as APIErrorBody {
+                answer(error)
+            } catch {
+                answer(.generalInternalRetryable)
+            }
+        }
+        return refusal.map { Wire.apiError($0) } ?? Response(status: status, headers: [Wire.summaryHeader: summary])
+    }
+
+    /// A request's JSON body as Apple's type, or Apple's error for the field it could not read.
+    static func body<Body: Decodable>(of request: Request, as type: Body.Type) async -> Result<Body, APIErrorBody> {
+        var request = request
+        guard let buffer = try? await request.collectBody(upTo: 1 << 16) else { return .failure(.generalBadRequest) }
+        do {
+            return .success(try JSONDecoder().decode(type, from: Data(buffer: buffer)))
+        } catch let DecodingError.keyNotFound(key, _) {
+            return .failure(.refusing(key.stringValue))
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.dataCorrupted(context), let DecodingError.valueNotFound(_, context) {
+            return .failure(.refusing(context.codingPath.first?.stringValue))
+        } catch {
+            return .failure(.generalBadRequest)
+        }
+    }
+}
