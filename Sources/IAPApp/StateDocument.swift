@@ -83,11 +83,13 @@ struct StoreTransactionEntry: Encodable {
     let device: String
     /// Apple's customer order id (the e-mail receipt's), for a charge; not the app's own (`applicationUsername`).
     let appleOrderId: String?
+    /// What the team's server last told Apple of its consumption (Send Consumption Information), as the JSON it sent.
+    let consumption: String?
     /// Apple's fields, for what Apple lists in a receipt (purchased and restored transactions); nil otherwise.
     var apple: Receipt.Entry?
 
     private enum Key: String, CodingKey {
-        case transactionId, productId, state, finished, applicationUsername, error, account, originalTransactionId, device, appleOrderId
+        case transactionId, productId, state, finished, applicationUsername, error, account, originalTransactionId, device, appleOrderId, consumption
         case original_transaction_id, purchase_date_ms, original_purchase_date_ms, subscription_group_identifier, expires_date_ms
         case is_trial_period, is_in_intro_offer_period, web_order_line_item_id, cancellation_date_ms, cancellation_reason
     }
@@ -105,6 +107,7 @@ struct StoreTransactionEntry: Encodable {
         try out.encode(originalTransactionId, forKey: .originalTransactionId)
         try out.encode(device, forKey: .device)
         try out.encodeIfPresent(appleOrderId, forKey: .appleOrderId)
+        try out.encodeIfPresent(consumption, forKey: .consumption)
         guard let apple else { return }
         try out.encode(apple.original_transaction_id, forKey: .original_transaction_id)
         try out.encode(apple.purchase_date_ms, forKey: .purchase_date_ms)

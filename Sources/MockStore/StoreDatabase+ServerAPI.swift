@@ -9,6 +9,10 @@ extension StoreDatabase {
             """)
     }
 
+    static func consumptionMigration(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE storeTransaction ADD COLUMN consumption TEXT")
+    }
+
     /// Set App Account Token on an original transaction: every transaction of it carries the token from now on.
     public func setAppAccountToken(_ token: UUID, original id: String) throws {
         try queue.write { db in
@@ -17,4 +21,10 @@ extension StoreDatabase {
         }
     }
 
+    /// Send Consumption Information: Apple keeps the latest the team's server sent for the transaction, as JSON.
+    public func setConsumption(_ json: String, of id: String) throws {
+        try queue.write { db in
+            try db.cachedStatement(sql: "UPDATE storeTransaction SET consumption = ? WHERE id = ?").execute(arguments: [json, id])
+        }
+    }
 }

@@ -21,6 +21,8 @@ public struct ReportedTransaction: Sendable {
     public let entry: Receipt.Entry?
     /// Apple's customer order id, for a charge.
     public let appleOrderId: String?
+    /// The consumption information a team's server last sent for it, as JSON.
+    public let consumption: String?
 }
 
 /// What `iapsim state` reads of the store through its own read-only connection, with the store's own rules, so that
@@ -47,12 +49,12 @@ extension StoreDatabase {
             let record = StoreRecord(row)
             let device = row.text("device") ?? firstDevice
             guard transaction.state == .purchased || transaction.state == .restored else {
-                return ReportedTransaction(record: record, device: device, entry: nil, appleOrderId: nil)
+                return ReportedTransaction(record: record, device: device, entry: nil, appleOrderId: nil, consumption: nil)
             }
             let original = transaction.originalId
             let listed = ReceiptRow(transaction: transaction, details: TransactionDetails(row: row), originalDate: dates[original] ?? transaction.date)
             return ReportedTransaction(record: record, device: device, entry: Receipt.Entry(listed, group: groups[original]),
-                                       appleOrderId: row.text("appleOrderId"))
+                                       appleOrderId: row.text("appleOrderId"), consumption: row.text("consumption"))
         }
     }
 

@@ -101,6 +101,7 @@ public final class StoreDatabase {
             ("v11-apple-ids", StoreDatabase.appleIdMigration),
             ("v12-apple-orders", StoreDatabase.appleOrderMigration),
             ("v13-server-api-requests", StoreDatabase.serverAPIMigration),
+            ("v14-consumption", StoreDatabase.consumptionMigration),
         ])
         appleId = try queue.inDatabase { db in try Self.signedIn(db, device: device) }
     }

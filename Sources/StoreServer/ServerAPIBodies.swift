@@ -75,6 +75,9 @@ struct APIErrorBody: Codable, Error {
     static let transactionIdNotFound = APIErrorBody(errorCode: 4040010, errorMessage: "Transaction id not found.")
     static let appTransactionDoesNotExist = APIErrorBody(errorCode: 4040019,
                                                          errorMessage: "Invalid request. An app transaction does not exist for the specified customer.")
+    static let invalidTransactionTypeNotSupported = APIErrorBody(
+        errorCode: 4000047, errorMessage: "Invalid request. The transaction id doesn't represent a supported in-app purchase type.")
+
     /// Apple's error for a request body's field it refuses; a bad request for a field without its own.
     static func refusing(_ field: String?) -> APIErrorBody {
         let codes: [String: (Int, String)] = [

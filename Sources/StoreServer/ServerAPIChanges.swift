@@ -27,6 +27,18 @@ extension AppleEndpoints {
                 try parties.store.database.setAppAccountToken(token, original: id)
             }
         }
+        // The customer asked Apple for a refund, and the team's server says what it knows: Apple keeps the latest. Version 1
+        // took consumables and auto-renewable subscriptions only.
+        serverAPI.put("v1/transactions/consumption/:id") { request, context in
+            let body = await Self.body(of: request, as: ConsumptionRequestV1.self)
+            return await consumption(body, of: context.parameters.get("id"), refused: { $0.refusedField }) { product in
+                product?.kind == .consumable || product?.kind == .subscription
+            }
+        }
+        serverAPI.put("v2/transactions/consumption/:id") { request, context in
+            let body = await Self.body(of: request, as: ConsumptionRequest.self)
+            return await consumption(body, of: context.parameters.get("id"), refused: { $0.refusedField }) { _ in true }
+        }
     }
 
     /// One Server API call that changes the store: `work` on the parties' thread, answered with `status` and no body, or
@@ -47,6 +59,22 @@ extension AppleEndpoints {
             }
         }
         return refusal.map { Wire.apiError($0) } ?? Response(status: status, headers: [Wire.summaryHeader: summary])
+    }
+
+    /// Send Consumption Information, either version: 202 and kept, or Apple's error for the first field it refuses.
+    private func consumption<Body: Codable & Sendable>(
+        _ body: Result<Body, APIErrorBody>, of id: String?, refused: @escaping @Sendable (Body) -> String?,
+        takes: @escaping @Sendable (Product?) -> Bool
+    ) async -> Response {
+        await change(id, status: .accepted, summary: "consumption kept") { id, parties in
+            let body = try body.get()
+            if let field = refused(body) { throw APIErrorBody.refusing(field) }
+            guard let transaction = try parties.records.transaction(id) else { throw APIErrorBody.transactionIdNotFound }
+            guard takes(transaction.product) else { throw APIErrorBody.invalidTransactionTypeNotSupported }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            try parties.store.database.setConsumption(String(decoding: try encoder.encode(body), as: UTF8.self), of: id)
+        }
     }
 
     /// A request's JSON body as Apple's type, or Apple's error for the field it could not read.

@@ -1,19 +1,39 @@
 """Apple's library tells iapsim what a team's server tells Apple: a customer's account token on a purchase made outside
-the app. Each bad request gets Apple's error body and changes nothing."""
+the app, what the customer consumed of a purchase they want refunded. Each bad request gets Apple's error body and
+changes nothing."""
+import json
 import unittest
 import uuid
+import warnings
+
+import requests
 
 from appstoreserverlibrary.api_client import APIException
+from appstoreserverlibrary.models.AccountTenure import AccountTenure
+from appstoreserverlibrary.models.ConsumptionRequest import ConsumptionRequest
+from appstoreserverlibrary.models.ConsumptionRequestV1 import ConsumptionRequestV1
+from appstoreserverlibrary.models.ConsumptionStatus import ConsumptionStatus
+from appstoreserverlibrary.models.DeliveryStatus import DeliveryStatus
+from appstoreserverlibrary.models.DeliveryStatusV1 import DeliveryStatusV1
+from appstoreserverlibrary.models.LifetimeDollarsPurchased import LifetimeDollarsPurchased
+from appstoreserverlibrary.models.LifetimeDollarsRefunded import LifetimeDollarsRefunded
+from appstoreserverlibrary.models.Platform import Platform
+from appstoreserverlibrary.models.PlayTime import PlayTime
+from appstoreserverlibrary.models.RefundPreference import RefundPreference
 from appstoreserverlibrary.models.UpdateAppAccountTokenRequest import UpdateAppAccountTokenRequest
+from appstoreserverlibrary.models.UserStatus import UserStatus
 
 from iapsim_wire import DataDirectory, Server, apple_client, apple_verifier, purchases
+
+# Version 1 is what is being tested.
+warnings.filterwarnings("ignore", "send_consumption_data is deprecated", DeprecationWarning)
 
 
 class ServerAPIChangeTests(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         # The subscription renews once (its week of trial ends), so its chain has an original and a renewal.
-        cls.data = DataDirectory(purchases(("subscription", 1), ("consumable", 1)) + "wait 8d\n")
+        cls.data = DataDirectory(purchases(("subscription", 1), ("consumable", 1), ("non-consumable", 1)) + "wait 8d\n")
         cls.server = Server(cls.data)
         cls.client = apple_client(cls.data, cls.server)
         cls.verifier = apple_verifier(cls.data)
@@ -59,6 +79,61 @@ class ServerAPIChangeTests(unittest.TestCase):
         self.assertEqual(self.token_of(renewal), second)
         consumable = next(c for c in self.charges() if not c.get("subscription_group_identifier"))
         self.assertNotEqual(self.token_of(consumable["transactionId"]), second)
+
+    def consumption_of(self, transaction_id):
+        kept = next(t for t in self.data.state()["store"]["transactions"] if t["transactionId"] == transaction_id).get("consumption")
+        return kept and json.loads(kept)
+
+    def test_consumption_information_is_kept_and_bad_bodies_are_refused(self):
+        charges = self.charges()
+        consumable = next(c for c in charges if c["productId"].startswith("com.iapsim.coins"))["transactionId"]
+        non_consumable = next(c for c in charges if c["productId"] == "com.iapsim.noads")["transactionId"]
+        v2 = ConsumptionRequest(customerConsented=True, sampleContentProvided=False, deliveryStatus=DeliveryStatus.DELIVERED,
+                                consumptionPercentage=25000, refundPreference=RefundPreference.GRANT_PRORATED)
+        self.client.send_consumption_information(consumable, v2)  # 202: the library raises on anything else
+        self.assertEqual(self.consumption_of(consumable),
+                         {"customerConsented": True, "sampleContentProvided": False, "deliveryStatus": "DELIVERED",
+                          "consumptionPercentage": 25000, "refundPreference": "GRANT_PRORATED"})
+        v1 = ConsumptionRequestV1(customerConsented=True, consumptionStatus=ConsumptionStatus.FULLY_CONSUMED,
+                                  platform=Platform.APPLE, sampleContentProvided=True,
+                                  deliveryStatus=DeliveryStatusV1.DELIVERED_AND_WORKING_PROPERLY, appAccountToken="",
+                                  accountTenure=AccountTenure.THIRTY_DAYS_TO_NINETY_DAYS, playTime=PlayTime.ONE_TO_SIX_HOURS,
+                                  lifetimeDollarsRefunded=LifetimeDollarsRefunded.ZERO_DOLLARS,
+                                  lifetimeDollarsPurchased=LifetimeDollarsPurchased.ZERO_DOLLARS, userStatus=UserStatus.ACTIVE)
+        self.client.send_consumption_data(consumable, v1)
+        self.assertEqual(self.consumption_of(consumable)["consumptionStatus"], 3)
+        before = self.data.state()["store"]
+        not_consented = ConsumptionRequest(customerConsented=False, sampleContentProvided=False,
+                                           deliveryStatus=DeliveryStatus.DELIVERED)
+        prorated_without_share = ConsumptionRequest(customerConsented=True, sampleContentProvided=False,
+                                                    deliveryStatus=DeliveryStatus.DELIVERED,
+                                                    refundPreference=RefundPreference.GRANT_PRORATED)
+        v1_bad_token = ConsumptionRequestV1(**{**{k: getattr(v1, k) for k in ["customerConsented", "consumptionStatus", "platform",
+                                                                             "sampleContentProvided", "deliveryStatus", "accountTenure",
+                                                                             "playTime", "lifetimeDollarsRefunded",
+                                                                             "lifetimeDollarsPurchased", "userStatus"]},
+                                               "appAccountToken": "not-a-uuid"})
+        for name, call, arguments, expected in [
+            ("not consented", self.client.send_consumption_information, (consumable, not_consented), (400, 4000035)),
+            ("prorated without a share", self.client.send_consumption_information, (consumable, prorated_without_share),
+             (400, 4000000)),
+            ("v1: a token that is not a UUID", self.client.send_consumption_data, (consumable, v1_bad_token), (400, 4000033)),
+            ("v1: not a consumable or a subscription", self.client.send_consumption_data, (non_consumable, v1), (400, 4000047)),
+            ("unknown", self.client.send_consumption_information, ("9999999999", v2), (404, 4040010)),
+            ("malformed", self.client.send_consumption_information, ("abc", v2), (400, 4000006)),
+        ]:
+            with self.subTest(name):
+                self.assertEqual(self.refused(call, *arguments), expected)
+        # What the library would not send: a delivery status Apple does not know, a v1 code out of its range.
+        url = f"{self.server.url}/inApps/v2/transactions/consumption/{consumable}"
+        headers = {"Authorization": f"Bearer {self.data.key['bearerToken']}"}
+        answer = requests.put(url, headers=headers, json={"customerConsented": True, "sampleContentProvided": False,
+                                                          "deliveryStatus": "LOST_IN_THE_MAIL"})
+        self.assertEqual((answer.status_code, answer.json()["errorCode"]), (400, 4000036))
+        body = {**json.loads(json.dumps(self.consumption_of(consumable))), "playTime": 9}
+        answer = requests.put(url.replace("/v2/", "/v1/"), headers=headers, json=body)
+        self.assertEqual((answer.status_code, answer.json()["errorCode"]), (400, 4000040))
+        self.assertEqual(self.data.state()["store"], before)
 
 
 if __name__ == "__main__":
