@@ -70,8 +70,8 @@ public struct StoreNotification: Sendable, Equatable, Codable {
 
 extension StoreNotification {
     /// Apple's TEST notification: about no purchase (its product and chain are empty).
-    public static func test(at date: Date) -> StoreNotification {
-        StoreNotification(.test, account: nil, productId: "", transactionId: nil, originalTransactionId: "", date: date)
+    public static func test(at date: Date, uuid: String) -> StoreNotification {
+        StoreNotification(.test, account: nil, productId: "", transactionId: nil, originalTransactionId: "", date: date, uuid: uuid)
     }
 
     /// What the built-in backend acts on (a refund, and what moves a subscription's entitlement); the rest it learns

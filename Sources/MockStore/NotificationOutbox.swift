@@ -30,6 +30,18 @@ public struct OutboxEntry: Sendable, Equatable {
 
     /// Retries made so far (the first attempt is not one).
     public var retries: Int { max(attempts - 1, 0) }
+
+    /// Each attempt so far, oldest first, with why it failed (nil: the server took it). The outbox keeps the last
+    /// failure only: an earlier attempt is told at the time Apple's schedule made it, with that failure, or with none
+    /// known when the last one went through.
+    public var attemptHistory: [(at: Date, failure: String?)] {
+        guard let first = firstAttemptAt, attempts > 0 else { return [] }
+        return (0..<attempts).map { index in
+            if index == attempts - 1 { return (lastAttemptAt ?? first, delivery == .sent ? nil : lastError ?? "") }
+            let at = index == 0 ? first : first.addingTimeInterval(NotificationRetries.hoursAfterFirst[index - 1] * 3_600)
+            return (at, delivery == .sent ? "" : lastError ?? "")
+        }
+    }
 }
 
 /// Apple's retry schedule for a notification the server did not take (no 2xx answer): up to five retries, 1, 12, 24,
@@ -110,9 +122,9 @@ extension StoreDatabase {
             ])
     }
 
-    /// Apple's TEST notification, asked for through the App Store Server API.
-    public func enqueueTest(at date: Date) throws -> StoreNotification {
-        let test = StoreNotification.test(at: date)
+    /// Apple's TEST notification, asked for through the App Store Server API, under the `uuid` its token names.
+    public func enqueueTest(at date: Date, uuid: String) throws -> StoreNotification {
+        let test = StoreNotification.test(at: date, uuid: uuid)
         try queue.write { db in try Self.enqueue(db, test, goesOut: outbox.goesOut) }
         return test
     }
@@ -183,6 +195,14 @@ extension StoreDatabase {
                 """).execute(arguments: [entry.delivery.rawValue, entry.attempts, time(entry.firstAttemptAt), time(entry.nextAttemptAt),
                                          time(entry.lastAttemptAt), entry.lastError, entry.signedPayload, uuid])
             return entry
+        }
+    }
+
+    /// The notification with this `notificationUUID`, if the store wrote one.
+    public func outboxEntry(uuid: String) throws -> OutboxEntry? {
+        try queue.inDatabase { db in
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.outboxColumns) FROM notificationOutbox WHERE uuid = ?"), arguments: [uuid])
+                .map(Self.outboxEntry)
         }
     }
 

@@ -98,9 +98,26 @@ struct AppleEndpoints: Sendable {
         addChanges(to: serverAPI)
         serverAPI.post("v1/notifications/test") { request, _ in
             await api(request, id: nil) { _, parties, now in
-                let token = UUID().uuidString.lowercased() + "_" + String(Int64(now.timeIntervalSince1970 * 1000))
-                parties.onTestNotification(token)
-                return { SendTestNotificationResponse(testNotificationToken: token) }
+                let uuid = UUID().uuidString.lowercased()
+                parties.onTestNotification(uuid)
+                return { SendTestNotificationResponse(testNotificationToken: uuid + "_" + String(AppleDate.milliseconds(now))) }
+            }
+        }
+        // Only a test notification that went where notifications go (`--notify`) has a status: the outbox keeps it.
+        serverAPI.get("v1/notifications/test/:token") { request, context in
+            let token = context.parameters.get("token") ?? ""
+            return await api(request, id: nil) { _, parties, now in
+                let parts = token.split(separator: "_")
+                guard parts.count == 2, let uuid = UUID(uuidString: String(parts[0])), Int64(parts[1]) != nil else {
+                    throw APIErrorBody.invalidTestNotificationToken
+                }
+                guard let entry = try parties.store.database.outboxEntry(uuid: uuid.uuidString.lowercased()), entry.notification.kind == .test
+                else { throw APIErrorBody.testNotificationNotFound }
+                let outgoing = OutgoingNotification(entry, records: parties.records, now: now)
+                return {
+                    CheckTestNotificationResponse(signedPayload: try await outgoing.signedPayload(by: signer),
+                                                  sendAttempts: entry.attemptHistory.map(SendAttemptItem.init))
+                }
             }
         }
     }

@@ -14,7 +14,8 @@ public final class ServedParties {
     /// The parties' clock: when a signed payload says it was signed.
     let now: () -> Date
     private let catalog: [Product]
-    /// Told the token of a test notification someone asked for, to send it where notifications go.
+    /// Told the `notificationUUID` of a test notification someone asked for (its token names it), to send it where
+    /// notifications go.
     public var onTestNotification: (String) -> Void = { _ in }
 
     public init(store: MockPaymentQueue, backend: MockBackend, faults: FaultBoard, catalog: [Product], now: @escaping () -> Date) {

@@ -1,3 +1,4 @@
+import AppleVocabulary
 import Foundation
 
 /// The App Store Server API's bodies, with Apple's field names.
@@ -56,6 +57,29 @@ struct SendTestNotificationResponse: Codable {
     let testNotificationToken: String
 }
 
+struct CheckTestNotificationResponse: Codable {
+    let signedPayload: String
+    let sendAttempts: [SendAttemptItem]
+}
+
+struct SendAttemptItem: Codable {
+    let attemptDate: Int64
+    /// Apple's `SendAttemptResult`.
+    let sendAttemptResult: String
+
+    /// One attempt as the outbox tells it: nil for one the server took, else why not.
+    init(_ attempt: (at: Date, failure: String?)) {
+        attemptDate = AppleDate.milliseconds(attempt.at)
+        sendAttemptResult = switch attempt.failure {
+        case nil: "SUCCESS"
+        case let failure? where failure.hasPrefix("HTTP "): "UNSUCCESSFUL_HTTP_RESPONSE_CODE"
+        case "timed out": "TIMED_OUT"
+        case "connection refused": "NO_RESPONSE"
+        default: "OTHER"
+        }
+    }
+}
+
 /// Apple's error body: a number to act on and a sentence for people.
 struct APIErrorBody: Codable, Error {
     let errorCode: Int
@@ -67,11 +91,14 @@ struct APIErrorBody: Codable, Error {
     static let invalidRevision = APIErrorBody(errorCode: 4000005, errorMessage: "Invalid request revision.")
     static let invalidTransactionId = APIErrorBody(errorCode: 4000006, errorMessage: "Invalid transaction id.")
     static let invalidOriginalTransactionId = APIErrorBody(errorCode: 4000008, errorMessage: "Invalid original transaction id.")
+    static let invalidTestNotificationToken = APIErrorBody(errorCode: 4000020, errorMessage: "Invalid request. The test notification token is invalid.")
     static let invalidSort = APIErrorBody(errorCode: 4000021, errorMessage: "Invalid sort.")
     static let invalidAppAccountTokenUUID = APIErrorBody(errorCode: 4000183,
                                                          errorMessage: "Invalid request. The app account token field must be a valid UUID.")
     static let transactionIdIsNotOriginal = APIErrorBody(
         errorCode: 4000187, errorMessage: "Invalid request. The transaction id parameter must represent an original transaction id.")
+    static let testNotificationNotFound = APIErrorBody(errorCode: 4040008,
+                                                       errorMessage: "Either the test notification was not found or it is not yet available.")
     static let transactionIdNotFound = APIErrorBody(errorCode: 4040010, errorMessage: "Transaction id not found.")
     static let appTransactionDoesNotExist = APIErrorBody(errorCode: 4040019,
                                                          errorMessage: "Invalid request. An app transaction does not exist for the specified customer.")

@@ -41,7 +41,7 @@ public final class LiveWire: WirePart {
     /// The test notification a server asks for goes where every notification goes.
     private func connectTestNotification() {
         guard let server, let notifier else { return }
-        server.served.onTestNotification = { _ in notifier.sendTest() }
+        server.served.onTestNotification = { notifier.sendTest(uuid: $0) }
     }
 
     public func attach(_ session: AppSession) {

@@ -37,8 +37,8 @@ public final class NotificationRunner {
     }
 
     /// Apple's TEST notification, asked for through the served App Store Server API.
-    func sendTest() {
-        sender?.sendTest()
+    func sendTest(uuid: String) {
+        sender?.sendTest(uuid: uuid)
     }
 
     func stop() {

@@ -49,7 +49,7 @@ struct ServeCommand: ParsableCommand {
                 parties.store.database.outbox.goesOut = true
                 let sender = try NotificationSender(url: notify, store: parties.store, catalog: products, scheduler: timers, thread: runner.thread,
                                                     onAttempt: { print("iapsim: " + NotificationDelivery($0).attemptWords.en); fflush(nil) })
-                runner.served.onTestNotification = { _ in sender.sendTest() }
+                runner.served.onTestNotification = { sender.sendTest(uuid: $0) }
                 stopSending = sender.stop
             }
         } catch {

@@ -4,26 +4,31 @@ import http.server
 import json
 import queue
 import threading
+import time
 import unittest
 
 from appstoreserverlibrary.models.Environment import Environment
-from appstoreserverlibrary.api_client import AppStoreServerAPIClient
+from appstoreserverlibrary.api_client import APIException, AppStoreServerAPIClient
+from appstoreserverlibrary.models.SendAttemptResult import SendAttemptResult
 from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier, VerificationException
 
 from iapsim_wire import DataDirectory, Server, purchases
 
 
 class Receiver:
-    """A team's notification endpoint on 127.0.0.1 at a free port: it keeps each body and its content type, answers 200."""
+    """A team's notification endpoint on 127.0.0.1 at a free port: it keeps each body and its content type, answers
+    `status` (200 unless a test changes it)."""
 
     def __init__(self):
         received = self.received = queue.Queue()
+        self.status = 200
+        receiver = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
             def do_POST(self):
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 received.put((self.path, self.headers.get("Content-Type"), json.loads(body)))
-                self.send_response(200)
+                self.send_response(receiver.status)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
 
@@ -73,6 +78,40 @@ class NotificationTests(unittest.TestCase):
         header, payload, signature = body["signedPayload"].split(".")
         with self.assertRaises(VerificationException):
             self.verifier.verify_and_decode_notification(".".join([header, payload[:-4] + "AAAA", signature]))
+
+    def status_once_attempted(self, token):
+        """Get Test Notification Status, once the attempt the receiver saw is written down."""
+        for _ in range(100):
+            status = self.client.get_test_notification_status(token)
+            if status.sendAttempts:
+                return status
+            time.sleep(0.1)
+        self.fail("no attempt written down")
+
+    def test_the_test_notifications_status_tells_each_attempt(self):
+        token = self.client.request_test_notification().testNotificationToken
+        _, _, body = self.receiver.next()
+        status = self.status_once_attempted(token)
+        self.assertEqual(status.signedPayload, body["signedPayload"])
+        self.assertEqual(self.verifier.verify_and_decode_notification(status.signedPayload).rawNotificationType, "TEST")
+        self.assertEqual([a.sendAttemptResult for a in status.sendAttempts], [SendAttemptResult.SUCCESS])
+        self.receiver.status = 500
+        try:
+            refused = self.client.request_test_notification().testNotificationToken
+            self.receiver.next()
+            status = self.status_once_attempted(refused)
+        finally:
+            self.receiver.status = 200
+        self.assertEqual([a.sendAttemptResult for a in status.sendAttempts], [SendAttemptResult.UNSUCCESSFUL_HTTP_RESPONSE_CODE])
+        self.assertTrue(status.signedPayload)
+
+    def test_a_malformed_or_unknown_token_gets_apples_error(self):
+        for token, expected in [("not-a-token", (400, 4000020)),
+                                ("00000000-0000-0000-0000-000000000000_1700000000000", (404, 4040008))]:
+            with self.subTest(token):
+                with self.assertRaises(APIException) as refused:
+                    self.client.get_test_notification_status(token)
+                self.assertEqual((refused.exception.http_status_code, refused.exception.raw_api_error), expected)
 
 
 if __name__ == "__main__":

@@ -35,8 +35,8 @@ public final class NotificationSender: Sendable {
 
     /// Apple's TEST notification (asked for through the App Store Server API), sent as any other.
     /// Call on the parties' thread.
-    public func sendTest() {
-        desk.value.enqueueTest()
+    public func sendTest(uuid: String = UUID().uuidString.lowercased()) {
+        desk.value.enqueueTest(uuid: uuid)
     }
 
     /// Stops sending; what is left waits in the outbox for the next sender. Call on the parties' thread, before the
@@ -111,8 +111,8 @@ final class OutboxDesk {
         onAttempt(entry)
     }
 
-    func enqueueTest() {
-        guard !stopped, attempt({ try store.database.enqueueTest(at: scheduler.now) }) != nil else { return }
+    func enqueueTest(uuid: String) {
+        guard !stopped, attempt({ try store.database.enqueueTest(at: scheduler.now, uuid: uuid) }) != nil else { return }
         wake()
     }
 
