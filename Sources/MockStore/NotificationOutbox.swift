@@ -198,6 +198,36 @@ extension StoreDatabase {
         }
     }
 
+    /// Notification History: what the store told between `start` (included) and `end`, in the order it told it, after the
+    /// one numbered `after`; `limit` of them, and whether more follow. `keep` chooses among those of the right type.
+    public func notificationHistory(from start: Date, to end: Date, kind: StoreNotification.Kind?, subtype: StoreNotification.Subtype?,
+                                    onlyFailures: Bool, after: Int64, limit: Int, keep: (StoreNotification) -> Bool)
+        throws -> (entries: [(seq: Int64, entry: OutboxEntry)], hasMore: Bool) {
+        try queue.inDatabase { db in
+            var sql = "SELECT seq, \(Self.outboxColumns) FROM notificationOutbox WHERE seq > ? AND date >= ? AND date < ?"
+            var arguments: StatementArguments = [after, start.timeIntervalSince1970, end.timeIntervalSince1970]
+            if let kind {
+                sql += " AND type = ?"
+                _ = arguments.append(contentsOf: [kind.rawValue])
+            }
+            if let subtype {
+                sql += " AND subtype = ?"
+                _ = arguments.append(contentsOf: [subtype.rawValue])
+            }
+            // What has not reached the server: failed, still retried, or never sent.
+            if onlyFailures { sql += " AND delivery <> 'sent'" }
+            let rows = try Row.fetchCursor(db, sql: sql + " ORDER BY seq", arguments: arguments)
+            var entries: [(seq: Int64, entry: OutboxEntry)] = []
+            while let row = try rows.next() {
+                let entry = try Self.outboxEntry(row)
+                guard keep(entry.notification) else { continue }
+                if entries.count == limit { return (entries, true) }
+                entries.append((row["seq"], entry))
+            }
+            return (entries, false)
+        }
+    }
+
     /// The notification with this `notificationUUID`, if the store wrote one.
     public func outboxEntry(uuid: String) throws -> OutboxEntry? {
         try queue.inDatabase { db in

@@ -96,30 +96,7 @@ struct AppleEndpoints: Sendable {
             }
         }
         addChanges(to: serverAPI)
-        serverAPI.post("v1/notifications/test") { request, _ in
-            await api(request, id: nil) { _, parties, now in
-                let uuid = UUID().uuidString.lowercased()
-                parties.onTestNotification(uuid)
-                return { SendTestNotificationResponse(testNotificationToken: uuid + "_" + String(AppleDate.milliseconds(now))) }
-            }
-        }
-        // Only a test notification that went where notifications go (`--notify`) has a status: the outbox keeps it.
-        serverAPI.get("v1/notifications/test/:token") { request, context in
-            let token = context.parameters.get("token") ?? ""
-            return await api(request, id: nil) { _, parties, now in
-                let parts = token.split(separator: "_")
-                guard parts.count == 2, let uuid = UUID(uuidString: String(parts[0])), Int64(parts[1]) != nil else {
-                    throw APIErrorBody.invalidTestNotificationToken
-                }
-                guard let entry = try parties.store.database.outboxEntry(uuid: uuid.uuidString.lowercased()), entry.notification.kind == .test
-                else { throw APIErrorBody.testNotificationNotFound }
-                let outgoing = OutgoingNotification(entry, records: parties.records, now: now)
-                return {
-                    CheckTestNotificationResponse(signedPayload: try await outgoing.signedPayload(by: signer),
-                                                  sendAttempts: entry.attemptHistory.map(SendAttemptItem.init))
-                }
-            }
-        }
+        addNotifications(to: serverAPI)
     }
 
     private func verifyReceipt(_ request: Request, at environment: AppleEnvironment) async -> Response {
@@ -140,7 +117,7 @@ struct AppleEndpoints: Sendable {
 
     /// One Server API call, its bearer token and the backend's faults passed: `lookup` on the parties' thread, whose
     /// answer is signed off it.
-    private func api<Body: Encodable & Sendable>(
+    func api<Body: Encodable & Sendable>(
         _ request: Request, id: String?,
         lookup: @escaping (String, ServedParties, Date) throws -> @Sendable () async throws -> Body
     ) async -> Response {
@@ -158,7 +135,7 @@ struct AppleEndpoints: Sendable {
         }
     }
 
-    private typealias Found<Body> = Result<Confined<@Sendable () async throws -> Body>, APIErrorBody>
+    typealias Found<Body> = Result<Confined<@Sendable () async throws -> Body>, APIErrorBody>
 
     /// On the parties' thread.
     private static func find<Body>(

@@ -80,6 +80,43 @@ struct SendAttemptItem: Codable {
     }
 }
 
+struct NotificationHistoryRequest: Codable {
+    let startDate: Int64?
+    let endDate: Int64?
+    let notificationType: String?
+    let notificationSubtype: String?
+    let transactionId: String?
+    let onlyFailures: Bool?
+}
+
+struct NotificationHistoryResponse: Codable {
+    struct Item: Codable {
+        let signedPayload: String
+        let sendAttempts: [SendAttemptItem]
+    }
+
+    let paginationToken: String?
+    let hasMore: Bool
+    let notificationHistory: [Item]
+}
+
+/// Where the next page starts, opaque to the caller as Apple's tokens are: a team's server sends back what it was given.
+struct PageToken: Codable {
+    let after: Int64
+
+    var text: String { Base64URL.encode((try? JSONEncoder().encode(self)) ?? Data()) }
+
+    init(after: Int64) {
+        self.after = after
+    }
+
+    /// Nil when it is not one iapsim gave.
+    init?(_ text: String) {
+        guard let data = Base64URL.decode(Substring(text)), let token = try? JSONDecoder().decode(PageToken.self, from: data) else { return nil }
+        self = token
+    }
+}
+
 /// Apple's error body: a number to act on and a sentence for people.
 struct APIErrorBody: Codable, Error {
     let errorCode: Int
@@ -91,6 +128,13 @@ struct APIErrorBody: Codable, Error {
     static let invalidRevision = APIErrorBody(errorCode: 4000005, errorMessage: "Invalid request revision.")
     static let invalidTransactionId = APIErrorBody(errorCode: 4000006, errorMessage: "Invalid transaction id.")
     static let invalidOriginalTransactionId = APIErrorBody(errorCode: 4000008, errorMessage: "Invalid original transaction id.")
+    static let startDateTooFarInPast = APIErrorBody(errorCode: 4000012, errorMessage: "Invalid request. The start date is earlier than the allowed start date.")
+    static let startDateAfterEndDate = APIErrorBody(errorCode: 4000013, errorMessage: "Invalid request. The end date precedes the start date or the dates are the same.")
+    static let invalidPaginationToken = APIErrorBody(errorCode: 4000014, errorMessage: "Invalid request. The pagination token is invalid.")
+    static let invalidStartDate = APIErrorBody(errorCode: 4000015, errorMessage: "Invalid request. The start date is not a timestamp value represented in milliseconds.")
+    static let invalidEndDate = APIErrorBody(errorCode: 4000016, errorMessage: "Invalid request. The end date is not a timestamp value represented in milliseconds.")
+    static let invalidNotificationType = APIErrorBody(errorCode: 4000018, errorMessage: "Invalid request. The notification type or subtype is invalid.")
+    static let multipleFiltersSupplied = APIErrorBody(errorCode: 4000019, errorMessage: "Invalid request. Supply either a transaction id or a notification type, but not both.")
     static let invalidTestNotificationToken = APIErrorBody(errorCode: 4000020, errorMessage: "Invalid request. The test notification token is invalid.")
     static let invalidSort = APIErrorBody(errorCode: 4000021, errorMessage: "Invalid sort.")
     static let invalidAppAccountTokenUUID = APIErrorBody(errorCode: 4000183,

@@ -1,0 +1,95 @@
+"""Get Notification History through Apple's library: every notification the store wrote, 20 a page, filtered by type,
+subtype, customer or failure, each verifying as Apple's; each malformed request gets Apple's error."""
+import unittest
+
+import requests
+from appstoreserverlibrary.api_client import APIException
+from appstoreserverlibrary.models.NotificationHistoryRequest import NotificationHistoryRequest
+from appstoreserverlibrary.models.NotificationTypeV2 import NotificationTypeV2
+from appstoreserverlibrary.models.Subtype import Subtype
+
+from iapsim_wire import DataDirectory, Server, apple_client, apple_verifier, purchases
+
+BUY_AGAIN = 'select consumable 1\npress Enter\nwait until "Purchase complete"\npress Esc\n'
+# alice buys 21 consumables and a subscription; bob, on the same device under his own store account, one consumable.
+SCRIPT = purchases(("consumable", 1), ("subscription", 1)) + BUY_AGAIN * 20 + "switch-user bob\n" + BUY_AGAIN
+DAY = 86_400_000
+
+
+class NotificationHistoryTests(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.data = DataDirectory(SCRIPT)
+        cls.server = Server(cls.data)
+        cls.client = apple_client(cls.data, cls.server)
+        cls.verifier = apple_verifier(cls.data)
+        cls.charges = [t for t in cls.data.state()["store"]["transactions"] if t["state"] == "purchased"]
+        dates = [int(c["purchase_date_ms"]) for c in cls.charges]
+        cls.start, cls.end = min(dates) - DAY, max(dates) + DAY
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+        cls.data.remove()
+
+    def history(self, **filters):
+        """Every page, decoded, with the number of pages."""
+        request = NotificationHistoryRequest(startDate=self.start, endDate=self.end, **filters)
+        decoded, token, pages = [], None, 0
+        while True:
+            page = self.client.get_notification_history(token, request)
+            pages += 1
+            self.assertLessEqual(len(page.notificationHistory), 20)
+            decoded += [self.verifier.verify_and_decode_notification(item.signedPayload) for item in page.notificationHistory]
+            if not page.hasMore:
+                self.assertIsNone(page.paginationToken)
+                return decoded, pages
+            token = page.paginationToken
+
+    def test_every_notification_once_in_order_twenty_a_page(self):
+        decoded, pages = self.history()
+        self.assertEqual(pages, 2)
+        self.assertEqual(len({d.notificationUUID for d in decoded}), len(decoded))
+        charged = [self.verifier.verify_and_decode_signed_transaction(d.data.signedTransactionInfo).transactionId for d in decoded]
+        self.assertEqual(charged, [c["transactionId"] for c in self.charges])
+        self.assertEqual([d.rawNotificationType for d in decoded].count("ONE_TIME_CHARGE"), 22)
+
+    def test_filters_by_type_subtype_customer_and_failure(self):
+        subscribed, _ = self.history(notificationType=NotificationTypeV2.SUBSCRIBED, notificationSubtype=Subtype.INITIAL_BUY)
+        self.assertEqual([(d.rawNotificationType, d.rawSubtype) for d in subscribed], [("SUBSCRIBED", "INITIAL_BUY")])
+        bobs = next(c for c in self.charges if c["account"] == "bob")
+        theirs, _ = self.history(transactionId=bobs["transactionId"])
+        self.assertEqual([self.verifier.verify_and_decode_signed_transaction(d.data.signedTransactionInfo).transactionId
+                          for d in theirs], [bobs["transactionId"]])
+        self.assertEqual(self.history(transactionId="9999999999")[0], [])
+        # Served without --notify: none reached a server.
+        self.assertEqual(len(self.history(onlyFailures=True)[0]), len(self.charges))
+
+    def refused(self, body, token=None):
+        with self.assertRaises(APIException) as refusal:
+            self.client.get_notification_history(token, body)
+        return refusal.exception.http_status_code, refusal.exception.raw_api_error
+
+    def test_malformed_requests_get_apples_errors(self):
+        start, end = self.start, self.end
+        for name, body, token, expected in [
+            ("no start date", NotificationHistoryRequest(endDate=end), None, (400, 4000015)),
+            ("no end date", NotificationHistoryRequest(startDate=start), None, (400, 4000016)),
+            ("start after end", NotificationHistoryRequest(startDate=end, endDate=start), None, (400, 4000013)),
+            ("further back than 180 days", NotificationHistoryRequest(startDate=end - 200 * DAY, endDate=end), None, (400, 4000012)),
+            ("a type and a transaction", NotificationHistoryRequest(startDate=start, endDate=end, transactionId=self.charges[0]["transactionId"],
+                                                                    notificationType=NotificationTypeV2.REFUND), None, (400, 4000019)),
+            ("a malformed transaction", NotificationHistoryRequest(startDate=start, endDate=end, transactionId="abc"), None, (400, 4000006)),
+            ("a token iapsim never gave", NotificationHistoryRequest(startDate=start, endDate=end), "not-a-token", (400, 4000014)),
+        ]:
+            with self.subTest(name):
+                self.assertEqual(self.refused(body, token), expected)
+        # What the library would not send: a type Apple does not have.
+        answer = requests.post(f"{self.server.url}/inApps/v1/notifications/history",
+                               headers={"Authorization": f"Bearer {self.data.key['bearerToken']}"},
+                               json={"startDate": start, "endDate": end, "notificationType": "PIZZA_DELIVERED"})
+        self.assertEqual((answer.status_code, answer.json()["errorCode"]), (400, 4000018))
+
+
+if __name__ == "__main__":
+    unittest.main()
