@@ -49,11 +49,15 @@ struct AppleEndpoints: Sendable {
             }
         }
         serverAPI.get("v1/subscriptions/:id") { request, context in
-            await api(request, id: context.parameters.get("id")) { id, parties, now in
+            // `status=1&status=2`: only the chains in one of those states; none given, all of them.
+            let wanted = request.uri.queryParameters.getAll("status").map { Int(String($0)).flatMap { (1...5).contains($0) ? $0 : nil } }
+            return await api(request, id: context.parameters.get("id")) { id, parties, now in
+                guard !wanted.contains(nil) else { throw APIErrorBody.invalidStatus }
                 guard let chains = try parties.records.subscriptions(of: id) else { throw APIErrorBody.transactionIdNotFound }
+                let shown = wanted.isEmpty ? chains : chains.filter { wanted.contains($0.state.appleStatus) }
                 return {
                     var groups: [String: [StatusResponse.LastTransactionsItem]] = [:]
-                    for chain in chains {
+                    for chain in shown {
                         let item = StatusResponse.LastTransactionsItem(
                             status: chain.state.appleStatus, originalTransactionId: chain.renewal.original_transaction_id,
                             signedTransactionInfo: try await signer.sign(JWSTransaction(chain.latest, signedAt: now)),
@@ -168,7 +172,7 @@ extension AppleEndpoints {
     }
 }
 
-/// One page of up to 20, as Apple pages history: the revision says where the next page starts.
+/// One page of up to 20, as Apple pages history: the revision, opaque as Apple's, says where the next page starts.
 struct Page<Item: Sendable>: Sendable {
     let items: ArraySlice<Item>
     let revision: String
@@ -177,14 +181,16 @@ struct Page<Item: Sendable>: Sendable {
     init(_ all: [Item], revision: String?) throws {
         let start: Int
         if let revision {
-            guard let offset = Int(revision), offset >= 0, offset <= all.count else { throw APIErrorBody.invalidRevision }
+            guard let offset = PageToken(revision).map({ Int($0.after) }), offset >= 0, offset <= all.count else {
+                throw APIErrorBody.invalidRevision
+            }
             start = offset
         } else {
             start = 0
         }
         let end = min(start + 20, all.count)
         items = all[start..<end]
-        self.revision = String(end)
+        self.revision = PageToken(after: Int64(end)).text
         hasMore = end < all.count
     }
 }

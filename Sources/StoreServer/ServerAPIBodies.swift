@@ -137,6 +137,7 @@ struct APIErrorBody: Codable, Error {
     static let multipleFiltersSupplied = APIErrorBody(errorCode: 4000019, errorMessage: "Invalid request. Supply either a transaction id or a notification type, but not both.")
     static let invalidTestNotificationToken = APIErrorBody(errorCode: 4000020, errorMessage: "Invalid request. The test notification token is invalid.")
     static let invalidSort = APIErrorBody(errorCode: 4000021, errorMessage: "Invalid sort.")
+    static let invalidStatus = APIErrorBody(errorCode: 4000031, errorMessage: "Invalid request. The status parameter is invalid.")
     static let invalidAppAccountTokenUUID = APIErrorBody(errorCode: 4000183,
                                                          errorMessage: "Invalid request. The app account token field must be a valid UUID.")
     static let transactionIdIsNotOriginal = APIErrorBody(

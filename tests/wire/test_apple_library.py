@@ -10,6 +10,7 @@ import jwt
 import requests
 from appstoreserverlibrary.api_client import APIException, AppStoreServerAPIClient, GetTransactionHistoryVersion
 from appstoreserverlibrary.models.Environment import Environment
+from appstoreserverlibrary.models.Status import Status
 from appstoreserverlibrary.models.TransactionHistoryRequest import TransactionHistoryRequest
 from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier, VerificationException
 
@@ -82,6 +83,24 @@ class AppleLibraryTests(unittest.TestCase):
         self.assertEqual(renewal.originalTransactionId, subscription["original_transaction_id"])
         self.assertEqual(renewal.autoRenewProductId, subscription["productId"])
         self.assertEqual(int(renewal.autoRenewStatus.value if hasattr(renewal.autoRenewStatus, "value") else renewal.autoRenewStatus), 1)
+
+    def test_subscription_statuses_filtered_by_status(self):
+        subscription = next(c for c in self.charges if c.get("subscription_group_identifier"))["transactionId"]
+        active = self.client.get_all_subscription_statuses(subscription, [Status.ACTIVE, Status.BILLING_GRACE_PERIOD])
+        self.assertEqual(len([t for group in active.data for t in group.lastTransactions]), 1)
+        self.assertEqual(self.client.get_all_subscription_statuses(subscription, [Status.EXPIRED, Status.REVOKED]).data, [])
+        url = f"{self.server.url}/inApps/v1/subscriptions/{subscription}?status=1&status=9"
+        answer = requests.get(url, headers={"Authorization": f"Bearer {self.token()}"})
+        self.assertEqual((answer.status_code, answer.json()["errorCode"]), (400, 4000031))
+
+    def test_history_revision_is_opaque(self):
+        first = self.charges[0]["transactionId"]
+        page = self.client.get_transaction_history(first, None, TransactionHistoryRequest(), GetTransactionHistoryVersion.V2)
+        self.assertTrue(page.hasMore)
+        self.assertFalse(page.revision.isdigit())
+        with self.assertRaises(APIException) as made_up:
+            self.client.get_transaction_history(first, "20", TransactionHistoryRequest(), GetTransactionHistoryVersion.V2)
+        self.assertEqual((made_up.exception.http_status_code, made_up.exception.raw_api_error), (400, 4000005))
 
     def test_refund_lookup_lists_the_refunded_charge(self):
         refunded = [c for c in self.charges if c.get("cancellation_reason") is not None]
