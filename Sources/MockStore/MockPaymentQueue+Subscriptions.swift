@@ -15,6 +15,29 @@ extension MockPaymentQueue {
         onSubscriptionsChanged()
     }
 
+    /// A team's server extends a subscription's renewal date (the Server API): the app sees the later expiry, and the
+    /// renewal waits for it.
+    public func extendRenewal(originalTransactionId: String, days: Int, requestIdentifier: String) throws -> RenewalExtension {
+        let outcome = try database.extendRenewal(original: originalTransactionId, days: days, requestIdentifier: requestIdentifier,
+                                                 at: scheduler.now)
+        extensionsChanged()
+        return outcome
+    }
+
+    /// The same for every active subscriber whose current product is `productId`, when the request `reached` them
+    /// (their storefront).
+    public func extendAll(productId: String, days: Int, requestIdentifier: String, reached: Bool) throws -> MassExtension {
+        let done = try database.extendAll(productId: productId, days: days, requestIdentifier: requestIdentifier, reached: reached,
+                                          at: scheduler.now)
+        extensionsChanged()
+        return done
+    }
+
+    private func extensionsChanged() {
+        signedReceipt = nil
+        onSubscriptionsChanged()
+    }
+
     /// Apple refunds a transaction (the account's latest paid one when none is named): it is marked with a
     /// cancellation date and reason, a subscription it paid for ends now, and the app's server is told. Nil when
     /// there is nothing to refund.

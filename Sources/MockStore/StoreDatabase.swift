@@ -102,6 +102,7 @@ public final class StoreDatabase {
             ("v12-apple-orders", StoreDatabase.appleOrderMigration),
             ("v13-server-api-requests", StoreDatabase.serverAPIMigration),
             ("v14-consumption", StoreDatabase.consumptionMigration),
+            ("v15-renewal-extensions", StoreDatabase.extensionMigration),
         ])
         appleId = try queue.inDatabase { db in try Self.signedIn(db, device: device) }
     }

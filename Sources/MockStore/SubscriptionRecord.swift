@@ -179,6 +179,17 @@ extension SubscriptionRecord {
 
     /// Auto-renew turned off (cancelled in Settings) or back on (resubscribed, or the product bought again before the
     /// end); nil when nothing changes.
+    /// Apple's renewal-date extension (a service outage, a customer's goodwill): the current period ends `days` later,
+    /// and its renewal with it. Nil when Apple extends nothing: a subscription that is over, past its expiry at `now`, or
+    /// retrying a failed renewal.
+    func extended(byDays days: Int, at now: Date) -> SubscriptionRecord? {
+        guard !isOver, retryUntil == nil, expiresAt > now else { return nil }
+        var changed = self
+        changed.expiresAt = SubscriptionPeriod(days: days).end(from: expiresAt)
+        changed.dueAt = changed.expiresAt
+        return changed
+    }
+
     func settingAutoRenew(_ on: Bool) -> SubscriptionRecord? {
         guard !isOver, autoRenew != on else { return nil }
         var changed = self

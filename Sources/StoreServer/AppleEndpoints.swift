@@ -101,6 +101,7 @@ struct AppleEndpoints: Sendable {
         }
         addChanges(to: serverAPI)
         addNotifications(to: serverAPI)
+        addExtensions(to: serverAPI)
     }
 
     private func verifyReceipt(_ request: Request, at environment: AppleEnvironment) async -> Response {

@@ -13,7 +13,7 @@ public final class ServedParties {
     private(set) var records: AppleRecords
     /// The parties' clock: when a signed payload says it was signed.
     let now: () -> Date
-    private let catalog: [Product]
+    let catalog: [Product]
     /// Told the `notificationUUID` of a test notification someone asked for (its token names it), to send it where
     /// notifications go.
     public var onTestNotification: (String) -> Void = { _ in }

@@ -100,6 +100,40 @@ struct NotificationHistoryResponse: Codable {
     let notificationHistory: [Item]
 }
 
+struct ExtendRenewalDateRequest: Codable {
+    let extendByDays: Int?
+    /// 0 undeclared, 1 customer satisfaction, 2 another reason, 3 a service issue or outage.
+    let extendReasonCode: Int?
+    let requestIdentifier: String?
+}
+
+struct ExtendRenewalDateResponse: Codable {
+    let originalTransactionId: String
+    let webOrderLineItemId: String?
+    let success: Bool
+    let effectiveDate: Int64
+}
+
+struct MassExtendRenewalDateRequest: Codable {
+    let extendByDays: Int?
+    let extendReasonCode: Int?
+    let requestIdentifier: String?
+    let storefrontCountryCodes: [String]?
+    let productId: String?
+}
+
+struct MassExtendRenewalDateResponse: Codable {
+    let requestIdentifier: String
+}
+
+struct MassExtendRenewalDateStatusResponse: Codable {
+    let requestIdentifier: String
+    let complete: Bool
+    let completeDate: Int64
+    let succeededCount: Int
+    let failedCount: Int
+}
+
 /// Where the next page starts, opaque to the caller as Apple's tokens are: a team's server sends back what it was given.
 struct PageToken: Codable {
     let after: Int64
@@ -130,6 +164,9 @@ struct APIErrorBody: Codable, Error {
     static let invalidOriginalTransactionId = APIErrorBody(errorCode: 4000008, errorMessage: "Invalid original transaction id.")
     static let startDateTooFarInPast = APIErrorBody(errorCode: 4000012, errorMessage: "Invalid request. The start date is earlier than the allowed start date.")
     static let startDateAfterEndDate = APIErrorBody(errorCode: 4000013, errorMessage: "Invalid request. The end date precedes the start date or the dates are the same.")
+    static let invalidExtendByDays = APIErrorBody(errorCode: 4000009, errorMessage: "Invalid extend by days value.")
+    static let invalidExtendReasonCode = APIErrorBody(errorCode: 4000010, errorMessage: "Invalid extend reason code.")
+    static let invalidRequestIdentifier = APIErrorBody(errorCode: 4000011, errorMessage: "Invalid request identifier.")
     static let invalidPaginationToken = APIErrorBody(errorCode: 4000014, errorMessage: "Invalid request. The pagination token is invalid.")
     static let invalidStartDate = APIErrorBody(errorCode: 4000015, errorMessage: "Invalid request. The start date is not a timestamp value represented in milliseconds.")
     static let invalidEndDate = APIErrorBody(errorCode: 4000016, errorMessage: "Invalid request. The end date is not a timestamp value represented in milliseconds.")
@@ -137,13 +174,23 @@ struct APIErrorBody: Codable, Error {
     static let multipleFiltersSupplied = APIErrorBody(errorCode: 4000019, errorMessage: "Invalid request. Supply either a transaction id or a notification type, but not both.")
     static let invalidTestNotificationToken = APIErrorBody(errorCode: 4000020, errorMessage: "Invalid request. The test notification token is invalid.")
     static let invalidSort = APIErrorBody(errorCode: 4000021, errorMessage: "Invalid sort.")
+    static let invalidProductId = APIErrorBody(errorCode: 4000023, errorMessage: "Invalid request. The product id parameter is invalid.")
+    static let invalidStorefrontCountryCode = APIErrorBody(errorCode: 4000028,
+                                                           errorMessage: "Invalid request. A storefront country code was invalid.")
     static let invalidStatus = APIErrorBody(errorCode: 4000031, errorMessage: "Invalid request. The status parameter is invalid.")
     static let invalidAppAccountTokenUUID = APIErrorBody(errorCode: 4000183,
                                                          errorMessage: "Invalid request. The app account token field must be a valid UUID.")
     static let transactionIdIsNotOriginal = APIErrorBody(
         errorCode: 4000187, errorMessage: "Invalid request. The transaction id parameter must represent an original transaction id.")
+    static let subscriptionExtensionIneligible = APIErrorBody(errorCode: 4030004,
+                                                              errorMessage: "Forbidden - subscription state ineligible for extension.")
+    static let subscriptionMaxExtension = APIErrorBody(errorCode: 4030005,
+                                                       errorMessage: "Forbidden - subscription has reached maximum extension count.")
+    static let originalTransactionIdNotFound = APIErrorBody(errorCode: 4040005, errorMessage: "Original transaction id not found.")
     static let testNotificationNotFound = APIErrorBody(errorCode: 4040008,
                                                        errorMessage: "Either the test notification was not found or it is not yet available.")
+    static let statusRequestNotFound = APIErrorBody(
+        errorCode: 4040009, errorMessage: "The server didn't find a subscription-renewal-date extension request for this requestIdentifier and productId combination.")
     static let transactionIdNotFound = APIErrorBody(errorCode: 4040010, errorMessage: "Transaction id not found.")
     static let appTransactionDoesNotExist = APIErrorBody(errorCode: 4040019,
                                                          errorMessage: "Invalid request. An app transaction does not exist for the specified customer.")
