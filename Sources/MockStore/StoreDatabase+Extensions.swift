@@ -59,7 +59,8 @@ extension StoreDatabase {
         if let expires = try Double.fetchOne(db.cachedStatement(sql: """
             SELECT expires FROM renewalExtension WHERE requestIdentifier = ? AND originalTransactionId = ?
             """), arguments: [requestIdentifier, original]) {
-            return .extended(expires: Date(timeIntervalSince1970: expires), webOrderLineItemId: try details(db, chain.latestTransactionId).webOrderLineItemId)
+            return .extended(expires: Date(timeIntervalSince1970: expires),
+                             webOrderLineItemId: try details(db, chain.latestTransactionId).webOrderLineItemId)
         }
         guard let extended = chain.extended(byDays: days, at: now) else { return .ineligible }
         // Apple's limit is on the extensions a team asks for one by one; extending every subscriber does not count.

@@ -44,7 +44,8 @@ extension AppleEndpoints {
                 return {
                     var history: [NotificationHistoryResponse.Item] = []
                     for (outgoing, attempts) in items {
-                        history.append(.init(signedPayload: try await outgoing.signedPayload(by: signer), sendAttempts: attempts.map(SendAttemptItem.init)))
+                        history.append(.init(signedPayload: try await outgoing.signedPayload(by: signer),
+                                             sendAttempts: attempts.map(SendAttemptItem.init)))
                     }
                     return NotificationHistoryResponse(paginationToken: next, hasMore: found.hasMore, notificationHistory: history)
                 }
@@ -77,8 +78,8 @@ struct NotificationHistoryPage {
         guard start < end else { throw APIErrorBody.startDateAfterEndDate }
         guard start >= now.addingTimeInterval(-Self.days * 86_400) else { throw APIErrorBody.startDateTooFarInPast }
         if request.notificationType != nil, request.transactionId != nil { throw APIErrorBody.multipleFiltersSupplied }
-        kind = try request.notificationType.map { try StoreNotification.Kind(rawValue: $0) ?? { throw APIErrorBody.invalidNotificationType }() }
-        subtype = try request.notificationSubtype.map { try StoreNotification.Subtype(rawValue: $0) ?? { throw APIErrorBody.invalidNotificationType }() }
+        kind = try request.notificationType.map { try Self.known(StoreNotification.Kind(rawValue: $0)) }
+        subtype = try request.notificationSubtype.map { try Self.known(StoreNotification.Subtype(rawValue: $0)) }
         if let id = request.transactionId {
             if AppleEndpoints.malformed(id) { throw APIErrorBody.invalidTransactionId }
             // A transaction Apple never made has no customer: nothing is theirs.
@@ -93,5 +94,11 @@ struct NotificationHistoryPage {
         }
         guard let page = PageToken(token) else { throw APIErrorBody.invalidPaginationToken }
         after = page.after
+    }
+
+    /// A notification type or subtype Apple has.
+    private static func known<Name>(_ name: Name?) throws -> Name {
+        guard let name else { throw APIErrorBody.invalidNotificationType }
+        return name
     }
 }

@@ -7,6 +7,7 @@ import signal
 import subprocess
 import tempfile
 import time
+import unittest
 
 BINARY = os.environ.get("IAPSIM_BINARY", ".build/debug/iapsim")
 
@@ -91,3 +92,33 @@ def apple_verifier(data):
     from appstoreserverlibrary.models.Environment import Environment
     from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
     return SignedDataVerifier([data.root_certificate], False, Environment.SANDBOX, data.key["bundleId"])
+
+
+class ServedStore(unittest.TestCase):
+    """Tests on one data directory made by the class's SCRIPT and served for the whole class: Apple's client and
+    verifier for it, and the store's charges (purchased transactions) as `iapsim state` lists them."""
+    SCRIPT = "launch alice\n"
+
+    @classmethod
+    def setUpClass(cls):
+        cls.data = DataDirectory(cls.SCRIPT)
+        cls.server = Server(cls.data)
+        cls.client = apple_client(cls.data, cls.server)
+        cls.verifier = apple_verifier(cls.data)
+        cls.charges = [t for t in cls.data.state()["store"]["transactions"] if t["state"] == "purchased"]
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+        cls.data.remove()
+
+
+def apple_error(call, *arguments):
+    """The HTTP status and Apple's error code of a call Apple's library reports as refused; an AssertionError if it was
+    not."""
+    from appstoreserverlibrary.api_client import APIException
+    try:
+        call(*arguments)
+    except APIException as refusal:
+        return refusal.http_status_code, refusal.raw_api_error
+    raise AssertionError(f"{call.__name__}{arguments} was not refused")

@@ -3,34 +3,25 @@ subtype, customer or failure, each verifying as Apple's; each malformed request 
 import unittest
 
 import requests
-from appstoreserverlibrary.api_client import APIException
 from appstoreserverlibrary.models.NotificationHistoryRequest import NotificationHistoryRequest
 from appstoreserverlibrary.models.NotificationTypeV2 import NotificationTypeV2
 from appstoreserverlibrary.models.Subtype import Subtype
 
-from iapsim_wire import DataDirectory, Server, apple_client, apple_verifier, purchases
+from iapsim_wire import ServedStore, apple_error, purchases
 
 BUY_AGAIN = 'select consumable 1\npress Enter\nwait until "Purchase complete"\npress Esc\n'
-# alice buys 21 consumables and a subscription; bob, on the same device under his own store account, one consumable.
-SCRIPT = purchases(("consumable", 1), ("subscription", 1)) + BUY_AGAIN * 20 + "switch-user bob\n" + BUY_AGAIN
 DAY = 86_400_000
 
 
-class NotificationHistoryTests(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.data = DataDirectory(SCRIPT)
-        cls.server = Server(cls.data)
-        cls.client = apple_client(cls.data, cls.server)
-        cls.verifier = apple_verifier(cls.data)
-        cls.charges = [t for t in cls.data.state()["store"]["transactions"] if t["state"] == "purchased"]
-        dates = [int(c["purchase_date_ms"]) for c in cls.charges]
-        cls.start, cls.end = min(dates) - DAY, max(dates) + DAY
+class NotificationHistoryTests(ServedStore):
+    # alice buys 21 consumables and a subscription; bob, on the same device under his own store account, one consumable.
+    SCRIPT = purchases(("consumable", 1), ("subscription", 1)) + BUY_AGAIN * 20 + "switch-user bob\n" + BUY_AGAIN
 
     @classmethod
-    def tearDownClass(cls):
-        cls.server.stop()
-        cls.data.remove()
+    def setUpClass(cls):
+        super().setUpClass()
+        dates = [int(c["purchase_date_ms"]) for c in cls.charges]
+        cls.start, cls.end = min(dates) - DAY, max(dates) + DAY
 
     def history(self, **filters):
         """Every page, decoded, with the number of pages."""
@@ -66,9 +57,7 @@ class NotificationHistoryTests(unittest.TestCase):
         self.assertEqual(len(self.history(onlyFailures=True)[0]), len(self.charges))
 
     def refused(self, body, token=None):
-        with self.assertRaises(APIException) as refusal:
-            self.client.get_notification_history(token, body)
-        return refusal.exception.http_status_code, refusal.exception.raw_api_error
+        return apple_error(self.client.get_notification_history, token, body)
 
     def test_malformed_requests_get_apples_errors(self):
         start, end = self.start, self.end

@@ -8,11 +8,11 @@ import time
 import unittest
 
 from appstoreserverlibrary.models.Environment import Environment
-from appstoreserverlibrary.api_client import APIException, AppStoreServerAPIClient
+from appstoreserverlibrary.api_client import AppStoreServerAPIClient
 from appstoreserverlibrary.models.SendAttemptResult import SendAttemptResult
 from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier, VerificationException
 
-from iapsim_wire import DataDirectory, Server, purchases
+from iapsim_wire import DataDirectory, Server, apple_error, purchases
 
 
 class Receiver:
@@ -109,9 +109,7 @@ class NotificationTests(unittest.TestCase):
         for token, expected in [("not-a-token", (400, 4000020)),
                                 ("00000000-0000-0000-0000-000000000000_1700000000000", (404, 4040008))]:
             with self.subTest(token):
-                with self.assertRaises(APIException) as refused:
-                    self.client.get_test_notification_status(token)
-                self.assertEqual((refused.exception.http_status_code, refused.exception.raw_api_error), expected)
+                self.assertEqual(apple_error(self.client.get_test_notification_status, token), expected)
 
 
 if __name__ == "__main__":

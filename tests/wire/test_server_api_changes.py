@@ -8,7 +8,6 @@ import warnings
 
 import requests
 
-from appstoreserverlibrary.api_client import APIException
 from appstoreserverlibrary.models.AccountTenure import AccountTenure
 from appstoreserverlibrary.models.ConsumptionRequest import ConsumptionRequest
 from appstoreserverlibrary.models.ConsumptionRequestV1 import ConsumptionRequestV1
@@ -23,40 +22,24 @@ from appstoreserverlibrary.models.RefundPreference import RefundPreference
 from appstoreserverlibrary.models.UpdateAppAccountTokenRequest import UpdateAppAccountTokenRequest
 from appstoreserverlibrary.models.UserStatus import UserStatus
 
-from iapsim_wire import DataDirectory, Server, apple_client, apple_verifier, purchases
+from iapsim_wire import ServedStore, apple_error, purchases
 
 # Version 1 is what is being tested.
 warnings.filterwarnings("ignore", "send_consumption_data is deprecated", DeprecationWarning)
 
 
-class ServerAPIChangeTests(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        # The subscription renews once (its week of trial ends), so its chain has an original and a renewal.
-        cls.data = DataDirectory(purchases(("subscription", 1), ("consumable", 1), ("non-consumable", 1)) + "wait 8d\n")
-        cls.server = Server(cls.data)
-        cls.client = apple_client(cls.data, cls.server)
-        cls.verifier = apple_verifier(cls.data)
+class ServerAPIChangeTests(ServedStore):
+    SCRIPT = purchases(("subscription", 1), ("consumable", 1), ("non-consumable", 1)) + "wait 8d\n"
 
-    @classmethod
-    def tearDownClass(cls):
-        cls.server.stop()
-        cls.data.remove()
-
-    def charges(self):
+    def current_charges(self):
         return [t for t in self.data.state()["store"]["transactions"] if t["state"] == "purchased"]
 
     def token_of(self, transaction_id):
         signed = self.client.get_transaction_info(transaction_id).signedTransactionInfo
         return self.verifier.verify_and_decode_signed_transaction(signed).appAccountToken
 
-    def refused(self, call, *arguments):
-        with self.assertRaises(APIException) as refusal:
-            call(*arguments)
-        return refusal.exception.http_status_code, refusal.exception.raw_api_error
-
     def test_the_token_reaches_every_transaction_of_the_original_and_bad_requests_change_nothing(self):
-        chain = [c for c in self.charges() if c.get("subscription_group_identifier")]
+        chain = [c for c in self.current_charges() if c.get("subscription_group_identifier")]
         self.assertEqual(len(chain), 2)
         original, renewal = chain[0]["transactionId"], chain[1]["transactionId"]
         self.assertEqual(chain[1]["original_transaction_id"], original)
@@ -72,12 +55,12 @@ class ServerAPIChangeTests(unittest.TestCase):
             ("not a UUID", (original, UpdateAppAccountTokenRequest("not-a-uuid")), (400, 4000183)),
         ]:
             with self.subTest(name):
-                self.assertEqual(self.refused(set_token, *arguments), expected)
+                self.assertEqual(apple_error(set_token, *arguments), expected)
         self.assertEqual(self.token_of(renewal), first)
         self.assertEqual(self.data.state()["store"], before["store"])
         self.client.set_app_account_token(original, UpdateAppAccountTokenRequest(second))
         self.assertEqual(self.token_of(renewal), second)
-        consumable = next(c for c in self.charges() if not c.get("subscription_group_identifier"))
+        consumable = next(c for c in self.current_charges() if not c.get("subscription_group_identifier"))
         self.assertNotEqual(self.token_of(consumable["transactionId"]), second)
 
     def consumption_of(self, transaction_id):
@@ -85,7 +68,7 @@ class ServerAPIChangeTests(unittest.TestCase):
         return kept and json.loads(kept)
 
     def test_consumption_information_is_kept_and_bad_bodies_are_refused(self):
-        charges = self.charges()
+        charges = self.current_charges()
         consumable = next(c for c in charges if c["productId"].startswith("com.iapsim.coins"))["transactionId"]
         non_consumable = next(c for c in charges if c["productId"] == "com.iapsim.noads")["transactionId"]
         v2 = ConsumptionRequest(customerConsented=True, sampleContentProvided=False, deliveryStatus=DeliveryStatus.DELIVERED,
@@ -123,7 +106,7 @@ class ServerAPIChangeTests(unittest.TestCase):
             ("malformed", self.client.send_consumption_information, ("abc", v2), (400, 4000006)),
         ]:
             with self.subTest(name):
-                self.assertEqual(self.refused(call, *arguments), expected)
+                self.assertEqual(apple_error(call, *arguments), expected)
         # What the library would not send: a delivery status Apple does not know, a v1 code out of its range.
         url = f"{self.server.url}/inApps/v2/transactions/consumption/{consumable}"
         headers = {"Authorization": f"Bearer {self.data.key['bearerToken']}"}

@@ -3,26 +3,14 @@ receipt, and the app's download by any of their transactions. Unknown and malfor
 changes nothing."""
 import unittest
 
-from appstoreserverlibrary.api_client import APIException
 from appstoreserverlibrary.models.Environment import Environment
 from appstoreserverlibrary.models.OrderLookupStatus import OrderLookupStatus
 
-from iapsim_wire import DataDirectory, Server, apple_client, apple_verifier, purchases
+from iapsim_wire import ServedStore, apple_error, purchases
 
 
-class LookUpOrderIdTests(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.data = DataDirectory(purchases(("consumable", 1), ("non-consumable", 1), ("subscription", 1)))
-        cls.server = Server(cls.data)
-        cls.client = apple_client(cls.data, cls.server)
-        cls.verifier = apple_verifier(cls.data)
-        cls.charges = [t for t in cls.data.state()["store"]["transactions"] if t["state"] == "purchased"]
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.server.stop()
-        cls.data.remove()
+class LookUpOrderIdTests(ServedStore):
+    SCRIPT = purchases(("consumable", 1), ("non-consumable", 1), ("subscription", 1))
 
     def test_each_charge_is_found_by_its_order_id(self):
         self.assertEqual(len(self.charges), 3)
@@ -47,22 +35,11 @@ class LookUpOrderIdTests(unittest.TestCase):
         self.assertEqual(self.data.state()["store"], before["store"])
 
 
-class AppTransactionInfoTests(unittest.TestCase):
+class AppTransactionInfoTests(ServedStore):
     """Get App Transaction Info: the customer's download of the app, by any of their transactions."""
 
-    @classmethod
-    def setUpClass(cls):
-        cls.data = DataDirectory(purchases(("consumable", 1), ("non-consumable", 1)) + "switch-user bob\n"
-                                 + 'select consumable 2\npress Enter\nwait until "Purchase complete"\npress Esc\n')
-        cls.server = Server(cls.data)
-        cls.client = apple_client(cls.data, cls.server)
-        cls.verifier = apple_verifier(cls.data)
-        cls.charges = [t for t in cls.data.state()["store"]["transactions"] if t["state"] == "purchased"]
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.server.stop()
-        cls.data.remove()
+    SCRIPT = purchases(("consumable", 1), ("non-consumable", 1)) + "switch-user bob\n" \
+        + 'select consumable 2\npress Enter\nwait until "Purchase complete"\npress Esc\n'
 
     def download(self, transaction_id):
         signed = self.client.get_app_transaction_info(transaction_id).signedAppTransactionInfo
@@ -84,9 +61,7 @@ class AppTransactionInfoTests(unittest.TestCase):
     def test_unknown_and_malformed_ids_get_apple_errors(self):
         for transaction_id, expected in [("9999999999", (404, 4040010)), ("abc", (400, 4000006))]:
             with self.subTest(transaction_id):
-                with self.assertRaises(APIException) as refused:
-                    self.client.get_app_transaction_info(transaction_id)
-                self.assertEqual((refused.exception.http_status_code, refused.exception.raw_api_error), expected)
+                self.assertEqual(apple_error(self.client.get_app_transaction_info, transaction_id), expected)
 
 
 if __name__ == "__main__":

@@ -5,12 +5,11 @@ import unittest
 import uuid
 
 import requests
-from appstoreserverlibrary.api_client import APIException
 from appstoreserverlibrary.models.ExtendReasonCode import ExtendReasonCode
 from appstoreserverlibrary.models.ExtendRenewalDateRequest import ExtendRenewalDateRequest
 from appstoreserverlibrary.models.MassExtendRenewalDateRequest import MassExtendRenewalDateRequest
 
-from iapsim_wire import DataDirectory, Server, apple_client, apple_verifier, purchases
+from iapsim_wire import DataDirectory, Server, apple_client, apple_error, apple_verifier, purchases
 
 MONTHLY = "com.iapsim.vip.monthly"
 DAY = 86_400_000
@@ -44,11 +43,6 @@ class SubscriptionExtensionTests(unittest.TestCase):
         return next(t for t in self.data.state()["store"]["transactions"]
                     if t["account"] == account and t.get("subscription_group_identifier"))["transactionId"]
 
-    def refused(self, call, *arguments):
-        with self.assertRaises(APIException) as refusal:
-            call(*arguments)
-        return refusal.exception.http_status_code, refusal.exception.raw_api_error
-
     def test_one_subscription_twice_a_year_each_request_once(self):
         original, before = self.original("alice"), self.expiries()
         first = request(30)
@@ -63,7 +57,7 @@ class SubscriptionExtensionTests(unittest.TestCase):
         self.assertEqual(self.client.extend_subscription_renewal_date(original, first).effectiveDate, answer.effectiveDate)
         self.assertEqual(self.expiries()["alice"], answer.effectiveDate)
         self.assertEqual(self.client.extend_subscription_renewal_date(original, request(1)).effectiveDate, answer.effectiveDate + DAY)
-        self.assertEqual(self.refused(self.client.extend_subscription_renewal_date, original, request(1)), (403, 4030005))
+        self.assertEqual(apple_error(self.client.extend_subscription_renewal_date, original, request(1)), (403, 4030005))
         self.assertEqual(self.expiries()["alice"], answer.effectiveDate + DAY)
 
     def test_bad_requests_move_nothing(self):
@@ -79,7 +73,7 @@ class SubscriptionExtensionTests(unittest.TestCase):
             ("not a subscription", (coins["transactionId"], request(5)), (403, 4030004)),
         ]:
             with self.subTest(name):
-                self.assertEqual(self.refused(extend, *arguments), expected)
+                self.assertEqual(apple_error(extend, *arguments), expected)
         answer = requests.put(f"{self.server.url}/inApps/v1/subscriptions/extend/{original}",
                               headers={"Authorization": f"Bearer {self.data.key['bearerToken']}"},
                               json={"extendByDays": 5, "extendReasonCode": 7, "requestIdentifier": "r"})
@@ -115,8 +109,8 @@ class SubscriptionExtensionTests(unittest.TestCase):
                 extendByDays=91, extendReasonCode=ExtendReasonCode.OTHER, requestIdentifier="r", productId=MONTHLY), (400, 4000009)),
         ]:
             with self.subTest(name):
-                self.assertEqual(self.refused(self.client.extend_renewal_date_for_all_active_subscribers, body), expected)
-        self.assertEqual(self.refused(self.client.get_status_of_subscription_renewal_date_extensions, "never-asked", MONTHLY),
+                self.assertEqual(apple_error(self.client.extend_renewal_date_for_all_active_subscribers, body), expected)
+        self.assertEqual(apple_error(self.client.get_status_of_subscription_renewal_date_extensions, "never-asked", MONTHLY),
                          (404, 4040009))
         self.assertEqual(self.expiries(), extended)
 
