@@ -101,6 +101,10 @@ public final class ClientDatabase: ClientVault {
         ("v6-claims", { db in
             try db.execute(sql: "ALTER TABLE pendingOrder ADD COLUMN claimsOwnership INTEGER NOT NULL DEFAULT 0")
         }),
+        // The Apple ID signed in when the intent was written: its payment shows in the queue only while that Apple ID is.
+        ("v7-intent-apple-id", { db in
+            try db.execute(sql: "ALTER TABLE intent ADD COLUMN appleId TEXT")
+        }),
     ]
 
     /// Closes both files: SQLite folds each WAL into its file and removes it. Nothing may be read or written after.
@@ -187,11 +191,11 @@ public final class ClientDatabase: ClientVault {
         guard let stored, stored.sameRecord(as: order) else { throw ReadBackMismatch(transactionId: order.transactionId) }
     }
 
-    public func recordIntent(user: String, productId: String, orderId: String?, at date: Date) throws -> PaymentIntent {
+    public func recordIntent(user: String, productId: String, orderId: String?, appleId: String?, at date: Date) throws -> PaymentIntent {
         try keychain.write { db in
-            try db.cachedStatement(sql: "INSERT INTO intent (user, productId, orderId, createdAt) VALUES (?, ?, ?, ?)").execute(
-                arguments: [user, productId, orderId, date.timeIntervalSince1970])
-            return PaymentIntent(id: db.lastInsertedRowID, user: user, productId: productId, orderId: orderId, createdAt: date)
+            try db.cachedStatement(sql: "INSERT INTO intent (user, productId, orderId, createdAt, appleId) VALUES (?, ?, ?, ?, ?)").execute(
+                arguments: [user, productId, orderId, date.timeIntervalSince1970, appleId])
+            return PaymentIntent(id: db.lastInsertedRowID, user: user, productId: productId, orderId: orderId, createdAt: date, appleId: appleId)
         }
     }
 
@@ -251,9 +255,11 @@ public final class ClientDatabase: ClientVault {
     }
 
     private static func intents(_ db: Database) throws -> [PaymentIntent] {
-        try Array(Row.fetchCursor(db.cachedStatement(sql: "SELECT id, user, productId, orderId, createdAt, interrupted FROM intent ORDER BY id")).map {
+        // `iapsim state` reads a file of an earlier version as it is: without the Apple ID, none was recorded.
+        let appleId = try db.columns(in: "intent").contains { $0.name == "appleId" } ? "appleId" : "NULL"
+        return try Array(Row.fetchCursor(db.cachedStatement(sql: "SELECT id, user, productId, orderId, createdAt, interrupted, \(appleId) FROM intent ORDER BY id")).map {
             PaymentIntent(id: $0[0], user: $0[1], productId: $0[2], orderId: $0.text(3), createdAt: Date(timeIntervalSince1970: $0[4]),
-                          interrupted: $0[5])
+                          interrupted: $0[5], appleId: $0.text(6))
         })
     }
 

@@ -128,7 +128,7 @@ public final class AppRuntime {
                 self?.send(.orderCreated(user: user, productId: productId, $0))
             }
         case let .recordIntent(user, productId, orderId, date):
-            let intent = record { try vault.recordIntent(user: user, productId: productId, orderId: orderId, at: date) }
+            let intent = record { try vault.recordIntent(user: user, productId: productId, orderId: orderId, appleId: store.database.appleId, at: date) }
             send(.intentRecorded(user: user, productId: productId, intent))
         case let .closeIntent(id):
             record { try vault.closeIntent(id) }
@@ -141,8 +141,10 @@ public final class AppRuntime {
         case let .cancelPayment(id):
             send(.cancelAnswered(transactionId: id, cancelled: store.cancelPayment(transactionId: id)))
         case let .lookUpPayers(ids):
+            // What a desk can see: Apple's records of the Apple ID and the app's orders, never who pressed Buy.
             for id in ids {
-                if let payer = store.account(paying: id) { send(.assignToBuyer(transactionId: id, user: payer)) }
+                let seen = record { try SupportDesk.look(at: id, store: store.database, backend: parties.backend.database) } ?? nil
+                if let payer = seen?.payer { send(.assignToBuyer(transactionId: id, user: payer)) }
             }
         case let .readStoreQueue(seconds):
             timers.after(seconds) { [weak self] in self?.readStoreQueue() }

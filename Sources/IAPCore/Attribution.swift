@@ -88,7 +88,8 @@ extension Device {
     /// Open intents for the product recorded no later than the transaction.
     private func possibleIntents(of transaction: StoreTransaction) -> [PaymentIntent] {
         guard transaction.mayBeNewPayment else { return [] }
-        return paymentIntents.filter { $0.productId == transaction.productId && $0.precedes(transaction) }
+        // The queue shows the signed-in Apple ID's transactions only: an intent paid with another cannot be theirs.
+        return paymentIntents.filter { $0.productId == transaction.productId && $0.precedes(transaction) && $0.appleId == appleId }
     }
 
     /// Intents whose payment never reached the store (the app died before paying) or failed and was finished before
@@ -97,7 +98,8 @@ extension Device {
     /// `orders`: the logged-in user's, which hold transactions of theirs.
     public func staleIntents(orders: [String: PendingOrder]) -> [PaymentIntent] {
         paymentIntents.filter { intent in
-            !intent.interrupted && purchase?.paymentId != intent.id && !storeQueue.values.contains { transaction in
+            // One paid with another Apple ID than the one signed in waits: its payment is not in the queue shown now.
+            intent.appleId == appleId && !intent.interrupted && purchase?.paymentId != intent.id && !storeQueue.values.contains { transaction in
                 !claimed.contains(transaction.id) && orders[transaction.id] == nil && transaction.mayBeNewPayment
                     && transaction.productId == intent.productId && intent.precedes(transaction)
                     && (transaction.applicationUsername.map { $0.isEmpty || $0 == intent.orderId } ?? true)

@@ -68,7 +68,8 @@ extension AppState {
         case .skipTime:
             return [.skipTime]
         case .assignUnclaimed:
-            // Support reads who paid from Apple's records (the host asks the store) and ties each payment to them.
+            // Support reads Apple's records of the Apple ID and the app's orders (the host asks both) and ties each payment
+            // to whom they name.
             return device.unclaimed.isEmpty ? [] : [.lookUpPayers(device.unclaimed.map(\.id))]
         case let .quit(confirmed):
             if !confirmed, device.purchase != nil || device.hud?.kind.isWaiting == true {

@@ -106,14 +106,18 @@ public struct PaymentIntent: Sendable, Equatable {
     public let createdAt: Date
     /// The payment was interrupted: Apple may still complete it with a new transaction, so the intent stays open.
     public var interrupted: Bool
+    /// The Apple ID signed in when it was written (nil: each app user's own): its payment shows in the device's queue
+    /// only while that Apple ID is signed in, and is judged only then.
+    public let appleId: String?
 
-    public init(id: Int64, user: String, productId: String, orderId: String?, createdAt: Date, interrupted: Bool = false) {
+    public init(id: Int64, user: String, productId: String, orderId: String?, createdAt: Date, interrupted: Bool = false, appleId: String? = nil) {
         self.id = id
         self.user = user
         self.productId = productId
         self.orderId = orderId
         self.createdAt = createdAt
         self.interrupted = interrupted
+        self.appleId = appleId
     }
 }
 
@@ -129,7 +133,8 @@ public protocol ClientVault: AnyObject {
     /// either fails (C2).
     func save(_ order: PendingOrder, closingIntent: Int64?) throws
     /// Writes an open intent before paying and answers it with its id.
-    func recordIntent(user: String, productId: String, orderId: String?, at date: Date) throws -> PaymentIntent
+    /// `appleId`: the Apple ID signed in on the device as it pays (nil: each app user's own).
+    func recordIntent(user: String, productId: String, orderId: String?, appleId: String?, at date: Date) throws -> PaymentIntent
     /// Its payment failed, was cancelled, or never reached the store.
     func closeIntent(_ id: Int64) throws
     func markIntentInterrupted(_ id: Int64) throws

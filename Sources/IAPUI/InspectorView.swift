@@ -37,6 +37,10 @@ public struct InspectorView: Sendable, Equatable {
         case clientAlarm(kind: String, user: String?, text: String)
         /// A receipt sent again for a decided transaction.
         case replay(transactionId: String, by: String, first: String)
+        /// A payment nothing on the device attributed: what Apple's records and the app's orders say of it (A3).
+        case unclaimed(SupportCase)
+        /// The restore policy moved or shared a purchase from one app user to another (A2).
+        case moved(productId: String, from: String, to: String, policy: String)
     }
 
     public static func == (a: InspectorView, b: InspectorView) -> Bool {

@@ -100,3 +100,15 @@ extension BackendDatabase {
         try queue.inDatabase { db in try ReceiptReplay.order(Column("at").desc).limit(limit).fetchAll(db) }
     }
 }
+
+extension BackendDatabase {
+    /// Who made each of these orders, in the app's own records (support's side of A3); unknown ids are left out.
+    public func orderOwners(_ orderIds: [String]) throws -> [String: String] {
+        guard !orderIds.isEmpty else { return [:] }
+        let marks = Array(repeating: "?", count: orderIds.count).joined(separator: ", ")
+        return try queue.inDatabase { db in
+            try Dictionary(Row.fetchAll(db, sql: "SELECT id, user FROM orders WHERE id IN (\(marks))", arguments: StatementArguments(orderIds))
+                .map { ($0[0] as String, $0[1] as String) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+}

@@ -169,11 +169,6 @@ public final class MockPaymentQueue: PaymentQueue {
         return signedReceipt
     }
 
-    /// Apple's record of the Apple ID a transaction charged (or restored to): what support looks up, never the app.
-    public func account(paying transactionId: String) -> String? {
-        attempt { try database.account(paying: transactionId) } ?? nil
-    }
-
     /// What the app's launch matches against the backend's ledger: the original transaction of each of the latest
     /// `limit` finished purchases and restores, newest first. A failure is the caller's to report (or not).
     public func latestFinishedPaid(limit: Int) throws -> [String] {

@@ -1,3 +1,4 @@
+import DataFiles
 import GRDB
 
 /// The Apple ID signed in on each device (A1): who pays, who owns, whose unfinished transactions the queue shows.
@@ -31,5 +32,25 @@ extension StoreDatabase {
     /// The Apple ID an app user pays and restores with on this device: the signed-in one, else one of their own name.
     public func appleId(for user: String) -> String {
         appleId ?? user
+    }
+}
+
+extension StoreDatabase {
+    /// Apple's side of a transaction, as support can ask Apple for it: the Apple ID it charged, the order id the app put
+    /// on it, and the order ids of that Apple ID's other payments; and whether any Apple ID was ever signed in here.
+    public func appleRecords(of transactionId: String) throws -> (appleId: String?, orderId: String?, appleIdOrderIds: [String], perUser: Bool)? {
+        try queue.inDatabase { db in
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT account, applicationUsername FROM storeTransaction WHERE id = ?"),
+                                             arguments: [transactionId]) else { return nil }
+            let appleId = row.text("account")
+            let others = try appleId.map {
+                try String.fetchAll(db.cachedStatement(sql: """
+                    SELECT DISTINCT applicationUsername FROM storeTransaction INDEXED BY storeTransactionOwned
+                    WHERE account = ? AND applicationUsername IS NOT NULL AND applicationUsername <> '' AND id <> ?
+                    """), arguments: [$0, transactionId])
+            } ?? []
+            let perUser = try Bool.fetchOne(db.cachedStatement(sql: "SELECT NOT EXISTS (SELECT 1 FROM signedInAppleId)")) ?? true
+            return (appleId, row.text("applicationUsername").flatMap { $0.isEmpty ? nil : $0 }, others, perUser)
+        }
     }
 }

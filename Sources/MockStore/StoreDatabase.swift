@@ -334,12 +334,6 @@ public final class StoreDatabase {
             """), arguments: [account, productId, id])
     }
 
-    func account(paying id: String) throws -> String? {
-        try queue.inDatabase { db in
-            try String.fetchOne(db.cachedStatement(sql: "SELECT account FROM storeTransaction WHERE id = ?"), arguments: [id])
-        }
-    }
-
     /// The original transaction of each of the latest `limit` finished purchases and restores, newest first.
     func latestFinishedPaid(limit: Int) throws -> [String] {
         try queue.inDatabase { db in

@@ -112,6 +112,8 @@ final class Harness {
     }
     /// Apple's subscription and refund fields of these transactions.
     func storeDetails(_ ids: [String]) throws -> [String: TransactionDetails] { try storeReader!.details(ids) }
+    /// Every subscription chain, of every Apple ID.
+    func chains() throws -> [SubscriptionSnapshot] { try storeReader!.queue.inDatabase(StoreDatabase.subscriptionSnapshots) }
     func clientOrders() throws -> [PendingOrder] { try parties.vault.allOrders() }
     /// How many transactions the store holds unfinished in a device's queue.
     func unfinishedInStore(on device: String) throws -> Int {

@@ -33,6 +33,10 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
     let users = ["alice", "bob", "小明"]
     var sticky: ArmedFaults = Bool.random(using: &rng) ? [.emptyApplicationUsername] : []
     let app = try Harness(user: users[Int.random(in: 0..<3, using: &rng)], faults: sticky)
+    // Half the schedules as the world is: two Apple IDs for the three app users, signed in on each device and switched
+    // mid-flight, under one of the backend's restore policies (A1, A2). The other half: each app user's own Apple ID.
+    let appleIds = Bool.random(using: &rng) ? ["sandbox-1", "sandbox-2"] : []
+    let policy = [RestorePolicy.transfer, .keep, .share][Int.random(in: 0..<3, using: &rng)]
     var log: [String] = []
     /// What each device's keychain has held: a device's orders are never another's.
     var everHeld: [String: Set<String>] = [:]
@@ -66,6 +70,17 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
     let subscriptions = Set(shippedCatalog.filter { $0.subscription != nil }.map(\.id))
 
     func pick<T>(_ list: [T]) -> T { list[Int.random(in: 0..<list.count, using: &rng)] }
+
+    /// A device's Settings sign an Apple ID in the first time the app runs there.
+    func signInIfNone() {
+        guard !appleIds.isEmpty, app.state.device.appleId == nil else { return }
+        app.runtime.send(.intent(.signInAppleId(pick(appleIds))))
+    }
+    if !appleIds.isEmpty {
+        app.parties.backend.restorePolicy = policy
+        log.append("Apple IDs \(appleIds.joined(separator: ", ")), restore policy \(policy.rawValue)")
+        signInIfNone()
+    }
 
     func logIn(_ name: String) {
         app.press(.escape, .escape)
@@ -113,14 +128,15 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
         // expiry, or the end of the grace period while Apple retries, and never once refunded.
         // What the backend grants of a subscription is its active entitlements (a subscription's credit makes nothing
         // owned): read once for every user, and the store's chains only for a user granted one.
-        let active = try app.parties.backend.database.entitlements().filter { $0.isActive(at: app.timers.now) }
-        for user in users {
-            let granted = Set(active.filter { $0.user == user }.map(\.productId))
-            guard !granted.isEmpty else { continue }
-            let chains = app.parties.store.subscriptions(account: user)
-            for product in granted.intersection(subscriptions) where !chains.contains(where: { $0.productId == product && $0.entitles }) {
-                let store = chains.map { "\($0.productId) \($0.state.rawValue)" }.joined(separator: ", ")
-                broken.append("I7: \(user) granted \(product) after step \(log.count) while the store says \(store.isEmpty ? "nothing" : store)")
+        // Each entitlement is checked against its own chain, whichever Apple ID it is of and whoever holds it.
+        let active = try app.parties.backend.database.entitlements().filter { $0.isActive(at: app.timers.now) && subscriptions.contains($0.productId) }
+        if !active.isEmpty {
+            let chains = Dictionary(try app.chains().map { ($0.status.originalTransactionId, $0.status) }, uniquingKeysWith: { first, _ in first })
+            for entitlement in active {
+                let chain = chains[entitlement.originalTransactionId]
+                guard chain?.productId != entitlement.productId || chain?.entitles != true else { continue }
+                let store = chain.map { "\($0.productId) \($0.state.rawValue)" } ?? "nothing"
+                broken.append("I7: \(entitlement.user) granted \(entitlement.productId) after step \(log.count) while the store says \(store)")
             }
         }
     }
@@ -141,6 +157,7 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
             try app.relaunch(user: user, faults: faults)
         }
         sheetSince = nil
+        signInIfNone()
     }
 
     /// Time that passed while the app was not running may carry the store past its next renewal.
@@ -151,7 +168,7 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
     }
 
     for _ in 0..<steps {
-        let roll = Int.random(in: 0..<114, using: &rng)
+        let roll = Int.random(in: 0..<(appleIds.isEmpty ? 114 : 118), using: &rng)
         switch roll {
         case 0..<20:
             // Often the product bought last: the same product by two users in overlapping windows.
@@ -246,6 +263,11 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
                 for _ in 0..<moves { app.press(.down) }
                 app.press(.enter, .escape)
             }
+        case 114..<118:
+            // Settings › App Store: another Apple ID signs in, mid-purchase as often as not.
+            let next = pick(appleIds)
+            log.append("Apple ID \(next) signed in")
+            app.runtime.send(.intent(.signInAppleId(next)))
         case 107..<110:
             let who = pick(users)
             log.append("Apple refunds \(who)'s latest payment: \(app.parties.store.refund(account: who) ?? "nothing to refund")")
@@ -269,9 +291,9 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
     }
 
     // Recovery: the backend reachable, no faults; on each device each user logs in and answers Continue; support assigns
-    // what no evidence could attribute, reading the account that paid from Apple's records, as a support agent would.
-    // Every account that paid: a key pressed on a login screen may have typed a name of its own (`b` and Enter).
-    let payers = users + Set(try app.storeRecords().compactMap(\.account)).subtracting(users).sorted()
+    // what no evidence could attribute from Apple's records of the Apple ID and the app's orders, as a support desk would.
+    // Every app user who paid: a key pressed on a login screen may have typed a name of its own (`b` and Enter).
+    let payers = users + Set(try app.storeRecords().compactMap(\.pressedBy)).subtracting(users).sorted()
     /// Answers every prompt, lets every order of the logged-in user be verified, and has support assign what no evidence
     /// could attribute, until nothing of this user's is pending.
     func recoverLoggedInUser() {
@@ -280,8 +302,12 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
         for tick in 0..<120 {
             app.advance(2)
             for case let .unattributed(id, _) in app.state.alarms {
-                // Apple's records as they are now: a payment may have completed during recovery.
-                let owner = app.parties.store.account(paying: id)
+                // Apple's records and the app's orders as they are now, as a desk sees them: a payment may have completed
+                // during recovery.
+                // Where those name no one (one Apple ID behind several app users), support asks the customer who calls,
+                // who knows what they pressed.
+                let owner = (try? SupportDesk.look(at: id, store: app.parties.store.database, backend: app.parties.backend.database)?.payer)
+                    ?? (try? app.storeRecords().first { $0.transaction.id == id }?.pressedBy) ?? nil
                 log.append("support assigns \(id) to \(owner ?? "?")")
                 if let owner { app.runtime.send(.assignToBuyer(transactionId: id, user: owner)) }
             }
@@ -319,14 +345,21 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
         before = try storeNow()
         for device in devices where try needsLaunch(device) {
             // Each device's app is launched once a round, as its first user; the others log in to it (C7: logging back in
-            // resumes a user's orders), as people sharing a phone do.
+            // resumes a user's orders), as people sharing a phone do. Each Apple ID is signed in there in turn: its
+            // unfinished transactions come back only while it is.
             try relaunch(payers[0], faults: [], on: device)
-            recoverLoggedInUser()
-            try observe()
-            for user in payers.dropFirst() {
-                logIn(user)
+            for appleId in appleIds.isEmpty ? [String?.none] : appleIds.map(Optional.some) {
+                if let appleId {
+                    if app.state.user != payers[0] { logIn(payers[0]) }
+                    app.runtime.send(.intent(.signInAppleId(appleId)))
+                }
                 recoverLoggedInUser()
                 try observe()
+                for user in payers.dropFirst() {
+                    logIn(user)
+                    recoverLoggedInUser()
+                    try observe()
+                }
             }
             if try app.clientOrders().isEmpty { settled.insert(device) } else { settled.remove(device) }
         }
@@ -345,12 +378,24 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
             continue
         }
         if !record.finished { broken.append("I1: \(id) still unfinished after recovery") }
-        // I3: the credit went to the account that paid (a restore: the one that owns the original).
-        if let payer = record.account, credit.user != payer {
+        // I3: a charge is credited to the app user who pressed Buy; a restore or a free re-buy credits nothing of its own
+        // (the ledger keys it on what it repeats, and a policy moves what that unlocks, never the credit).
+        if record.transaction.originalTransactionId == nil, record.transaction.state == .purchased, let payer = record.pressedBy, credit.user != payer {
             broken.append("I3: \(id) paid by \(payer) credited to \(credit.user)")
         }
     }
     if credits.count != Set(credits.map(\.transactionId)).count { broken.append("I2: a transaction credited twice") }
+    // I3 under the policy: what a purchase unlocks goes to another app user only when they pressed Buy or Restore for a
+    // transaction that repeats it (its original, or its chain), and never under keep.
+    for move in try app.parties.backend.database.transfers() {
+        let pressed = records.contains {
+            $0.pressedBy == move.to && [.purchased, .restored].contains($0.transaction.state) && $0.transaction.originalId == move.originalTransactionId
+                && $0.transaction.id != move.originalTransactionId
+        }
+        if !pressed || move.policy == RestorePolicy.keep.rawValue {
+            broken.append("I3: \(move.productId) (\(move.originalTransactionId)) moved from \(move.from) to \(move.to) under \(move.policy), who pressed nothing for it")
+        }
+    }
     // S10: what Apple decided stays decided: a declined Ask to Buy is never charged; an interrupted payment's
     // purchased half happens even if the app died in between (for a subscription the account is already on at a higher
     // or the same level, that half is the plan change at renewal Apple decides instead of a charge).
@@ -460,6 +505,7 @@ func subscriptionInvariants(_ app: Harness, _ records: [StoreRecord], credited: 
     let creditsByTransaction = Dictionary(grouping: credited, by: \.transactionId)
     var broken: [String] = []
     let charged = Set(try app.charges().map(\.transaction.id))
+    let moves = try app.parties.backend.database.transfers()
     let charges = paid.filter { charged.contains($0.transaction.id) }
     /// When a charge's period began: its expiry less its period. A transaction is dated when the payment was added,
     /// and Apple charges a moment later (after Ask to Buy, much later); a renewal is dated when its period starts.
@@ -492,11 +538,13 @@ func subscriptionInvariants(_ app: Harness, _ records: [StoreRecord], credited: 
         let lineItem = details[id]?.webOrderLineItemId
         let sharing = paid.filter { $0.transaction.id == id || (lineItem != nil && details[$0.transaction.id]?.webOrderLineItemId == lineItem) }
         let found = sharing.flatMap { creditsByTransaction[$0.transaction.id] ?? [] }
-        let subscriber = byId[charge.transaction.originalId]?.account ?? charge.account
+        // The chain's owner: who pressed Buy for its first charge, or whom the restore policy moved it to since.
+        let owners = Set([byId[charge.transaction.originalId]?.pressedBy ?? charge.pressedBy].compactMap { $0 })
+            .union(moves.filter { $0.originalTransactionId == charge.transaction.originalId }.map(\.to))
         if found.count != 1 {
             broken.append("I7: subscription charge \(id) (\(charge.transaction.productId), \(charge.transaction.originalId == id ? "first" : "renewal or change")) credited \(found.count) times")
-        } else if let credit = found.first, let subscriber, credit.user != subscriber {
-            broken.append("I7: subscription charge \(id) credited to \(credit.user), the subscriber is \(subscriber)")
+        } else if let credit = found.first, !owners.isEmpty, !owners.contains(credit.user) {
+            broken.append("I7: subscription charge \(id) credited to \(credit.user), the chain's owner is \(owners.sorted().joined(separator: " or "))")
         }
     }
     return broken

@@ -9,12 +9,13 @@ let scenarioFiles = ((try? FileManager.default.contentsOfDirectory(atPath: scena
 
 @Suite("Scenario scripts and the script language")
 struct ScenarioTests {
-    private func play(_ script: Script, snapshots: String? = nil) throws -> (ScriptPlayer.Outcome, String) {
+    private func play(_ script: Script, snapshots: String? = nil, width: Int = 80) throws -> (ScriptPlayer.Outcome, String) {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("iapsim-play-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         var transcript = ""
         var setup = ScriptPlayer.Setup(directory: DataDirectory(path: path), catalog: shippedCatalog)
         setup.snapshots = snapshots
+        setup.width = width
         let outcome = try ScriptPlayer(setup) { transcript += $0 + "\n" }.play(script)
         return (outcome, transcript)
     }
@@ -64,6 +65,33 @@ struct ScenarioTests {
             return
         }
         #expect(message == "transaction 1000000001 is not waiting for support")
+    }
+
+    @Test("one Apple ID for alice and bob: support's desk sees the Apple ID and the app's orders, which name no one, so `a` guesses nobody; `assign` after asking the users does")
+    func supportSeesWhatSupportCanSee() throws {
+        var text = try String(contentsOfFile: scenarioFolder + "/unattributed-payment.iapsim", encoding: .utf8)
+        // The phone's one Apple ID pays for both: its records cannot tell alice's payment from bob's.
+        text = text.replacingOccurrences(of: "launch alice\n", with: "launch alice\napple-id sandbox-1\n")
+        // The badge naming the Apple ID leaves the alarm's start in view at 80 columns.
+        text = text.replacingOccurrences(of: "expect screen \"buyer unknown\"\n", with: "expect screen \"ALARM: tx 1000000003 paid\"\n")
+        text = text.replacingOccurrences(of: "press i\nexpect screen \"unclaimed\"\npress a\npress Esc\n", with: """
+            press i
+            expect screen "1000000002 Apple ID sandbox-1"
+            expect screen "its Apple ID's orders ∅"
+            press a
+            expect pending bob 0
+            press Esc
+            assign 1000000002 bob
+            assign 1000000003 alice
+
+            """)
+        #expect(text.contains("apple-id sandbox-1") && text.contains("assign 1000000003 alice"))
+        // Wide enough for the inspector's support column to show each line whole.
+        let (outcome, transcript) = try play(try Script.parse(text, file: "desk.iapsim"), width: 240)
+        guard case .passed = outcome else {
+            Issue.record("support's desk:\n\(transcript)")
+            return
+        }
     }
 
     @Test("`restore` does what R does on the product list, and says why when it cannot")

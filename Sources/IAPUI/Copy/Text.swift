@@ -33,7 +33,7 @@ public enum Text: String, Sendable, CaseIterable {
     /// `{order}`, `{tx}`: support's question before compensating by hand.
     case compensateAsk, yesCompensate
     /// The backend's lists for support in the inspector.
-    case retryingApple, clientAlarms, replayed
+    case retryingApple, clientAlarms, replayed, appleIdOrders
     case helpTitle, helpClose, helpTurn, retryCount, nextRetry, inBackground
     case tooSmall, tooSmallQuit, consumable, nonConsumable, subscription, nonRenewing
     case orderOf, serialPolicy, alarm, backendDownBadge, servingBadge
@@ -111,6 +111,7 @@ public enum Text: String, Sendable, CaseIterable {
         case .retryingApple: Localized(en: "retrying Apple", zh: "重试 Apple")
         case .clientAlarms: Localized(en: "client alarm", zh: "客户端警报")
         case .replayed: Localized(en: "replayed by", zh: "重放者")
+        case .appleIdOrders: Localized(en: "its Apple ID's orders", zh: "该 Apple ID 的订单")
         case .helpTitle: Localized(en: "Keys", zh: "按键")
         case .helpClose: Localized(en: "Esc or ? closes", zh: "Esc 或 ? 关闭")
         case .helpTurn: Localized(en: "PgDn next page, PgUp previous", zh: "PgDn 下一页,PgUp 上一页")

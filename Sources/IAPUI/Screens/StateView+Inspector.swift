@@ -18,9 +18,17 @@ extension StateView {
         let unclaimed = state.unclaimed.map { ("\($0.id) \(Text.unclaimed(lang))", theme.bad) }
         let backend = view.credits.map { ("\($0.transactionId) +\($0.coins)", theme.good) } + view.support.map { line -> (String, Style) in
             switch line {
-            case let .retryingApple(id, attempts, status): ("\(id) \(Text.retryingApple(lang)) ×\(attempts) (\(status))", theme.waiting)
-            case let .clientAlarm(kind, user, text): ("\(Text.clientAlarms(lang)) \(kind) \(user ?? "—"): \(text)", theme.bad)
-            case let .replay(id, by, first): ("\(id) \(Text.replayed(lang)) \(by) (\(first))", theme.waiting)
+            case let .retryingApple(id, attempts, status): return ("\(id) \(Text.retryingApple(lang)) ×\(attempts) (\(status))", theme.waiting)
+            case let .clientAlarm(kind, user, text): return ("\(Text.clientAlarms(lang)) \(kind) \(user ?? "—"): \(text)", theme.bad)
+            case let .replay(id, by, first): return ("\(id) \(Text.replayed(lang)) \(by) (\(first))", theme.waiting)
+            case let .unclaimed(seen):
+                // Side by side, as the desk compares them: Apple's record, the app's order, the Apple ID's other orders.
+                let order = seen.orderId.map { "\($0) \(seen.orderOwner ?? "?")" } ?? "∅"
+                let others = seen.appleIdOrderOwners.isEmpty ? "∅" : seen.appleIdOrderOwners.joined(separator: ", ")
+                return ("\(seen.transactionId) Apple ID \(seen.appleId ?? "?") · \(Text.orderOf(lang)) \(order) · \(Text.appleIdOrders(lang)) \(others)",
+                        theme.bad)
+            case let .moved(productId, from, to, policy):
+                return ("\(state.product(productId)?.title[lang] ?? productId) \(from) → \(to) (\(policy))", theme.waiting)
             }
         }
         let backendColumn = if let elsewhere = view.creditsKeptAt {
