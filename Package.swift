@@ -34,9 +34,17 @@ let package = Package(
         // Apple's words, which the store, the backend, the wire and the state report share: the receipt, verifyReceipt's
         // request and answer, renewal info, notifications, Apple's dates and status numbers. Pure values.
         .target(name: "AppleVocabulary", dependencies: ["IAPCore"]),
+        // Apple's app receipt as bytes: the ASN.1 payload in a PKCS#7 container, signed with the certificate chain iapsim
+        // creates once per data directory (which also signs the wire's JWS).
+        .target(name: "AppleReceiptFormat", dependencies: [
+            "AppleVocabulary",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
+        ]),
         // The mock App Store: catalog, payment queue, signed receipts, its own database.
         .target(name: "MockStore", dependencies: [
-            "IAPCore", "AppleVocabulary", "DataFiles",
+            "IAPCore", "AppleVocabulary", "AppleReceiptFormat", "DataFiles",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
@@ -46,19 +54,17 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
-        // Apple's signatures: the certificate chain iapsim creates once per data directory, signed transactions, renewal
-        // info and notifications as JWS, and the App Store Server API's keys.
+        // Apple's signatures: signed transactions, renewal info and notifications as JWS, and the App Store Server API's
+        // keys.
         .target(name: "AppleWire", dependencies: [
-            "IAPCore", "AppleVocabulary", "MockStore",
+            "IAPCore", "AppleVocabulary", "AppleReceiptFormat", "MockStore",
             .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "X509", package: "swift-certificates"),
-            .product(name: "SwiftASN1", package: "swift-asn1"),
             .product(name: "JWTKit", package: "jwt-kit"),
         ]),
         // Apple's servers and the app's backend over HTTP on 127.0.0.1: verifyReceipt, the App Store Server API and
         // the backend's contract; and App Store Server Notifications, which Apple's servers POST to the team's.
         .target(name: "StoreServer", dependencies: [
-            "AppleWire", "AppleVocabulary", "IAPCore", "MockStore", "MockBackend",
+            "AppleWire", "AppleReceiptFormat", "AppleVocabulary", "IAPCore", "MockStore", "MockBackend",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
@@ -92,7 +98,7 @@ let package = Package(
         .executableTarget(name: "iapsim", dependencies: ["Launcher"]),
         // Every command, the wire included.
         .executableTarget(name: "iapsim-wire", dependencies: [
-            "Launcher", "WireLauncher", "IAPApp", "IAPCore", "IAPUI", "ShippedAssets", "AppleVocabulary", "AppleWire", "MockStore", "Terminal",
+            "Launcher", "WireLauncher", "IAPApp", "IAPCore", "IAPUI", "ShippedAssets", "AppleVocabulary", "AppleReceiptFormat", "AppleWire", "MockStore", "Terminal",
             "StoreServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // scripts/bench's measurements, so that the product binary carries no benchmark code.
@@ -111,13 +117,13 @@ let package = Package(
         .testTarget(name: "IAPUITests", dependencies: ["IAPUI", "IAPCore", "AppleVocabulary", "MockStore"], exclude: ["Snapshots"]),
         .testTarget(name: "IAPAppTests", dependencies: [
             "IAPApp", "IAPCore", "IAPUI", "AppleVocabulary", "MockStore", "MockBackend", "ClientPersistence", "Launcher", "WireLauncher", "DataFiles",
-            "AppleWire",
+            "AppleWire", "AppleReceiptFormat",
             .product(name: "GRDB", package: "GRDB.swift"), .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "JWTKit", package: "jwt-kit"), .product(name: "X509", package: "swift-certificates"),
         ]),
         // Apple's side on the wire, against a receiver of the test's own on 127.0.0.1.
         .testTarget(name: "StoreServerTests", dependencies: [
-            "StoreServer", "AppleWire", "AppleVocabulary", "IAPApp", "IAPCore", "IAPUI", "MockStore", "MockBackend", "Launcher",
+            "StoreServer", "AppleWire", "AppleReceiptFormat", "AppleVocabulary", "IAPApp", "IAPCore", "IAPUI", "MockStore", "MockBackend", "Launcher",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "JWTKit", package: "jwt-kit"),
         ]),

@@ -1,3 +1,4 @@
+import AppleReceiptFormat
 import AppleVocabulary
 import Foundation
 import IAPCore
@@ -10,16 +11,16 @@ import IAPCore
 /// longer sent by Apple, and 21005, 21006, 21010 and 21100–21199 come only from the `verify-status` fault.
 public final class AppleReceiptService: ReceiptVerifying {
     private let database: StoreDatabase
-    private let publicKey: Data
+    private let sealer: () -> ReceiptSealer?
     private let now: () -> Date
     /// The last receipt checked and what its check found: a backlog of orders is verified with one receipt, whose
     /// signature need not be checked once per order.
     private var lastCheck: (receipt: String, result: ReceiptCheck)?
     private var secret: String?
 
-    init(database: StoreDatabase, publicKey: Data, now: @escaping () -> Date) {
+    init(database: StoreDatabase, sealer: @escaping () -> ReceiptSealer?, now: @escaping () -> Date) {
         self.database = database
-        self.publicKey = publicKey
+        self.sealer = sealer
         self.now = now
     }
 
@@ -41,7 +42,8 @@ public final class AppleReceiptService: ReceiptVerifying {
     public func verify(_ request: VerifyReceiptRequest, at environment: AppleEnvironment) -> VerifyReceiptResponse {
         func status(_ status: Int) -> VerifyReceiptResponse { VerifyReceiptResponse(status: status, environment: environment.rawValue) }
         let receipt: Receipt
-        switch check(request.receiptData) {
+        guard let sealer = sealer() else { return status(ReceiptStatus.internalDataAccess) }
+        switch check(request.receiptData, with: sealer) {
         case .malformed: return status(ReceiptStatus.malformed)
         case .notAuthenticated: return status(ReceiptStatus.notAuthenticated)
         case let .valid(valid): receipt = valid
@@ -73,9 +75,9 @@ public final class AppleReceiptService: ReceiptVerifying {
         return response
     }
 
-    private func check(_ receipt: String) -> ReceiptCheck {
+    private func check(_ receipt: String, with sealer: ReceiptSealer) -> ReceiptCheck {
         if let lastCheck, lastCheck.receipt == receipt { return lastCheck.result }
-        let result = ReceiptVerifier.check(receipt, publicKey: publicKey)
+        let result = sealer.open(receipt)
         lastCheck = (receipt, result)
         return result
     }

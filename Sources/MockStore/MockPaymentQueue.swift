@@ -1,3 +1,4 @@
+import AppleReceiptFormat
 import AppleVocabulary
 import Foundation
 import IAPCore
@@ -31,7 +32,6 @@ public final class MockPaymentQueue: PaymentQueue {
     let catalog: [Product]
     let scheduler: Scheduler
     let latency: Latency
-    private let signer: ReceiptSigner
     private var observer: (([StoreTransaction]) -> Void)?
     /// The payment each transaction of this process came from, as StoreKit hands back the same `SKPayment` object;
     /// a relaunch starts without it.
@@ -56,7 +56,6 @@ public final class MockPaymentQueue: PaymentQueue {
         self.scheduler = scheduler
         self.latency = latency
         database.outbox.consumables = Set(catalog.filter { $0.kind == .consumable }.map(\.id))
-        signer = try ReceiptSigner(rawKey: database.signingKey())
     }
 
     /// Closes the store's database, as Apple's side shuts down with the app; nothing may be asked of the queue after.
@@ -75,8 +74,11 @@ public final class MockPaymentQueue: PaymentQueue {
     }
 
     /// Apple's `verifyReceipt`, which the app's server calls.
-    public private(set) lazy var receiptService = AppleReceiptService(database: database, publicKey: signer.publicKey,
+    public private(set) lazy var receiptService = AppleReceiptService(database: database, sealer: { [unowned self] in sealer },
                                                                              now: { [unowned self] in scheduler.now })
+
+    /// The store's chain, read (or made, the first time) when a receipt is first sealed or opened, not at launch.
+    private lazy var sealer: ReceiptSealer? = attempt { try ReceiptSealer(StoreCertificates.of(database)) }
 
     public var canMakePayments: Bool { !faults.isArmed(.paymentsDisabled) }
 
@@ -165,7 +167,7 @@ public final class MockPaymentQueue: PaymentQueue {
         guard let rows = attempt({ try database.receiptEntries(nonConsumables: nonConsumables) }), !rows.isEmpty else { return nil }
         let receipt = Receipt(bundle_id: Receipt.bundleId, environment: "Sandbox", in_app: rows.map { entry($0) },
                               receipt_creation_date_ms: Receipt.Entry.milliseconds(scheduler.now))
-        signedReceipt = attempt { try signer.sign(receipt) }
+        signedReceipt = attempt { try sealer?.seal(receipt) } ?? nil
         return signedReceipt
     }
 

@@ -3,8 +3,8 @@ import Foundation
 import GRDB
 import IAPCore
 
-/// What the store makes once and keeps for good in its meta table: its receipt signing key, verifyReceipt's shared
-/// secret, its certificate chain, its API keys.
+/// What the store makes once and keeps for good in its meta table: verifyReceipt's shared secret and the key it is
+/// derived from (which signed receipts before they were Apple's PKCS#7), its certificate chain, its API keys.
 extension StoreDatabase {
     /// Read when there, else made and written in the same transaction, so two first uses cannot keep two different ones:
     /// GRDB's write transactions are IMMEDIATE, so `keys` or `certs` beside a running iapsim waits for the lock rather
@@ -18,13 +18,8 @@ extension StoreDatabase {
         try value(key)
     }
 
-    /// The receipt signing key.
-    func signingKey() throws -> Data {
-        try secret("signingKey") { Curve25519.Signing.PrivateKey().rawRepresentation }
-    }
-
     /// The app's shared secret for `verifyReceipt` (App Store Connect's "App-Specific Shared Secret"): 32 hex digits
-    /// the backend sends as `password`, and `iapsim keys` prints for a team's own server. Derived from the signing key,
+    /// the backend sends as `password`, and `iapsim keys` prints for a team's own server. Derived from the old signing key,
     /// so it needs no randomness of its own, and kept so that it stays what was printed even if the derivation changes.
     public func sharedSecret() throws -> String {
         try queue.write { db in

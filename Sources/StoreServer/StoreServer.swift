@@ -1,3 +1,4 @@
+import AppleReceiptFormat
 import AppleWire
 import Foundation
 import Hummingbird

@@ -1,3 +1,4 @@
+import AppleReceiptFormat
 import AppleVocabulary
 import AppleWire
 import ArgumentParser

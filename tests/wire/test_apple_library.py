@@ -12,6 +12,7 @@ from appstoreserverlibrary.api_client import APIException, AppStoreServerAPIClie
 from appstoreserverlibrary.models.Environment import Environment
 from appstoreserverlibrary.models.Status import Status
 from appstoreserverlibrary.models.TransactionHistoryRequest import TransactionHistoryRequest
+from appstoreserverlibrary.receipt_utility import ReceiptUtility
 from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier, VerificationException
 
 from iapsim_wire import DataDirectory, Server, purchases, run
@@ -108,6 +109,19 @@ class AppleLibraryTests(unittest.TestCase):
         history = self.client.get_refund_history(self.charges[0]["transactionId"], None)
         ids = [self.verifier.verify_and_decode_signed_transaction(s).transactionId for s in history.signedTransactions]
         self.assertEqual(ids, [refunded[0]["transactionId"]])
+
+    def test_receipt_utility_reads_the_app_receipt(self):
+        """A team's server moving off verifyReceipt: Apple's ReceiptUtility reads a transaction id out of the app receipt
+        the app sends (Apple's PKCS#7 with its ASN.1 payload), and the App Store Server API knows it."""
+        receipt = run("receipt", "--data-dir", self.data.path).stdout.strip()
+        transaction_id = ReceiptUtility().extract_transaction_id_from_app_receipt(receipt)
+        answer = requests.post(f"{self.server.url}/sandbox/verifyReceipt", data=json.dumps({"receipt-data": receipt}),
+                               timeout=10).json()
+        self.assertEqual(answer["status"], 0)
+        self.assertEqual(transaction_id, answer["receipt"]["in_app"][0]["transaction_id"])
+        info = self.client.get_transaction_info(transaction_id)
+        self.assertEqual(self.verifier.verify_and_decode_signed_transaction(info.signedTransactionInfo).transactionId,
+                         transaction_id)
 
     def test_test_notification_gives_a_token(self):
         self.assertTrue(self.client.request_test_notification().testNotificationToken)

@@ -1,13 +1,12 @@
 import Crypto
 import Foundation
-import MockStore
 import SwiftASN1
 import X509
 
 /// The chain that signs what iapsim's App Store says, as Apple's does: a root, an intermediate carrying Apple's
 /// "WWDR intermediate" extension and a leaf carrying Apple's "App Store receipt signing" extension, which Apple's
-/// verifiers look for before they trust a signed transaction. Created once per data directory and kept in the store's
-/// database, so a team's server given the root keeps trusting what this directory signs.
+/// verifiers look for before they trust a signed transaction or an app receipt. Created once per data directory and kept
+/// in the store's database (`kept`), so a team's server given the root keeps trusting what this directory signs.
 public struct StoreCertificates: Sendable {
     /// DER, leaf first, as a JWS's `x5c` header lists them.
     public let leaf: [UInt8]
@@ -24,13 +23,22 @@ public struct StoreCertificates: Sendable {
     /// Valid for as long as a virtual store clock may run (years ahead of the wall), and from before any date it starts.
     static let validity = (from: Date(timeIntervalSince1970: 1_577_836_800), until: Date(timeIntervalSince1970: 4_102_444_800))
 
-    /// The chain this store database holds, made and kept on first use.
-    public static func of(_ database: StoreDatabase) throws -> StoreCertificates {
-        let kept = try database.secret("appleCertificates") { try JSONEncoder().encode(Kept(make())) }
-        return try JSONDecoder().decode(Kept.self, from: kept).certificates()
+    /// What the store's database keeps: the chain and the leaf's key (the root's and intermediate's keys are not kept:
+    /// nothing more is ever issued).
+    public func kept() throws -> Data { try JSONEncoder().encode(Kept(self)) }
+
+    public init(kept: Data) throws {
+        self = try JSONDecoder().decode(Kept.self, from: kept).certificates()
     }
 
-    static func make() throws -> StoreCertificates {
+    init(leaf: [UInt8], intermediate: [UInt8], root: [UInt8], signingKey: P256.Signing.PrivateKey) {
+        self.leaf = leaf
+        self.intermediate = intermediate
+        self.root = root
+        self.signingKey = signingKey
+    }
+
+    public static func make() throws -> StoreCertificates {
         let rootKey = P256.Signing.PrivateKey(), intermediateKey = P256.Signing.PrivateKey(), leafKey = P256.Signing.PrivateKey()
         let rootName = try DistinguishedName {
             CommonName("iapsim Root CA - G3")
@@ -100,8 +108,6 @@ public struct StoreCertificates: Sendable {
         try Certificate(derEncoded: der).serializeAsPEM().pemString
     }
 
-    /// What the store's database keeps: the chain and the leaf's key (the root's and intermediate's keys are not kept:
-    /// nothing more is ever issued).
     private struct Kept: Codable {
         let leaf: Data, intermediate: Data, root: Data, signingKey: Data
 

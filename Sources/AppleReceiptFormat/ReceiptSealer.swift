@@ -1,0 +1,46 @@
+import AppleVocabulary
+import Crypto
+import Foundation
+@_spi(CMS) import X509
+
+/// Why a receipt was refused, in `verifyReceipt` terms.
+public enum ReceiptCheck: Equatable, Sendable {
+    case valid(Receipt)
+    case malformed
+    case notAuthenticated
+}
+
+/// The app receipt as Apple ships it: base64 of a PKCS#7 (CMS) SignedData whose content is Apple's ASN.1 payload,
+/// signed by the leaf of the store's chain, with the leaf and the intermediate attached as Apple attaches its own.
+public struct ReceiptSealer: Sendable {
+    private let leaf: Certificate
+    private let intermediate: Certificate
+    private let key: Certificate.PrivateKey
+    private let publicKey: P256.Signing.PublicKey
+
+    /// Parses the chain once: each purchase seals a new receipt.
+    public init(_ certificates: StoreCertificates) throws {
+        leaf = try Certificate(derEncoded: certificates.leaf)
+        intermediate = try Certificate(derEncoded: certificates.intermediate)
+        key = Certificate.PrivateKey(certificates.signingKey)
+        publicKey = certificates.signingKey.publicKey
+    }
+
+    public func seal(_ receipt: Receipt) throws -> String {
+        let opaque = (0..<16).map { _ in UInt8.random(in: .min ... .max) }
+        let signed = try CMS.sign(try receipt.payload(opaque: opaque), additionalIntermediateCertificates: [intermediate],
+                                  certificate: leaf, privateKey: key, detached: false)
+        return Data(signed).base64EncodedString()
+    }
+
+    /// What Apple's `verifyReceipt` does first: open the container, check that this store's leaf signed it, then read
+    /// the payload.
+    public func open(_ base64: String) -> ReceiptCheck {
+        guard let data = Data(base64Encoded: base64), let signed = try? SignedContent(der: [UInt8](data)) else { return .malformed }
+        guard let signature = try? P256.Signing.ECDSASignature(derRepresentation: signed.signature),
+              publicKey.isValidSignature(signature, for: signed.content)
+        else { return .notAuthenticated }
+        guard let receipt = try? Receipt(payload: signed.content) else { return .malformed }
+        return .valid(receipt)
+    }
+}
