@@ -105,7 +105,12 @@ struct ReceiptCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "receipt",
         abstract: "Print a device's app receipt (base64), as the app sends it to its server to verify.",
-        discussion: "It lists the device's unfinished transactions and every non-consumable and subscription purchase; POST it to verifyReceipt.")
+        discussion: """
+            It lists the device's unfinished transactions and every non-consumable and subscription purchase; POST it to \
+            verifyReceipt. It is Apple's format: base64 of a PKCS#7 (CMS) container of Apple's ASN.1 receipt, signed by \
+            the chain `iapsim certs` writes; `base64 -d | openssl cms -verify -inform DER -noverify | openssl asn1parse \
+            -inform DER` shows it.
+            """)
 
     @OptionGroup var data: DataOptions
     @OptionGroup var catalog: CatalogOption
