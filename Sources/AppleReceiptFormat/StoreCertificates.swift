@@ -12,7 +12,7 @@ public struct StoreCertificates: Sendable {
     public let leaf: [UInt8]
     public let intermediate: [UInt8]
     public let root: [UInt8]
-    /// The leaf's key, which signs every JWS.
+    /// The leaf's key, which signs every JWS and every app receipt.
     public let signingKey: P256.Signing.PrivateKey
 
     /// Apple's `1.2.840.113635.100.6.11.1`: the leaf signs App Store data.
