@@ -59,6 +59,13 @@ extension DataDirectory {
         }
     }
 
+    /// The folder `path` is in: "" for a name alone (the current folder), "/" for one at the root. Foundation's
+    /// `deletingLastPathComponent` traps on a one-letter relative path (`--data-dir d`).
+    public static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
     /// Creates the folder if needed and takes the lock; nil when another iapsim holds it (what was created is undone).
     public func claim() throws(DataDirectoryError) -> DataDirectoryClaim? {
         try checkPath()
@@ -67,7 +74,7 @@ extension DataDirectory {
         var folder = path
         while !folder.isEmpty, folder != "/", folder != ".", !FileManager.default.fileExists(atPath: folder) {
             missing.insert(folder, at: 0)
-            folder = (folder as NSString).deletingLastPathComponent
+            folder = Self.parent(of: folder)
         }
         for folder in missing {
             guard mkdir(folder, 0o755) == 0 || errno == EEXIST else {

@@ -48,6 +48,15 @@ struct DataFileInputTests {
         #expect(after.map { bytes(directory.path + "/" + $0) } == before, "a file changed", sourceLocation: sourceLocation)
     }
 
+    @Test("a data folder's parents, as claiming it walks up to make the missing ones: a one-letter name too (`--data-dir d` crashed)")
+    func parents() {
+        #expect(DataDirectory.parent(of: "d") == "")
+        #expect(DataDirectory.parent(of: "a/b") == "a")
+        #expect(DataDirectory.parent(of: "/x") == "/")
+        #expect(DataDirectory.parent(of: "/tmp/x/y") == "/tmp/x")
+        #expect(DataDirectory.parent(of: "./d") == ".")
+    }
+
     @Test("a party's file cut to 0 bytes is named, not silently re-created empty", arguments: ["store.sqlite", "backend.sqlite", "client-keychain.sqlite"])
     func emptyFile(_ name: String) throws {
         let directory = try settledDirectory()
