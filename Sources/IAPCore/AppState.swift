@@ -152,14 +152,20 @@ public struct HUD: Sendable, Equatable {
         /// Another Apple ID signed in while the payment sheet was up: the payment is the first one's, and finishes when
         /// it signs in again.
         case appleIdChanged
+        /// The payment sheet of a subscription the Apple ID is already on (another app account of it, or the same):
+        /// Apple charges nothing.
+        case alreadySubscribed
         /// The backend keeps what was bought again or restored with the app user who had it (A2's "keep").
         case otherAccount
 
         /// A wait, as opposed to an outcome that Esc dismisses.
-        public var isWaiting: Bool { self == .purchasing || self == .alreadyOwned || self == .confirming || self == .restoring }
+        public var isWaiting: Bool { isPaymentSheet || self == .confirming || self == .restoring }
 
         /// The payment sheet is up: Esc is its Cancel.
-        public var isPaymentSheet: Bool { self == .purchasing || self == .alreadyOwned }
+        public var isPaymentSheet: Bool { self == .purchasing || isFreeSheet }
+
+        /// Apple's sheet for what the Apple ID has already: nothing to pay.
+        public var isFreeSheet: Bool { self == .alreadyOwned || self == .alreadySubscribed }
     }
 
     public var kind: Kind

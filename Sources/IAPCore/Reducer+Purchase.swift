@@ -77,7 +77,10 @@ extension AppState {
             if ours {
                 device.purchase?.transactionId = transaction.id
                 // S7: the sheet says it is owned already and will be restored for free.
-                if transaction.originalTransactionId != nil, device.hud?.kind == .purchasing { device.hud?.kind = .alreadyOwned }
+                if transaction.originalTransactionId != nil, device.hud?.kind == .purchasing {
+                    let subscribed = product(transaction.productId)?.kind == .subscription
+                    device.hud?.kind = subscribed ? .alreadySubscribed : .alreadyOwned
+                }
             }
             return []
         case .deferred:
@@ -196,7 +199,8 @@ extension AppState {
         if order.status == .pending, order.attempts == 0, device.purchase?.transactionId == order.transactionId,
            device.hud?.kind.isPaymentSheet == true {
             // A restore keeps saying what it is: owned already, coming back for free.
-            device.hud = HUD(device.hud?.kind == .alreadyOwned ? .alreadyOwned : .confirming, productId: order.productId, transactionId: order.transactionId)
+            let kind = device.hud?.kind ?? .confirming
+            device.hud = HUD(kind.isFreeSheet ? kind : .confirming, productId: order.productId, transactionId: order.transactionId)
             session?.queue.priority = order.transactionId
         }
         return pumpVerifyQueue()

@@ -5,7 +5,7 @@ public enum VisibleState {
     public static let ids: [String] = own + ListPanels.all.map(\.stateId).filter { !own.contains($0) }
 
     private static let own: [String] = [
-        "login", "products", "products-pending", "loading", "no-products", "products-failed", "hud-purchasing", "hud-already-owned",
+        "login", "products", "products-pending", "loading", "no-products", "products-failed", "hud-purchasing", "hud-already-owned", "hud-already-subscribed",
         "hud-backgrounded", "hud-confirming", "hud-confirming-retry", "hud-success", "hud-restoring", "hud-restored",
         "hud-nothing-to-restore", "hud-restore-failed", "hud-failed",
         "hud-cancelled", "hud-deferred", "hud-plan-changed", "hud-other-account", "hud-apple-id-changed", "hud-disabled", "hud-verify-failed", "hud-jailbroken",
@@ -73,6 +73,7 @@ extension HUD.Kind {
         case .planChanged: "plan-changed"
         case .appleIdChanged: "apple-id-changed"
         case .otherAccount: "other-account"
+        case .alreadySubscribed: "already-subscribed"
         }
     }
 }

@@ -124,6 +124,13 @@ public struct GalleryScreen: Sendable {
                 state.hud = HUD(.alreadyOwned, productId: "com.iapsim.noads")
                 return state
             },
+            GalleryScreen("hud-already-subscribed") { lang in
+                var state = shopping(lang)
+                state.selection = 5
+                state.device.appleId = "sandbox-1"
+                state.hud = HUD(.alreadySubscribed, productId: "com.iapsim.vip.monthly")
+                return state
+            },
             hud(.backgrounded),
             hud(.confirming),
             GalleryScreen("hud-confirming-retry") { lang in

@@ -88,7 +88,12 @@ struct AppleIdTests {
         app.buy(Self.monthly)
         app.logIn("bob")
         #expect(app.parties.store.subscriptions(account: "bob").map(\.productId) == [Self.monthly])
-        app.buy(Self.monthly)
+        let index = shippedCatalog.firstIndex { $0.id == Self.monthly }!
+        for _ in 0..<index { app.press(.down) }
+        app.press(.enter)
+        app.advance(0.5)
+        #expect(app.screen().contains("You're currently subscribed to this."))
+        app.advance(5)
         #expect(try app.charges().filter { $0.transaction.productId == Self.monthly }.count == 1)
         // Each app user on a device where no Apple ID was signed in pays with one of their own, as before.
         let own = try Harness(user: "alice")

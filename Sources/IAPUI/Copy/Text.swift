@@ -25,6 +25,8 @@ public enum Text: String, Sendable, CaseIterable {
     case restoreFailed, restoreInBackground
     /// Another Apple ID signed in with a payment on the sheet; the badge naming the device's Apple ID.
     case appleIdChanged, appleIdBadge
+    /// Apple's sheet for a subscription the Apple ID is on already.
+    case alreadySubscribed
     case continuesInBackground, unclaimed
     case appTitle, loginPrompt, loginHint, user, pending, balance, balanceUnknown, coins, owned, products
     /// The product request failed (an empty list is SPEC's `no-products`); what asks again; the identifiers to buy by.
@@ -84,6 +86,7 @@ public enum Text: String, Sendable, CaseIterable {
         case .appleIdChanged: Localized(en: "Apple ID changed: this payment waits for its Apple ID",
                                         zh: "Apple ID 已更换:此付款等待原 Apple ID")
         case .appleIdBadge: Localized(en: "Apple ID", zh: "Apple ID")
+        case .alreadySubscribed: Localized(en: "You're currently subscribed to this.", zh: "你目前已订阅此项目。")
         case .alreadyOwned: Localized(en: "You've already purchased this. It will be restored for free.", zh: "你已购买过此项目,将免费为你恢复。")
         case .otherAccount: Localized(en: "This purchase belongs to another account", zh: "此购买属于另一个账号")
         case .unclaimed: Localized(en: "? unclaimed, for support", zh: "? 未认领,待客服")
@@ -213,6 +216,7 @@ extension HUD.Kind {
         case .planChanged: .planChanged
         case .appleIdChanged: .appleIdChanged
         case .otherAccount: .otherAccount
+        case .alreadySubscribed: .alreadySubscribed
         }
     }
 }

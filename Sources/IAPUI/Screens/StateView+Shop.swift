@@ -78,7 +78,7 @@ extension StateView {
         // A restore of the whole account names no one product.
         guard hud.productId != nil else { return [] }
         // A restore costs nothing: the product without a price.
-        var lines = [hud.kind == .alreadyOwned || hud.kind == .restored ? productTitle(hud.productId) : productLine(hud.productId)]
+        var lines = [hud.kind.isFreeSheet || hud.kind == .restored ? productTitle(hud.productId) : productLine(hud.productId)]
         switch hud.kind {
         case .confirming:
             if let id = hud.transactionId, let order = state.orders[id], order.attempts > 0 {
@@ -98,7 +98,7 @@ extension StateView {
 
     private func footer(_ kind: HUD.Kind) -> String {
         switch kind {
-        case .purchasing, .alreadyOwned: Text.escCancel(lang)
+        case .purchasing, .alreadyOwned, .alreadySubscribed: Text.escCancel(lang)
         case .confirming: Text.inBackground(lang)
         case .restoring: Text.restoreInBackground(lang)
         default: Text.escClose(lang)
@@ -107,7 +107,7 @@ extension StateView {
 
     private func textStyle(_ kind: HUD.Kind) -> Style {
         switch kind {
-        case .purchasing, .alreadyOwned, .confirming, .deferred, .backgrounded, .restoring, .appleIdChanged: theme.waiting
+        case .purchasing, .alreadyOwned, .alreadySubscribed, .confirming, .deferred, .backgrounded, .restoring, .appleIdChanged: theme.waiting
         case .success, .restored, .planChanged: theme.good
         case .nothingToRestore, .otherAccount: theme.plain
         case .failed, .cancelled, .disabled, .verifyFailed, .jailbroken, .restoreFailed: theme.bad
