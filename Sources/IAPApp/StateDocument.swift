@@ -87,9 +87,12 @@ struct StoreTransactionEntry: Encodable {
     let consumption: String?
     /// Apple's fields, for what Apple lists in a receipt (purchased and restored transactions); nil otherwise.
     var apple: Receipt.Entry?
+    /// The app users who hold the purchase it is or repeats, by the backend's restore policy: what is owned for ever and
+    /// subscriptions, once the backend has credited it.
+    var heldBy: [String]?
 
     private enum Key: String, CodingKey {
-        case transactionId, productId, state, finished, applicationUsername, error, account, originalTransactionId, device, appleOrderId, consumption
+        case transactionId, productId, state, finished, applicationUsername, error, account, originalTransactionId, device, appleOrderId, consumption, heldBy
         case original_transaction_id, purchase_date_ms, original_purchase_date_ms, subscription_group_identifier, expires_date_ms
         case is_trial_period, is_in_intro_offer_period, web_order_line_item_id, cancellation_date_ms, cancellation_reason
     }
@@ -108,6 +111,7 @@ struct StoreTransactionEntry: Encodable {
         try out.encode(device, forKey: .device)
         try out.encodeIfPresent(appleOrderId, forKey: .appleOrderId)
         try out.encodeIfPresent(consumption, forKey: .consumption)
+        try out.encodeIfPresent(heldBy, forKey: .heldBy)
         guard let apple else { return }
         try out.encode(apple.original_transaction_id, forKey: .original_transaction_id)
         try out.encode(apple.purchase_date_ms, forKey: .purchase_date_ms)

@@ -85,7 +85,20 @@ public enum StateReport {
                                       .init(originalTransactionId: $0.originalTransactionId, productId: $0.productId, from: $0.from, to: $0.to,
                                             policy: $0.policy, at: iso($0.at))
                                   })
-        return StateDocument(store: .init(transactions: store.transactions), backend: support,
+        // Who holds each purchase of what is kept (never a consumable's: a backlog of them needs no look).
+        var transactions = store.transactions
+        if files.fileExists(atPath: directory.backend) {
+            let kept = ownedOnce.union(catalog.filter { $0.subscription != nil }.map(\.id))
+            try read(directory.backend, as: .backend) { db in
+                for index in transactions.indices where kept.contains(transactions[index].productId)
+                    && ["purchased", "restored"].contains(transactions[index].state) {
+                    let original = transactions[index].originalTransactionId ?? transactions[index].transactionId
+                    let holders = try BackendDatabase.heldBy(db, original: original)
+                    if !holders.isEmpty { transactions[index].heldBy = holders }
+                }
+            }
+        }
+        return StateDocument(store: .init(transactions: transactions), backend: support,
                              client: .init(users: client, devices: devices), accounts: users, asOf: iso(asOf))
     }
 

@@ -76,6 +76,19 @@ extension BackendDatabase {
         return moved ? holding : [owner]
     }
 
+    /// Who holds the purchase `original` now, for `iapsim state`: a chain's subscriber and whoever a share added; a
+    /// non-consumable's holders by the policy, else the app user its live credit is of. Empty when the backend has
+    /// neither (not verified yet, or refunded).
+    public static func heldBy(_ db: Database, original: String) throws -> [String] {
+        let moved = try db.tableExists("holding")
+        if let subscriber = try String.fetchOne(db, sql: "SELECT user FROM entitlement WHERE originalTransactionId = ?", arguments: [original]) {
+            return moved ? try holders(db, original: original, owner: subscriber, subscription: true) : [subscriber]
+        }
+        guard let owner = try String.fetchOne(db, sql: "SELECT user FROM credit WHERE transactionId = ? AND revokedAt IS NULL", arguments: [original])
+        else { return [] }
+        return moved ? try holders(db, original: original, owner: owner, subscription: false) : [owner]
+    }
+
     /// The app user a subscription chain's renewals are credited to now (nil: the backend has not seen the chain).
     func subscriber(of chain: String) throws -> String? {
         try queue.inDatabase { db in

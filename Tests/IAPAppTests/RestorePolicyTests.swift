@@ -45,6 +45,10 @@ struct RestorePolicyTests {
         let backend = state["backend"] as! [String: Any]
         #expect(backend["restorePolicy"] as? String == "transfer")
         #expect((backend["transfers"] as? [[String: Any]])?.map { "\($0["from"]!)→\($0["to"]!)" } == ["alice→bob"])
+        // Per purchase: the Apple ID it was paid with, and the app user who holds it now.
+        let bought = ((state["store"] as! [String: Any])["transactions"] as! [[String: Any]]).filter { $0["productId"] as? String == Self.noAds }
+        #expect(bought.map { $0["account"] as? String } == ["sandbox-1", "sandbox-1"])
+        #expect(bought.map { $0["heldBy"] as? [String] } == [["bob"], ["bob"]])
         // Back again: alice restores, and it is hers once more.
         app.logIn("alice")
         app.runtime.send(.intent(.restorePurchases))
