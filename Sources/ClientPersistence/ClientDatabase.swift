@@ -105,6 +105,10 @@ public final class ClientDatabase: ClientVault {
         ("v7-intent-apple-id", { db in
             try db.execute(sql: "ALTER TABLE intent ADD COLUMN appleId TEXT")
         }),
+        // The Apple ID whose queue an order's transaction is in: it is finished, or known finished, only while signed in.
+        ("v8-order-apple-id", { db in
+            try db.execute(sql: "ALTER TABLE pendingOrder ADD COLUMN appleId TEXT")
+        }),
     ]
 
     /// Closes both files: SQLite folds each WAL into its file and removes it. Nothing may be read or written after.
@@ -173,8 +177,8 @@ public final class ClientDatabase: ClientVault {
             }
             try db.cachedStatement(sql: """
                 INSERT INTO pendingOrder (transactionId, user, productId, orderId, purchasedAt, price, receiptHash, attempts, lastAttemptAt, status, amount, currency,
-                                          claimsOwnership)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                          claimsOwnership, appleId)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (transactionId) DO UPDATE SET
                     orderId = excluded.orderId, receiptHash = excluded.receiptHash, attempts = excluded.attempts,
                     lastAttemptAt = excluded.lastAttemptAt, status = excluded.status
@@ -182,7 +186,7 @@ public final class ClientDatabase: ClientVault {
                 """).execute(arguments: [
                     order.transactionId, order.user, order.productId, order.orderId, order.purchasedAt.timeIntervalSince1970,
                     order.price?.shown ?? "", order.receiptHash, order.attempts, order.lastAttemptAt?.timeIntervalSince1970, order.status.rawValue,
-                    order.price?.value?.stored, order.price?.value?.currency, order.claimsOwnership,
+                    order.price?.value?.stored, order.price?.value?.currency, order.claimsOwnership, order.appleId,
                 ])
         }
         let stored = try keychain.inDatabase { db in
@@ -246,7 +250,7 @@ public final class ClientDatabase: ClientVault {
     public static func holdings(_ db: Database) throws -> (orders: [PendingOrder], intents: [PaymentIntent]) {
         let present = Set(try db.columns(in: "pendingOrder").map(\.name))
         let columns = columnsBeforeValues + (present.contains("amount") ? ", amount, currency" : ", NULL, NULL")
-            + (present.contains("claimsOwnership") ? ", claimsOwnership" : ", 0")
+            + (present.contains("claimsOwnership") ? ", claimsOwnership" : ", 0") + (present.contains("appleId") ? ", appleId" : ", NULL")
         return (try allOrders(db, columns: columns), try db.tableExists("intent") ? try intents(db) : [])
     }
 
@@ -264,7 +268,7 @@ public final class ClientDatabase: ClientVault {
     }
 
     /// Read by position: a backlog of thousands is decoded at login, and lookups by name cost more.
-    private static let columns = columnsBeforeValues + ", amount, currency, claimsOwnership"
+    private static let columns = columnsBeforeValues + ", amount, currency, claimsOwnership, appleId"
 
     private static let columnsBeforeValues = "transactionId, user, productId, orderId, purchasedAt, price, receiptHash, attempts, lastAttemptAt, status"
 
@@ -275,7 +279,7 @@ public final class ClientDatabase: ClientVault {
             receiptHash: row.text(6),
             attempts: row[7], lastAttemptAt: row.real(8).map(Date.init(timeIntervalSince1970:)),
             status: PendingOrder.Status(rawValue: row[9]) ?? .pending,
-            claimsOwnership: row[12]
+            claimsOwnership: row[12], appleId: row.text(13)
         )
     }
 

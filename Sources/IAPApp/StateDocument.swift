@@ -16,6 +16,13 @@ struct StateDocument: Encodable {
 
     struct StorePart: Encodable {
         let transactions: [StoreTransactionEntry]
+        /// Each Apple ID signed in on a device (A1): where, and its subscription chains as StoreKit reports them.
+        let appleIds: [String: AppleIdEntry]
+    }
+
+    struct AppleIdEntry: Encodable {
+        let signedInOn: [String]
+        let subscriptions: [SubscriptionEntry]
     }
 
     struct BackendPart: Encodable {

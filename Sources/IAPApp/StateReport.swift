@@ -51,9 +51,11 @@ public enum StateReport {
                  + "\(consumedAsCoins.count == 1 ? "it" : "them"), as for a consumable; not counted as owned (give the catalog the data was made with: --catalog FILE)")
         }
         let notKept = Set(backend.credited.map(\.productId)).subtracting(ownedOnce).union(consumedAsCoins)
-        let people = Set(backend.credited.map(\.user)).union(backend.revoked.map(\.credit.user)).union(backend.entitlements.map(\.user))
+        let backendUsers = Set(backend.credited.map(\.user)).union(backend.revoked.map(\.credit.user)).union(backend.entitlements.map(\.user))
             .union(backend.held.keys)
-            .union(store.subscriptions.map(\.account)).union(store.transactions.compactMap(\.account))
+        // An Apple ID signed in on a device is not an app user: its chains are listed under `appleIds`, not as an account.
+        let people = backendUsers.union(Set(store.subscriptions.map(\.account)).union(store.transactions.compactMap(\.account))
+            .subtracting(store.signedIn.values))
         var users: [String: UserHoldings] = [:]
         for user in people {
             let owned = BackendDatabase.owned(credited: backend.held[user] ?? [],
@@ -98,7 +100,11 @@ public enum StateReport {
                 }
             }
         }
-        return StateDocument(store: .init(transactions: transactions), backend: support,
+        let appleIds = Dictionary(grouping: store.signedIn, by: \.value).mapValues { signedIn in
+            StateDocument.AppleIdEntry(signedInOn: signedIn.map(\.key).sorted(),
+                                       subscriptions: store.subscriptions.filter { $0.account == signedIn[0].value }.map(subscriptionEntry))
+        }
+        return StateDocument(store: .init(transactions: transactions, appleIds: appleIds), backend: support,
                              client: .init(users: client, devices: devices), accounts: users, asOf: iso(asOf))
     }
 
@@ -107,6 +113,8 @@ public enum StateReport {
     private struct StoreHoldings {
         var transactions: [StoreTransactionEntry] = []
         var subscriptions: [SubscriptionSnapshot] = []
+        /// The Apple ID signed in on each device that ever had one.
+        var signedIn: [String: String] = [:]
         /// The store's clock as it last acted or was last noted (a skip, a quit), and never before its latest transaction
         /// or refund.
         var clock: Date?
@@ -115,6 +123,10 @@ public enum StateReport {
     private static func storeHoldings(_ db: Database) throws -> StoreHoldings {
         var holdings = StoreHoldings()
         holdings.subscriptions = try StoreDatabase.subscriptionSnapshots(db)
+        if try db.tableExists("signedInAppleId") {
+            holdings.signedIn = Dictionary(try Row.fetchAll(db, sql: "SELECT device, appleId FROM signedInAppleId").map { ($0[0] as String, $0[1] as String) },
+                                           uniquingKeysWith: { first, _ in first })
+        }
         let reported = try StoreDatabase.reportedTransactions(db)
         holdings.transactions = reported.map { reported in
             let transaction = reported.record.transaction

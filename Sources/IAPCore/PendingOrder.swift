@@ -37,11 +37,14 @@ public struct PendingOrder: Sendable, Equatable {
     /// then may the backend's restore policy give them what another app user of the same Apple ID holds (A2). A
     /// transaction the user only carries (a renewal, a restore re-delivered to whoever is logged in) claims nothing.
     public let claimsOwnership: Bool
+    /// The Apple ID signed in when it was claimed, whose queue the transaction was in (nil: each app user's own): the
+    /// store shows it, and finishes it, only while that Apple ID is signed in.
+    public let appleId: String?
 
     public init(
         transactionId: String, user: String, productId: String, orderId: String?, purchasedAt: Date,
         price: Price?, receiptHash: String?, attempts: Int = 0, lastAttemptAt: Date? = nil, status: Status = .pending,
-        claimsOwnership: Bool = false
+        claimsOwnership: Bool = false, appleId: String? = nil
     ) {
         self.transactionId = transactionId
         self.user = user
@@ -54,5 +57,6 @@ public struct PendingOrder: Sendable, Equatable {
         self.lastAttemptAt = lastAttemptAt
         self.status = status
         self.claimsOwnership = claimsOwnership
+        self.appleId = appleId
     }
 }

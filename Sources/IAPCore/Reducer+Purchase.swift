@@ -159,7 +159,8 @@ extension AppState {
             price: price(of: transaction.productId),
             receiptHash: nil,
             // Evidence that the owner pressed Buy (an intent of theirs) or Restore for this very transaction.
-            claimsOwnership: intent != nil || device.restorer(of: transaction) == owner
+            claimsOwnership: intent != nil || device.restorer(of: transaction) == owner,
+            appleId: device.appleId
         )
         return [.persist(order, closingIntent: intent)]
     }

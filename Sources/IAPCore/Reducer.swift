@@ -195,8 +195,9 @@ extension AppState {
             effects.append(.closeIntent(stale.id))
         }
         effects += retryUnclaimed()
-        // A verdict reached before a crash: finish it if the store still holds it, else the store already did.
-        for order in orders.values where order.status != .pending {
+        // A verdict reached before a crash: finish it if the store still holds it, else the store already did. The queue
+        // shows only the signed-in Apple ID's: another Apple ID's order waits for a login while that one is signed in.
+        for order in orders.values where order.status != .pending && order.appleId == device.appleId {
             if device.storeQueue[order.transactionId] != nil {
                 effects.append(.finish(transactionId: order.transactionId, user: name))
             } else {

@@ -17,13 +17,8 @@ struct AppleIdTests {
 
     @Test("bob re-buys what alice bought with the phone's Apple ID: Apple's sheet says already purchased and charges nothing")
     func rebuyFromAnotherAppAccountIsFree() throws {
-        let app = try Harness(user: "alice")
-        signIn(app, "sandbox-1")
-        app.advance(0.5)
-        app.buy(Self.noAds)
-        app.logIn("bob")
-        let index = shippedCatalog.firstIndex { $0.id == Self.noAds }!
-        for _ in 0..<index { app.press(.down) }
+        let app = try Harness.aliceBoughtThenBob(Self.noAds)
+        app.select(Self.noAds)
         app.press(.enter)
         app.advance(0.5)
         #expect(app.screen().contains("You've already purchased this"))
@@ -61,11 +56,7 @@ struct AppleIdTests {
 
     @Test("Restore Purchases brings back what the signed-in Apple ID owns, whoever is logged in")
     func restoreIsTheAppleIds() throws {
-        let app = try Harness(user: "alice")
-        signIn(app, "sandbox-1")
-        app.advance(0.5)
-        app.buy(Self.noAds)
-        app.logIn("bob")
+        let app = try Harness.aliceBoughtThenBob(Self.noAds)
         app.runtime.send(.intent(.restorePurchases))
         app.advance(5)
         #expect(app.screen().contains("Purchases restored (1)"))
@@ -82,14 +73,9 @@ struct AppleIdTests {
 
     @Test("one subscription per group per Apple ID: bob subscribing where alice's Apple ID is subscribed is charged nothing")
     func oneSubscriptionPerAppleId() throws {
-        let app = try Harness(user: "alice")
-        signIn(app, "sandbox-1")
-        app.advance(0.5)
-        app.buy(Self.monthly)
-        app.logIn("bob")
+        let app = try Harness.aliceBoughtThenBob(Self.monthly)
         #expect(app.parties.store.subscriptions(account: "bob").map(\.productId) == [Self.monthly])
-        let index = shippedCatalog.firstIndex { $0.id == Self.monthly }!
-        for _ in 0..<index { app.press(.down) }
+        app.select(Self.monthly)
         app.press(.enter)
         app.advance(0.5)
         #expect(app.screen().contains("You're currently subscribed to this."))

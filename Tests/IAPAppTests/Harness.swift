@@ -67,11 +67,27 @@ final class Harness {
 
     func advance(_ seconds: Double) { session.advance(seconds) }
 
-    /// Selects `productId` in the shipped catalog, buys it, waits for the sheet and closes it.
-    func buy(_ productId: String) {
+    /// alice bought `productId` with the phone's Apple ID `sandbox-1`, then bob logged in on the phone (A1).
+    static func aliceBoughtThenBob(_ productId: String, policy: RestorePolicy? = nil) throws -> Harness {
+        let app = try Harness(user: "alice")
+        if let policy { app.parties.backend.restorePolicy = policy }
+        app.runtime.send(.intent(.signInAppleId("sandbox-1")))
+        app.advance(0.5)
+        app.buy(productId)
+        app.logIn("bob")
+        return app
+    }
+
+    /// Moves the product list's cursor to `productId` in the shipped catalog.
+    func select(_ productId: String) {
         let index = shippedCatalog.firstIndex { $0.id == productId }!
         for _ in 0..<shippedCatalog.count { press(.up) }
         for _ in 0..<index { press(.down) }
+    }
+
+    /// Selects `productId` in the shipped catalog, buys it, waits for the sheet and closes it.
+    func buy(_ productId: String) {
+        select(productId)
         press(.enter)
         advance(5)
         press(.escape)

@@ -11,24 +11,13 @@ import Testing
 struct RestorePolicyTests {
     static let noAds = "com.iapsim.noads"
 
-    /// alice buys Remove Ads with the phone's Apple ID, then bob logs in on the phone.
-    private func aliceBoughtThenBob(policy: RestorePolicy? = nil) throws -> Harness {
-        let app = try Harness(user: "alice")
-        if let policy { app.parties.backend.restorePolicy = policy }
-        app.runtime.send(.intent(.signInAppleId("sandbox-1")))
-        app.advance(0.5)
-        app.buy(Self.noAds)
-        app.logIn("bob")
-        return app
-    }
-
     private func owns(_ app: Harness, _ user: String) throws -> Bool {
         try app.parties.backend.accountNow(user: user).owned.contains(Self.noAds)
     }
 
     @Test("transfer (the default): bob's free re-buy moves Remove Ads to him, alice loses it, the move is written down")
     func transferOnRebuy() throws {
-        let app = try aliceBoughtThenBob()
+        let app = try Harness.aliceBoughtThenBob(Self.noAds)
         #expect(app.parties.backend.restorePolicy == .transfer)
         app.buy(Self.noAds)
         #expect(try owns(app, "bob"))
@@ -49,6 +38,10 @@ struct RestorePolicyTests {
         let bought = ((state["store"] as! [String: Any])["transactions"] as! [[String: Any]]).filter { $0["productId"] as? String == Self.noAds }
         #expect(bought.map { $0["account"] as? String } == ["sandbox-1", "sandbox-1"])
         #expect(bought.map { $0["heldBy"] as? [String] } == [["bob"], ["bob"]])
+        // The Apple ID is listed as one, where it is signed in, not as an app user.
+        #expect(accounts["sandbox-1"] == nil)
+        let appleIds = (state["store"] as! [String: Any])["appleIds"] as? [String: [String: Any]]
+        #expect(appleIds?["sandbox-1"]?["signedInOn"] as? [String] == ["phone"])
         // Back again: alice restores, and it is hers once more.
         app.logIn("alice")
         app.runtime.send(.intent(.restorePurchases))
@@ -59,9 +52,8 @@ struct RestorePolicyTests {
 
     @Test("keep: bob is told the purchase belongs to another account, and it stays alice's")
     func keepTellsTheOther() throws {
-        let app = try aliceBoughtThenBob(policy: .keep)
-        let index = shippedCatalog.firstIndex { $0.id == Self.noAds }!
-        for _ in 0..<index { app.press(.down) }
+        let app = try Harness.aliceBoughtThenBob(Self.noAds, policy: .keep)
+        app.select(Self.noAds)
         app.press(.enter)
         app.advance(5)
         #expect(app.screen().contains("This purchase belongs to another account"))
@@ -78,7 +70,7 @@ struct RestorePolicyTests {
 
     @Test("share: bob's restore lets both hold it")
     func shareOnRestore() throws {
-        let app = try aliceBoughtThenBob(policy: .share)
+        let app = try Harness.aliceBoughtThenBob(Self.noAds, policy: .share)
         app.runtime.send(.intent(.restorePurchases))
         app.advance(5)
         #expect(app.screen().contains("Purchases restored (1)"))
@@ -88,7 +80,7 @@ struct RestorePolicyTests {
 
     @Test("only who pressed claims: bob's restore, killed before it was saved, comes back to carol, who carries it and gains nothing")
     func carriedRestoreClaimsNothing() throws {
-        let app = try aliceBoughtThenBob()
+        let app = try Harness.aliceBoughtThenBob(Self.noAds)
         app.session.set(.crashAt, FaultArm(value: "persist", once: true))
         app.runtime.send(.intent(.restorePurchases))
         app.advance(5)
