@@ -3,41 +3,12 @@ import Foundation
 import IAPCore
 import JWTKit
 
-/// Apple's `JWSTransactionDecodedPayload`, field for field: what a signed transaction says.
-public struct JWSTransaction: JWTPayload, Equatable {
-    public var originalTransactionId: String
-    public var transactionId: String
-    public var webOrderLineItemId: String?
-    public var bundleId: String
-    public var productId: String
-    public var subscriptionGroupIdentifier: String?
-    public var purchaseDate: Int64
-    public var originalPurchaseDate: Int64
-    public var expiresDate: Int64?
-    public var quantity: Int
-    /// "Consumable", "Non-Consumable", "Auto-Renewable Subscription", "Non-Renewing Subscription".
-    public var type: String
-    /// The purchase's `applicationUsername` when it is a UUID, as StoreKit carries it over, or the one a team's server set.
-    public var appAccountToken: String?
-    public var inAppOwnershipType: String
-    public var signedDate: Int64
-    /// 1 an issue in the app, 0 another reason; with `revocationDate`, only when Apple refunded it.
-    public var revocationReason: Int?
-    public var revocationDate: Int64?
-    /// An upgrade ended this charge early: it is no longer the subscription's.
-    public var isUpgraded: Bool?
-    /// 1: an introductory offer (a free trial or an intro price).
-    public var offerType: Int?
-    public var offerDiscountType: String?
-    public var environment: String
-    /// "PURCHASE" or "RENEWAL".
-    public var transactionReason: String
-    public var storefront: String
-    public var storefrontId: String
-
+/// A signed transaction is what JWTKit signs and verifies.
+extension JWSTransaction: JWTPayload {
     public func verify(using algorithm: some JWTAlgorithm) throws {}
 
     public init(_ transaction: AppleTransaction, signedAt signed: Date) {
+        self.init()
         let entry = transaction.entry
         let ms = { (text: String?) in text.flatMap(Int64.init) }
         originalTransactionId = entry.original_transaction_id

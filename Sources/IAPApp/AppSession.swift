@@ -223,7 +223,7 @@ public final class AppSession {
             view.support = ((try? database.appleQueue(limit: rows)) ?? []).map { .retryingApple(transactionId: $0.transactionId, attempts: $0.attempts, status: $0.lastStatus) }
                 + ((try? database.clientAlarms(limit: rows)) ?? []).map { .clientAlarm(kind: $0.kind, user: $0.user, text: $0.text) }
                 + ((try? database.receiptReplays(limit: rows)) ?? []).map { .replay(transactionId: $0.transactionId, by: $0.user, first: $0.firstUser) }
-                + ((try? database.transfers()) ?? []).suffix(rows).map { .moved(productId: $0.productId, from: $0.from, to: $0.to, policy: $0.policy) }
+                + ((try? database.transfers(latest: rows)) ?? []).map { .moved(productId: $0.productId, from: $0.from, to: $0.to, policy: $0.policy) }
                 + state.device.unclaimed.prefix(rows).compactMap {
                     (try? SupportDesk.look(at: $0.id, store: parties.store.database, backend: database)).flatMap { $0 }.map(InspectorView.SupportLine.unclaimed)
                 }

@@ -26,7 +26,13 @@ public enum StateReport {
             throw DataDirectoryError(description: "\(directory.path) holds no iapsim data (no store.sqlite, backend.sqlite or client-keychain.sqlite); check --data-dir")
         }
         let store = files.fileExists(atPath: directory.store) ? try read(directory.store, as: .store, storeHoldings) : StoreHoldings()
-        let backend = files.fileExists(atPath: directory.backend) ? try read(directory.backend, as: .backend, backendHoldings) : BackendHoldings()
+        // Who holds each purchase of what is kept is read with the rest of the backend (never a consumable's: a backlog of
+        // them needs no look).
+        let kept = Set(catalog.filter { $0.kind.isKept || $0.subscription != nil }.map(\.id))
+        let purchases = Set(store.transactions.filter { kept.contains($0.productId) && ["purchased", "restored"].contains($0.state) }
+            .map { $0.originalTransactionId ?? $0.transactionId })
+        let backend = files.fileExists(atPath: directory.backend)
+            ? try read(directory.backend, as: .backend) { try backendHoldings($0, holdersOf: purchases) } : BackendHoldings()
         let client = files.fileExists(atPath: directory.keychain) ? try read(directory.keychain, as: .keychain, clientUsers) : [:]
         var devices: [String: StateDocument.DeviceEntry] = [:]
         for name in directory.deviceNames.dropFirst() {
@@ -87,18 +93,9 @@ public enum StateReport {
                                       .init(originalTransactionId: $0.originalTransactionId, productId: $0.productId, from: $0.from, to: $0.to,
                                             policy: $0.policy, at: iso($0.at))
                                   })
-        // Who holds each purchase of what is kept (never a consumable's: a backlog of them needs no look).
         var transactions = store.transactions
-        if files.fileExists(atPath: directory.backend) {
-            let kept = ownedOnce.union(catalog.filter { $0.subscription != nil }.map(\.id))
-            try read(directory.backend, as: .backend) { db in
-                for index in transactions.indices where kept.contains(transactions[index].productId)
-                    && ["purchased", "restored"].contains(transactions[index].state) {
-                    let original = transactions[index].originalTransactionId ?? transactions[index].transactionId
-                    let holders = try BackendDatabase.heldBy(db, original: original)
-                    if !holders.isEmpty { transactions[index].heldBy = holders }
-                }
-            }
+        for index in transactions.indices {
+            transactions[index].heldBy = backend.heldBy[transactions[index].originalTransactionId ?? transactions[index].transactionId]
         }
         let appleIds = Dictionary(grouping: store.signedIn, by: \.value).mapValues { signedIn in
             StateDocument.AppleIdEntry(signedInOn: signedIn.map(\.key).sorted(),
@@ -168,9 +165,11 @@ public enum StateReport {
         /// and shares included).
         var held: [String: [String]] = [:]
         var entitled: [String: [Entitlement]] = [:]
+        /// Who holds each purchase asked about, when the backend has one.
+        var heldBy: [String: [String]] = [:]
     }
 
-    private static func backendHoldings(_ db: Database) throws -> BackendHoldings {
+    private static func backendHoldings(_ db: Database, holdersOf purchases: Set<String>) throws -> BackendHoldings {
         let (live, revoked) = try BackendDatabase.ledger(db)
         // Support's lists, in a file new enough to have them (`state` never migrates what it reads).
         func all<Record: FetchableRecord & TableRecord>(_ type: Record.Type, by column: String) throws -> [Record] {
@@ -184,6 +183,10 @@ public enum StateReport {
         for user in Set(live.map(\.user)).union(holdings.entitlements.map(\.user)).union(holdings.transfers.map(\.to)) {
             holdings.held[user] = try BackendDatabase.heldProducts(db, user: user, base: live.filter { $0.user == user }.map(\.productId))
             holdings.entitled[user] = moved ? try BackendDatabase.entitlements(db, user: user) : holdings.entitlements.filter { $0.user == user }
+        }
+        for original in purchases {
+            let holders = try BackendDatabase.heldBy(db, original: original)
+            if !holders.isEmpty { holdings.heldBy[original] = holders }
         }
         return holdings
     }

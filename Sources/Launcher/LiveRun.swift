@@ -20,9 +20,12 @@ extension LaunchSettings {
         do { user = try user.map(UserName.normalized) } catch { Console.fail("--user: \(error)", code: ExitCode.validationFailure.rawValue) }
         var appleId = appleId
         do { appleId = try appleId.map(UserName.normalized) } catch { Console.fail("--apple-id: \(error)", code: ExitCode.validationFailure.rawValue) }
-        let policy = restorePolicy.map(RestorePolicy.init(rawValue:))
-        if let given = restorePolicy, policy == .some(nil) {
-            Console.fail("--restore-policy: \"\(given)\" is not a policy; give transfer, keep or share", code: ExitCode.validationFailure.rawValue)
+        var policy: RestorePolicy?
+        if let given = restorePolicy {
+            guard let known = RestorePolicy(rawValue: given) else {
+                Console.fail("--restore-policy: \"\(given)\" is not a policy; give transfer, keep or share", code: ExitCode.validationFailure.rawValue)
+            }
+            policy = known
         }
         if let device, !Script.isPlainName(device) {
             Console.fail("--device: \"\(device)\" is not a plain name (letters, digits, - _ and ., not starting with a dot); it names the device's folder",
@@ -76,7 +79,7 @@ extension LaunchSettings {
         } catch {
             Console.fail(error)
         }
-        if let policy = policy ?? nil { session.parties.backend.restorePolicy = policy }
+        if let policy { session.parties.backend.restorePolicy = policy }
 
         // The port is bound before the terminal is taken: one that is in use is said in one line, like any other mistake.
         if let serve, let failure = wire?.serve(port: serve, session: session, catalog: products) {

@@ -30,12 +30,14 @@ extension BackendDatabase {
     }
 
     /// `requester` verified a free re-buy or a restore of a purchase of their Apple ID: a non-consumable credited to
-    /// `owner`, or a chain `owner` subscribes to. With a `policy` (the requester pressed Buy or Restore for it), the
-    /// policy decides who holds it now, durably, with the move written down; without, the requester only carries it.
+    /// `owner`, or a chain whose charges were credited to `owner`. With a `policy` (the requester pressed Buy or Restore
+    /// for it), the policy decides who holds it now, durably, with the move written down; without, the requester only carries it.
     /// Answers whom it is credited to, for the requester's verification: the requester when they hold it.
     func holder(of original: String, productId: String, owner: String, subscription: Bool, askedBy requester: String,
                 claiming policy: RestorePolicy?, at date: Date) throws -> String {
         try queue.write { db in
+            // A chain is its subscriber's now: the app user its charges were credited to, unless a transfer moved it.
+            let owner = subscription ? try Self.subscriber(db, of: original) ?? owner : owner
             var holders = try Self.holders(db, original: original, owner: owner, subscription: subscription)
             if holders.contains(requester) { return requester }
             guard let policy, policy != .keep else { return holders.first ?? owner }
@@ -66,6 +68,11 @@ extension BackendDatabase {
         }
     }
 
+    /// The app user a subscription chain's renewals are credited to now (nil: the backend has not seen the chain).
+    private static func subscriber(_ db: Database, of chain: String) throws -> String? {
+        try String.fetchOne(db.cachedStatement(sql: "SELECT user FROM entitlement WHERE originalTransactionId = ?"), arguments: [chain])
+    }
+
     /// Who holds the purchase now. A non-consumable: its holding rows once the policy moved or shared it (its owner's
     /// row written with the first), else its owner. A chain: its subscriber, and whoever a share added.
     private static func holders(_ db: Database, original: String, owner: String, subscription: Bool) throws -> [String] {
@@ -81,19 +88,12 @@ extension BackendDatabase {
     /// neither (not verified yet, or refunded).
     public static func heldBy(_ db: Database, original: String) throws -> [String] {
         let moved = try db.tableExists("holding")
-        if let subscriber = try String.fetchOne(db, sql: "SELECT user FROM entitlement WHERE originalTransactionId = ?", arguments: [original]) {
+        if let subscriber = try subscriber(db, of: original) {
             return moved ? try holders(db, original: original, owner: subscriber, subscription: true) : [subscriber]
         }
         guard let owner = try String.fetchOne(db, sql: "SELECT user FROM credit WHERE transactionId = ? AND revokedAt IS NULL", arguments: [original])
         else { return [] }
         return moved ? try holders(db, original: original, owner: owner, subscription: false) : [owner]
-    }
-
-    /// The app user a subscription chain's renewals are credited to now (nil: the backend has not seen the chain).
-    func subscriber(of chain: String) throws -> String? {
-        try queue.inDatabase { db in
-            try String.fetchOne(db.cachedStatement(sql: "SELECT user FROM entitlement WHERE originalTransactionId = ?"), arguments: [chain])
-        }
     }
 
     private static func setHolding(_ db: Database, original: String, user: String, holds: Bool) throws {
@@ -138,16 +138,17 @@ extension BackendDatabase {
         }
     }
 
-    /// Every move, oldest first, for `iapsim state` and the inspector; none in a file written before the policy.
-    public static func transfers(_ db: Database) throws -> [Transfer] {
+    /// Every move, oldest first (`iapsim state`, the tests), or only the latest `limit` of them (the inspector, which
+    /// draws a page, never the whole history); none in a file written before the policy.
+    public static func transfers(_ db: Database, latest limit: Int? = nil) throws -> [Transfer] {
         guard try db.tableExists("transfer") else { return [] }
-        return try Row.fetchAll(db, sql: "SELECT * FROM transfer ORDER BY id").map {
+        return try Row.fetchAll(db, sql: "SELECT * FROM (SELECT * FROM transfer ORDER BY id DESC LIMIT ?) ORDER BY id", arguments: [limit ?? -1]).map {
             Transfer(originalTransactionId: $0["originalTransactionId"], productId: $0["productId"], from: $0["fromUser"], to: $0["toUser"],
                      policy: $0["policy"], at: Date(timeIntervalSince1970: $0["at"]))
         }
     }
 
-    public func transfers() throws -> [Transfer] {
-        try queue.inDatabase { db in try Self.transfers(db) }
+    public func transfers(latest limit: Int? = nil) throws -> [Transfer] {
+        try queue.inDatabase { db in try Self.transfers(db, latest: limit) }
     }
 }

@@ -229,7 +229,7 @@ public final class MockBackend: Backend {
         let product = catalog[entry.product_id]
         let credit: Credit, new: Bool
         /// The purchase the transaction repeats, when it is a free re-buy or a restore: its original (a chain for a
-        /// subscription) and the app user it is credited to (the chain's subscriber).
+        /// subscription) and the app user its credit is of.
         var repeated: (original: String, owner: String)?
         if product?.subscription != nil {
             // A subscription is credited once per charge (its web order line item, the same for every restore of it),
@@ -240,9 +240,7 @@ public final class MockBackend: Backend {
                                                                  at: scheduler.now)
             else { return .pending }
             (credit, new) = credited
-            if !new, credit.transactionId != entry.transaction_id {
-                repeated = (entry.original_transaction_id, try database.subscriber(of: entry.original_transaction_id) ?? credit.user)
-            }
+            if !new, credit.transactionId != entry.transaction_id { repeated = (entry.original_transaction_id, credit.user) }
         } else {
             // B4: credit what was paid (the receipt's product), whatever product the order named. A restore (S7) names the
             // purchase it restores: the ledger keys on that original, so what is owned is credited once, however often restored,

@@ -25,7 +25,7 @@ struct Floor {
             FileHandle.standardError.write(Data("iapsim-wire-floor: \(arguments[1]) holds no signed transaction\n".utf8))
             exit(1)
         }
-        let signing = Signing(header: String(parts[0]), payload: try JSONDecoder().decode(Transaction.self, from: payload))
+        let signing = Signing(header: String(parts[0]), payload: try JSONDecoder().decode(JWSTransaction.self, from: payload))
         let verifyAnswer = ByteBuffer(bytes: try Data(contentsOf: URL(fileURLWithPath: arguments[2])))
 
         let router = Router()
@@ -57,7 +57,7 @@ struct Floor {
 /// Signs the wire's transaction as if anew: signed now, under the same header.
 struct Signing: Sendable {
     let header: String
-    let payload: Transaction
+    let payload: JWSTransaction
     let key = P256.Signing.PrivateKey()
 
     func sign() throws -> String {
@@ -70,31 +70,4 @@ struct Signing: Sendable {
 
 struct Answered: Decodable {
     let signedTransactionInfo: String
-}
-
-/// Apple's signed transaction's fields, as the wire signs them.
-struct Transaction: Codable, Sendable {
-    var originalTransactionId: String
-    var transactionId: String
-    var webOrderLineItemId: String?
-    var bundleId: String
-    var productId: String
-    var subscriptionGroupIdentifier: String?
-    var purchaseDate: Int64
-    var originalPurchaseDate: Int64
-    var expiresDate: Int64?
-    var quantity: Int
-    var type: String
-    var appAccountToken: String?
-    var inAppOwnershipType: String
-    var signedDate: Int64
-    var revocationReason: Int?
-    var revocationDate: Int64?
-    var isUpgraded: Bool?
-    var offerType: Int?
-    var offerDiscountType: String?
-    var environment: String
-    var transactionReason: String
-    var storefront: String
-    var storefrontId: String
 }

@@ -1,3 +1,4 @@
+import AppleVocabulary
 import AppleWire
 import Foundation
 import IAPCore

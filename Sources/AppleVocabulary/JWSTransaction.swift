@@ -1,0 +1,36 @@
+/// Apple's `JWSTransactionDecodedPayload`, field for field: what a signed transaction says. Here, beside Apple's other
+/// words, so that the wire (AppleWire signs it) and its floor (which decodes and signs it again) share one type.
+public struct JWSTransaction: Codable, Equatable, Sendable {
+    public var originalTransactionId: String = ""
+    public var transactionId: String = ""
+    public var webOrderLineItemId: String?
+    public var bundleId: String = ""
+    public var productId: String = ""
+    public var subscriptionGroupIdentifier: String?
+    public var purchaseDate: Int64 = 0
+    public var originalPurchaseDate: Int64 = 0
+    public var expiresDate: Int64?
+    public var quantity: Int = 0
+    /// "Consumable", "Non-Consumable", "Auto-Renewable Subscription", "Non-Renewing Subscription".
+    public var type: String = ""
+    /// The purchase's `applicationUsername` when it is a UUID, as StoreKit carries it over, or the one a team's server set.
+    public var appAccountToken: String?
+    public var inAppOwnershipType: String = ""
+    public var signedDate: Int64 = 0
+    /// 1 an issue in the app, 0 another reason; with `revocationDate`, only when Apple refunded it.
+    public var revocationReason: Int?
+    public var revocationDate: Int64?
+    /// An upgrade ended this charge early: it is no longer the subscription's.
+    public var isUpgraded: Bool?
+    /// 1: an introductory offer (a free trial or an intro price).
+    public var offerType: Int?
+    public var offerDiscountType: String?
+    public var environment: String = ""
+    /// "PURCHASE" or "RENEWAL".
+    public var transactionReason: String = ""
+    public var storefront: String = ""
+    public var storefrontId: String = ""
+
+    /// Empty, for the wire to fill in (AppleWire builds one from a store transaction).
+    public init() {}
+}
