@@ -222,7 +222,10 @@ public final class AppRuntime {
         let batch = parties.store.transactions(after: cursor, limit: Self.storeBatch)
         let more = batch.count == Self.storeBatch
         reading = more
-        if !batch.isEmpty || cursor != nil { send(.storeUpdated(batch, held: held(batch), more: more)) }
+        // An empty queue is news only to a state waiting for the read to end (an Apple ID just signed in).
+        if !batch.isEmpty || cursor != nil || state.device.readingStoreQueue {
+            send(.storeUpdated(batch, held: held(batch), more: more))
+        }
         if more {
             timers.after(0) { [weak self] in self?.readBatch(after: batch.last) }
         } else if readAgain {

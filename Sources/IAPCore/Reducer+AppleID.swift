@@ -8,6 +8,9 @@ extension AppState {
         device.appleId = name
         device.storeQueue = [:]
         device.unclaimed = []
+        // Until the new Apple ID's queue is read, nothing in it is known: a login meanwhile must not judge its intents
+        // stale against an empty queue, so it waits for the read as a login at launch does.
+        device.readingStoreQueue = true
         if let purchase = device.purchase, device.hud?.kind.isPaymentSheet == true {
             device.hud = HUD(.appleIdChanged, productId: purchase.productId, transactionId: purchase.transactionId)
             device.purchase = nil

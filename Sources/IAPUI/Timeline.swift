@@ -126,6 +126,8 @@ public struct Timeline: Sendable {
             return Localized(en: "store: too late to cancel tx \(id), the payment went through", zh: "商店:tx \(id) 已付款,无法取消")
         case let .assignToBuyer(id, user):
             return Localized(en: "support: tx \(id) assigned to \(user)", zh: "客服:tx \(id) 分配给 \(user)")
+        case let .storeUpdated(transactions, _, _) where transactions.isEmpty:
+            return Localized(en: "store: nothing unfinished", zh: "商店:没有未完成的交易")
         case let .storeUpdated(transactions, _, _):
             let listed = transactions.prefix(3).map {
                 Localized("tx \($0.id) ") + state($0.state) + ($0.error.map { " (\($0.rawValue))" } ?? "") + renewal($0)

@@ -133,4 +133,36 @@ struct AppleIdTests {
         #expect(records.map(\.pressedBy) == ["alice"])
         #expect(try store.originalPurchase(account: "alice", productId: "com.iapsim.noads") == "1000000001")
     }
+
+    @Test("a login right after an Apple ID signs in waits for its queue: bob's order-less payment is still his, not the next user's")
+    func loginRightAfterSignInWaitsForTheQueue() throws {
+        let app = try Harness(user: "bob", faults: [.emptyApplicationUsername])
+        signIn(app, "sandbox-2")
+        app.advance(0.5)
+        app.select(Self.noAds)
+        app.press(.enter)
+        app.advance(0.3)
+        // The payment completes on sandbox-2 while sandbox-1 is signed in: its news waits for sandbox-2.
+        signIn(app, "sandbox-1")
+        app.advance(10)
+        // Killed: the payment's id in the observer's memory is gone; only bob's intent on disk says he pressed Buy.
+        try app.relaunch(user: "小明")
+        app.advance(1)
+        // sandbox-2 signs in and bob logs in before the store's queue for it has been read: nothing in it is known yet, so
+        // none of bob's intents is stale.
+        // The app is killed then, before that read arrives.
+        app.runtime.send(.intent(.signInAppleId("sandbox-2")))
+        app.press(.escape, .char("L"))
+        app.type("bob")
+        app.press(.enter)
+        try app.relaunch(user: "alice")
+        app.advance(10)
+        #expect(try app.credits().isEmpty)
+        #expect(try app.clientOrders().map(\.user) == ["bob"])
+        app.logIn("bob")
+        #expect(app.screen().contains("Unfinished order found"))
+        app.press(.enter)
+        app.advance(10)
+        #expect(try app.credits().map(\.user) == ["bob"])
+    }
 }
