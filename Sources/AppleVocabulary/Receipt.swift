@@ -19,6 +19,8 @@ public struct Receipt: Codable, Sendable, Equatable {
         public var cancellation_reason: String?
         public var web_order_line_item_id: String?
         public var subscription_group_identifier: String?
+        /// PURCHASED, or FAMILY_SHARED for a family member's.
+        public var in_app_ownership_type: String?
 
         public init(transaction_id: String, original_transaction_id: String, product_id: String, purchase_date_ms: String, quantity: String = "1") {
             self.transaction_id = transaction_id
@@ -51,6 +53,18 @@ public struct Receipt: Codable, Sendable, Equatable {
         self.environment = environment
         self.in_app = in_app
         self.receipt_creation_date_ms = receipt_creation_date_ms
+    }
+
+    /// The same receipt with each entry's ownership as Apple's records say it (`verifyReceipt` adds it; the signed
+    /// payload has no such field).
+    public func owned(familyShared: Set<String>) -> Receipt {
+        var copy = Receipt(bundle_id: bundle_id, environment: environment, in_app: in_app.map { entry in
+            var entry = entry
+            entry.in_app_ownership_type = familyShared.contains(entry.transaction_id) ? "FAMILY_SHARED" : "PURCHASED"
+            return entry
+        })
+        copy.receipt_creation_date_ms = receipt_creation_date_ms
+        return copy
     }
 
     public static let bundleId = "com.iapsim.app"

@@ -13,6 +13,8 @@ public struct StoreNotification: Sendable, Equatable, Codable {
         case gracePeriodExpired = "GRACE_PERIOD_EXPIRED"
         case expired = "EXPIRED"
         case refund = "REFUND"
+        /// A purchase a family member had through Family Sharing is theirs no longer (refunded, or one of them left).
+        case revoke = "REVOKE"
         case didChangeRenewalStatus = "DID_CHANGE_RENEWAL_STATUS"
         case didChangeRenewalPref = "DID_CHANGE_RENEWAL_PREF"
         /// Apple asks the app's server how much of a consumable whose refund the customer asked for was used.
@@ -78,7 +80,7 @@ extension StoreNotification {
     /// from the app's verification or not at all, so the store hands it only these.
     public var concernsBuiltInBackend: Bool {
         switch kind {
-        case .refund, .subscribed, .didRenew, .didChangeRenewalPref, .didFailToRenew, .gracePeriodExpired, .expired: true
+        case .refund, .revoke, .subscribed, .didRenew, .didChangeRenewalPref, .didFailToRenew, .gracePeriodExpired, .expired: true
         case .oneTimeCharge, .didChangeRenewalStatus, .consumptionRequest, .test: false
         }
     }

@@ -23,7 +23,7 @@ extension JWSTransaction: JWTPayload {
         quantity = Int(entry.quantity) ?? 1
         type = transaction.product.map { Self.type(of: $0.kind) } ?? "Consumable"
         appAccountToken = (transaction.appAccountToken ?? transaction.applicationUsername.flatMap(UUID.init(uuidString:)))?.uuidString.lowercased()
-        inAppOwnershipType = "PURCHASED"
+        inAppOwnershipType = entry.in_app_ownership_type ?? "PURCHASED"
         signedDate = AppleDate.milliseconds(signed)
         if entry.isRefunded {
             revocationReason = entry.cancellation_reason.flatMap(Int.init)

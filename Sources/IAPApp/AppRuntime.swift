@@ -56,6 +56,7 @@ public final class AppRuntime {
             if self.haltOnStoreNews { self.halted = true }
             self.send(.storeUpdated(transactions, held: self.held(transactions)))
         })
+        parties.store.onEntitlementsRevoked = { [weak self] in self?.send(.entitlementsRevoked($0)) }
         readStoreQueue()
         let remembered = user ?? (try? parties.vault.lastUser()) ?? nil
         send(.launched(canMakePayments: parties.store.canMakePayments, user: remembered))

@@ -38,6 +38,10 @@ public struct Script: Sendable {
         case appleId(String)
         /// The backend's restore policy from now on (A2).
         case restorePolicy(RestorePolicy)
+        /// These Apple IDs are one family from now on (A4).
+        case family([String])
+        /// An Apple ID leaves its family: what was shared with it, or through it, is revoked.
+        case leaveFamily(String)
         case lang(Language)
         /// Apple refunds a transaction: the one named, else the logged-in user's latest paid one.
         case refund(String?)
@@ -226,6 +230,14 @@ public struct Script: Sendable {
         case "apple-id":
             guard rest.count == 1 else { throw StepError(message: "`apple-id` takes one Apple ID (a sandbox tester's name), e.g. `apple-id sandbox-2`") }
             return .appleId(try user(rest[0]))
+        case "family":
+            guard rest.count >= 2, Set(rest).count == rest.count else {
+                throw StepError(message: "`family` takes two or more different Apple IDs, e.g. `family sandbox-1 sandbox-2`")
+            }
+            return .family(try rest.map(user))
+        case "leave-family":
+            guard rest.count == 1 else { throw StepError(message: "`leave-family` takes one Apple ID, e.g. `leave-family sandbox-2`") }
+            return .leaveFamily(try user(rest[0]))
         case "restore-policy":
             guard rest.count == 1, let policy = RestorePolicy(rawValue: rest[0]) else {
                 throw StepError(message: "`restore-policy` takes transfer, keep or share, not \"\(argument)\"")

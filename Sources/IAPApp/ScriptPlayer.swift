@@ -191,6 +191,10 @@ public final class ScriptPlayer {
             try app().runtime.send(.intent(.signInAppleId(name)))
         case let .restorePolicy(policy):
             try app().parties.backend.restorePolicy = policy
+        case let .family(members):
+            guard try app().parties.store.joinFamily(members) else { throw Failure(message: "the store could not write the family") }
+        case let .leaveFamily(appleId):
+            guard try app().parties.store.leaveFamily(appleId) else { throw Failure(message: "`leave-family`: \(appleId) is in no family") }
         case let .lang(lang):
             setup.options.lang = lang
             try app().runtime.send(.setLanguage(lang))

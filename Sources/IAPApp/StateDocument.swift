@@ -18,6 +18,9 @@ struct StateDocument: Encodable {
         let transactions: [StoreTransactionEntry]
         /// Each Apple ID signed in on a device (A1): where, and its subscription chains as StoreKit reports them.
         let appleIds: [String: AppleIdEntry]
+        /// The Apple IDs of each family (A4): what one buys of a family-shareable product, the others own
+        /// (`apple.in_app_ownership_type` FAMILY_SHARED on their transactions).
+        let families: [[String]]
     }
 
     struct AppleIdEntry: Encodable {
@@ -86,7 +89,8 @@ struct StoreTransactionEntry: Encodable {
     let account: String?
     /// As the store keeps it: set only on what continues an earlier purchase (a restore, a renewal).
     let originalTransactionId: String?
-    /// The device whose queue it is in.
+    /// The device whose queue it is in; empty for a family member's own transaction, which Apple finished on no device
+    /// (written as null).
     let device: String
     /// Apple's customer order id (the e-mail receipt's), for a charge; not the app's own (`applicationUsername`).
     let appleOrderId: String?
@@ -101,7 +105,7 @@ struct StoreTransactionEntry: Encodable {
     private enum Key: String, CodingKey {
         case transactionId, productId, state, finished, applicationUsername, error, account, originalTransactionId, device, appleOrderId, consumption, heldBy
         case original_transaction_id, purchase_date_ms, original_purchase_date_ms, subscription_group_identifier, expires_date_ms
-        case is_trial_period, is_in_intro_offer_period, web_order_line_item_id, cancellation_date_ms, cancellation_reason
+        case is_trial_period, is_in_intro_offer_period, web_order_line_item_id, cancellation_date_ms, cancellation_reason, in_app_ownership_type
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -115,7 +119,7 @@ struct StoreTransactionEntry: Encodable {
         try out.encode(error, forKey: .error)
         try out.encode(account, forKey: .account)
         try out.encode(originalTransactionId, forKey: .originalTransactionId)
-        try out.encode(device, forKey: .device)
+        try out.encode(device.isEmpty ? nil : device, forKey: .device)
         try out.encodeIfPresent(appleOrderId, forKey: .appleOrderId)
         try out.encodeIfPresent(consumption, forKey: .consumption)
         try out.encodeIfPresent(heldBy, forKey: .heldBy)
@@ -130,6 +134,7 @@ struct StoreTransactionEntry: Encodable {
         try out.encodeIfPresent(apple.web_order_line_item_id, forKey: .web_order_line_item_id)
         try out.encodeIfPresent(apple.cancellation_date_ms, forKey: .cancellation_date_ms)
         try out.encodeIfPresent(apple.cancellation_reason, forKey: .cancellation_reason)
+        try out.encodeIfPresent(apple.in_app_ownership_type, forKey: .in_app_ownership_type)
     }
 }
 

@@ -101,7 +101,7 @@ public enum StateReport {
             StateDocument.AppleIdEntry(signedInOn: signedIn.map(\.key).sorted(),
                                        subscriptions: store.subscriptions.filter { $0.account == signedIn[0].value }.map(subscriptionEntry))
         }
-        return StateDocument(store: .init(transactions: transactions, appleIds: appleIds), backend: support,
+        return StateDocument(store: .init(transactions: transactions, appleIds: appleIds, families: store.families), backend: support,
                              client: .init(users: client, devices: devices), accounts: users, asOf: iso(asOf))
     }
 
@@ -112,6 +112,7 @@ public enum StateReport {
         var subscriptions: [SubscriptionSnapshot] = []
         /// The Apple ID signed in on each device that ever had one.
         var signedIn: [String: String] = [:]
+        var families: [[String]] = []
         /// The store's clock as it last acted or was last noted (a skip, a quit), and never before its latest transaction
         /// or refund.
         var clock: Date?
@@ -124,6 +125,7 @@ public enum StateReport {
             holdings.signedIn = Dictionary(try Row.fetchAll(db, sql: "SELECT device, appleId FROM signedInAppleId").map { ($0[0] as String, $0[1] as String) },
                                            uniquingKeysWith: { first, _ in first })
         }
+        holdings.families = try StoreDatabase.families(db)
         let reported = try StoreDatabase.reportedTransactions(db)
         holdings.transactions = reported.map { reported in
             let transaction = reported.record.transaction

@@ -1,14 +1,16 @@
 /// The body of `GET /backend/v1/accounts/{user}`: `{"coins": 60, "units": {"com.iapsim.extra-life": 2}, "owned": ["com.iapsim.noads"]}`,
-/// owned sorted so that the same account is the same bytes.
+/// owned sorted so that the same account is the same bytes; `familyShared` only when something is held through Family
+/// Sharing.
 extension Account: Codable {
     private enum CodingKeys: String, CodingKey {
-        case coins, units, owned
+        case coins, units, owned, familyShared
     }
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(coins: try container.decode(Int.self, forKey: .coins), owned: Set(try container.decode([String].self, forKey: .owned)))
         units = try container.decodeIfPresent([String: Int].self, forKey: .units) ?? [:]
+        familyShared = Set(try container.decodeIfPresent([String].self, forKey: .familyShared) ?? [])
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -16,6 +18,7 @@ extension Account: Codable {
         try container.encode(coins, forKey: .coins)
         try container.encode(units, forKey: .units)
         try container.encode(owned.sorted(), forKey: .owned)
+        if !familyShared.isEmpty { try container.encode(familyShared.sorted(), forKey: .familyShared) }
     }
 }
 

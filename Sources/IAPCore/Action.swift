@@ -43,6 +43,9 @@ public enum Action: Sendable, Equatable {
     case alarmsReported([Device.RaisedAlarm], ok: Bool)
     /// The store signed this Apple ID in on the device (A1).
     case appleIdSignedIn(String)
+    /// StoreKit's `paymentQueue(_:didRevokeEntitlementsForProductIdentifiers:)`: what this Apple ID had through Family
+    /// Sharing is no longer shared with it (A4).
+    case entitlementsRevoked([String])
     /// The program around the app serves Apple's endpoints at this address (`--serve`), or stopped (nil).
     case serving(String?)
 }

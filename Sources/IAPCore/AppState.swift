@@ -157,6 +157,8 @@ public struct HUD: Sendable, Equatable {
         case alreadySubscribed
         /// The backend keeps what was bought again or restored with the app user who had it (A2's "keep").
         case otherAccount
+        /// What this Apple ID had through Family Sharing is no longer shared with it (A4).
+        case familyRevoked
 
         /// A wait, as opposed to an outcome that Esc dismisses.
         public var isWaiting: Bool { isPaymentSheet || self == .confirming || self == .restoring }

@@ -31,6 +31,8 @@ public struct Product: Sendable, Equatable, Identifiable {
     /// Group, level and period: set exactly for auto-renewable subscriptions (one without terms is a monthly
     /// subscription alone in a group of its own).
     public let subscription: SubscriptionTerms?
+    /// Owned by every Apple ID of the buyer's family too (A4; simulated for non-consumables).
+    public let familyShareable: Bool
 
     /// Of `catalog`, the products a credit does not keep for the user (see `Kind.isKept`).
     public static func notKept(in catalog: some Sequence<Product>) -> Set<String> {
@@ -38,8 +40,9 @@ public struct Product: Sendable, Equatable, Identifiable {
     }
 
     public init(id: String, kind: Kind, title: Localized, summary: Localized, price: Localized, coins: Int,
-                subscription: SubscriptionTerms? = nil, amount: Money? = nil) {
+                subscription: SubscriptionTerms? = nil, amount: Money? = nil, familyShareable: Bool = false) {
         self.id = id
+        self.familyShareable = familyShareable
         self.kind = kind
         self.title = title
         self.summary = summary
@@ -53,6 +56,7 @@ public struct Product: Sendable, Equatable, Identifiable {
     public func withGracePeriod(_ on: Bool) -> Product {
         guard var terms = subscription, terms.gracePeriod != on else { return self }
         terms.gracePeriod = on
-        return Product(id: id, kind: kind, title: title, summary: summary, price: price, coins: coins, subscription: terms, amount: amount)
+        return Product(id: id, kind: kind, title: title, summary: summary, price: price, coins: coins, subscription: terms, amount: amount,
+                       familyShareable: familyShareable)
     }
 }

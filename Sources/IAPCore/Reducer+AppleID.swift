@@ -17,4 +17,12 @@ extension AppState {
         }
         return [.readStoreQueue(after: 0)] + (user.map { [.refreshAccount($0)] } ?? [])
     }
+
+    /// Family Sharing ended for these products (A4): the backend revoked them on Apple's word (REVOKE); the HUD says
+    /// why they are no longer owned, unless a wait is on screen.
+    mutating func entitlementsRevoked(_ productIds: [String]) -> [Effect] {
+        guard let first = productIds.first else { return [] }
+        if device.hud?.kind.isWaiting != true { device.hud = HUD(.familyRevoked, productId: first) }
+        return user.map { [.refreshAccount($0)] } ?? []
+    }
 }

@@ -89,6 +89,8 @@ extension AppState {
             return logOut() + logIn(name)
         case let .appleIdSignedIn(name):
             return appleIdSignedIn(name)
+        case let .entitlementsRevoked(productIds):
+            return entitlementsRevoked(productIds)
         case .foreground:
             return foreground()
         case let .setLanguage(language):

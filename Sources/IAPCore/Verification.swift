@@ -39,6 +39,8 @@ public struct Account: Sendable, Equatable {
     /// Units held of each consumable that grants one unit of itself, by product id.
     public var units: [String: Int] = [:]
     public var owned: Set<String>
+    /// Of `owned`, what the user holds only through Family Sharing (another Apple ID of the family paid).
+    public var familyShared: Set<String> = []
 
     public init(coins: Int = 0, owned: Set<String> = []) {
         self.coins = coins

@@ -8,7 +8,8 @@ public enum VisibleState {
         "login", "products", "products-pending", "loading", "no-products", "products-failed", "hud-purchasing", "hud-already-owned", "hud-already-subscribed",
         "hud-backgrounded", "hud-confirming", "hud-confirming-retry", "hud-success", "hud-restoring", "hud-restored",
         "hud-nothing-to-restore", "hud-restore-failed", "hud-failed",
-        "hud-cancelled", "hud-deferred", "hud-plan-changed", "hud-other-account", "hud-apple-id-changed", "hud-disabled", "hud-verify-failed", "hud-jailbroken",
+        "hud-cancelled", "hud-deferred", "hud-plan-changed", "hud-other-account", "hud-apple-id-changed", "family-shared",
+        "hud-family-revoked", "hud-disabled", "hud-verify-failed", "hud-jailbroken",
         "sub-trial", "sub-active", "sub-cancelled", "sub-grace-period", "sub-billing-retry", "sub-expired", "sub-revoked", "subscriptions",
         "prompt-unfinished", "logout-warning", "quit-confirm", "backend-down", "fault-badges", "alarm", "unattributed", "too-small",
         "help", "fault-panel", "scenarios", "inspector", "compensate-confirm", "state-catalog"
@@ -48,6 +49,7 @@ extension AppState {
         if pendingCount > 0 { return "products-pending" }
         // The highlighted subscription's status line is what the user asks about.
         if let status = selectedSubscription { return "sub-" + status.state.rawValue }
+        if let product = selectedProduct, account.familyShared.contains(product.id) { return "family-shared" }
         return "products"
     }
 }
@@ -73,6 +75,7 @@ extension HUD.Kind {
         case .planChanged: "plan-changed"
         case .appleIdChanged: "apple-id-changed"
         case .otherAccount: "other-account"
+        case .familyRevoked: "family-revoked"
         case .alreadySubscribed: "already-subscribed"
         }
     }

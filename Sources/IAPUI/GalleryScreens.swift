@@ -172,6 +172,18 @@ public struct GalleryScreen: Sendable {
                 state.hud = HUD(.appleIdChanged, productId: "com.iapsim.noads")
                 return state
             },
+            screen("family-shared") { state in
+                state.device.appleId = "sandbox-2"
+                state.selection = 3
+                state.session?.account.owned.insert("com.iapsim.noads")
+                state.session?.account.familyShared.insert("com.iapsim.noads")
+            },
+            screen("hud-family-revoked") { state in
+                state.device.appleId = "sandbox-2"
+                state.selection = 3
+                state.session?.account.owned.remove("com.iapsim.noads")
+                state.hud = HUD(.familyRevoked, productId: "com.iapsim.noads")
+            },
             hud(.disabled),
             hud(.verifyFailed),
             hud(.jailbroken) { $0.faults = [.jailbroken] },

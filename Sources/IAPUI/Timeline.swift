@@ -168,6 +168,8 @@ public struct Timeline: Sendable {
             return Localized(en: "account switched to \(name)", zh: "账号切换为 \(name)")
         case let .appleIdSignedIn(name):
             return Localized(en: "device: Apple ID \(name) signed in, it pays from now on", zh: "设备:Apple ID \(name) 已登录,此后由它付款")
+        case let .entitlementsRevoked(productIds):
+            return Localized(en: "store: Family Sharing revoked ", zh: "商店:家人共享已撤销 ") + productIds.joined(separator: ", ")
         case .foreground:
             return Localized(en: "app back in the foreground", zh: "应用回到前台")
         case let .setLanguage(language):

@@ -25,6 +25,8 @@ public struct LaunchSettings {
     public var device: String?
     /// The backend's restore policy to set before the app starts, as given (`transfer`, `keep`, `share`); nil: as set.
     public var restorePolicy: String?
+    /// Apple IDs to make one family before the app starts (A4), as given: comma-separated.
+    public var family: String?
 
     public init() {}
 }
@@ -46,6 +48,7 @@ extension RunOptions {
         settings.appleId = appleId
         settings.device = device
         settings.restorePolicy = restorePolicy
+        settings.family = family
         return settings
     }
 }

@@ -27,6 +27,16 @@ extension LaunchSettings {
             }
             policy = known
         }
+        var members: [String] = []
+        if let family {
+            do { members = try family.split(separator: ",", omittingEmptySubsequences: false).map { try UserName.normalized(String($0)) } } catch {
+                Console.fail("--family: \(error); give Apple IDs separated by commas, e.g. --family sandbox-1,sandbox-2", code: ExitCode.validationFailure.rawValue)
+            }
+            guard Set(members).count >= 2, Set(members).count == members.count else {
+                Console.fail("--family: \"\(family)\" names no two different Apple IDs; give them separated by commas, e.g. --family sandbox-1,sandbox-2",
+                             code: ExitCode.validationFailure.rawValue)
+            }
+        }
         if let device, !Script.isPlainName(device) {
             Console.fail("--device: \"\(device)\" is not a plain name (letters, digits, - _ and ., not starting with a dot); it names the device's folder",
                          code: ExitCode.validationFailure.rawValue)
@@ -80,6 +90,7 @@ extension LaunchSettings {
             Console.fail(error)
         }
         if let policy { session.parties.backend.restorePolicy = policy }
+        if !members.isEmpty { _ = session.parties.store.joinFamily(members) }
 
         // The port is bound before the terminal is taken: one that is in use is said in one line, like any other mistake.
         if let serve, let failure = wire?.serve(port: serve, session: session, catalog: products) {

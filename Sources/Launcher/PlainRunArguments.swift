@@ -60,11 +60,12 @@ extension LaunchSettings {
         appleId = given["apple-id"]
         device = given["device"]
         restorePolicy = given["restore-policy"]
+        family = given["family"]
         guard let lang = given["lang"].map(Language.init(rawValue:)) ?? .en else { return nil }
         self.lang = lang
         self.speed = speed
     }
 
     private static let plainValueOptions: Set<String> = ["data-dir", "user", "lang", "catalog", "fault", "scenario", "speed", "serve", "backend", "notify",
-                                                             "apple-id", "device", "restore-policy"]
+                                                             "apple-id", "device", "restore-policy", "family"]
 }

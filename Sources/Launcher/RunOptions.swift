@@ -21,6 +21,10 @@ public struct RunOptions: ParsableArguments {
             completion: .list(["transfer", "keep", "share"]))
     public var restorePolicy: String?
 
+    @Option(help: ArgumentHelp("Make these Apple IDs one family first (Family Sharing): each owns what the others bought of the family-shareable products.",
+                               valueName: "name,name"))
+    public var family: String?
+
     @Option(help: "Language: en or zh.")
     public var lang: Language = .en
 

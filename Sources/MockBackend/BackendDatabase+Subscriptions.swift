@@ -102,7 +102,7 @@ extension BackendDatabase {
             guard db.changesCount > 0 else { return }
             let at = notification.date.timeIntervalSince1970
             switch notification.kind {
-            case .refund:
+            case .refund, .revoke:
                 try db.cachedStatement(sql: """
                     UPDATE credit SET revokedAt = ? WHERE revokedAt IS NULL AND transactionId IN (?, ?)
                     """).execute(arguments: [at, notification.transactionId ?? notification.originalTransactionId, notification.originalTransactionId])

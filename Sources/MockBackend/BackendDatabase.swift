@@ -80,6 +80,10 @@ public final class BackendDatabase {
             ("v9-apple-queue", BackendDatabase.appleQueueMigration),
             ("v10-support", BackendDatabase.supportMigration),
             ("v11-holdings", BackendDatabase.holdingsMigration),
+            // What a family member holds through Family Sharing (A4), which the app marks as the family's.
+            ("v12-family-credits", { db in
+                try db.execute(sql: "ALTER TABLE credit ADD COLUMN familyShared INTEGER NOT NULL DEFAULT 0")
+            }),
         ])
     }
 
@@ -117,7 +121,7 @@ public final class BackendDatabase {
     /// The credit goes to the order's owner (I3) for the product actually paid (B4). Nil when it is not credited yet and
     /// what was verified is not the `original` but a restore of it, which credits nothing of its own.
     func credit(transactionId: String, paidProduct: String, orderId: String?, requester: String, coins: Int, at date: Date,
-                original: Bool = true) throws -> (Credit, new: Bool)? {
+                original: Bool = true, familyShared: Bool = false) throws -> (Credit, new: Bool)? {
         try queue.write { db in
             if let existing = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM credit WHERE transactionId = ?"), arguments: [transactionId]) {
                 return (Self.credit(existing), false)
@@ -127,8 +131,9 @@ public final class BackendDatabase {
             let owner: String = order?["user"] ?? requester
             let resolvedOrder: String = try order?["id"] ?? Self.createOrder(db, user: owner, productId: paidProduct, at: date)
             let credit = Credit(transactionId: transactionId, user: owner, productId: paidProduct, orderId: resolvedOrder, coins: coins)
-            try db.cachedStatement(sql: "INSERT INTO credit (transactionId, user, productId, orderId, coins, creditedAt) VALUES (?, ?, ?, ?, ?, ?)").execute(
-                arguments: [transactionId, owner, paidProduct, resolvedOrder, coins, date.timeIntervalSince1970])
+            try db.cachedStatement(sql: """
+                INSERT INTO credit (transactionId, user, productId, orderId, coins, creditedAt, familyShared) VALUES (?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [transactionId, owner, paidProduct, resolvedOrder, coins, date.timeIntervalSince1970, familyShared])
             return (credit, true)
         }
     }
@@ -167,6 +172,9 @@ public final class BackendDatabase {
                 """), arguments: [user]))
             var account = Account(coins: coins, owned: Self.owned(credited: products, entitlements: try Self.entitlements(db, user: user),
                                                                    notKept: notKept, at: date))
+            account.familyShared = Set(try String.fetchAll(db.cachedStatement(sql: """
+                SELECT productId FROM credit WHERE user = ? AND revokedAt IS NULL GROUP BY productId HAVING MIN(familyShared) = 1
+                """), arguments: [user])).intersection(account.owned)
             if !units.isEmpty {
                 for row in try Row.fetchAll(db.cachedStatement(sql: """
                     SELECT productId, COUNT(*) FROM credit WHERE user = ? AND revokedAt IS NULL GROUP BY productId

@@ -247,11 +247,13 @@ public final class MockBackend: Backend {
             // and to whom the original was credited. A restore verified before its original waits for it: whoever carries the
             // restore did not necessarily pay, and the original, paid and held by its buyer, names them when it is verified.
             // The fault shows the mistake of a server that keys on the transaction id: a free re-buy (a new id, the same
-            // original) is credited again.
+            // original) is credited again. A family member's purchase (A4) went through no app: its first restore is its original.
             let key = faults.fire(.ledgerByTransactionId) != nil ? entry.transaction_id : entry.original_transaction_id
             guard let credited = try database.credit(transactionId: key, paidProduct: entry.product_id, orderId: orderId,
                                                      requester: request.user, coins: product?.coins ?? 0, at: scheduler.now,
-                                                     original: key == entry.transaction_id || entry.transaction_id == entry.original_transaction_id)
+                                                     original: key == entry.transaction_id || entry.transaction_id == entry.original_transaction_id
+                                                        || entry.in_app_ownership_type == "FAMILY_SHARED",
+                                                     familyShared: entry.in_app_ownership_type == "FAMILY_SHARED")
             else { return .pending }
             (credit, new) = credited
             if !new, credit.transactionId != entry.transaction_id { repeated = (credit.transactionId, credit.user) }

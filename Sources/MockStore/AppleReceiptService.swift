@@ -41,13 +41,16 @@ public final class AppleReceiptService: ReceiptVerifying {
 
     public func verify(_ request: VerifyReceiptRequest, at environment: AppleEnvironment) -> VerifyReceiptResponse {
         func status(_ status: Int) -> VerifyReceiptResponse { VerifyReceiptResponse(status: status, environment: environment.rawValue) }
-        let receipt: Receipt
+        var receipt: Receipt
         guard let sealer = sealer() else { return status(ReceiptStatus.internalDataAccess) }
         switch check(request.receiptData, with: sealer) {
         case .malformed: return status(ReceiptStatus.malformed)
         case .notAuthenticated: return status(ReceiptStatus.notAuthenticated)
         case let .valid(valid): receipt = valid
         }
+        // Apple's records, not the receipt's fields, say which purchases came through Family Sharing.
+        guard let shared = try? database.familyShared(receipt.in_app.map(\.transaction_id)) else { return status(ReceiptStatus.internalDataAccess) }
+        receipt = receipt.owned(familyShared: shared)
         guard receipt.bundle_id == Receipt.bundleId else { return status(ReceiptStatus.notAuthenticated) }
         guard receipt.environment == environment.rawValue else {
             return status(environment == .production ? ReceiptStatus.sandboxReceiptInProduction : ReceiptStatus.productionReceiptInSandbox)

@@ -125,5 +125,6 @@ extension Receipt.Entry {
         }
         cancellation_date_ms = details.cancellationDate.map(Receipt.Entry.milliseconds)
         cancellation_reason = details.cancellationReason.map(String.init)
+        in_app_ownership_type = details.familyShared ? "FAMILY_SHARED" : "PURCHASED"
     }
 }

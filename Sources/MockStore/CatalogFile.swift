@@ -11,6 +11,8 @@ struct CatalogFile: Decodable {
         let title: Text
         let description: Text
         let subscription: Terms?
+        /// Owned by the buyer's family too (A4): non-consumables only.
+        let familyShareable: Bool?
 
         struct Text: Decodable {
             let en: String
@@ -48,6 +50,9 @@ extension CatalogFile.Entry {
         guard let kind = Product.Kind(rawValue: type) else {
             throw Problem(location: "\(location).type", message: "unknown type \"\(type)\" (expected \(Product.Kind.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
+        if familyShareable == true, kind != .nonConsumable {
+            throw Problem(location: "\(location).familyShareable", message: "Family Sharing is simulated for non-consumables only, not a \(kind.rawValue)")
+        }
         return Product(
             id: id, kind: kind,
             title: Localized(en: title.en, zh: title.zh),
@@ -55,7 +60,8 @@ extension CatalogFile.Entry {
             price: Localized(price),
             coins: kind.isConsumable ? (coins ?? 0) : 0,
             subscription: try subscription.map { try $0.terms(at: "\(location).subscription") },
-            amount: currency.flatMap { Money(shown: price, currency: $0) }
+            amount: currency.flatMap { Money(shown: price, currency: $0) },
+            familyShareable: familyShareable ?? false
         )
     }
 }

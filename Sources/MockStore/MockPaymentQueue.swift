@@ -27,6 +27,8 @@ public final class MockPaymentQueue: PaymentQueue {
     public var onOutboxWritten: () -> Void = {}
     /// Told when a subscription changed on the store's clock, so that what the app shows of it is read again.
     public var onSubscriptionsChanged: () -> Void = {}
+    /// What this device's Apple ID no longer has through Family Sharing (StoreKit's revocation callback).
+    public var onEntitlementsRevoked: ([String]) -> Void = { _ in }
 
     public let database: StoreDatabase
     let catalog: [Product]
@@ -56,6 +58,7 @@ public final class MockPaymentQueue: PaymentQueue {
         self.scheduler = scheduler
         self.latency = latency
         database.outbox.consumables = Set(catalog.filter { $0.kind == .consumable }.map(\.id))
+        database.familyShareable = Set(catalog.filter(\.familyShareable).map(\.id))
     }
 
     /// Closes the store's database, as Apple's side shuts down with the app; nothing may be asked of the queue after.
@@ -282,6 +285,7 @@ public final class MockPaymentQueue: PaymentQueue {
         if news.concernsBuiltInBackend { deliverNews() }
         onOutboxWritten()
         if news.kind != .refund && news.kind != .oneTimeCharge { scheduleRenewals() }
+        tellRevocations()
     }
 
     /// Hands the built-in backend every notification it has not heard yet, oldest first, and writes down that it heard

@@ -66,8 +66,8 @@ extension StoreDatabase {
         let transaction = StoreTransaction(id: try nextId(db), productId: item.productId, state: .restored, applicationUsername: item.orderId,
                                            date: date, originalTransactionId: item.original)
         try db.cachedStatement(sql: """
-            INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, account, originalTransactionId, device, pressedBy)
-            VALUES (?, ?, 'restored', ?, ?, ?, ?, ?, ?)
+            INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, account, originalTransactionId, device, pressedBy, sharedFrom)
+            VALUES (?, ?, 'restored', ?, ?, ?, ?6, ?, ?, (SELECT sharedFrom FROM storeTransaction WHERE id = ?6))
             """).execute(arguments: [transaction.id, item.productId, item.orderId, date.timeIntervalSince1970, account, item.original, device,
                                      pressedBy])
         if isSubscription {

@@ -225,10 +225,17 @@ extension StoreDatabase {
     /// subscription it paid for ends now. Nil when there is no such paid, unrefunded transaction.
     func refund(_ id: String, reason: Int, at date: Date) throws -> (StoreRecord, TransactionDetails, StoreNotification)? {
         try queue.write { db in
-            let refunded = try Self.refund(db, id, reason: reason, at: date)
+            let refunded = try refundWithShares(db, id, reason: reason, at: date)
             if let news = refunded?.2 { try enqueue(db, news) }
             return refunded
         }
+    }
+
+    /// The refund, and what the family had through it revoked.
+    func refundWithShares(_ db: Database, _ id: String, reason: Int, at date: Date) throws -> (StoreRecord, TransactionDetails, StoreNotification)? {
+        guard let refunded = try Self.refund(db, id, reason: reason, at: date) else { return nil }
+        try revokeShares(db, of: refunded.0.transaction.id, at: date)
+        return refunded
     }
 
     static func refund(_ db: Database, _ named: String, reason: Int, at date: Date) throws -> (StoreRecord, TransactionDetails, StoreNotification)? {

@@ -38,6 +38,10 @@ public final class StoreDatabase {
     /// Whether what the store tells the app's server also goes out to a `--notify` server, and which products are
     /// consumables; set before the queue takes any step.
     public var outbox = OutboxPolicy()
+    /// The catalog's family-shareable products (A4): what a member of the buyer's family owns too.
+    public var familyShareable: Set<String> = []
+    /// Family-shared purchases revoked by the writes since the queue last looked: whose Apple ID, which product.
+    var revokedShares: [(appleId: String, productId: String)] = []
     /// The Apple ID signed in on this device (Settings › App Store), which pays for every app user and owns what it
     /// pays for (A1); its unfinished transactions are the only ones the device's queue shows. Nil: none was ever
     /// signed in, and each app user pays with an Apple ID of their own name (iapsim before Apple IDs).
@@ -103,6 +107,7 @@ public final class StoreDatabase {
             ("v13-server-api-requests", StoreDatabase.serverAPIMigration),
             ("v14-consumption", StoreDatabase.consumptionMigration),
             ("v15-renewal-extensions", StoreDatabase.extensionMigration),
+            ("v16-families", StoreDatabase.familyMigration),
         ])
         appleId = try queue.inDatabase { db in try Self.signedIn(db, device: device) }
     }
@@ -169,7 +174,7 @@ public final class StoreDatabase {
         let rest = plan.steps.isEmpty ? nil : try plan.encoded()
         try db.cachedStatement(sql: "UPDATE storeTransaction SET plan = ? WHERE id = ?").execute(arguments: [rest, id])
         if step.refunds == true {
-            return (nil, try Self.refund(db, id, reason: 0, at: step.date)?.2)
+            return (nil, try refundWithShares(db, id, reason: 0, at: step.date)?.2)
         }
         let current = Self.transaction(row)
         let account = row.text("account")
@@ -221,7 +226,16 @@ public final class StoreDatabase {
             notification = StoreNotification(.oneTimeCharge, account: account, productId: current.productId, transactionId: target,
                                              originalTransactionId: original ?? target, date: step.date)
         }
-        if state == .purchased { try Self.chargedOrder(db, target) }
+        if state == .purchased {
+            try Self.chargedOrder(db, target)
+            if let original {
+                // A free re-buy of what the family shares is the family's too.
+                try db.cachedStatement(sql: "UPDATE storeTransaction SET sharedFrom = (SELECT sharedFrom FROM storeTransaction WHERE id = ?) WHERE id = ?")
+                    .execute(arguments: [original, target])
+            } else if familyShareable.contains(current.productId) {
+                try share(db, at: step.date)
+            }
+        }
         guard let taken = try Self.transaction(db, target) else { return nil }
         return (taken, notification)
     }
@@ -334,12 +348,13 @@ public final class StoreDatabase {
             """), arguments: [account, productId, id])
     }
 
-    /// The original transaction of each of the latest `limit` finished purchases and restores, newest first.
+    /// The original transaction of each of the latest `limit` finished purchases and restores, newest first. A family
+    /// member's own transaction is finished by Apple and reaches no app until it is restored: its restore is what counts.
     func latestFinishedPaid(limit: Int) throws -> [String] {
         try queue.inDatabase { db in
             try String.fetchAll(db.cachedStatement(sql: """
                 SELECT COALESCE(originalTransactionId, id) FROM storeTransaction WHERE finished = 1 AND state IN ('purchased', 'restored')
-                ORDER BY rowid DESC LIMIT ?
+                AND (sharedFrom IS NULL OR originalTransactionId IS NOT NULL) ORDER BY rowid DESC LIMIT ?
                 """), arguments: [limit])
         }
     }

@@ -208,14 +208,17 @@ extension StoreKitFile.Entry {
             notes.append("no Simplified Chinese localization; 简体中文 shows the \(traditional.locale ?? "") text, not a Simplified one")
         }
         let price = try prices.checked(displayPrice, at: "\(location).displayPrice")
-        if familyShareable == true { notes.append("familyShareable: Family Sharing is not simulated (only the buyer owns it)") }
+        let shared = familyShareable == true && kind == .nonConsumable
+        if familyShareable == true, !shared {
+            notes.append("familyShareable: Family Sharing is simulated for non-consumables only (only the buyer's Apple ID owns this \(kind.rawValue))")
+        }
         var terms: SubscriptionTerms?
         if let group { terms = try subscriptionTerms(group: group, at: location, prices: prices, notes: &notes) }
         if group == nil, kind == .subscription { notes.append("an auto-renewable subscription outside a subscription group: alone in a group of its own") }
         return (Product(id: id, kind: kind,
                         title: Localized(en: english?.displayName ?? fallback, zh: chinese?.displayName ?? fallback),
                         summary: Localized(en: english?.description ?? "", zh: chinese?.description ?? english?.description ?? ""),
-                        price: Localized(price), coins: 0, subscription: terms, amount: displayPrice.flatMap(prices.money)), notes)
+                        price: Localized(price), coins: 0, subscription: terms, amount: displayPrice.flatMap(prices.money), familyShareable: shared), notes)
     }
 
     private func subscriptionTerms(group: String, at location: String, prices: StorefrontPrice, notes: inout [String]) throws -> SubscriptionTerms {

@@ -18,6 +18,9 @@ public struct TransactionDetails: Sendable, Equatable {
     public var webOrderLineItemId: String?
     /// The share of an upgraded-from period refunded (prorated) when the upgrade took effect.
     public var refundedShare: Double?
+    /// A family member's, through another Apple ID's purchase (Apple's `in_app_ownership_type` FAMILY_SHARED): written
+    /// once with the transaction, never by `setDetails`.
+    public var familyShared = false
 
     public init(expiresDate: Date? = nil, offer: Offer? = nil, cancellationDate: Date? = nil, cancellationReason: Int? = nil,
                 webOrderLineItemId: String? = nil, refundedShare: Double? = nil) {
@@ -29,7 +32,7 @@ public struct TransactionDetails: Sendable, Equatable {
         self.refundedShare = refundedShare
     }
 
-    static let columns = "expiresDate, offer, cancellationDate, cancellationReason, webOrderLineItemId, refundedShare"
+    static let columns = "expiresDate, offer, cancellationDate, cancellationReason, webOrderLineItemId, refundedShare, sharedFrom"
 
     /// From a row of `storeTransaction` that selected `columns`, by name.
     init(row: Row) {
@@ -37,6 +40,7 @@ public struct TransactionDetails: Sendable, Equatable {
         self.init(expiresDate: date("expiresDate"), offer: row.text("offer").flatMap(Offer.init(rawValue:)),
                   cancellationDate: date("cancellationDate"), cancellationReason: row["cancellationReason"],
                   webOrderLineItemId: row.text("webOrderLineItemId"), refundedShare: row.real("refundedShare"))
+        familyShared = row.text("sharedFrom") != nil
     }
 
     /// Apple refunded the transaction: it keeps its place in the history with the date and reason.

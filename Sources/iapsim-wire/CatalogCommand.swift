@@ -53,6 +53,8 @@ struct CatalogListing: Encodable {
         let level: Int?
         let period: String?
         let offers: [Offer]?
+        /// True for what the buyer's family owns too (Family Sharing); absent otherwise.
+        var familyShareable: Bool?
     }
 
     struct Offer: Encodable {
@@ -87,7 +89,8 @@ struct CatalogListing: Encodable {
                                     price: nil))
             }
             return Item(id: product.id, type: product.kind.rawValue, name: product.title[.en], price: product.price[.en], group: terms?.group,
-                        level: terms?.level, period: terms?.period.description, offers: offers.isEmpty ? nil : offers)
+                        level: terms?.level, period: terms?.period.description, offers: offers.isEmpty ? nil : offers,
+                        familyShareable: product.familyShareable ? true : nil)
         }
         settings = Settings(billingGracePeriod: loaded.billingGracePeriod)
         warnings = loaded.warnings

@@ -15,6 +15,7 @@ struct CatalogImportTests {
             let level: Int?
             let period: String?
             let offers: [Offer]?
+            let familyShareable: Bool?
         }
 
         struct Offer: Decodable {
@@ -63,7 +64,9 @@ struct CatalogImportTests {
         let yearly = try #require(list.product("org.fixture.pro.yearly"))
         #expect(yearly.level == 1 && yearly.period == "P1Y" && yearly.price == "$99")
         #expect(yearly.offers?.first?.mode == "pay-up-front" && yearly.offers?.first?.periods == 2 && yearly.offers?.first?.price == "$19.99")
-        #expect(list.warnings.contains { $0.contains("org.fixture.noads") && $0.contains("familyShareable") })
+        // A family-shareable non-consumable is shared with the buyer's family (A4): honoured, so not named.
+        #expect(!list.warnings.contains { $0.contains("familyShareable") })
+        #expect(list.product("org.fixture.noads")?.familyShareable == true && monthly.familyShareable == nil)
         #expect(list.warnings.contains { $0.contains("promotional offer") })
         #expect(list.warnings.contains { $0.contains("code offer") })
     }
@@ -113,7 +116,7 @@ struct CatalogImportTests {
         "entry.recurringSubscriptionPeriod", "entry.subscriptionGroupID", "entry.localizations", "entry.localizations[].locale",
         "entry.localizations[].displayName", "entry.localizations[].description", "entry.introductoryOffer",
         "entry.introductoryOffer.internalID", "entry.introductoryOffer.numberOfPeriods", "entry.introductoryOffer.paymentMode",
-        "entry.introductoryOffer.subscriptionPeriod",
+        "entry.introductoryOffer.subscriptionPeriod", "entry.familyShareable",
         "settings._storefront", "settings._locale", "settings._timeRate", "settings._askToBuyEnabled", "settings._failTransactionsEnabled",
         "settings._interruptedPurchasesEnabled", "settings._billingIssuesEnabled", "settings._renewalBillingIssuesEnabled",
         "settings._billingGracePeriodEnabled", "settings._storeKitErrors", "settings._storeKitErrors[].name", "settings._storeKitErrors[].enabled",
@@ -123,7 +126,7 @@ struct CatalogImportTests {
 
     /// Keys named by the import's own words rather than "KEY: not used by iapsim".
     private static let namedAs = [
-        "familyShareable": "familyShareable: Family Sharing is not simulated", "adHocOffers": "promotional offer(s) listed",
+        "familyShareable": "familyShareable: Family Sharing is simulated for non-consumables only", "adHocOffers": "promotional offer(s) listed",
         "codeOffers": "code offer(s) listed", "winbackOffers": "winback offer(s) listed", "_disableDialogs": "settings._disableDialogs:",
     ]
 

@@ -78,6 +78,16 @@ struct CommandLineInputTests {
         nothingCreated(work + "/data")
     }
 
+    @Test("--family names two or more different Apple IDs, each by the --user rule", arguments: ["sandbox-1", "sandbox-1,sandbox-1", "sandbox-1,,x", ","])
+    func family(_ value: String) async throws {
+        let work = try makeWorkDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let (status, output) = try await headless(["--family", value, "--data-dir", work + "/data"], in: work)
+        #expect(status == 64, "\(output)")
+        oneClearLine(output, mentioning: ["iapsim: --family: ", "e.g. --family sandbox-1,sandbox-2"])
+        nothingCreated(work + "/data")
+    }
+
     @Test("--user follows the login screen's rule", arguments: ["", "   ", String(repeating: "a", count: 25), String(repeating: "b", count: 1000)])
     func user(_ name: String) async throws {
         let work = try makeWorkDirectory()

@@ -27,8 +27,10 @@ public enum Text: String, Sendable, CaseIterable {
     case appleIdChanged, appleIdBadge
     /// Apple's sheet for a subscription the Apple ID is on already.
     case alreadySubscribed
+    /// Family Sharing of a product ended (REVOKE).
+    case familyRevoked
     case continuesInBackground, unclaimed
-    case appTitle, loginPrompt, loginHint, user, pending, balance, balanceUnknown, coins, owned, products
+    case appTitle, loginPrompt, loginHint, user, pending, balance, balanceUnknown, coins, owned, familyShared, products
     /// The product request failed (an empty list is SPEC's `no-products`); what asks again; the identifiers to buy by.
     case productsFailed, productsAskAgain, buyByIdentifier
     case stay, logoutAnyway, quitInFlight, yesQuit, noStay
@@ -87,6 +89,7 @@ public enum Text: String, Sendable, CaseIterable {
                                         zh: "Apple ID 已更换:此付款等待原 Apple ID")
         case .appleIdBadge: Localized(en: "Apple ID", zh: "Apple ID")
         case .alreadySubscribed: Localized(en: "You're currently subscribed to this.", zh: "你目前已订阅此项目。")
+        case .familyRevoked: Localized(en: "Family Sharing ended: no longer shared with you", zh: "家人共享已结束:不再与你共享")
         case .alreadyOwned: Localized(en: "You've already purchased this. It will be restored for free.", zh: "你已购买过此项目,将免费为你恢复。")
         case .otherAccount: Localized(en: "This purchase belongs to another account", zh: "此购买属于另一个账号")
         case .unclaimed: Localized(en: "? unclaimed, for support", zh: "? 未认领,待客服")
@@ -103,6 +106,7 @@ public enum Text: String, Sendable, CaseIterable {
         case .balanceUnknown: Localized(en: "Balance unknown (backend down)", zh: "余额未知(后端不可达)")
         case .coins: Localized(en: "coins", zh: "金币")
         case .owned: Localized(en: "Owned", zh: "已拥有")
+        case .familyShared: Localized(en: "Family", zh: "家人共享")
         case .products: Localized(en: "Products", zh: "商品")
         case .stay: Localized(en: "Stay", zh: "留下")
         case .logoutAnyway: Localized(en: "Log out anyway", zh: "仍要退出")
@@ -217,6 +221,7 @@ extension HUD.Kind {
         case .appleIdChanged: .appleIdChanged
         case .otherAccount: .otherAccount
         case .alreadySubscribed: .alreadySubscribed
+        case .familyRevoked: .familyRevoked
         }
     }
 }

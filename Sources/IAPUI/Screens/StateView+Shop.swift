@@ -30,7 +30,8 @@ extension StateView {
         return ProductList.Row(title: product.title[lang], kind: product.kind.label(lang), summary: product.summary[lang],
                                status: status?.line(lang), statusStyle: status.map(statusStyle), price: product.price[lang],
                                period: product.subscription?.period.perPrice[lang] ?? "",
-                               owned: !product.kind.isConsumable && state.account.owned.contains(product.id))
+                               owned: !product.kind.isConsumable && state.account.owned.contains(product.id),
+                               ownedAs: state.account.familyShared.contains(product.id) ? Text.familyShared(lang) : nil)
     }
 
     /// Service on and renewing reads as good news; on but ending or unpaid as something to watch; over, quietly.
@@ -109,7 +110,7 @@ extension StateView {
         switch kind {
         case .purchasing, .alreadyOwned, .alreadySubscribed, .confirming, .deferred, .backgrounded, .restoring, .appleIdChanged: theme.waiting
         case .success, .restored, .planChanged: theme.good
-        case .nothingToRestore, .otherAccount: theme.plain
+        case .nothingToRestore, .otherAccount, .familyRevoked: theme.plain
         case .failed, .cancelled, .disabled, .verifyFailed, .jailbroken, .restoreFailed: theme.bad
         }
     }

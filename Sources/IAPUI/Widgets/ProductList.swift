@@ -11,6 +11,8 @@ struct ProductList: Widget {
         /// What the price is for, right after it ("/month"); empty for what is paid once.
         var period = ""
         var owned = false
+        /// Said instead of the list's mark for what is owned another way (through Family Sharing).
+        var ownedAs: String? = nil
     }
 
     enum Content {
@@ -79,7 +81,7 @@ struct ProductList: Widget {
         return [ScrollingList.Column(row.title, width: widths.title, style: theme.plain, gap: gap)] + middle + [
             ScrollingList.Column(row.price, width: widths.price, style: theme.plain, alignRight: true, gap: 0),
             ScrollingList.Column(row.period, width: widths.period, style: theme.plain),
-            ScrollingList.Column(row.owned ? " " + ownedMark : "", width: widths.mark, style: theme.plain),
+            ScrollingList.Column(row.owned ? " " + (row.ownedAs ?? ownedMark) : "", width: widths.mark, style: theme.plain),
         ]
     }
 
@@ -88,7 +90,8 @@ struct ProductList: Widget {
     /// stays whole.
     static func widths(_ rows: [Row], ownedMark: String, width: Int) -> Widths {
         func widest(_ text: (Row) -> String) -> Int { rows.map { displayWidth(text($0)) }.max() ?? 0 }
-        let kind = widest(\.kind), price = widest(\.price), period = widest(\.period), mark = 1 + displayWidth(ownedMark)
+        let kind = widest(\.kind), price = widest(\.price), period = widest(\.period)
+        let mark = 1 + max(displayWidth(ownedMark), widest { $0.owned ? $0.ownedAs ?? "" : "" })
         // Besides the cursor: the wide gaps up to the price, none between the price and its period, one before the mark
         // and one column left free at the right edge.
         let shared = max(width - displayWidth(cursor.selected) - kind - price - period - mark - 3 * gap - 2, 0)
