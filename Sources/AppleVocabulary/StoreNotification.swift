@@ -15,10 +15,18 @@ public struct StoreNotification: Sendable, Equatable, Codable {
         case refund = "REFUND"
         /// A purchase a family member had through Family Sharing is theirs no longer (refunded, or one of them left).
         case revoke = "REVOKE"
+        /// Apple turned the customer's refund request down: the purchase stands.
+        case refundDeclined = "REFUND_DECLINED"
+        /// Apple took back a refund it had granted (a dispute went the other way): what the refund revoked is owed again.
+        case refundReversed = "REFUND_REVERSED"
         case didChangeRenewalStatus = "DID_CHANGE_RENEWAL_STATUS"
         case didChangeRenewalPref = "DID_CHANGE_RENEWAL_PREF"
         /// Apple asks the app's server how much of a consumable whose refund the customer asked for was used.
         case consumptionRequest = "CONSUMPTION_REQUEST"
+        /// A team's server extended one subscription's renewal date (alone, or as one of every active subscriber).
+        case renewalExtended = "RENEWAL_EXTENDED"
+        /// Extend for All Active Subscribers: its summary once done, or one subscription it could not extend.
+        case renewalExtension = "RENEWAL_EXTENSION"
         /// Asked for through the App Store Server API, to check that notifications reach the server.
         case test = "TEST"
     }
@@ -34,6 +42,25 @@ public struct StoreNotification: Sendable, Equatable, Codable {
         case autoRenewDisabled = "AUTO_RENEW_DISABLED"
         case upgrade = "UPGRADE"
         case downgrade = "DOWNGRADE"
+        case summary = "SUMMARY"
+        case failure = "FAILURE"
+    }
+
+    /// Apple's `summary` of RENEWAL_EXTENSION / SUMMARY: what Extend for All Active Subscribers did, in place of `data`.
+    public struct ExtensionSummary: Sendable, Equatable, Codable {
+        public let productId: String
+        public let requestIdentifier: String
+        public let storefrontCountryCodes: [String]
+        public let succeededCount: Int
+        public let failedCount: Int
+
+        public init(productId: String, requestIdentifier: String, storefrontCountryCodes: [String], succeededCount: Int, failedCount: Int) {
+            self.productId = productId
+            self.requestIdentifier = requestIdentifier
+            self.storefrontCountryCodes = storefrontCountryCodes
+            self.succeededCount = succeededCount
+            self.failedCount = failedCount
+        }
     }
 
     /// Apple's `notificationUUID`: the same on every retry of this notification, so a server applies it once.
@@ -52,10 +79,12 @@ public struct StoreNotification: Sendable, Equatable, Codable {
     /// The end of the grace period while a renewal is retried.
     public let graceUntil: Date?
     public let date: Date
+    /// RENEWAL_EXTENSION / SUMMARY's alone: it is about no one purchase.
+    public let summary: ExtensionSummary?
 
     public init(_ kind: Kind, _ subtype: Subtype? = nil, account: String?, productId: String, transactionId: String?,
                 originalTransactionId: String, webOrderLineItemId: String? = nil, expiresDate: Date? = nil, graceUntil: Date? = nil,
-                date: Date, uuid: String = UUID().uuidString.lowercased()) {
+                date: Date, summary: ExtensionSummary? = nil, uuid: String = UUID().uuidString.lowercased()) {
         self.uuid = uuid
         self.kind = kind
         self.subtype = subtype
@@ -67,6 +96,7 @@ public struct StoreNotification: Sendable, Equatable, Codable {
         self.expiresDate = expiresDate
         self.graceUntil = graceUntil
         self.date = date
+        self.summary = summary
     }
 }
 
@@ -76,12 +106,19 @@ extension StoreNotification {
         StoreNotification(.test, account: nil, productId: "", transactionId: nil, originalTransactionId: "", date: date, uuid: uuid)
     }
 
+    /// RENEWAL_EXTENSION / SUMMARY: about a product's subscribers, not one chain.
+    public static func extensionSummary(_ summary: ExtensionSummary, at date: Date) -> StoreNotification {
+        StoreNotification(.renewalExtension, .summary, account: nil, productId: summary.productId, transactionId: nil, originalTransactionId: "",
+                          date: date, summary: summary)
+    }
+
     /// What the built-in backend acts on (a refund, and what moves a subscription's entitlement); the rest it learns
     /// from the app's verification or not at all, so the store hands it only these.
     public var concernsBuiltInBackend: Bool {
         switch kind {
-        case .refund, .revoke, .subscribed, .didRenew, .didChangeRenewalPref, .didFailToRenew, .gracePeriodExpired, .expired: true
-        case .oneTimeCharge, .didChangeRenewalStatus, .consumptionRequest, .test: false
+        case .refund, .revoke, .refundReversed, .subscribed, .didRenew, .didChangeRenewalPref, .didFailToRenew, .gracePeriodExpired, .expired,
+             .renewalExtended: true
+        case .oneTimeCharge, .didChangeRenewalStatus, .consumptionRequest, .refundDeclined, .renewalExtension, .test: false
         }
     }
 }

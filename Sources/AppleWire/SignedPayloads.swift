@@ -134,20 +134,44 @@ public struct NotificationPayload: JWTPayload, Equatable {
         }
     }
 
+    /// Apple's `Summary`: RENEWAL_EXTENSION / SUMMARY carries it in place of `data`.
+    public struct Summary: Codable, Sendable, Equatable {
+        public var bundleId: String
+        public var environment: String
+        public var productId: String
+        public var requestIdentifier: String
+        public var storefrontCountryCodes: [String]
+        public var succeededCount: Int
+        public var failedCount: Int
+
+        public init(_ summary: StoreNotification.ExtensionSummary) {
+            bundleId = Receipt.bundleId
+            environment = AppleWire.environment
+            productId = summary.productId
+            requestIdentifier = summary.requestIdentifier
+            storefrontCountryCodes = summary.storefrontCountryCodes
+            succeededCount = summary.succeededCount
+            failedCount = summary.failedCount
+        }
+    }
+
     public var notificationType: String
     public var subtype: String?
     public var notificationUUID: String
-    public var data: Data
+    /// Every notification's but RENEWAL_EXTENSION / SUMMARY's.
+    public var data: Data?
+    public var summary: Summary?
     public var version: String
     public var signedDate: Int64
 
     public func verify(using algorithm: some JWTAlgorithm) throws {}
 
-    public init(type: String, subtype: String?, uuid: String, data: Data, signedAt signed: Date) {
+    public init(type: String, subtype: String?, uuid: String, data: Data?, summary: Summary? = nil, signedAt signed: Date) {
         notificationType = type
         self.subtype = subtype
         notificationUUID = uuid
         self.data = data
+        self.summary = summary
         version = "2.0"
         signedDate = AppleDate.milliseconds(signed)
     }

@@ -45,6 +45,9 @@ public struct Script: Sendable {
         case lang(Language)
         /// Apple refunds a transaction: the one named, else the logged-in user's latest paid one.
         case refund(String?)
+        /// Apple decides a refund request the other way: declines it (the purchase stands), or reverses a refund it
+        /// granted; the named transaction, else the logged-in user's latest one it can decide on.
+        case refundDecision(RefundDecision, String?)
         case compensate
         /// Support ties a transaction no evidence could attribute to the user Apple's records say paid.
         case assign(transactionId: String, user: String)
@@ -63,6 +66,14 @@ public struct Script: Sendable {
         /// The catalog's billing grace period on or off for this run (as Xcode's Editor ▸ Enable Billing Grace Period),
         /// so that a scenario about it holds whichever catalog plays it. Before `launch`: it is how the store starts.
         case billingGrace(Bool)
+    }
+
+    /// Apple's decisions on a refund request other than granting it (`refund`).
+    public enum RefundDecision: String, Sendable, CaseIterable {
+        /// `refund-decline`: REFUND_DECLINED.
+        case decline = "refund-decline"
+        /// `refund-reverse`: REFUND_REVERSED.
+        case reverse = "refund-reverse"
     }
 
     /// What `expect` can count in each party.
@@ -251,6 +262,11 @@ public struct Script: Sendable {
                 throw StepError(message: "`refund` takes at most a transaction id (digits), e.g. `refund 1000000001`")
             }
             return .refund(rest.first)
+        case "refund-decline", "refund-reverse":
+            guard rest.count <= 1, rest.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }) else {
+                throw StepError(message: "`\(command)` takes at most a transaction id (digits), e.g. `\(command) 1000000001`")
+            }
+            return .refundDecision(RefundDecision(rawValue: command)!, rest.first)
         case "compensate":
             try nothingMore()
             return .compensate

@@ -48,6 +48,16 @@ struct ScriptDriver {
         return refunded
     }
 
+    /// Apple declines a refund request, or reverses a refund it granted (the latest of `account`'s charges it can decide
+    /// on when no id is given).
+    func appleDecidesRefund(_ decision: Script.RefundDecision, transactionId: String?, account: String?) -> String? {
+        let store = session.parties.store
+        guard let decided = decision == .decline ? store.declineRefund(transactionId: transactionId, account: account)
+            : store.reverseRefund(transactionId: transactionId, account: account) else { return nil }
+        session.runtime.send(.foreground)
+        return decided
+    }
+
     // MARK: What the parties say
 
     /// The store's subscription to `productId` of `account`, as StoreKit reports it.

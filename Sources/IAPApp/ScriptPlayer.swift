@@ -206,6 +206,15 @@ public final class ScriptPlayer {
                               ?? "nothing to refund: \(app.state.user!) has no paid, unrefunded transaction")
             }
             return "refunded \(refunded)"
+        case let .refundDecision(decision, transactionId):
+            let app = try app()
+            guard transactionId != nil || app.state.user != nil else { throw Failure(message: "`\(decision.rawValue)` needs a transaction id (nobody is logged in)") }
+            guard let decided = ScriptDriver(session: app).appleDecidesRefund(decision, transactionId: transactionId, account: app.state.user) else {
+                let what = decision == .decline ? "a paid, unrefunded transaction" : "a refunded transaction"
+                throw Failure(message: transactionId.map { "nothing to decide: \($0) is not \(what)" }
+                              ?? "nothing to decide: \(app.state.user!) has no \(what.dropFirst(2))")
+            }
+            return decision == .decline ? "refund of \(decided) declined" : "refund of \(decided) reversed"
         case .compensate:
             let app = try app()
             guard let orderId = app.state.compensableOrder?.orderId

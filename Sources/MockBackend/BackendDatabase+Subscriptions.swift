@@ -125,13 +125,26 @@ extension BackendDatabase {
                     WHERE originalTransactionId = ?
                     """).execute(arguments: [notification.productId, expires.timeIntervalSince1970, notification.originalTransactionId])
                 if notification.kind == .didRenew { try Self.creditRenewal(db, notification) }
+            case .refundReversed:
+                // What the refund revoked is owed again: the credit, and the chain it ended.
+                try db.cachedStatement(sql: """
+                    UPDATE credit SET revokedAt = NULL WHERE transactionId IN (?, ?)
+                    """).execute(arguments: [notification.transactionId ?? notification.originalTransactionId, notification.originalTransactionId])
+                try db.cachedStatement(sql: "UPDATE entitlement SET revokedAt = NULL WHERE originalTransactionId = ?")
+                    .execute(arguments: [notification.originalTransactionId])
+                try db.cachedStatement(sql: "DELETE FROM revokedChain WHERE originalTransactionId = ?").execute(arguments: [notification.originalTransactionId])
+            case .renewalExtended:
+                // The period ends later; nothing is charged for the days added.
+                guard let expires = notification.expiresDate else { return }
+                try db.cachedStatement(sql: "UPDATE entitlement SET expiresAt = ? WHERE originalTransactionId = ? AND revokedAt IS NULL")
+                    .execute(arguments: [expires.timeIntervalSince1970, notification.originalTransactionId])
             case .didFailToRenew:
                 try db.cachedStatement(sql: "UPDATE entitlement SET graceUntil = ? WHERE originalTransactionId = ?")
                     .execute(arguments: [notification.graceUntil?.timeIntervalSince1970, notification.originalTransactionId])
             case .gracePeriodExpired, .expired:
                 try db.cachedStatement(sql: "UPDATE entitlement SET graceUntil = NULL WHERE originalTransactionId = ?")
                     .execute(arguments: [notification.originalTransactionId])
-            case .didChangeRenewalStatus, .oneTimeCharge, .consumptionRequest, .test:
+            case .didChangeRenewalStatus, .oneTimeCharge, .consumptionRequest, .refundDeclined, .renewalExtension, .test:
                 break
             }
         }

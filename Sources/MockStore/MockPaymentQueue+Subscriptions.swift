@@ -26,15 +26,19 @@ extension MockPaymentQueue {
 
     /// The same for every active subscriber whose current product is `productId`, when the request `reached` them
     /// (their storefront).
-    public func extendAll(productId: String, days: Int, requestIdentifier: String, reached: Bool) throws -> MassExtension {
+    public func extendAll(productId: String, days: Int, requestIdentifier: String, reached: Bool, storefronts: [String] = []) throws -> MassExtension {
         let done = try database.extendAll(productId: productId, days: days, requestIdentifier: requestIdentifier, reached: reached,
-                                          at: scheduler.now)
+                                          storefronts: storefronts, at: scheduler.now)
         extensionsChanged()
         return done
     }
 
+    /// The outbox holds what the extension told (RENEWAL_EXTENDED, RENEWAL_EXTENSION): the backend hears it, the sender
+    /// wakes.
     private func extensionsChanged() {
         signedReceipt = nil
+        deliverNews()
+        onOutboxWritten()
         onSubscriptionsChanged()
     }
 
@@ -44,6 +48,30 @@ extension MockPaymentQueue {
     public func refund(transactionId: String? = nil, account: String? = nil, reason: Int = 0) -> String? {
         guard let id = transactionId ?? account.flatMap({ account in attempt { try database.latestRefundable(account: database.appleId(for: account)) } ?? nil }),
               let (record, _, news) = attempt({ try database.refund(id, reason: reason, at: scheduler.now) }) ?? nil
+        else { return nil }
+        signedReceipt = nil
+        tell(news)
+        onSubscriptionsChanged()
+        return record.transaction.id
+    }
+
+    /// Apple declines a customer's refund request (for the account's latest paid charge when none is named): the
+    /// purchase stands, and the app's server is told (a consumable's is asked about first). Nil when there is no paid,
+    /// unrefunded charge to decide on.
+    public func declineRefund(transactionId: String? = nil, account: String? = nil) -> String? {
+        guard let id = transactionId ?? account.flatMap({ account in attempt { try database.latestRefundable(account: database.appleId(for: account)) } ?? nil }),
+              let (record, news) = attempt({ try database.declineRefund(id, at: scheduler.now) }) ?? nil
+        else { return nil }
+        tell(news)
+        return record.transaction.id
+    }
+
+    /// Apple reverses a refund it granted (the account's latest refunded charge when none is named): the charge is no
+    /// longer cancelled, a subscription the refund ended runs again, and the app's server is told. Nil when the charge was
+    /// not refunded.
+    public func reverseRefund(transactionId: String? = nil, account: String? = nil) -> String? {
+        guard let id = transactionId ?? account.flatMap({ account in attempt { try database.latestRefunded(account: database.appleId(for: account)) } ?? nil }),
+              let (record, news) = attempt({ try database.reverseRefund(id, at: scheduler.now) }) ?? nil
         else { return nil }
         signedReceipt = nil
         tell(news)

@@ -284,7 +284,7 @@ public final class MockPaymentQueue: PaymentQueue {
     func tell(_ news: StoreNotification) {
         if news.concernsBuiltInBackend { deliverNews() }
         onOutboxWritten()
-        if news.kind != .refund && news.kind != .oneTimeCharge { scheduleRenewals() }
+        if ![.refund, .refundDeclined, .oneTimeCharge].contains(news.kind) { scheduleRenewals() }
         tellRevocations()
     }
 

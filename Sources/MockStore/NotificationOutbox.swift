@@ -96,10 +96,10 @@ extension StoreDatabase {
     }
 
     /// Writes `notification` into the outbox inside the caller's database transaction, the one that made the change it
-    /// tells of: a kill cannot keep the change and lose the notification, or the reverse. A refund of a consumable is
-    /// preceded by Apple's question about it.
+    /// tells of: a kill cannot keep the change and lose the notification, or the reverse. Apple's decision on a refund of a
+    /// consumable, granted or declined, is preceded by its question about it.
     func enqueue(_ db: Database, _ notification: StoreNotification) throws {
-        if notification.kind == .refund, outbox.consumables.contains(notification.productId) {
+        if notification.kind == .refund || notification.kind == .refundDeclined, outbox.consumables.contains(notification.productId) {
             try Self.enqueue(db, StoreNotification(.consumptionRequest, account: notification.account, productId: notification.productId,
                                                    transactionId: notification.transactionId,
                                                    originalTransactionId: notification.originalTransactionId, date: notification.date),

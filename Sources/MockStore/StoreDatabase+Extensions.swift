@@ -1,3 +1,4 @@
+import AppleVocabulary
 import Foundation
 import GRDB
 
@@ -49,50 +50,64 @@ extension StoreDatabase {
     /// Extends the subscription whose original transaction is `original` by `days`, once per `requestIdentifier`.
     func extendRenewal(original: String, days: Int, requestIdentifier: String, at now: Date) throws -> RenewalExtension {
         try queue.write { db in
-            try Self.extendRenewal(db, original: original, days: days, requestIdentifier: requestIdentifier, mass: nil, at: now)
+            try extendRenewal(db, original: original, days: days, requestIdentifier: requestIdentifier, mass: nil, at: now)
         }
     }
 
-    private static func extendRenewal(_ db: Database, original: String, days: Int, requestIdentifier: String, mass productId: String?,
-                                      at now: Date) throws -> RenewalExtension {
-        guard let chain = try subscription(db, original: original) else { return .notFound }
+    /// Apple tells the app's server of each subscription it extends (RENEWAL_EXTENDED), not of a request sent again.
+    private func extendRenewal(_ db: Database, original: String, days: Int, requestIdentifier: String, mass productId: String?,
+                               at now: Date) throws -> RenewalExtension {
+        guard let chain = try Self.subscription(db, original: original) else { return .notFound }
         if let expires = try Double.fetchOne(db.cachedStatement(sql: """
             SELECT expires FROM renewalExtension WHERE requestIdentifier = ? AND originalTransactionId = ?
             """), arguments: [requestIdentifier, original]) {
             return .extended(expires: Date(timeIntervalSince1970: expires),
-                             webOrderLineItemId: try details(db, chain.latestTransactionId).webOrderLineItemId)
+                             webOrderLineItemId: try Self.details(db, chain.latestTransactionId).webOrderLineItemId)
         }
         guard let extended = chain.extended(byDays: days, at: now) else { return .ineligible }
         // Apple's limit is on the extensions a team asks for one by one; extending every subscriber does not count.
         if productId == nil, try Int.fetchOne(db.cachedStatement(sql: """
             SELECT COUNT(*) FROM renewalExtension WHERE originalTransactionId = ? AND massProductId IS NULL AND at > ?
-            """), arguments: [original, now.addingTimeInterval(-365 * 86_400).timeIntervalSince1970]) ?? 0 >= extensionsPerYear {
+            """), arguments: [original, now.addingTimeInterval(-365 * 86_400).timeIntervalSince1970]) ?? 0 >= Self.extensionsPerYear {
             return .tooMany
         }
-        try noteClock(db, now)
+        try Self.noteClock(db, now)
         try extended.insert(db, onConflict: .replace)
-        var latest = try details(db, chain.latestTransactionId)
+        var latest = try Self.details(db, chain.latestTransactionId)
         latest.expiresDate = extended.expiresAt
-        try setDetails(db, chain.latestTransactionId, latest)
+        try Self.setDetails(db, chain.latestTransactionId, latest)
         try db.cachedStatement(sql: """
             INSERT INTO renewalExtension (requestIdentifier, originalTransactionId, at, expires, massProductId) VALUES (?, ?, ?, ?, ?)
             """).execute(arguments: [requestIdentifier, original, now.timeIntervalSince1970, extended.expiresAt.timeIntervalSince1970, productId])
+        try enqueue(db, extended.notification(.renewalExtended, transaction: chain.latestTransactionId, webOrder: latest.webOrderLineItemId, at: now))
         return .extended(expires: extended.expiresAt, webOrderLineItemId: latest.webOrderLineItemId)
     }
 
     /// Extends every active subscription whose current product is `productId`, once per `requestIdentifier`; none when
-    /// the request did not reach them (`reached`: their storefront).
-    func extendAll(productId: String, days: Int, requestIdentifier: String, reached: Bool, at now: Date) throws -> MassExtension {
+    /// the request did not reach them (`reached`: their storefront, of `storefronts` as asked). A subscriber whose renewal
+    /// is being retried is not active: Apple counts it as failed and says so (RENEWAL_EXTENSION / FAILURE), then sums
+    /// the request up (RENEWAL_EXTENSION / SUMMARY).
+    func extendAll(productId: String, days: Int, requestIdentifier: String, reached: Bool, storefronts: [String] = [],
+                   at now: Date) throws -> MassExtension {
         try queue.write { db in
             if let done = try Self.massExtension(db, productId: productId, requestIdentifier: requestIdentifier) { return done }
-            var succeeded = 0
+            var succeeded = 0, failed = 0
             let chains = reached ? try SubscriptionRecord.filter(Column("productId") == productId).fetchAll(db) : []
-            for chain in chains where !chain.isOver && chain.expiresAt > now {
-                let outcome = try Self.extendRenewal(db, original: chain.originalTransactionId, days: days, requestIdentifier: requestIdentifier,
-                                                     mass: productId, at: now)
+            for chain in chains where !chain.isOver {
+                if chain.retryUntil != nil {
+                    failed += 1
+                    try enqueue(db, chain.notification(.renewalExtension, .failure, transaction: chain.latestTransactionId, at: now))
+                    continue
+                }
+                guard chain.expiresAt > now else { continue }
+                let outcome = try extendRenewal(db, original: chain.originalTransactionId, days: days, requestIdentifier: requestIdentifier,
+                                                mass: productId, at: now)
                 if case .extended = outcome { succeeded += 1 }
             }
-            let done = MassExtension(requestIdentifier: requestIdentifier, completedAt: now, succeeded: succeeded, failed: 0)
+            let done = MassExtension(requestIdentifier: requestIdentifier, completedAt: now, succeeded: succeeded, failed: failed)
+            try enqueue(db, .extensionSummary(StoreNotification.ExtensionSummary(
+                productId: productId, requestIdentifier: requestIdentifier, storefrontCountryCodes: storefronts, succeededCount: succeeded,
+                failedCount: failed), at: now))
             try db.cachedStatement(sql: """
                 INSERT INTO massExtension (productId, requestIdentifier, completedAt, succeeded, failed) VALUES (?, ?, ?, ?, ?)
                 """).execute(arguments: [productId, requestIdentifier, now.timeIntervalSince1970, done.succeeded, done.failed])

@@ -208,6 +208,16 @@ extension SubscriptionRecord {
         return changed
     }
 
+    /// Apple reversed the refund that ended the chain: it runs to the end of its period as before. Nil when it was not
+    /// revoked.
+    func reinstated() -> SubscriptionRecord? {
+        guard revokedAt != nil else { return nil }
+        var changed = self
+        changed.revokedAt = nil
+        changed.dueAt = expirationIntent == nil ? expiresAt : nil
+        return changed
+    }
+
     /// The renewal went through, or the chain ended: no more billing attempts, no grace.
     mutating func endRetry() {
         retryUntil = nil

@@ -45,7 +45,8 @@ extension AppleEndpoints {
                 }
                 // Every subscriber is in iapsim's one storefront: a list without it extends no one.
                 let reached = storefronts.isEmpty || storefronts.contains(AppleWire.storefront.code)
-                _ = try parties.store.extendAll(productId: productId, days: days, requestIdentifier: requestIdentifier, reached: reached)
+                _ = try parties.store.extendAll(productId: productId, days: days, requestIdentifier: requestIdentifier, reached: reached,
+                                             storefronts: storefronts)
                 let answer = MassExtendRenewalDateResponse(requestIdentifier: requestIdentifier)
                 return { answer }
             }

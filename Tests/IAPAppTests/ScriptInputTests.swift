@@ -50,6 +50,14 @@ struct ScriptInputTests {
         refused("press   ", saying: "`press` needs")
     }
 
+    @Test("`refund-decline` and `refund-reverse` take at most a transaction id")
+    func refundDecisions() throws {
+        refused("refund-decline 10x", saying: "`refund-decline` takes at most a transaction id (digits), e.g. `refund-decline 1000000001`")
+        refused("refund-reverse 1 2", saying: "`refund-reverse` takes at most a transaction id")
+        let script = try Script.parse("refund-decline 1000000001\nrefund-reverse\n", file: "t.iapsim")
+        #expect(script.steps.map(\.step) == [.refundDecision(.decline, "1000000001"), .refundDecision(.reverse, nil)])
+    }
+
     @Test("`press @command` presses whichever key the command is bound to; an unknown name lists the names")
     func pressCommand() throws {
         let script = try Script.parse("""

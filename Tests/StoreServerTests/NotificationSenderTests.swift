@@ -108,13 +108,13 @@ struct NotificationSenderTests {
             #expect(received.contentType == "application/json")
             let payload = try await verifier.verifyJWS(received.signedPayload, as: NotificationPayload.self)
             told.append(payload.notificationType + (payload.subtype.map { "/" + $0 } ?? ""))
-            #expect(payload.data.environment == "Sandbox")
-            #expect(payload.data.bundleId == Receipt.bundleId)
-            transactions.append(try await verifier.verifyJWS(try #require(payload.data.signedTransactionInfo), as: JWSTransaction.self))
+            #expect(payload.data?.environment == "Sandbox")
+            #expect(payload.data?.bundleId == Receipt.bundleId)
+            transactions.append(try await verifier.verifyJWS(try #require(payload.data?.signedTransactionInfo), as: JWSTransaction.self))
             if payload.notificationType != "ONE_TIME_CHARGE" {
-                let renewal = try await verifier.verifyJWS(try #require(payload.data.signedRenewalInfo), as: JWSRenewalInfo.self)
+                let renewal = try await verifier.verifyJWS(try #require(payload.data?.signedRenewalInfo), as: JWSRenewalInfo.self)
                 #expect(renewal.productId == Self.monthly)
-                #expect(payload.data.status == 1)
+                #expect(payload.data?.status == 1)
             }
         }
         #expect(told == ["ONE_TIME_CHARGE", "SUBSCRIBED/INITIAL_BUY", "DID_RENEW"])
@@ -150,7 +150,7 @@ struct NotificationSenderTests {
         var told: [String] = []
         for received in receiver.received {
             let payload = try await verifier.verifyJWS(received.signedPayload, as: NotificationPayload.self)
-            told.append(payload.notificationType + (payload.subtype.map { "/" + $0 } ?? "") + " " + (payload.data.status.map(String.init) ?? "-"))
+            told.append(payload.notificationType + (payload.subtype.map { "/" + $0 } ?? "") + " " + (payload.data?.status.map(String.init) ?? "-"))
         }
         #expect(told == ["SUBSCRIBED/INITIAL_BUY 1", "DID_FAIL_TO_RENEW/GRACE_PERIOD 4", "GRACE_PERIOD_EXPIRED 3", "EXPIRED/BILLING_RETRY 2"])
     }
@@ -233,7 +233,7 @@ struct NotificationSenderTests {
         let payload = try await X5CVerifier(rootCertificates: [try app.rootPEM()])
             .verifyJWS(try #require(receiver.received.first).signedPayload, as: NotificationPayload.self)
         #expect(payload.notificationType == "TEST")
-        #expect(payload.data.signedTransactionInfo == nil)
+        #expect(payload.data?.signedTransactionInfo == nil)
     }
 }
 

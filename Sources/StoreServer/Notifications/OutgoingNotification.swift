@@ -14,6 +14,7 @@ struct OutgoingNotification: Sendable {
     let transaction: JWSTransaction?
     let renewal: JWSRenewalInfo?
     let status: Int?
+    let summary: StoreNotification.ExtensionSummary?
     let signedAt: Date
 
     /// On the parties' thread: the entry with Apple's records of its transaction and subscription as they are now.
@@ -23,6 +24,7 @@ struct OutgoingNotification: Sendable {
         signedBefore = entry.signedPayload
         type = notification.kind.rawValue
         subtype = notification.subtype?.rawValue
+        summary = notification.summary
         signedAt = now
         let chain = notification.originalTransactionId.isEmpty ? nil : try? records.subscription(original: notification.originalTransactionId)
         // A notification about a subscription as a whole (auto-renew turned off, an expiry) carries its latest charge.
@@ -35,6 +37,10 @@ struct OutgoingNotification: Sendable {
     /// Apple's `signedPayload`: the transaction and renewal info signed first, then the notification that carries them.
     func signedPayload(by signer: AppleSigner) async throws -> String {
         if let signedBefore { return signedBefore }
+        if let summary {
+            return try await signer.sign(NotificationPayload(type: type, subtype: subtype, uuid: uuid, data: nil, summary: .init(summary),
+                                                             signedAt: signedAt))
+        }
         let data = NotificationPayload.Data(
             signedTransactionInfo: try await transaction.asyncMap { try await signer.sign($0) },
             signedRenewalInfo: try await renewal.asyncMap { try await signer.sign($0) }, status: status)

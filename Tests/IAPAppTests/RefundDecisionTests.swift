@@ -1,0 +1,62 @@
+import Foundation
+import IAPApp
+import IAPCore
+import MockBackend
+@testable import MockStore
+import Testing
+
+/// Apple's refund decisions other than a grant: declined (REFUND_DECLINED), and a granted refund reversed
+/// (REFUND_REVERSED), as the app's server and the user see them.
+@Suite("Refund decisions: declined, and reversed")
+struct RefundDecisionTests {
+    static let monthly = "com.iapsim.vip.monthly", coins = "com.iapsim.coins.60"
+
+    private func told(_ app: Harness) throws -> [String] {
+        try app.parties.store.database.recentNotifications(limit: 100).reversed().map {
+            $0.notification.kind.rawValue + ($0.notification.subtype.map { "/" + $0.rawValue } ?? "")
+        }
+    }
+
+    @Test("a consumable's refund declined: Apple asks about it first, the coins stay, the charge is not cancelled")
+    func declinedConsumable() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        app.buy(Self.coins)
+        let balance = try app.parties.backend.accountNow(user: "alice").coins
+        #expect(balance > 0)
+        let charge = try #require(try app.storeRecords().first { $0.transaction.productId == Self.coins })
+        #expect(app.parties.store.declineRefund(account: "alice") == charge.transaction.id)
+        #expect(try told(app) == ["ONE_TIME_CHARGE", "CONSUMPTION_REQUEST", "REFUND_DECLINED"])
+        #expect(try app.parties.backend.accountNow(user: "alice").coins == balance)
+        #expect(try app.storeDetails([charge.transaction.id])[charge.transaction.id]?.cancellationDate == nil)
+        // Declined is not refunded: a refund can still be granted after it, and there is nothing to reverse.
+        #expect(app.parties.store.reverseRefund(account: "alice") == nil)
+        #expect(app.parties.store.refund(account: "alice") == charge.transaction.id)
+        #expect(try app.parties.backend.accountNow(user: "alice").coins == 0)
+    }
+
+    @Test("a subscription's refund reversed: the service is back until the period's end, and the backend grants it again")
+    func reversedSubscription() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        app.buy(Self.monthly)
+        let status = { app.parties.store.subscriptions(account: "alice").first { $0.productId == Self.monthly } }
+        let expires = try #require(status()?.date)
+        let running = try #require(status()?.state)
+        #expect(app.parties.store.refund(account: "alice") != nil)
+        #expect(status()?.state == .revoked)
+        #expect(try !app.parties.backend.accountNow(user: "alice").owned.contains(Self.monthly))
+        // A refunded charge cannot be declined.
+        #expect(app.parties.store.declineRefund(account: "alice") == nil)
+        app.advance(60)
+        #expect(app.parties.store.reverseRefund(account: "alice") != nil)
+        #expect(try told(app).suffix(2) == ["REFUND", "REFUND_REVERSED"])
+        #expect(status()?.state == running)
+        #expect(status()?.date == expires)
+        #expect(try app.parties.backend.accountNow(user: "alice").owned.contains(Self.monthly))
+        #expect(try app.revokedCredits().isEmpty)
+        // It renews at the end of its period, as it would have.
+        #expect(app.parties.store.nextSubscriptionEvent() == expires)
+        #expect(app.parties.store.reverseRefund(account: "alice") == nil)
+    }
+}

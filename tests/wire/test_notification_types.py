@@ -1,0 +1,96 @@
+"""Every notification type iapsim produces beyond a purchase's own, verified with Apple's library
+(SignedDataVerifier.verify_and_decode_notification) as Notification History hands them out: a refund asked about and
+declined, a refund reversed, a renewal date extended one by one and for every subscriber, with its summary."""
+import unittest
+import uuid
+
+from appstoreserverlibrary.models.ExtendReasonCode import ExtendReasonCode
+from appstoreserverlibrary.models.ExtendRenewalDateRequest import ExtendRenewalDateRequest
+from appstoreserverlibrary.models.MassExtendRenewalDateRequest import MassExtendRenewalDateRequest
+from appstoreserverlibrary.models.NotificationHistoryRequest import NotificationHistoryRequest
+from appstoreserverlibrary.models.NotificationTypeV2 import NotificationTypeV2
+from appstoreserverlibrary.models.Status import Status
+from appstoreserverlibrary.models.Subtype import Subtype
+
+from iapsim_wire import ServedStore, purchases
+
+MONTHLY = "com.iapsim.vip.monthly"
+YEARLY = "com.iapsim.vip.yearly"
+DAY = 86_400_000
+
+
+class NotificationTypeTests(ServedStore):
+    # alice buys coins and Apple declines their refund; she subscribes to Yearly VIP, Apple refunds it and then reverses
+    # the refund; bob, under his own store account, subscribes to Monthly VIP.
+    SCRIPT = purchases(("consumable", 1)) + "refund-decline\n" + purchases(("subscription", 3))[len("launch alice\n"):] \
+        + "refund\nrefund-reverse\nswitch-user bob\n" + purchases(("subscription", 1))[len("launch alice\n"):]
+
+    def history(self, **filters):
+        dates = [int(c["purchase_date_ms"]) for c in self.charges]
+        request = NotificationHistoryRequest(startDate=min(dates) - DAY, endDate=max(dates) + 30 * DAY, **filters)
+        decoded, token = [], None
+        while True:
+            page = self.client.get_notification_history(token, request)
+            decoded += [self.verifier.verify_and_decode_notification(item.signedPayload) for item in page.notificationHistory]
+            if not page.hasMore:
+                return decoded
+            token = page.paginationToken
+
+    def one(self, notification_type, subtype=None):
+        found = [d for d in self.history(notificationType=notification_type, notificationSubtype=subtype)]
+        self.assertEqual(len(found), 1, [(d.rawNotificationType, d.rawSubtype) for d in found])
+        return found[0]
+
+    def charge(self, product):
+        return next(c for c in self.charges if c["productId"] == product)
+
+    def test_a_consumables_refund_asked_about_then_declined(self):
+        coins = self.charge("com.iapsim.coins.60")
+        asked = self.one(NotificationTypeV2.CONSUMPTION_REQUEST)
+        declined = self.one(NotificationTypeV2.REFUND_DECLINED)
+        self.assertEqual(declined.notificationType, NotificationTypeV2.REFUND_DECLINED)
+        self.assertIsNone(declined.rawSubtype)
+        for decoded in (asked, declined):
+            transaction = self.verifier.verify_and_decode_signed_transaction(decoded.data.signedTransactionInfo)
+            self.assertEqual(transaction.transactionId, coins["transactionId"])
+            self.assertIsNone(transaction.revocationDate)
+        types = [d.rawNotificationType for d in self.history(transactionId=coins["transactionId"])]
+        self.assertLess(types.index("CONSUMPTION_REQUEST"), types.index("REFUND_DECLINED"))
+
+    def test_a_refund_reversed_signs_the_transaction_without_its_revocation(self):
+        yearly = self.charge(YEARLY)
+        self.one(NotificationTypeV2.REFUND)
+        reversed_ = self.one(NotificationTypeV2.REFUND_REVERSED)
+        transaction = self.verifier.verify_and_decode_signed_transaction(reversed_.data.signedTransactionInfo)
+        self.assertEqual(transaction.transactionId, yearly["transactionId"])
+        self.assertIsNone(transaction.revocationDate)
+        self.assertEqual(reversed_.data.status, Status.ACTIVE)
+        renewal = self.verifier.verify_and_decode_renewal_info(reversed_.data.signedRenewalInfo)
+        self.assertEqual(renewal.productId, YEARLY)
+
+    def test_renewal_extended_and_the_mass_extensions_summary(self):
+        yearly = self.charge(YEARLY)
+        answer = self.client.extend_subscription_renewal_date(yearly["transactionId"], ExtendRenewalDateRequest(
+            extendByDays=7, extendReasonCode=ExtendReasonCode.SERVICE_ISSUE_OR_OUTAGE, requestIdentifier=str(uuid.uuid4())))
+        extended = self.one(NotificationTypeV2.RENEWAL_EXTENDED)
+        self.assertIsNone(extended.rawSubtype)
+        transaction = self.verifier.verify_and_decode_signed_transaction(extended.data.signedTransactionInfo)
+        self.assertEqual((transaction.originalTransactionId, transaction.expiresDate), (yearly["transactionId"], answer.effectiveDate))
+        self.assertEqual(self.verifier.verify_and_decode_renewal_info(extended.data.signedRenewalInfo).renewalDate, answer.effectiveDate)
+
+        identifier = str(uuid.uuid4())
+        self.client.extend_renewal_date_for_all_active_subscribers(MassExtendRenewalDateRequest(
+            extendByDays=3, extendReasonCode=ExtendReasonCode.SERVICE_ISSUE_OR_OUTAGE, requestIdentifier=identifier,
+            storefrontCountryCodes=["USA"], productId=MONTHLY))
+        summary = self.one(NotificationTypeV2.RENEWAL_EXTENSION, Subtype.SUMMARY)
+        self.assertIsNone(summary.data)
+        self.assertEqual((summary.summary.productId, summary.summary.requestIdentifier, summary.summary.storefrontCountryCodes,
+                          summary.summary.succeededCount, summary.summary.failedCount), (MONTHLY, identifier, ["USA"], 1, 0))
+        self.assertEqual(summary.summary.bundleId, self.data.key["bundleId"])
+        monthly = [d for d in self.history(notificationType=NotificationTypeV2.RENEWAL_EXTENDED)
+                   if self.verifier.verify_and_decode_renewal_info(d.data.signedRenewalInfo).productId == MONTHLY]
+        self.assertEqual(len(monthly), 1)
+
+
+if __name__ == "__main__":
+    unittest.main()
