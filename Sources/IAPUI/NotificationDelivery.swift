@@ -14,6 +14,14 @@ public struct NotificationDelivery: Sendable, Equatable {
         case sent(retries: Int)
         /// Refused on the first attempt and on every retry.
         case failed(retries: Int)
+        /// A notification fault's doing (`--fault notification-…`).
+        case deliveredTwice
+        /// Apple counts it delivered; the server never saw it.
+        case lost
+        /// Held back until a later one is delivered, or `until` at the latest.
+        case heldBack(until: Date)
+        /// Its first attempt comes late, at `until`.
+        case delayed(until: Date)
     }
 
     public let type: String

@@ -27,6 +27,21 @@ public struct OutboxEntry: Sendable, Equatable {
     public var lastError: String?
     /// The body as first sent: a retry sends the same bytes, with the same `notificationUUID`.
     public var signedPayload: String?
+    /// What a notification fault did to its delivery; nil when none did.
+    public var detour: Detour? = nil
+
+    /// What a notification fault (`notification-…`) does to one notification's delivery, kept with it so that a
+    /// relaunch goes on as it began.
+    public enum Detour: String, Sendable, Equatable {
+        /// Delivered twice, each attempt taken.
+        case twice = "notification-twice"
+        /// Held back until the next notification is delivered.
+        case outOfOrder = "notification-out-of-order"
+        /// Apple counts it delivered; the server never saw it.
+        case lost = "notification-lost"
+        /// Its first attempt comes late.
+        case delayed = "notification-delayed"
+    }
 
     /// Retries made so far (the first attempt is not one).
     public var retries: Int { max(attempts - 1, 0) }
@@ -36,6 +51,8 @@ public struct OutboxEntry: Sendable, Equatable {
     /// known when the last one went through.
     public var attemptHistory: [(at: Date, failure: String?)] {
         guard let first = firstAttemptAt, attempts > 0 else { return [] }
+        // Delivered twice: both attempts were taken.
+        if detour == .twice, delivery == .sent { return [(first, nil), (lastAttemptAt ?? first, nil)] }
         return (0..<attempts).map { index in
             if index == attempts - 1 { return (lastAttemptAt ?? first, delivery == .sent ? nil : lastError ?? "") }
             let at = index == 0 ? first : first.addingTimeInterval(NotificationRetries.hoursAfterFirst[index - 1] * 3_600)
@@ -167,12 +184,13 @@ extension StoreDatabase {
 
     /// Writes down one attempt to send: sent on a 2xx answer (`failure` nil), else the next retry on Apple's schedule, or
     /// failed when none is left. The signed body is kept from the first attempt on. Answers the entry as it now is.
+    /// `again`: the second delivery of one delivered twice (`notification-twice`), written down as one more attempt.
     @discardableResult
-    public func recordAttempt(_ uuid: String, signedPayload: String?, failure: String?, at date: Date) throws -> OutboxEntry? {
+    public func recordAttempt(_ uuid: String, signedPayload: String?, failure: String?, at date: Date, again: Bool = false) throws -> OutboxEntry? {
         try queue.write { db in
             guard var entry = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.outboxColumns) FROM notificationOutbox WHERE uuid = ?"),
                                                arguments: [uuid]).map(Self.outboxEntry),
-                  entry.delivery == .pending else { return nil }
+                  entry.delivery == (again ? .sent : .pending) else { return nil }
             entry.attempts += 1
             let first = entry.firstAttemptAt ?? date
             entry.firstAttemptAt = first
@@ -194,6 +212,7 @@ extension StoreDatabase {
                 signedPayload = ? WHERE uuid = ?
                 """).execute(arguments: [entry.delivery.rawValue, entry.attempts, time(entry.firstAttemptAt), time(entry.nextAttemptAt),
                                          time(entry.lastAttemptAt), entry.lastError, entry.signedPayload, uuid])
+            if failure == nil, !again { try Self.releaseHeldBack(db, passedBy: uuid, at: date) }
             return entry
         }
     }
@@ -244,13 +263,14 @@ extension StoreDatabase {
         }
     }
 
-    static let outboxColumns = "notification, delivery, attempts, firstAttemptAt, nextAttemptAt, lastAttemptAt, lastError, signedPayload"
+    static let outboxColumns = "notification, delivery, attempts, firstAttemptAt, nextAttemptAt, lastAttemptAt, lastError, signedPayload, detour"
 
     static func outboxEntry(_ row: Row) throws -> OutboxEntry {
         let date = { (name: String) in row.real(name).map(Date.init(timeIntervalSince1970:)) }
         return OutboxEntry(notification: try JSONDecoder().decode(StoreNotification.self, from: row["notification"] as Data),
                            delivery: OutboxEntry.Delivery(rawValue: row["delivery"]) ?? .failed, attempts: row["attempts"],
                            firstAttemptAt: date("firstAttemptAt"), nextAttemptAt: date("nextAttemptAt"), lastAttemptAt: date("lastAttemptAt"),
-                           lastError: row.text("lastError"), signedPayload: row.text("signedPayload"))
+                           lastError: row.text("lastError"), signedPayload: row.text("signedPayload"),
+                           detour: row.text("detour").flatMap(OutboxEntry.Detour.init(rawValue:)))
     }
 }

@@ -108,6 +108,7 @@ public final class StoreDatabase {
             ("v14-consumption", StoreDatabase.consumptionMigration),
             ("v15-renewal-extensions", StoreDatabase.extensionMigration),
             ("v16-families", StoreDatabase.familyMigration),
+            ("v17-notification-detours", StoreDatabase.detourMigration),
         ])
         appleId = try queue.inDatabase { db in try Self.signedIn(db, device: device) }
     }

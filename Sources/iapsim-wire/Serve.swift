@@ -24,7 +24,7 @@ struct ServeCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "The port on 127.0.0.1 (0: any free port).", transform: { try PortNumber.parse($0) })
     var port: Int = PortNumber.standard
 
-    @Option(name: .customLong("fault"), help: ArgumentHelp("Arm a fault (repeatable); the backend's act on every request.", valueName: "name[=value][:once]"),
+    @Option(name: .customLong("fault"), help: ArgumentHelp("Arm a fault (repeatable); the backend's act on every request, notification-… on what --notify receives.", valueName: "name[=value][:once]"),
             completion: .list(Fault.allCases.map(\.rawValue)), transform: FaultSpec.init)
     var faults: [FaultSpec] = []
 

@@ -16,7 +16,7 @@ private let catalog = try! CatalogLoader.load(
 
 /// The app on a virtual clock with `--notify` pointed at a receiver of the test's own. The test's task plays the
 /// parties' thread: it runs the sender's jobs between its own steps, and sleeps (never blocks) while the sender works.
-private final class NotifyingApp {
+final class NotifyingApp {
     let session: AppSession
     let thread = PartyThread()
     let receiver: NotificationReceiver

@@ -112,5 +112,50 @@ class NotificationTests(unittest.TestCase):
                 self.assertEqual(apple_error(self.client.get_test_notification_status, token), expected)
 
 
+class NotificationFaultTests(unittest.TestCase):
+    """`iapsim serve --fault notification-…`: what a team's server must survive, as Apple's library sees it."""
+
+    def serve(self, fault):
+        data = DataDirectory(purchases(("consumable", 1)))
+        receiver = Receiver()
+        server = Server(data, "--notify", receiver.url, "--fault", fault)
+        self.addCleanup(data.remove)
+        self.addCleanup(receiver.stop)
+        self.addCleanup(server.stop)
+        key = data.key
+        client = AppStoreServerAPIClient(key["privateKey"].encode(), key["keyId"], key["issuerId"], key["bundleId"], Environment.SANDBOX)
+        client._base_url = server.url
+        return receiver, client, SignedDataVerifier([data.root_certificate], False, Environment.SANDBOX, key["bundleId"])
+
+    def attempts(self, client, token, count):
+        for _ in range(100):
+            status = client.get_test_notification_status(token)
+            if len(status.sendAttempts or []) >= count:
+                return status
+            time.sleep(0.1)
+        self.fail(f"fewer than {count} attempts written down")
+
+    def test_delivered_twice_the_same_notification_uuid_and_bytes(self):
+        receiver, client, verifier = self.serve("notification-twice:once")
+        token = client.request_test_notification().testNotificationToken
+        bodies = [receiver.next()[2]["signedPayload"], receiver.next()[2]["signedPayload"]]
+        self.assertEqual(bodies[0], bodies[1])
+        self.assertEqual(verifier.verify_and_decode_notification(bodies[0]).rawNotificationType, "TEST")
+        status = self.attempts(client, token, 2)
+        self.assertEqual([a.sendAttemptResult for a in status.sendAttempts], [SendAttemptResult.SUCCESS] * 2)
+
+    def test_lost_never_reaches_the_server_yet_apple_counts_it_sent(self):
+        receiver, client, verifier = self.serve("notification-lost:once")
+        token = client.request_test_notification().testNotificationToken
+        status = self.attempts(client, token, 1)
+        self.assertEqual([a.sendAttemptResult for a in status.sendAttempts], [SendAttemptResult.SUCCESS])
+        self.assertEqual(verifier.verify_and_decode_notification(status.signedPayload).rawNotificationType, "TEST")
+        with self.assertRaises(queue.Empty):
+            receiver.received.get(timeout=1)
+        # The next one is not lost.
+        client.request_test_notification()
+        self.assertEqual(verifier.verify_and_decode_notification(receiver.next()[2]["signedPayload"]).rawNotificationType, "TEST")
+
+
 if __name__ == "__main__":
     unittest.main()

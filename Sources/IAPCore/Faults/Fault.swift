@@ -20,6 +20,11 @@ public enum Fault: String, Sendable, Equatable, CaseIterable, Comparable {
     case renewalWhileClosed = "renewal-while-closed"
     case refund
     case restoreFails = "restore-fails"
+    // Apple's notifications to the `--notify` server
+    case notificationTwice = "notification-twice"
+    case notificationOutOfOrder = "notification-out-of-order"
+    case notificationLost = "notification-lost"
+    case notificationDelayed = "notification-delayed"
     // The backend
     case backendDown = "backend-down"
     case backendTimeout = "backend-timeout"
@@ -111,6 +116,10 @@ extension Fault {
         case .renewalWhileClosed: Rule(.store)
         case .refund: Rule(.store, .seconds(0...31_536_000), default: "30")
         case .restoreFails: Rule(.store)
+        case .notificationTwice: Rule(.store)
+        case .notificationOutOfOrder: Rule(.store)
+        case .notificationLost: Rule(.store)
+        case .notificationDelayed: Rule(.store, .seconds(0...31_536_000), default: "3600")
         case .backendDown: Rule(.backend)
         case .backendTimeout: Rule(.backend)
         case .backend5xx: Rule(.backend, .whole(500...599, meaning: "HTTP status"), default: "503")

@@ -30,6 +30,17 @@ extension NotificationDelivery {
             return Localized(en: "sent after \(retries) \(retries == 1 ? "retry" : "retries")", zh: "重试 \(retries) 次后送达")
         case let .failed(retries):
             return Localized(en: "failed after \(retries) retries", zh: "重试 \(retries) 次后仍失败") + why
+        case .deliveredTwice:
+            return Localized(en: "sent twice (notification-twice)", zh: "送达两次(notification-twice)")
+        case .lost:
+            return Localized(en: "lost on the way: Apple counts it sent, only Notification History has it (notification-lost)",
+                             zh: "途中丢失:Apple 记为已送达,只有通知历史里有它(notification-lost)")
+        case let .heldBack(until):
+            return Localized(en: "held back: goes after the next one, by \(Self.time(until, .en)) (notification-out-of-order)",
+                             zh: "被压住:在下一条之后发送,最迟 \(Self.time(until, .zh))(notification-out-of-order)")
+        case let .delayed(until):
+            return Localized(en: "delayed to \(Self.time(until, .en)) (notification-delayed)",
+                             zh: "推迟到 \(Self.time(until, .zh)) 发送(notification-delayed)")
         }
     }
 

@@ -58,16 +58,27 @@ public final class NotificationSender: Sendable {
                 more = due.count == batch
                 for item in due where !Task.isCancelled {
                     var signed: String?
+                    var body = Data()
                     let failure: String?
                     do {
                         signed = try await item.signedPayload(by: signer)
-                        failure = await transport.post(try JSONEncoder().encode(SignedNotificationBody(signedPayload: signed ?? "")), to: url)
+                        body = try JSONEncoder().encode(SignedNotificationBody(signedPayload: signed ?? ""))
+                        // Lost on the way: something between answered for the server, which never sees it.
+                        failure = item.detour == .lost ? nil : await transport.post(body, to: url)
                     } catch {
                         failure = "cannot sign: \(error)"
                     }
                     await thread.perform { answer in
                         desk.value.record(item.uuid, signed: signed, failure: failure)
                         answer(())
+                    }
+                    // Delivered twice: the same bytes again once the first was taken; one not taken changes nothing,
+                    // the notification having reached the server already.
+                    if item.detour == .twice, failure == nil, await transport.post(body, to: url) == nil {
+                        await thread.perform { answer in
+                            desk.value.record(item.uuid, signed: signed, failure: nil, again: true)
+                            answer(())
+                        }
                     }
                 }
             }
@@ -99,16 +110,39 @@ final class OutboxDesk {
     func due(limit: Int) -> [OutgoingNotification] {
         guard !stopped else { return [] }
         let now = scheduler.now
-        let entries = attempt { try store.database.dueNotifications(now: now, limit: limit) } ?? []
+        let entries = (attempt { try store.database.dueNotifications(now: now, limit: limit) } ?? []).compactMap(detoured)
         if entries.isEmpty { scheduleNext() }
         return entries.map { OutgoingNotification($0, records: records, now: now) }
     }
 
-    func record(_ uuid: String, signed: String?, failure: String?) {
+    /// A notification due for the first time meets the notification fault armed, if one is (one fault a notification).
+    /// One held back or delayed is not due now: it is left out, and the timer wakes the sender for it.
+    private func detoured(_ entry: OutboxEntry) -> OutboxEntry? {
+        guard entry.attempts == 0, entry.detour == nil, let (detour, delay) = firedDetour(),
+              let changed = attempt({ try store.database.setDetour(detour, on: entry.notification.uuid, delay: delay, at: scheduler.now) }) ?? nil
+        else { return entry }
+        return (changed.nextAttemptAt ?? .distantPast) <= scheduler.now ? changed : nil
+    }
+
+    private func firedDetour() -> (OutboxEntry.Detour, TimeInterval)? {
+        let faults = store.faults
+        if faults.fire(.notificationLost) != nil { return (.lost, 0) }
+        if faults.fire(.notificationTwice) != nil { return (.twice, 0) }
+        // One held back at a time: the next one is what passes it.
+        if faults.isArmed(.notificationOutOfOrder), !(attempt { try store.database.isHoldingBack() } ?? true),
+           faults.fire(.notificationOutOfOrder) != nil { return (.outOfOrder, 0) }
+        if let seconds = faults.fire(.notificationDelayed).flatMap(Double.init) { return (.delayed, seconds) }
+        return nil
+    }
+
+    func record(_ uuid: String, signed: String?, failure: String?, again: Bool = false) {
         guard !stopped,
-              let entry = attempt({ try store.database.recordAttempt(uuid, signedPayload: signed, failure: failure, at: scheduler.now) }) ?? nil
+              let entry = attempt({ try store.database.recordAttempt(uuid, signedPayload: signed, failure: failure, at: scheduler.now, again: again) })
+                ?? nil
         else { return }
         if entry.delivery == .pending { scheduleNext() }
+        // A delivery may have let one held back go (notification-out-of-order): the sender looks again.
+        else if failure == nil, !again { wake() }
         onAttempt(entry)
     }
 

@@ -15,6 +15,8 @@ struct OutgoingNotification: Sendable {
     let renewal: JWSRenewalInfo?
     let status: Int?
     let summary: StoreNotification.ExtensionSummary?
+    /// What a notification fault does to this delivery (sent twice, lost on the way).
+    let detour: OutboxEntry.Detour?
     let signedAt: Date
 
     /// On the parties' thread: the entry with Apple's records of its transaction and subscription as they are now.
@@ -25,6 +27,7 @@ struct OutgoingNotification: Sendable {
         type = notification.kind.rawValue
         subtype = notification.subtype?.rawValue
         summary = notification.summary
+        detour = entry.detour
         signedAt = now
         let chain = notification.originalTransactionId.isEmpty ? nil : try? records.subscription(original: notification.originalTransactionId)
         // A notification about a subscription as a whole (auto-renew turned off, an expiry) carries its latest charge.
