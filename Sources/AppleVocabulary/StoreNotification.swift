@@ -27,6 +27,8 @@ public struct StoreNotification: Sendable, Equatable, Codable {
         case renewalExtended = "RENEWAL_EXTENDED"
         /// Extend for All Active Subscribers: its summary once done, or one subscription it could not extend.
         case renewalExtension = "RENEWAL_EXTENSION"
+        /// The team raised a subscription's price for its subscribers: PENDING until the customer agrees, then ACCEPTED.
+        case priceIncrease = "PRICE_INCREASE"
         /// Asked for through the App Store Server API, to check that notifications reach the server.
         case test = "TEST"
     }
@@ -43,6 +45,10 @@ public struct StoreNotification: Sendable, Equatable, Codable {
         case upgrade = "UPGRADE"
         case downgrade = "DOWNGRADE"
         case summary = "SUMMARY"
+        case pending = "PENDING"
+        case accepted = "ACCEPTED"
+        /// EXPIRED's: the customer did not agree to a price increase before the renewal.
+        case priceIncrease = "PRICE_INCREASE"
         case failure = "FAILURE"
     }
 
@@ -118,7 +124,7 @@ extension StoreNotification {
         switch kind {
         case .refund, .revoke, .refundReversed, .subscribed, .didRenew, .didChangeRenewalPref, .didFailToRenew, .gracePeriodExpired, .expired,
              .renewalExtended: true
-        case .oneTimeCharge, .didChangeRenewalStatus, .consumptionRequest, .refundDeclined, .renewalExtension, .test: false
+        case .oneTimeCharge, .didChangeRenewalStatus, .consumptionRequest, .refundDeclined, .renewalExtension, .priceIncrease, .test: false
         }
     }
 }

@@ -8,15 +8,19 @@ public struct PendingRenewalInfo: Codable, Sendable, Equatable {
     public let auto_renew_status: String
     public let original_transaction_id: String
     public let product_id: String
-    /// Why it expired: "1" cancelled, "2" billing error, "4" product no longer available.
+    /// Why it expired: "1" cancelled, "2" billing error, "3" a price increase not agreed to, "4" product no longer available.
     public let expiration_intent: String?
     /// "1" while Apple retries a failed renewal (its grace period included), "0" once it stopped; absent when no renewal
     /// failed.
     public let is_in_billing_retry_period: String?
     public let grace_period_expires_date_ms: String?
+    /// While a price increase waits for the renewal: "0" the customer has not agreed yet, "1" agreed; absent otherwise.
+    public var price_consent_status: String?
 
     public init(auto_renew_product_id: String, auto_renew_status: String, original_transaction_id: String, product_id: String,
-                expiration_intent: String?, is_in_billing_retry_period: String?, grace_period_expires_date_ms: String?) {
+                expiration_intent: String?, is_in_billing_retry_period: String?, grace_period_expires_date_ms: String?,
+                price_consent_status: String? = nil) {
+        self.price_consent_status = price_consent_status
         self.auto_renew_product_id = auto_renew_product_id
         self.auto_renew_status = auto_renew_status
         self.original_transaction_id = original_transaction_id
@@ -41,10 +45,12 @@ public struct PendingRenewalInfo: Codable, Sendable, Equatable {
     }
 }
 
-/// Apple's `expiration_intent` values (3, a price increase the customer did not consent to, iapsim does not make).
+/// Apple's `expiration_intent` values.
 public enum ExpirationIntent {
     public static let cancelled = 1
     public static let billingError = 2
+    /// The customer did not agree to a price increase before the renewal.
+    public static let priceIncrease = 3
     public static let productUnavailable = 4
 }
 

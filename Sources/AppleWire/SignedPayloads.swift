@@ -65,6 +65,8 @@ public struct JWSRenewalInfo: JWTPayload, Equatable {
     public var isInBillingRetryPeriod: Bool?
     public var gracePeriodExpiresDate: Int64?
     public var renewalDate: Int64?
+    /// While a price increase waits for the renewal: 0 not agreed to yet, 1 agreed.
+    public var priceIncreaseStatus: Int?
     public var signedDate: Int64
     public var environment: String
 
@@ -79,6 +81,7 @@ public struct JWSRenewalInfo: JWTPayload, Equatable {
         isInBillingRetryPeriod = renewal.is_in_billing_retry_period.map { $0 == "1" }
         gracePeriodExpiresDate = renewal.grace_period_expires_date_ms.flatMap(Int64.init)
         renewalDate = autoRenewStatus == 1 ? expires.map(AppleDate.milliseconds) : nil
+        priceIncreaseStatus = renewal.price_consent_status.flatMap(Int.init)
         signedDate = AppleDate.milliseconds(signed)
         environment = AppleWire.environment
     }

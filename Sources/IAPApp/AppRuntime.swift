@@ -124,6 +124,8 @@ public final class AppRuntime {
             _ = store.refund(account: account)
         case let .setAutoRenew(on, original):
             store.setAutoRenew(on, originalTransactionId: original)
+        case let .agreeToPriceIncrease(original):
+            store.consentToPriceIncrease(originalTransactionId: original)
         case let .createOrder(user, productId):
             backend.createOrder(user: user, productId: productId) { [weak self] in
                 self?.send(.orderCreated(user: user, productId: productId, $0))

@@ -48,6 +48,8 @@ public struct Script: Sendable {
         /// Apple decides a refund request the other way: declines it (the purchase stands), or reverses a refund it
         /// granted; the named transaction, else the logged-in user's latest one it can decide on.
         case refundDecision(RefundDecision, String?)
+        /// The team raises a subscription's price for its subscribers (App Store Connect); each must agree (`p` in `m`).
+        case priceIncrease(productId: String)
         case compensate
         /// Support ties a transaction no evidence could attribute to the user Apple's records say paid.
         case assign(transactionId: String, user: String)
@@ -267,6 +269,11 @@ public struct Script: Sendable {
                 throw StepError(message: "`\(command)` takes at most a transaction id (digits), e.g. `\(command) 1000000001`")
             }
             return .refundDecision(RefundDecision(rawValue: command)!, rest.first)
+        case "price-increase":
+            guard rest.count == 1 else {
+                throw StepError(message: "`price-increase` takes one subscription's product id, e.g. `price-increase com.iapsim.vip.monthly`")
+            }
+            return .priceIncrease(productId: rest[0])
         case "compensate":
             try nothingMore()
             return .compensate

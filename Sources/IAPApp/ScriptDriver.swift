@@ -58,6 +58,13 @@ struct ScriptDriver {
         return decided
     }
 
+    /// The team raises a subscription's price for its subscribers: the app sees the question when it looks.
+    func teamRaisesPrice(of productId: String) -> Int {
+        let asked = session.parties.store.raisePrice(productId: productId)
+        session.runtime.send(.foreground)
+        return asked
+    }
+
     // MARK: What the parties say
 
     /// The store's subscription to `productId` of `account`, as StoreKit reports it.

@@ -206,6 +206,12 @@ public final class ScriptPlayer {
                               ?? "nothing to refund: \(app.state.user!) has no paid, unrefunded transaction")
             }
             return "refunded \(refunded)"
+        case let .priceIncrease(productId):
+            let app = try app()
+            try known(productId, subscription: true)
+            let asked = ScriptDriver(session: app).teamRaisesPrice(of: productId)
+            guard asked > 0 else { throw Failure(message: "nobody to ask: no subscriber's next renewal charges \(productId) (or each was asked already)") }
+            return "price of \(productId) raised: \(asked) subscriber\(asked == 1 ? "" : "s") asked to agree"
         case let .refundDecision(decision, transactionId):
             let app = try app()
             guard transactionId != nil || app.state.user != nil else { throw Failure(message: "`\(decision.rawValue)` needs a transaction id (nobody is logged in)") }

@@ -12,6 +12,8 @@ public enum Effect: Sendable, Equatable {
     case refund(account: String)
     /// Settings › Subscriptions, on the store's side.
     case setAutoRenew(Bool, originalTransactionId: String)
+    /// The user agrees to a subscription's price increase, on the store's side.
+    case agreeToPriceIncrease(originalTransactionId: String)
     case createOrder(user: String, productId: String)
     /// Answers `.intentRecorded`.
     case recordIntent(user: String, productId: String, orderId: String?, at: Date)

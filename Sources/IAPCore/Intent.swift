@@ -30,6 +30,8 @@ public enum Intent: Sendable, Equatable {
     case compensate(orderId: String)
     /// Settings › Subscriptions: turn the subscription's auto-renew off (cancel) or on (resubscribe).
     case setAutoRenew(originalTransactionId: String, on: Bool)
+    /// Settings › Subscriptions (or StoreKit's price consent sheet): the user agrees to the subscription's new price.
+    case agreeToPriceIncrease(originalTransactionId: String)
     /// Settings › App Store: another Apple ID signs in on the device, also mid-purchase (A1).
     case signInAppleId(String)
 }
@@ -95,6 +97,10 @@ extension AppState {
         case let .setAutoRenew(original, on):
             guard let user, session?.subscriptions.contains(where: { $0.originalTransactionId == original }) == true else { return [] }
             return [.setAutoRenew(on, originalTransactionId: original), .refreshAccount(user)]
+        case let .agreeToPriceIncrease(original):
+            guard let user, session?.subscriptions.contains(where: { $0.originalTransactionId == original && $0.priceIncrease == .pending }) == true
+            else { return [] }
+            return [.agreeToPriceIncrease(originalTransactionId: original), .refreshAccount(user)]
         case let .signInAppleId(name):
             return name == device.appleId ? [] : [.signInAppleId(name)]
         }

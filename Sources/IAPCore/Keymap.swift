@@ -110,6 +110,7 @@ public enum Keymap {
         KeyBinding(keys: [.end], label: "End", command: .last, contexts: lists),
         KeyBinding(keys: [.enter], label: "Enter", hint: .offered, command: .choose, contexts: [.loginEmpty, .login, .products, .prompt, .panel, .scenarioList, .deviceList]),
         KeyBinding(keys: [.enter], label: "Enter", hint: .offered, command: .toggleAutoRenew, contexts: [.subscriptionList]),
+        KeyBinding(keys: [.char("p")], label: "p", command: .agreeToPrice, contexts: [.subscriptionList]),
         KeyBinding(keys: [.left, .right, .tab], label: "←/→/Tab", hint: .offered, command: .otherChoice, contexts: [.prompt]),
         KeyBinding(keys: [.escape], label: "Esc", hint: .offered, command: .back, contexts: ListPanels.contexts.union([.login, .hud, .prompt, .help, .quitConfirm, .compensateConfirm, .inspector, .explain])),
         KeyBinding(keys: [.backspace], label: "⌫", command: .erase, contexts: [.login]),

@@ -34,6 +34,8 @@ public protocol PaymentQueue: AnyObject {
     func subscriptions(account: String) -> [SubscriptionStatus]
     /// Settings › Subscriptions: auto-renew off (cancel) or back on (resubscribe before the end).
     func setAutoRenew(_ on: Bool, originalTransactionId: String)
+    /// The user agrees to the subscription's price increase: its next renewal charges the new price.
+    func consentToPriceIncrease(originalTransactionId: String)
 }
 
 public enum StoreRequestError: Error, Sendable, Equatable {

@@ -190,7 +190,17 @@ public struct SubscriptionStatus: Sendable, Equatable {
     public let renewsAs: String?
     public let originalTransactionId: String
 
-    public init(productId: String, group: String, state: State, date: Date?, renewsAs: String? = nil, originalTransactionId: String) {
+    /// The team raised the price; the next renewal charges it only if the customer agreed (Apple's price consent).
+    public enum PriceIncrease: String, Sendable, Equatable, Codable {
+        case pending, accepted
+    }
+
+    /// A price increase waiting for the next renewal; nil when none is.
+    public var priceIncrease: PriceIncrease? = nil
+
+    public init(productId: String, group: String, state: State, date: Date?, renewsAs: String? = nil, originalTransactionId: String,
+                priceIncrease: PriceIncrease? = nil) {
+        self.priceIncrease = priceIncrease
         self.productId = productId
         self.group = group
         self.state = state

@@ -256,6 +256,8 @@ public struct Timeline: Sendable {
         case let .setAutoRenew(on, original):
             return on ? Localized(en: "resume auto-renew of \(original)", zh: "恢复 \(original) 的自动续期")
                       : Localized(en: "cancel auto-renew of \(original)", zh: "取消 \(original) 的自动续期")
+        case let .agreeToPriceIncrease(original):
+            return Localized(en: "agree to the new price of \(original)", zh: "同意 \(original) 的新价格")
         case let .refund(account): return Localized(en: "Apple refunds \(account)'s latest purchase", zh: "Apple 退款 \(account) 最近一笔购买")
         case .loadUser: return Localized(en: "read the user's orders", zh: "读取该用户的订单")
         case let .setFault(fault, arm):

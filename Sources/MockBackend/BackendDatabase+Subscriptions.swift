@@ -144,7 +144,7 @@ extension BackendDatabase {
             case .gracePeriodExpired, .expired:
                 try db.cachedStatement(sql: "UPDATE entitlement SET graceUntil = NULL WHERE originalTransactionId = ?")
                     .execute(arguments: [notification.originalTransactionId])
-            case .didChangeRenewalStatus, .oneTimeCharge, .consumptionRequest, .refundDeclined, .renewalExtension, .test:
+            case .didChangeRenewalStatus, .oneTimeCharge, .consumptionRequest, .refundDeclined, .renewalExtension, .priceIncrease, .test:
                 break
             }
         }

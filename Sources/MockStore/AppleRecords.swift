@@ -105,7 +105,8 @@ extension PendingRenewalInfo {
                   original_transaction_id: chain.originalTransactionId, product_id: chain.productId,
                   expiration_intent: PendingRenewalInfo.expirationIntent(retrying: retrying, ended: chain.expirationIntent),
                   is_in_billing_retry_period: PendingRenewalInfo.billingRetryFlag(retrying: retrying, expirationIntent: chain.expirationIntent),
-                  grace_period_expires_date_ms: chain.graceUntil.map(Receipt.Entry.milliseconds))
+                  grace_period_expires_date_ms: chain.graceUntil.map(Receipt.Entry.milliseconds),
+                  price_consent_status: chain.isOver ? nil : chain.priceIncrease.map { $0 == .accepted ? "1" : "0" })
     }
 }
 

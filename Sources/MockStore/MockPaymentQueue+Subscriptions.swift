@@ -79,6 +79,26 @@ extension MockPaymentQueue {
         return record.transaction.id
     }
 
+    /// The team raises the price of `productId` for its subscribers (App Store Connect): each is asked to agree, and the
+    /// app's server is told. Answers how many were asked.
+    @discardableResult
+    public func raisePrice(productId: String) -> Int {
+        let asked = attempt { try database.raisePrice(productId: productId, at: scheduler.now) } ?? 0
+        if asked > 0 {
+            onOutboxWritten()
+            onSubscriptionsChanged()
+        }
+        return asked
+    }
+
+    /// The customer agrees to the price increase of a subscription (the sheet StoreKit shows, or Settings ›
+    /// Subscriptions): its next renewal goes through at the new price.
+    public func consentToPriceIncrease(originalTransactionId: String) {
+        guard let news = attempt({ try database.consentToPriceIncrease(original: originalTransactionId, at: scheduler.now) }) ?? nil else { return }
+        tell(news)
+        onSubscriptionsChanged()
+    }
+
     /// When the store next acts on a subscription on its own (a renewal, a retry, an expiry).
     public func nextSubscriptionEvent() -> Date? {
         attempt { try database.nextSubscriptionDue() } ?? nil

@@ -109,6 +109,7 @@ public final class StoreDatabase {
             ("v15-renewal-extensions", StoreDatabase.extensionMigration),
             ("v16-families", StoreDatabase.familyMigration),
             ("v17-notification-detours", StoreDatabase.detourMigration),
+            ("v18-price-increase", StoreDatabase.priceIncreaseMigration),
         ])
         appleId = try queue.inDatabase { db in try Self.signedIn(db, device: device) }
     }

@@ -33,10 +33,12 @@ struct SubscriptionRecord: Equatable, Codable, FetchableRecord, PersistableRecor
     var revokedAt: Date?
     /// When the store next acts on it (a renewal, a retry, the end of grace, an expiry); nil once over.
     var dueAt: Date?
+    /// A price increase waiting for the next renewal, and whether the customer agreed to it.
+    var priceIncrease: SubscriptionStatus.PriceIncrease?
 
     enum CodingKeys: String, CodingKey {
         case originalTransactionId, account, group = "groupId", productId, renewsAs, autoRenew, expiresAt, latestTransactionId, introLeft
-        case retryUntil, graceUntil, failuresLeft, expirationIntent, revokedAt, dueAt
+        case retryUntil, graceUntil, failuresLeft, expirationIntent, revokedAt, dueAt, priceIncrease
     }
 
     init(originalTransactionId: String, account: String, group: String, productId: String, expiresAt: Date, latestTransactionId: String,
@@ -71,7 +73,8 @@ struct SubscriptionRecord: Equatable, Codable, FetchableRecord, PersistableRecor
             else if offer != nil { (.trial, expiresAt) }
             else { (.active, expiresAt) }
         return SubscriptionStatus(productId: productId, group: group, state: state, date: date,
-                                  renewsAs: renewsAs == productId || !autoRenew ? nil : renewsAs, originalTransactionId: originalTransactionId)
+                                  renewsAs: renewsAs == productId || !autoRenew ? nil : renewsAs, originalTransactionId: originalTransactionId,
+                                  priceIncrease: isOver ? nil : priceIncrease)
     }
 
     /// What Apple tells the app's server of the chain as it now is.
@@ -275,6 +278,8 @@ extension SubscriptionRecord {
         }
         guard let product = terms[renewsAs] ?? terms[productId] else { return expire(ExpirationIntent.productUnavailable, .voluntary) }
         guard autoRenew else { return expire(ExpirationIntent.cancelled, .voluntary) }
+        // A price increase the customer never agreed to ends the subscription at the renewal, uncharged.
+        if priceIncrease == .pending { return expire(ExpirationIntent.priceIncrease, .priceIncrease) }
         // Apple stopped retrying: the subscription ends for a billing error.
         if let retryUntil, at >= retryUntil { return expire(ExpirationIntent.billingError, .billingRetry) }
         let failures = failuresLeft ?? billingFailures
@@ -309,6 +314,8 @@ extension SubscriptionRecord {
         }
         chain.productId = renewed
         chain.renewsAs = renewed
+        // The renewal charges the new price: it is the price from now on.
+        chain.priceIncrease = nil
         chain.expiresAt = details.expiresDate ?? start
         chain.endRetry()
         chain.dueAt = chain.expiresAt

@@ -347,7 +347,9 @@ struct WidgetTests {
         widget.rendered(width: width, height: height)
     }
 
-    @Test("at 80×24 the whole keymap fits one page with room for one more key, in both languages")
+    // The page is full since `p` (agree to a price increase) took its last line: the next key needs a second page, or a
+    // shorter keymap.
+    @Test("at 80×24 the whole keymap fits one page, in both languages; many more keys spill onto a second")
     func helpRoomForMore() {
         for lang in Language.allCases {
             var state = AppState(lang: lang)
@@ -355,11 +357,6 @@ struct WidgetTests {
             var help = StateView(state: state, theme: theme).help(page: 0)
             let middle = Rect(width: 80, height: 22)
             #expect(help.layout(in: middle).pages == 1)
-            for section in help.sections.indices {
-                var more = help
-                more.sections[section].keys += [("X", "one more")]
-                #expect(more.layout(in: middle).pages == 1, "\(help.sections[section].title) (\(lang))")
-            }
             help.sections[0].keys += (1...20).map { ("\($0)", "many more") }
             #expect(help.layout(in: middle).pages == 2)
         }

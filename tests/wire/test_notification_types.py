@@ -16,18 +16,23 @@ from iapsim_wire import ServedStore, purchases
 
 MONTHLY = "com.iapsim.vip.monthly"
 YEARLY = "com.iapsim.vip.yearly"
+PLUS = "com.iapsim.vip.plus"
 DAY = 86_400_000
 
 
 class NotificationTypeTests(ServedStore):
     # alice buys coins and Apple declines their refund; she subscribes to Yearly VIP, Apple refunds it and then reverses
-    # the refund; bob, under his own store account, subscribes to Monthly VIP.
+    # the refund; bob, under his own store account, subscribes to Monthly VIP, whose price the team raises, and agrees to
+    # it (p in Manage subscriptions); carol subscribes to VIP Plus, whose price is raised too, never agrees, and a month
+    # and a bit later it has ended.
     SCRIPT = purchases(("consumable", 1)) + "refund-decline\n" + purchases(("subscription", 3))[len("launch alice\n"):] \
-        + "refund\nrefund-reverse\nswitch-user bob\n" + purchases(("subscription", 1))[len("launch alice\n"):]
+        + "refund\nrefund-reverse\nswitch-user bob\n" + purchases(("subscription", 1))[len("launch alice\n"):] \
+        + f"price-increase {MONTHLY}\npress m\npress p\nwait 1\npress Esc\nswitch-user carol\n" \
+        + purchases(("subscription", 2))[len("launch alice\n"):] + f"price-increase {PLUS}\nwait 32d\n"
 
     def history(self, **filters):
         dates = [int(c["purchase_date_ms"]) for c in self.charges]
-        request = NotificationHistoryRequest(startDate=min(dates) - DAY, endDate=max(dates) + 30 * DAY, **filters)
+        request = NotificationHistoryRequest(startDate=min(dates) - DAY, endDate=max(dates) + 100 * DAY, **filters)
         decoded, token = [], None
         while True:
             page = self.client.get_notification_history(token, request)
@@ -67,6 +72,18 @@ class NotificationTypeTests(ServedStore):
         self.assertEqual(reversed_.data.status, Status.ACTIVE)
         renewal = self.verifier.verify_and_decode_renewal_info(reversed_.data.signedRenewalInfo)
         self.assertEqual(renewal.productId, YEARLY)
+
+    def test_a_price_increase_asked_agreed_to_or_ending_the_subscription(self):
+        pending = self.history(notificationType=NotificationTypeV2.PRICE_INCREASE, notificationSubtype=Subtype.PENDING)
+        self.assertEqual(sorted(self.verifier.verify_and_decode_renewal_info(d.data.signedRenewalInfo).productId for d in pending),
+                         [MONTHLY, PLUS])
+        accepted = self.one(NotificationTypeV2.PRICE_INCREASE, Subtype.ACCEPTED)
+        self.assertEqual(self.verifier.verify_and_decode_renewal_info(accepted.data.signedRenewalInfo).productId, MONTHLY)
+        ended = self.one(NotificationTypeV2.EXPIRED, Subtype.PRICE_INCREASE)
+        self.assertEqual(ended.data.status, Status.EXPIRED)
+        renewal = self.verifier.verify_and_decode_renewal_info(ended.data.signedRenewalInfo)
+        self.assertEqual((renewal.productId, renewal.rawExpirationIntent), (PLUS, 3))
+        self.assertIsNone(renewal.priceIncreaseStatus)
 
     def test_renewal_extended_and_the_mass_extensions_summary(self):
         yearly = self.charge(YEARLY)

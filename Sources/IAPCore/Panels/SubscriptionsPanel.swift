@@ -21,9 +21,12 @@ public struct SubscriptionsPanel: ListPanel {
     }
 
     public func act(_ command: Command, on selection: Int, in state: inout AppState) -> [Effect]? {
-        guard command == .toggleAutoRenew else { return nil }
+        guard command == .toggleAutoRenew || command == .agreeToPrice else { return nil }
         guard state.subscriptions.indices.contains(selection) else { return [] }
         let chosen = state.subscriptions[selection]
+        if command == .agreeToPrice {
+            return chosen.priceIncrease == .pending ? state.perform(.agreeToPriceIncrease(originalTransactionId: chosen.originalTransactionId)) : []
+        }
         // Only one that has not ended can be cancelled or resumed; an expired one is bought again from the list.
         guard !chosen.isOver else { return [] }
         return state.perform(.setAutoRenew(originalTransactionId: chosen.originalTransactionId, on: chosen.state == .cancelled))
@@ -37,4 +40,6 @@ extension KeyContext {
 
 extension Command {
     public static let manageSubscriptions = Command("subscriptions"), toggleAutoRenew = Command("auto-renew")
+    /// Agree to the selected subscription's price increase.
+    public static let agreeToPrice = Command("agree-to-price")
 }

@@ -62,6 +62,8 @@ public enum Text: String, Sendable, CaseIterable {
     case subRetryingOff
     /// What Enter does to the selected subscription.
     case subHintCancel, subHintResume
+    /// A price increase waiting for the next renewal: not agreed to yet (what `p` does), agreed.
+    case subPriceIncrease, subPriceAgreed
 
     public var localized: Localized {
         switch self {
@@ -180,6 +182,9 @@ public enum Text: String, Sendable, CaseIterable {
         case .subOver: Localized(en: "Ended: buying it again from the product list resubscribes.", zh: "已结束:在商品列表中再次购买即可重新订阅。")
         case .subHintCancel: Localized(en: "Enter cancel auto-renew · Esc close", zh: "Enter 取消自动续期 · Esc 关闭")
         case .subHintResume: Localized(en: "Enter resume auto-renew · Esc close", zh: "Enter 恢复自动续期 · Esc 关闭")
+        case .subPriceIncrease: Localized(en: "Price increase: p to agree; without it, it ends at the renewal.",
+                                          zh: "价格上涨:按 p 同意;不同意则在续期时结束。")
+        case .subPriceAgreed: Localized(en: "You agreed to the new price from the next renewal.", zh: "你已同意自下次续期起的新价格。")
         }
     }
 

@@ -11,6 +11,7 @@ extension SubscriptionsPanel: PanelView {
                                             section: .productList)
         case .toggleAutoRenew: KeyWords(Localized(en: "cancel / resume auto-renew", zh: "取消 / 恢复自动续期"),
                                         hint: Localized(en: "auto-renew on/off", zh: "自动续期开/关"), section: .panels)
+        case .agreeToPrice: KeyWords(Localized(en: "agree to a new price", zh: "同意新价格"), section: .panels)
         default: nil
         }
     }
@@ -40,7 +41,16 @@ extension StateView {
                 .replacingOccurrences(of: "{level}", with: String(terms.level)).replacingOccurrences(of: "{levels}", with: String(levels.count))
                 .replacingOccurrences(of: "{price}", with: price(product))
         } ?? status.group
-        return [place, next(status, from: product)]
+        return [place, next(status, from: product)] + priceIncrease(status)
+    }
+
+    /// A price increase waiting for the next renewal: whether the user agreed, and what `p` does.
+    private func priceIncrease(_ status: SubscriptionStatus) -> [String] {
+        switch status.priceIncrease {
+        case .pending?: [Text.subPriceIncrease(lang)]
+        case .accepted?: [Text.subPriceAgreed(lang)]
+        case nil: []
+        }
     }
 
     /// What the next renewal charges, and whether that changes the plan; or why there will be none.
