@@ -4,7 +4,7 @@ import IAPCore
 import MockBackend
 
 /// A QA script: one step per line, `#` comments, and a header of `# key: value` lines
-/// (name, shows, shows.zh, from, expect) that the scenario list reads.
+/// (name, shows, shows.zh, from, expect) that the scenario list reads, and `storekit` (1 or 2) that the player runs it in.
 public struct Script: Sendable {
     public let name: String
     public let header: [String: String]
@@ -113,9 +113,12 @@ public struct Script: Sendable {
                 let body = line.dropFirst().trimmingCharacters(in: .whitespaces)
                 if let colon = body.firstIndex(of: ":"), steps.isEmpty {
                     let key = body[..<colon].lowercased()
-                    if ["name", "shows", "shows.zh", "from", "expect"].contains(key) {
+                    if ["name", "shows", "shows.zh", "from", "expect", "storekit"].contains(key) {
                         let value = body[body.index(after: colon)...].trimmingCharacters(in: .whitespaces)
                         header[key] = header[key].map { $0 + " " + value } ?? value
+                        if key == "storekit", StoreKitMode(argument: value) == nil {
+                            throw ScriptError(file: file, line: index + 1, message: "`# storekit:` \(StoreKitMode.notAMode(value))")
+                        }
                     }
                 }
                 continue
@@ -138,6 +141,11 @@ public struct Script: Sendable {
             throw ScriptError(file: file, line: 0, message: "the scenario name \"\(name)\" is not a plain name (letters, digits, - _ and ., not starting with a dot); it names the folder its data is kept in")
         }
         return Script(name: name, header: header, steps: steps)
+    }
+
+    /// The StoreKit the script is written for (`# storekit: 2`); nil: whichever the player runs.
+    public var storeKit: StoreKitMode? {
+        header["storekit"].flatMap(StoreKitMode.init(argument:))
     }
 
     /// A scenario's name becomes a folder under `DATA_DIR/scenarios/`: no separators, no `..`, nothing hidden.

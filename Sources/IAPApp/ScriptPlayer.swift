@@ -55,6 +55,8 @@ public final class ScriptPlayer {
 
     /// Plays `script`; the session it leaves (nil if nothing launched) stays readable afterwards.
     public func play(_ script: Script) throws -> Outcome {
+        // A script written for one StoreKit runs in it whatever the player was given.
+        if let mode = script.storeKit { setup.options.storeKit = mode }
         for line in script.steps {
             if line.step == .handover, setup.stopAtHandover { return .passed }
             let note: String?

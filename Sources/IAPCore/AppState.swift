@@ -24,6 +24,8 @@ public struct AppState: Sendable, Equatable {
     public var policy: VerifyPolicy
     /// C9: no new purchase while an order is unfinished.
     public var serialPurchases: Bool
+    /// The StoreKit the client is written against (`--storekit`, a script's `# storekit:`).
+    public var storeKit: StoreKitMode
     public var now: Date
 
     /// Where Apple's endpoints are served while the app runs (`--serve`): shown, never acted on.
@@ -47,10 +49,12 @@ public struct AppState: Sendable, Equatable {
     /// The logged-in user's side: nil when nobody is logged in.
     public var session: Session?
 
-    public init(lang: Language = .en, policy: VerifyPolicy = VerifyPolicy(), serialPurchases: Bool = true, now: Date = Date(timeIntervalSince1970: 0)) {
+    public init(lang: Language = .en, policy: VerifyPolicy = VerifyPolicy(), serialPurchases: Bool = true, storeKit: StoreKitMode = .one,
+                now: Date = Date(timeIntervalSince1970: 0)) {
         self.lang = lang
         self.policy = policy
         self.serialPurchases = serialPurchases
+        self.storeKit = storeKit
         self.now = now
     }
 

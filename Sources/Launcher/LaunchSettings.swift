@@ -27,6 +27,8 @@ public struct LaunchSettings {
     public var restorePolicy: String?
     /// Apple IDs to make one family before the app starts (A4), as given: comma-separated.
     public var family: String?
+    /// The StoreKit the client is written against, as given (`1`, `2`); nil: StoreKit 1.
+    public var storeKit: String?
 
     public init() {}
 }
@@ -49,6 +51,7 @@ extension RunOptions {
         settings.device = device
         settings.restorePolicy = restorePolicy
         settings.family = family
+        settings.storeKit = storeKit
         return settings
     }
 }

@@ -37,6 +37,13 @@ extension LaunchSettings {
                              code: ExitCode.validationFailure.rawValue)
             }
         }
+        var storeKitMode = StoreKitMode.one
+        if let given = storeKit {
+            guard let mode = StoreKitMode(argument: given) else {
+                Console.fail("--storekit: \(StoreKitMode.notAMode(given))", code: ExitCode.validationFailure.rawValue)
+            }
+            storeKitMode = mode
+        }
         if let device, !Script.isPlainName(device) {
             Console.fail("--device: \"\(device)\" is not a plain name (letters, digits, - _ and ., not starting with a dot); it names the device's folder",
                          code: ExitCode.validationFailure.rawValue)
@@ -56,7 +63,7 @@ extension LaunchSettings {
         let directory = device.map(folder.on(device:)) ?? folder
         DataFile.trust(directory.closedCleanly())
 
-        let options = AppState(lang: lang, serialPurchases: !parallel)
+        let options = AppState(lang: lang, serialPurchases: !parallel, storeKit: storeKitMode)
         let speed = speed ?? imported.speed ?? 1
         // The catalog's settings arm their faults at launch; a --fault of the same name says how.
         var faults = imported.faults

@@ -61,11 +61,12 @@ extension LaunchSettings {
         device = given["device"]
         restorePolicy = given["restore-policy"]
         family = given["family"]
+        storeKit = given["storekit"]
         guard let lang = given["lang"].map(Language.init(rawValue:)) ?? .en else { return nil }
         self.lang = lang
         self.speed = speed
     }
 
     private static let plainValueOptions: Set<String> = ["data-dir", "user", "lang", "catalog", "fault", "scenario", "speed", "serve", "backend", "notify",
-                                                             "apple-id", "device", "restore-policy", "family"]
+                                                             "apple-id", "device", "restore-policy", "family", "storekit"]
 }

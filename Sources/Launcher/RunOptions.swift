@@ -24,6 +24,11 @@ public struct RunOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Make these Apple IDs one family first (Family Sharing): each owns what the others bought of the family-shareable products.",
                                valueName: "name,name"))
     public var family: String?
+    @Option(name: .customLong("storekit"),
+            help: ArgumentHelp("The StoreKit the client is written against: 1 (SKPaymentQueue and the receipt, the default) or 2 (an appAccountToken, Transaction.updates, signed transactions); kept nowhere.",
+                               valueName: "1|2"),
+            completion: .list(["1", "2"]))
+    public var storeKit: String?
 
     @Option(help: "Language: en or zh.")
     public var lang: Language = .en

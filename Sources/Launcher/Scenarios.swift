@@ -30,6 +30,8 @@ public enum Scenarios {
             throw ScriptError(file: script.name, line: line, message: message)
         }
         let prepared = player.session
+        var options = options
+        if let mode = script.storeKit { options.storeKit = mode }
         // On the device the script left the app on (`device NAME`).
         let session = try AppSession(directory: prepared?.directory ?? directory, catalog: player.catalog, options: options, faults: prepared?.parties.faults.armed ?? [],
                                      user: prepared?.state.user, clock: .live(speed: speed, start: prepared?.timers.now))

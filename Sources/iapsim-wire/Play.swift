@@ -32,6 +32,11 @@ struct Play: ParsableCommand {
             transform: { Int(try number($0, option: "--height", in: 18...1000, whole: true)) })
     var height = 24
 
+    @Option(name: .customLong("storekit"),
+            help: ArgumentHelp("The StoreKit the client is written against, 1 (the default) or 2, for scripts without a `# storekit:` line.", valueName: "1|2"),
+            completion: .list(["1", "2"]))
+    var storeKit: String?
+
     @OptionGroup var catalog: CatalogOption
 
     func run() throws {
@@ -39,6 +44,11 @@ struct Play: ParsableCommand {
         let imported = CatalogOption.imported(catalog.catalog)
         CatalogOption.warn(imported, path: catalog.catalog)
         let products = imported.products
+        var mode = StoreKitMode.one
+        if let storeKit {
+            guard let given = StoreKitMode(argument: storeKit) else { Console.fail("--storekit: \(StoreKitMode.notAMode(storeKit))", code: ExitCode.validationFailure.rawValue) }
+            mode = given
+        }
         var scripts: [(String, Script)] = []
         for file in files {
             do { scripts.append((file, try Script.load(path: Scenarios.path(of: file)))) } catch { Console.fail(error) }
@@ -55,7 +65,7 @@ struct Play: ParsableCommand {
             let temporary = dataDir == nil
             let directory = DataDirectory(path: dataDir ?? NSTemporaryDirectory() + "iapsim-play-\(UUID().uuidString)")
             defer { if temporary { try? FileManager.default.removeItem(atPath: directory.path) } }
-            var setup = ScriptPlayer.Setup(directory: directory, catalog: products, options: AppState(lang: lang))
+            var setup = ScriptPlayer.Setup(directory: directory, catalog: products, options: AppState(lang: lang, storeKit: mode))
             setup.width = width
             setup.height = height
             setup.snapshots = snapshots

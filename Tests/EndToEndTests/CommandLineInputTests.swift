@@ -68,6 +68,16 @@ struct CommandLineInputTests {
         nothingCreated(work + "/data")
     }
 
+    @Test("--storekit is 1 or 2, on the app and on play", arguments: [["--storekit", "3"], ["--storekit", "two"], ["play", "--storekit", "0", "x.iapsim"]])
+    func storeKit(_ arguments: [String]) async throws {
+        let work = try makeWorkDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let (status, output) = try await onTerminal(arguments + ["--data-dir", work + "/data"], in: work)
+        #expect(status == 64)
+        oneClearLine(output, mentioning: ["iapsim: --storekit: ", "is not a StoreKit version; give 1 or 2"])
+        nothingCreated(work + "/data")
+    }
+
     @Test("--fault values are finite numbers in range", arguments: ["backend-slow=inf", "backend-slow=nan", "products-slow=-1", "backend-5xx=7"])
     func faultValue(_ spec: String) async throws {
         let work = try makeWorkDirectory()

@@ -41,6 +41,8 @@ public enum Text: String, Sendable, CaseIterable {
     case helpTitle, helpClose, helpTurn, retryCount, nextRetry, inBackground
     case tooSmall, tooSmallQuit, consumable, nonConsumable, subscription, nonRenewing
     case orderOf, serialPolicy, alarm, backendDownBadge, servingBadge
+    /// Before the StoreKit version the client runs (shown in StoreKit 2 only: StoreKit 1 is the seeds' default).
+    case storeKitBadge
     case faultPanel, faultPanelHint, scenariosTitle, scenariosHint, noScenarios
     case inspectorStore, inspectorClient, inspectorBackend, inspectorTimeline, inspectorNotifications
     /// Above the URL of a team's own server (`--backend`), whose credits iapsim does not read.
@@ -138,6 +140,7 @@ public enum Text: String, Sendable, CaseIterable {
         case .alarm: Localized(en: "ALARM", zh: "警报")
         case .backendDownBadge: Localized(en: "backend down", zh: "后端不可达")
         case .servingBadge: Localized(en: "serving", zh: "服务中")
+        case .storeKitBadge: Localized("StoreKit")
         case .faultPanel: Localized(en: "Faults", zh: "故障")
         case .faultPanelHint: Localized(en: "Enter arm/disarm (sticky) · o one-shot · Esc close · values: --fault NAME=VALUE",
                                         zh: "Enter 启用/关闭(持续)· o 只触发一次 · Esc 关闭 · 取值:--fault 名称=值")
