@@ -389,6 +389,16 @@ struct WidgetTests {
         #expect(grid.lines == [" backend down   ask-to-buy  ALARM: tx 10000…"])
         #expect(grid[1, 0].style == theme.badge && grid[30, 0].style == theme.bad)
     }
+
+    @Test("the StoreKit 2 setting sits at the right end where the alarm leaves room, and never hides any of it (I6)")
+    func badgeLineSetting() {
+        let quiet = BadgeLine(badges: ["ask-to-buy"], alarm: nil, setting: "StoreKit 2", theme: theme)
+        #expect(quiet.rendered(width: 30, height: 1).lines == [" ask-to-buy        StoreKit 2 "])
+        let short = BadgeLine(badges: [], alarm: "ALARM: x", setting: "StoreKit 2", theme: theme)
+        #expect(short.rendered(width: 30, height: 1).lines == ["ALARM: x           StoreKit 2 "])
+        let long = BadgeLine(badges: [], alarm: "ALARM: tx 1000000009 paid, nobody", setting: "StoreKit 2", theme: theme)
+        #expect(long.rendered(width: 40, height: 1).lines == ["ALARM: tx 1000000009 paid, nobody       "])
+    }
 }
 
 @Suite("Rect")

@@ -12,12 +12,12 @@ extension StateView {
         let down = state.faults.contains(.backendDown) ? [Text.backendDownBadge(lang)] : []
         // The device's Apple ID, once one was signed in: who pays for whoever is logged in (A1).
         let appleId = state.device.appleId.map { ["\(Text.appleIdBadge(lang)) \($0)"] } ?? []
-        // StoreKit 2 changes what every purchase screen means underneath (the token, the signed transaction).
-        let storeKit = state.storeKit == .two ? ["\(Text.storeKitBadge(lang)) 2"] : []
-        let others = storeKit + appleId + state.faults.filter { $0 != .backendDown }.map { state.faults.label($0) }
+        let others = appleId + state.faults.filter { $0 != .backendDown }.map { state.faults.label($0) }
             + (state.servingAt.map { ["\(Text.servingBadge(lang)) \($0)"] } ?? [])
         let alarm = state.alarms.last.map { "\(Text.alarm(lang)): \($0.text(lang))" }
-        return BadgeLine(badges: down + others, alarm: alarm, theme: theme)
+        // StoreKit 2 changes what every purchase screen means underneath (the token, the signed transaction).
+        let storeKit = state.storeKit == .two ? "\(Text.storeKitBadge(lang)) 2" : nil
+        return BadgeLine(badges: down + others, alarm: alarm, setting: storeKit, theme: theme)
     }
 
     var hints: HintBar {

@@ -1,7 +1,10 @@
-/// Armed faults as badges, then the latest alarm, so that no state is silent (I6).
+/// Armed faults as badges, then the latest alarm, so that no state is silent (I6); at the right end, the client's
+/// setting that changes what the screens mean underneath (StoreKit 2), when the alarm leaves room for it.
 struct BadgeLine: Widget {
     var badges: [String]
     var alarm: String?
+    /// Drawn at the line's right end, only where it hides nothing: an alarm is what the line is for.
+    var setting: String? = nil
     var theme: Theme
 
     func draw(in area: Rect, on grid: inout ScreenGrid) {
@@ -9,8 +12,17 @@ struct BadgeLine: Widget {
         for badge in badges where x < area.maxX - 1 {
             x += grid.put(" \(badge) ", x: x, y: area.y, style: theme.badge, limit: area.maxX - x) + 1
         }
+        var end = area.maxX
+        if let setting {
+            let width = displayWidth(setting) + 2
+            let needed = x + (alarm.map(displayWidth) ?? 0) + 1 + width
+            if needed <= area.maxX {
+                end = area.maxX - width
+                _ = grid.put(" \(setting) ", x: end, y: area.y, style: theme.badge, limit: width)
+            }
+        }
         if let alarm {
-            grid.put(alarm, x: x, y: area.y, style: theme.bad, limit: area.maxX - x)
+            grid.put(alarm, x: x, y: area.y, style: theme.bad, limit: end - x)
         }
     }
 }
