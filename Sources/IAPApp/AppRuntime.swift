@@ -130,6 +130,8 @@ public final class AppRuntime {
             backend.createOrder(user: user, productId: productId) { [weak self] in
                 self?.send(.orderCreated(user: user, productId: productId, $0))
             }
+        case let .fetchAppAccountToken(user):
+            backend.appAccountToken(user: user) { [weak self] in self?.send(.appAccountTokenFetched(user: user, $0)) }
         case let .recordIntent(user, productId, orderId, date):
             let intent = record { try vault.recordIntent(user: user, productId: productId, orderId: orderId, appleId: store.database.appleId, at: date) }
             send(.intentRecorded(user: user, productId: productId, intent))

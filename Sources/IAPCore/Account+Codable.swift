@@ -42,6 +42,15 @@ public struct OrderResponse: Codable, Sendable, Equatable {
     }
 }
 
+/// The answer to `GET /backend/v1/accounts/{user}/appAccountToken` (StoreKit 2): the user's token, lower-case UUID.
+public struct AppAccountTokenResponse: Codable, Sendable, Equatable {
+    public let appAccountToken: String
+
+    public init(appAccountToken: String) {
+        self.appAccountToken = appAccountToken
+    }
+}
+
 /// What a backend answers when it cannot do what was asked: `{"error": "badRequest", "message": "…"}`.
 public struct BackendErrorBody: Codable, Sendable, Equatable, Error {
     public let error: String

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Everything that can happen to the app: a key, or the answer of a party to an effect.
 public enum Action: Sendable, Equatable {
     case launched(canMakePayments: Bool, user: String?)
@@ -9,6 +11,8 @@ public enum Action: Sendable, Equatable {
     case accountLoaded(String, Account)
     case subscriptionsLoaded(String, [SubscriptionStatus])
     case orderCreated(user: String, productId: String, Result<String, BackendError>)
+    /// StoreKit 2: the backend's `appAccountToken` for the user.
+    case appAccountTokenFetched(user: String, Result<UUID, BackendError>)
     /// The intent for a payment is on disk (nil: the write failed, so the app does not pay).
     case intentRecorded(user: String, productId: String, PaymentIntent?)
     /// The store's news, with what the client's store already holds of it; `more`: further batches of the same reading

@@ -11,12 +11,20 @@ public struct AppState: Sendable, Equatable {
         /// The payment's identity once the intent for it is written: it claims only the transaction it produced.
         public var paymentId: Int64?
         public var transactionId: String?
+        /// StoreKit 2: the buyer's token the payment will carry, kept with the purchase so that a user switched in
+        /// meanwhile never lends it theirs.
+        public var appAccountToken: UUID?
+        /// StoreKit 2: the purchase waits for the backend's answer about the token before it asks for an order.
+        public var awaitingToken: Bool
 
-        public init(user: String, productId: String, paymentId: Int64? = nil, transactionId: String? = nil) {
+        public init(user: String, productId: String, paymentId: Int64? = nil, transactionId: String? = nil, appAccountToken: UUID? = nil,
+                    awaitingToken: Bool = false) {
             self.user = user
             self.productId = productId
             self.paymentId = paymentId
             self.transactionId = transactionId
+            self.appAccountToken = appAccountToken
+            self.awaitingToken = awaitingToken
         }
     }
 

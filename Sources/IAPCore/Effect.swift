@@ -15,6 +15,8 @@ public enum Effect: Sendable, Equatable {
     /// The user agrees to a subscription's price increase, on the store's side.
     case agreeToPriceIncrease(originalTransactionId: String)
     case createOrder(user: String, productId: String)
+    /// StoreKit 2: the app user's `appAccountToken`, which the backend creates once and keeps; answers `.appAccountTokenFetched`.
+    case fetchAppAccountToken(user: String)
     /// Answers `.intentRecorded`.
     case recordIntent(user: String, productId: String, orderId: String?, at: Date)
     case closeIntent(Int64)

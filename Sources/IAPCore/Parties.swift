@@ -46,6 +46,8 @@ public enum StoreRequestError: Error, Sendable, Equatable {
 public protocol Backend: AnyObject {
     func createOrder(user: String, productId: String, _ completion: @escaping (Result<String, BackendError>) -> Void)
     func verify(_ request: VerifyRequest, _ completion: @escaping (Result<VerifyResponse, BackendError>) -> Void)
+    /// StoreKit 2: the user's `appAccountToken`, made the first time it is asked for and the same ever after.
+    func appAccountToken(user: String, _ completion: @escaping (Result<UUID, BackendError>) -> Void)
     func account(user: String, _ completion: @escaping (Result<Account, BackendError>) -> Void)
     /// Uploads the client's alarms, where support lists them (seed 002); the same report twice is kept once.
     func report(_ alarms: [AlarmReport], _ completion: @escaping (Result<Void, BackendError>) -> Void)

@@ -27,9 +27,26 @@ extension AppState {
             modal = .unfinished(transactionId: unfinished.transactionId, choice: 0)
             return []
         }
-        device.purchase = Purchase(user: buyer, productId: productId)
+        let token = storeKit == .two ? session?.appAccountToken : nil
+        // StoreKit 2 pays with the user's appAccountToken, asked for at login: a purchase made before it came asks again.
+        let awaiting = storeKit == .two && token == nil
+        device.purchase = Purchase(user: buyer, productId: productId, appAccountToken: token, awaitingToken: awaiting)
         device.hud = HUD(.purchasing, productId: productId)
-        return [.createOrder(user: buyer, productId: productId)] + triggerVerifyQueue()
+        let first: Effect = awaiting ? .fetchAppAccountToken(user: buyer) : .createOrder(user: buyer, productId: productId)
+        return [first] + triggerVerifyQueue()
+    }
+
+    /// Without a token the payment still goes ahead, as without an order: its transaction is then attributed by the
+    /// evidence rules, as a purchase made outside the app is. A user switched in meanwhile does not stop it (as an
+    /// order answered late does not), and never lends it their token.
+    mutating func appAccountTokenFetched(user: String, _ result: Result<UUID, BackendError>) -> [Effect] {
+        let token = try? result.get()
+        if let token, session?.user == user { session?.appAccountToken = token }
+        // The first answer the purchase waits for decides (the login's or its own): the order is asked for once.
+        guard let current = device.purchase, current.user == user, current.awaitingToken else { return [] }
+        device.purchase?.awaitingToken = false
+        device.purchase?.appAccountToken = token
+        return [.createOrder(user: user, productId: current.productId)]
     }
 
     mutating func orderCreated(buyer: String, productId: String, _ result: Result<String, BackendError>) -> [Effect] {
@@ -53,7 +70,8 @@ extension AppState {
         device.paymentIntents.append(intent)
         device.purchase?.paymentId = intent.id
         return [
-            .addPayment(Payment(productId: productId, applicationUsername: intent.orderId, pressedBy: buyer, id: intent.id)),
+            .addPayment(Payment(productId: productId, applicationUsername: intent.orderId, pressedBy: buyer, id: intent.id,
+                                appAccountToken: device.purchase?.appAccountToken)),
             .readStoreQueue(after: Self.lookAgainAfterPayment),
         ]
     }

@@ -54,6 +54,8 @@ extension AppState {
             return []
         case let .orderCreated(buyer, productId, result):
             return orderCreated(buyer: buyer, productId: productId, result)
+        case let .appAccountTokenFetched(user, result):
+            return appAccountTokenFetched(user: user, result)
         case let .intentRecorded(buyer, productId, intent):
             return intentRecorded(buyer: buyer, productId: productId, intent)
         case let .storeUpdated(transactions, held, more):
@@ -150,7 +152,9 @@ extension AppState {
         session = Session(user: name)
         loginText = ""
         selection = 0
-        return [.setLastUser(name), .loadUser(name), .refreshAccount(name)] + (lookAtStoreQueue ? [.readStoreQueue(after: 0)] : [])
+        // StoreKit 2: the user's appAccountToken is asked for at login, so that a purchase need not wait for it.
+        let token: [Effect] = storeKit == .two ? [.fetchAppAccountToken(user: name)] : []
+        return [.setLastUser(name), .loadUser(name), .refreshAccount(name)] + token + (lookAtStoreQueue ? [.readStoreQueue(after: 0)] : [])
             + askProductsAgain()
     }
 

@@ -33,6 +33,8 @@ public struct Session: Sendable, Equatable {
     /// Orders found at login that the user has not yet answered (C8), of those in memory.
     public var prompts: [String] = []
     public var queue = VerifyQueue()
+    /// StoreKit 2: the user's `appAccountToken` as the backend gave it, asked for at the first purchase of the session.
+    public var appAccountToken: UUID?
 
     /// How many pending orders a page holds.
     public static let pageSize = 64

@@ -33,9 +33,12 @@ public struct StoreTransaction: Sendable, Equatable {
     /// The identity of the payment object the app added, as StoreKit hands the same `SKPayment` back: known only
     /// to the process that added it (a relaunch re-delivers transactions without it).
     public let paymentId: Int64?
+    /// StoreKit 2's link to the app's account: the token the purchase carried (or the team's server set since), which
+    /// every transaction of its chain carries; nil for a purchase made outside the app.
+    public let appAccountToken: UUID?
 
     public init(id: String, productId: String, state: TransactionState, applicationUsername: String?, date: Date, error: StoreError? = nil,
-                originalTransactionId: String? = nil, paymentId: Int64? = nil) {
+                originalTransactionId: String? = nil, paymentId: Int64? = nil, appAccountToken: UUID? = nil) {
         self.id = id
         self.productId = productId
         self.state = state
@@ -44,6 +47,7 @@ public struct StoreTransaction: Sendable, Equatable {
         self.error = error
         self.originalTransactionId = originalTransactionId
         self.paymentId = paymentId
+        self.appAccountToken = appAccountToken
     }
 
     public var originalId: String { originalTransactionId ?? id }
@@ -63,11 +67,15 @@ public struct Payment: Sendable, Equatable {
     public let pressedBy: String?
     /// This payment's identity in this process: the id of the intent recorded for it (C3).
     public let id: Int64?
+    /// StoreKit 2's `purchase(options: [.appAccountToken(_:)])`: the app user's token (nil in StoreKit 1, or when the
+    /// backend could not give one).
+    public let appAccountToken: UUID?
 
-    public init(productId: String, applicationUsername: String?, pressedBy: String? = nil, id: Int64? = nil) {
+    public init(productId: String, applicationUsername: String?, pressedBy: String? = nil, id: Int64? = nil, appAccountToken: UUID? = nil) {
         self.productId = productId
         self.applicationUsername = applicationUsername
         self.pressedBy = pressedBy
         self.id = id
+        self.appAccountToken = appAccountToken
     }
 }

@@ -111,6 +111,12 @@ public struct Timeline: Sendable {
                 let why = VerifyOutcome(.failure(error)).reason?.words ?? Localized("\(error)")
                 return Localized(en: "backend: no order for \(user) (\(why.en))", zh: "后端:未能为 \(user) 创建订单(\(why.zh))")
             }
+        case let .appAccountTokenFetched(user, .success(token)):
+            let short = token.uuidString.lowercased().suffix(12)
+            return Localized(en: "backend: appAccountToken …\(short) for \(user)", zh: "后端:\(user) 的 appAccountToken …\(short)")
+        case let .appAccountTokenFetched(user, .failure(error)):
+            let why = VerifyOutcome(.failure(error)).reason?.words ?? Localized("\(error)")
+            return Localized(en: "backend: no appAccountToken for \(user) (\(why.en)); paying without one", zh: "后端:未能取得 \(user) 的 appAccountToken(\(why.zh)),不带它付款")
         case let .intentRecorded(user, productId, intent):
             guard let intent else {
                 return Localized(en: "client: could not note \(user) as the buyer of \(productId)", zh: "客户端:无法记下 \(user) 为 \(productId) 的买家")

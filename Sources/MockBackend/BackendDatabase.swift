@@ -84,6 +84,7 @@ public final class BackendDatabase {
             ("v12-family-credits", { db in
                 try db.execute(sql: "ALTER TABLE credit ADD COLUMN familyShared INTEGER NOT NULL DEFAULT 0")
             }),
+            ("v13-app-account-tokens", BackendDatabase.appAccountTokenMigration),
         ])
     }
 

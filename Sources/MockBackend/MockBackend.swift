@@ -69,6 +69,10 @@ public final class MockBackend: Backend {
         }
     }
 
+    public func appAccountToken(user: String, _ completion: @escaping (Result<UUID, BackendError>) -> Void) {
+        answer(after: latency.order, completion) { try database.appAccountToken(user: user) }
+    }
+
     public func verify(_ request: VerifyRequest, _ completion: @escaping (Result<VerifyResponse, BackendError>) -> Void) {
         answer(after: latency.verify, completion) { try verifyNow(request) }
     }

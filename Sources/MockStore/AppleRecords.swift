@@ -80,7 +80,7 @@ public struct AppleRecords {
     private static let select = """
         SELECT \(StoreDatabase.columns.split(separator: ",").map { "t." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")),
         \(TransactionDetails.columns.split(separator: ",").map { "t." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")),
-        o.date AS originalDate, o.appAccountToken AS appAccountToken, (SELECT COUNT(*) FROM storeTransaction r
+        o.date AS originalDate, o.appAccountToken AS chainToken, (SELECT COUNT(*) FROM storeTransaction r
                  WHERE COALESCE(r.originalTransactionId, r.id) = COALESCE(t.originalTransactionId, t.id) AND r.state = 'purchased'
                  AND r.date < t.date) AS earlierCharges
         FROM storeTransaction t LEFT JOIN storeTransaction o ON o.id = COALESCE(t.originalTransactionId, t.id)
@@ -94,7 +94,7 @@ public struct AppleRecords {
         return AppleTransaction(entry: Receipt.Entry(receiptRow, group: product?.subscription?.group), account: row.text("account"), product: product,
                                 isRestore: transaction.state == .restored, applicationUsername: transaction.applicationUsername,
                                 isRenewal: (row["earlierCharges"] as Int? ?? 0) > 0 && product?.subscription != nil,
-                                appAccountToken: row.text("appAccountToken").flatMap(UUID.init(uuidString:)))
+                                appAccountToken: (row.text("appAccountToken") ?? row.text("chainToken")).flatMap(UUID.init(uuidString:)))
     }
 }
 

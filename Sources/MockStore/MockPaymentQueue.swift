@@ -303,7 +303,8 @@ public final class MockPaymentQueue: PaymentQueue {
         guard let payment = paymentIds[transaction.id] else { return transaction }
         return StoreTransaction(id: transaction.id, productId: transaction.productId, state: transaction.state,
                                 applicationUsername: transaction.applicationUsername, date: transaction.date, error: transaction.error,
-                                originalTransactionId: transaction.originalTransactionId, paymentId: payment)
+                                originalTransactionId: transaction.originalTransactionId, paymentId: payment,
+                                appAccountToken: transaction.appAccountToken)
     }
 
     /// Tells the observer, unless a fault delays, drops or doubles the news of a payment.
@@ -331,7 +332,7 @@ public final class MockPaymentQueue: PaymentQueue {
         guard let transaction = attempt({
             try database.insert(productId: payment.productId, state: state, applicationUsername: name,
                                 account: payment.pressedBy.map(database.appleId(for:)), pressedBy: payment.pressedBy, date: scheduler.now, error: error, originalTransactionId: originalTransactionId,
-                                plan: steps.isEmpty ? nil : StorePlan(steps: steps))
+                                plan: steps.isEmpty ? nil : StorePlan(steps: steps), appAccountToken: payment.appAccountToken)
         }) else { return }
         if let id = payment.id { paymentIds[transaction.id] = id }
         notify(identified(transaction))

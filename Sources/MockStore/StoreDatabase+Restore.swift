@@ -63,13 +63,17 @@ extension StoreDatabase {
     /// a subscription, the restored charge's fields.
     private static func restore(_ db: Database, _ item: RestoreRule.Owned, account: String, pressedBy: String, device: String, isSubscription: Bool,
                                 at date: Date) throws -> StoreTransaction {
+        // A restore carries the token of the purchase it restores (StoreKit 2).
+        let token = try String.fetchOne(db.cachedStatement(sql: "SELECT appAccountToken FROM storeTransaction WHERE id = ?"),
+                                        arguments: [item.charge]).flatMap(UUID.init(uuidString:))
         let transaction = StoreTransaction(id: try nextId(db), productId: item.productId, state: .restored, applicationUsername: item.orderId,
-                                           date: date, originalTransactionId: item.original)
+                                           date: date, originalTransactionId: item.original, appAccountToken: token)
         try db.cachedStatement(sql: """
-            INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, account, originalTransactionId, device, pressedBy, sharedFrom)
-            VALUES (?, ?, 'restored', ?, ?, ?, ?6, ?, ?, (SELECT sharedFrom FROM storeTransaction WHERE id = ?6))
+            INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, account, originalTransactionId, device, pressedBy,
+                                          appAccountToken, sharedFrom)
+            VALUES (?, ?, 'restored', ?, ?, ?, ?6, ?, ?, ?, (SELECT sharedFrom FROM storeTransaction WHERE id = ?6))
             """).execute(arguments: [transaction.id, item.productId, item.orderId, date.timeIntervalSince1970, account, item.original, device,
-                                     pressedBy])
+                                     pressedBy, token?.uuidString.lowercased()])
         if isSubscription {
             try setDetails(db, transaction.id, try Self.details(db, item.charge).repeated)
         }

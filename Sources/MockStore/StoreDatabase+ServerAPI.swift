@@ -13,10 +13,11 @@ extension StoreDatabase {
         try db.execute(sql: "ALTER TABLE storeTransaction ADD COLUMN consumption TEXT")
     }
 
-    /// Set App Account Token on an original transaction: every transaction of it carries the token from now on.
+    /// Set App Account Token on an original transaction: every transaction of it carries the token from now on (each
+    /// keeps its own copy, as a renewal is written with its chain's).
     public func setAppAccountToken(_ token: UUID, original id: String) throws {
         try queue.write { db in
-            try db.cachedStatement(sql: "UPDATE storeTransaction SET appAccountToken = ? WHERE id = ?")
+            try db.cachedStatement(sql: "UPDATE storeTransaction SET appAccountToken = ? WHERE COALESCE(originalTransactionId, id) = ?")
                 .execute(arguments: [token.uuidString.lowercased(), id])
         }
     }

@@ -197,11 +197,14 @@ extension StoreDatabase {
             return (step.notification(), nil)
         }
         // The renewal's charge joins the queue of the device the chain's latest charge was made on.
+        // A renewal carries its chain's appAccountToken (StoreKit 2): the one its latest charge carried.
+        let token = try String.fetchOne(db.cachedStatement(sql: "SELECT appAccountToken FROM storeTransaction WHERE id = ?"),
+                                        arguments: [due.latestTransactionId]).flatMap(UUID.init(uuidString:))
         let transaction = StoreTransaction(id: try Self.nextId(db), productId: productId, state: .purchased, applicationUsername: nil,
-                                           date: start, originalTransactionId: due.originalTransactionId)
+                                           date: start, originalTransactionId: due.originalTransactionId, appAccountToken: token)
         try db.cachedStatement(sql: """
-            INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, account, originalTransactionId, device)
-            SELECT ?, ?, 'purchased', NULL, ?, account, ?, device FROM storeTransaction WHERE id = ?
+            INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, account, originalTransactionId, device, appAccountToken)
+            SELECT ?, ?, 'purchased', NULL, ?, account, ?, device, appAccountToken FROM storeTransaction WHERE id = ?
             """).execute(arguments: [transaction.id, productId, start.timeIntervalSince1970, due.originalTransactionId, due.latestTransactionId])
         try Self.setDetails(db, transaction.id, details)
         try Self.chargedOrder(db, transaction.id)

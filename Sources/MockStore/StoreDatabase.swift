@@ -121,18 +121,20 @@ public final class StoreDatabase {
 
     /// Inserts a new transaction with the next id, atomically.
     func insert(productId: String, state: TransactionState, applicationUsername: String?, account: String?, pressedBy: String?, date: Date,
-                error: StoreError? = nil, originalTransactionId: String? = nil, plan: StorePlan? = nil) throws -> StoreTransaction {
+                error: StoreError? = nil, originalTransactionId: String? = nil, plan: StorePlan? = nil,
+                appAccountToken: UUID? = nil) throws -> StoreTransaction {
         let planText = try plan?.encoded()
         return try queue.write { db in
             let transaction = StoreTransaction(id: try Self.nextId(db), productId: productId, state: state, applicationUsername: applicationUsername,
-                                               date: date, error: error, originalTransactionId: originalTransactionId)
+                                               date: date, error: error, originalTransactionId: originalTransactionId, appAccountToken: appAccountToken)
             try Self.noteClock(db, date)
             try db.cachedStatement(sql: """
                 INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, error, account, originalTransactionId, plan, device,
-                                              pressedBy)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                              pressedBy, appAccountToken)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [transaction.id, productId, state.rawValue, applicationUsername, date.timeIntervalSince1970,
-                                         error?.rawValue, account, originalTransactionId, planText, device, pressedBy])
+                                         error?.rawValue, account, originalTransactionId, planText, device, pressedBy,
+                                         appAccountToken?.uuidString.lowercased()])
             return transaction
         }
     }
@@ -204,8 +206,9 @@ public final class StoreDatabase {
             target = try Self.nextId(db)
             // The second half of an interrupted purchase joins the queue of the device that paid.
             try db.cachedStatement(sql: """
-                INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, error, account, originalTransactionId, device, pressedBy)
-                SELECT ?, ?, ?, ?, ?, ?, ?, ?, device, pressedBy FROM storeTransaction WHERE id = ?
+                INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, error, account, originalTransactionId, device, pressedBy,
+                                              appAccountToken)
+                SELECT ?, ?, ?, ?, ?, ?, ?, ?, device, pressedBy, appAccountToken FROM storeTransaction WHERE id = ?
                 """).execute(arguments: [target, current.productId, state.rawValue, current.applicationUsername,
                                          step.at, error?.rawValue, account, original, id])
         } else {
@@ -396,7 +399,7 @@ public final class StoreDatabase {
     }
 
     /// What `transaction(_:)` reads, with whether it was finished, its plan, the Apple ID that paid and who pressed Buy.
-    static let columns = "id, productId, state, applicationUsername, date, error, finished, originalTransactionId, plan, account, pressedBy"
+    static let columns = "id, productId, state, applicationUsername, date, error, finished, originalTransactionId, plan, account, pressedBy, appAccountToken"
 
     static func transaction(_ db: Database, _ id: String) throws -> StoreTransaction? {
         try Row.fetchOne(db.cachedStatement(sql: "SELECT \(columns) FROM storeTransaction WHERE id = ?"), arguments: [id]).map(transaction)
@@ -410,7 +413,8 @@ public final class StoreDatabase {
             applicationUsername: row.text("applicationUsername"),
             date: Date(timeIntervalSince1970: row["date"]),
             error: row.text("error").flatMap(StoreError.init(rawValue:)),
-            originalTransactionId: row.text("originalTransactionId")
+            originalTransactionId: row.text("originalTransactionId"),
+            appAccountToken: row.text("appAccountToken").flatMap(UUID.init(uuidString:))
         )
     }
 }

@@ -54,6 +54,15 @@ struct BackendEndpoints: Sendable {
                 return (.ok, AlarmsResponse(received: asked.alarms.count))
             }
         }
+        router.get("backend/v1/accounts/:user/appAccountToken") { _, context in
+            await answer {
+                let user = try Self.user(context.parameters.get("user") ?? "")
+                let token: Result<UUID, BackendError> = await parties.perform { [served] answer in
+                    served.value.backend.appAccountToken(user: user) { answer($0) }
+                }
+                return (.ok, AppAccountTokenResponse(appAccountToken: try token.get().uuidString.lowercased()))
+            }
+        }
         router.get("backend/v1/accounts/:user") { _, context in
             await answer {
                 let user = try Self.user(context.parameters.get("user") ?? "")

@@ -43,6 +43,13 @@ public final class RemoteBackend: Backend {
         send(.POST, "orders", body: OrderRequest(user: user, productId: productId), as: OrderResponse.self) { completion($0.map(\.orderId)) }
     }
 
+    public func appAccountToken(user: String, _ completion: @escaping (Result<UUID, BackendError>) -> Void) {
+        let escaped = user.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? user
+        send(.GET, "accounts/\(escaped)/appAccountToken", body: Optional<OrderRequest>.none, as: AppAccountTokenResponse.self) { result in
+            completion(result.flatMap { UUID(uuidString: $0.appAccountToken).map(Result.success) ?? .failure(.notTheContract(status: 200)) })
+        }
+    }
+
     public func verify(_ request: VerifyRequest, _ completion: @escaping (Result<VerifyResponse, BackendError>) -> Void) {
         send(.POST, "verify", body: request, as: VerifyResponse.self, completion)
     }

@@ -9,27 +9,30 @@ let scenarioFiles = ((try? FileManager.default.contentsOfDirectory(atPath: scena
 
 @Suite("Scenario scripts and the script language")
 struct ScenarioTests {
-    private func play(_ script: Script, snapshots: String? = nil, width: Int = 80) throws -> (ScriptPlayer.Outcome, String) {
+    private func play(_ script: Script, snapshots: String? = nil, width: Int = 80, storeKit: StoreKitMode = .one) throws -> (ScriptPlayer.Outcome, String) {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("iapsim-play-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         var transcript = ""
-        var setup = ScriptPlayer.Setup(directory: DataDirectory(path: path), catalog: shippedCatalog)
+        var setup = ScriptPlayer.Setup(directory: DataDirectory(path: path), catalog: shippedCatalog, options: AppState(storeKit: storeKit))
         setup.snapshots = snapshots
         setup.width = width
         let outcome = try ScriptPlayer(setup) { transcript += $0 + "\n" }.play(script)
         return (outcome, transcript)
     }
 
-    @Test("every shipped scenario meets its expectations", arguments: scenarioFiles)
-    func shippedScenario(file: String) throws {
+    /// Issue 28: each plays in StoreKit 1 and in StoreKit 2, unless its `# storekit:` line pins one.
+    @Test("every shipped scenario meets its expectations, in either StoreKit", arguments: scenarioFiles, StoreKitMode.allCases)
+    func shippedScenario(file: String, storeKit: StoreKitMode) throws {
         let script = try Script.load(path: scenarioFolder + "/" + file)
         for key in ["name", "shows", "shows.zh", "from", "expect"] {
             #expect(script.header[key] != nil, "\(file) has no `# \(key):` line")
         }
         #expect(script.steps.contains { $0.step == .handover }, "\(file) never hands over to the person at the keyboard")
-        let (outcome, transcript) = try play(script)
+        // A pinned scenario runs in its own StoreKit whatever the player says: played once.
+        guard script.storeKit == nil || script.storeKit == storeKit else { return }
+        let (outcome, transcript) = try play(script, storeKit: storeKit)
         guard case .passed = outcome else {
-            Issue.record("\(file) failed:\n\(transcript)")
+            Issue.record("\(file) failed in StoreKit \(storeKit.rawValue):\n\(transcript)")
             return
         }
     }

@@ -113,6 +113,16 @@ class BuiltInBackend(Contract, unittest.TestCase):
         cls.server.stop()
         cls.data.remove()
 
+    def test_one_app_account_token_per_user(self):
+        token = lambda user: requests.get(f"{self.backend}/backend/v1/accounts/{user}/appAccountToken", timeout=15)
+        first, again, other = token("alice"), token("alice"), token("bob")
+        self.assertEqual((first.status_code, other.status_code), (200, 200))
+        schema = SPEC["paths"]["/backend/v1/accounts/{user}/appAccountToken"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+        jsonschema.validate(first.json(), schema)
+        self.assertEqual(first.json(), again.json())
+        self.assertNotEqual(first.json(), other.json())
+        self.assertEqual(token("x" * 25).status_code, 400)  # the login screen's rule: 1 to 24
+
     def test_alarms_and_replays_are_kept_for_support(self):
         alarm = {"device": "phone", "user": "alice", "kind": "receipt-empty", "transactionId": "1000000001",
                  "text": "tx 1000000001 paid, but the app receipt is empty", "raisedAt": "2027-01-15T08:00:03Z"}
