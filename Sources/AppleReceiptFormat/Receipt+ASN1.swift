@@ -83,6 +83,7 @@ extension Receipt.Entry {
         if let web = web_order_line_item_id.flatMap(Int.init) { attributes.append(try ReceiptAttribute(F.webOrderLineItemId, web)) }
         try flag(F.isTrialPeriod, is_trial_period)
         try flag(F.isInIntroOfferPeriod, is_in_intro_offer_period)
+        if let offer = promotional_offer_id { attributes.append(try ReceiptAttribute(F.promotionalOfferId, ASN1UTF8String(offer))) }
         if let reason = cancellation_reason.flatMap(Int.init) { attributes.append(try ReceiptAttribute(F.cancellationReason, reason)) }
         if let group = subscription_group_identifier {
             attributes.append(try ReceiptAttribute(F.subscriptionGroupIdentifier, ASN1UTF8String(group)))
@@ -113,6 +114,7 @@ extension Receipt.Entry {
         web_order_line_item_id = try fields[F.webOrderLineItemId].map { String(try $0.number) }
         is_trial_period = try fields[F.isTrialPeriod].map { String(try $0.number == 1) }
         is_in_intro_offer_period = try fields[F.isInIntroOfferPeriod].map { String(try $0.number == 1) }
+        promotional_offer_id = try fields[F.promotionalOfferId]?.text
         cancellation_reason = try fields[F.cancellationReason].map { String(try $0.number) }
         subscription_group_identifier = try fields[F.subscriptionGroupIdentifier]?.text
     }

@@ -22,6 +22,7 @@ enum ReceiptFields {
     static let cancellationDate = 1712
     static let isTrialPeriod = 1713
     static let isInIntroOfferPeriod = 1719
+    static let promotionalOfferId = 1721
 
     /// Apple's verifyReceipt answers with these from its records, not from the receipt: iapsim's verifyReceipt reads the
     /// receipt alone, so they travel in it under types Apple does not use, which any other reader skips.

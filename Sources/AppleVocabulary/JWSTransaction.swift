@@ -22,8 +22,10 @@ public struct JWSTransaction: Codable, Equatable, Sendable {
     public var revocationDate: Int64?
     /// An upgrade ended this charge early: it is no longer the subscription's.
     public var isUpgraded: Bool?
-    /// 1: an introductory offer (a free trial or an intro price).
+    /// 1: an introductory offer (a free trial or an intro price); 2: a promotional offer.
     public var offerType: Int?
+    /// The promotional offer's identifier.
+    public var offerIdentifier: String?
     public var offerDiscountType: String?
     public var environment: String = ""
     /// "PURCHASE" or "RENEWAL".

@@ -15,6 +15,8 @@ public struct Receipt: Codable, Sendable, Equatable {
         public var expires_date_ms: String?
         public var is_trial_period: String?
         public var is_in_intro_offer_period: String?
+        /// The promotional offer the charge was priced at.
+        public var promotional_offer_id: String?
         public var cancellation_date_ms: String?
         public var cancellation_reason: String?
         public var web_order_line_item_id: String?

@@ -36,6 +36,9 @@ extension JWSTransaction: JWTPayload {
             offerDiscountType = "FREE_TRIAL"
         } else if entry.is_in_intro_offer_period == "true" {
             offerType = 1
+        } else if let offer = entry.promotional_offer_id {
+            offerType = 2
+            offerIdentifier = offer
         }
         environment = AppleWire.environment
         transactionReason = transaction.isRenewal ? "RENEWAL" : "PURCHASE"

@@ -48,6 +48,8 @@ public final class Parties {
         let vault = try ClientDatabase(keychainPath: directory.keychain, sandboxPath: directory.sandbox)
         // Apple's side tells the app's server what happens without the app, as App Store Server Notifications do.
         store.onNotification = { [unowned backend] in backend.receive($0) }
+        // The team downloaded the subscription offers key from App Store Connect: the server signs with what Apple checks.
+        backend.offersKey = { [unowned store] in store.offersKeyPair?.key }
         return Parties(store: store, backend: backend, vault: vault, faults: board)
     }
 

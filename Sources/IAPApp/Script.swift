@@ -65,6 +65,8 @@ public struct Script: Sendable {
         /// Moves the product list's cursor to the `ordinal`-th product (1-based) of a kind, so that a script runs on any
         /// catalog that has one.
         case select(Product.Kind, ordinal: Int)
+        /// The paywall's promotional offer for the highlighted subscription (`o` until it shows), nil: none.
+        case offer(String?)
         /// The catalog's billing grace period on or off for this run (as Xcode's Editor ▸ Enable Billing Grace Period),
         /// so that a scenario about it holds whichever catalog plays it. Before `launch`: it is how the store starts.
         case billingGrace(Bool)
@@ -305,6 +307,11 @@ public struct Script: Sendable {
                 throw StepError(message: "`select \(first)` takes which one as a whole number 1 to 1000, not \"\(rest[1])\"")
             }
             return .select(kind, ordinal: ordinal)
+        case "offer":
+            guard rest.count == 1, !rest[0].isEmpty else {
+                throw StepError(message: "`offer` takes a promotional offer's identifier (see `iapsim catalog`), or none, e.g. `offer welcome_back`")
+            }
+            return .offer(rest[0] == "none" ? nil : rest[0])
         case "billing-grace":
             guard rest.count == 1, let on = ["on": true, "off": false][rest[0]] else {
                 throw StepError(message: "`billing-grace` takes on or off, not \"\(argument)\"")

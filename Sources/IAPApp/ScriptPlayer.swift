@@ -275,6 +275,17 @@ public final class ScriptPlayer {
         case let .billingGrace(on):
             guard session == nil else { throw Failure(message: "`billing-grace` is how the store starts: put it before `launch`") }
             setup.catalog = setup.catalog.map { $0.withGracePeriod(on) }
+        case let .offer(offerId):
+            let app = ScriptDriver(session: try app())
+            guard app.state.keyContext == .products, let product = app.state.selectedProduct else {
+                throw Failure(message: "`offer` chooses on the product list, which is not showing; `login NAME` and `press Esc` first")
+            }
+            let offers = product.subscription?.promotionalOffers.map(\.id) ?? []
+            guard offerId.map(offers.contains) ?? true else {
+                throw Failure(message: "\(product.id) has no promotional offer \"\(offerId!)\"" + (offers.isEmpty ? " (it has none)" : " (it has: \(offers.joined(separator: ", ")))"))
+            }
+            for _ in 0...offers.count where app.state.offerChoices[product.id] != offerId { app.press(.chooseOffer) }
+            return offerId.map { "offer \($0) on \(product.id)" } ?? "regular price for \(product.id)"
         case let .select(kind, ordinal):
             let app = ScriptDriver(session: try app())
             // The list first has to be there: the product request answers after the store's latency.

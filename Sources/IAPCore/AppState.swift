@@ -17,14 +17,20 @@ public struct AppState: Sendable, Equatable {
         /// StoreKit 2: the purchase waits for the backend's answer about the token before it asks for an order.
         public var awaitingToken: Bool
 
+        /// The promotional offer asked for, and once the app's server signed it, its signature.
+        public var offerId: String?
+        public var discount: PaymentDiscount?
+
+
         public init(user: String, productId: String, paymentId: Int64? = nil, transactionId: String? = nil, appAccountToken: UUID? = nil,
-                    awaitingToken: Bool = false) {
+                    awaitingToken: Bool = false, offerId: String? = nil) {
             self.user = user
             self.productId = productId
             self.paymentId = paymentId
             self.transactionId = transactionId
             self.appAccountToken = appAccountToken
             self.awaitingToken = awaitingToken
+            self.offerId = offerId
         }
     }
 
@@ -45,6 +51,8 @@ public struct AppState: Sendable, Equatable {
     /// The shell's: what is on screen apart from the app's own state.
     public var loginText = ""
     public var selection = 0
+    /// The promotional offer the paywall shows for a product (chosen with `o`): buying it asks the server to sign it.
+    public var offerChoices: [String: String] = [:]
     public var modal: Modal?
     public var quitting = false
     /// The scenarios the UI can start (shipped beside the binary), read when the list is first opened.
@@ -171,6 +179,9 @@ public struct HUD: Sendable, Equatable {
         case otherAccount
         /// What this Apple ID had through Family Sharing is no longer shared with it (A4).
         case familyRevoked
+        /// Apple refused the promotional offer the payment asked for (`error` says which of StoreKit's errors), or the
+        /// app's server did not sign it (no `error`): nothing was charged.
+        case offerRefused
 
         /// A wait, as opposed to an outcome that Esc dismisses.
         public var isWaiting: Bool { isPaymentSheet || self == .confirming || self == .restoring }
@@ -187,12 +198,15 @@ public struct HUD: Sendable, Equatable {
     public var transactionId: String?
     /// How many purchases a restore brought back; nil for one product's HUD.
     public var count: Int?
+    /// The store's error behind an outcome (an offer's refusal).
+    public var error: StoreError?
 
-    public init(_ kind: Kind, productId: String? = nil, transactionId: String? = nil, count: Int? = nil) {
+    public init(_ kind: Kind, productId: String? = nil, transactionId: String? = nil, count: Int? = nil, error: StoreError? = nil) {
         self.kind = kind
         self.productId = productId
         self.transactionId = transactionId
         self.count = count
+        self.error = error
     }
 }
 

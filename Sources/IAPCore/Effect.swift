@@ -21,6 +21,8 @@ public enum Effect: Sendable, Equatable {
     case recordIntent(user: String, productId: String, orderId: String?, at: Date)
     case closeIntent(Int64)
     case markIntentInterrupted(Int64)
+    /// Ask the app's server to sign the promotional offer for the payment about to be added; answers `.offerSigned`.
+    case signOffer(user: String, productId: String, offerId: String, applicationUsername: String?)
     case addPayment(Payment)
     /// Restore Purchases for the store account; answers `.restoreAnswered` (its transactions reach the observer first).
     case restorePurchases(account: String)

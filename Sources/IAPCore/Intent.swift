@@ -5,6 +5,8 @@ public enum Intent: Sendable, Equatable {
     /// Logging out with orders pending asks first (I6); `confirmed` is the answer "Log out anyway".
     case logOut(confirmed: Bool)
     case buy(productId: String)
+    /// The paywall shows this promotional offer for the product (nil: the regular price); buying it asks for the offer.
+    case chooseOffer(productId: String, offerId: String?)
     /// Restore Purchases for the logged-in user (S8).
     case restorePurchases
     /// The launch prompt's answers (C8).
@@ -52,6 +54,8 @@ extension AppState {
             return logOut()
         case let .buy(productId):
             return buy(productId)
+        case let .chooseOffer(productId, offerId):
+            return chooseOffer(productId, offerId)
         case .restorePurchases:
             return restorePurchases()
         case let .continueOrder(id):

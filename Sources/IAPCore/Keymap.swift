@@ -31,6 +31,7 @@ public struct Command: RawRepresentable, Hashable, Sendable, CaseIterable, Custo
     public static let assignUnclaimed = Command("assign-unclaimed")
     public static let refund = Command("refund"), restore = Command("restore")
     public static let compensate = Command("compensate")
+    public static let chooseOffer = Command("offer")
 }
 
 /// Where the keys go right now: the innermost thing on screen takes them. Open, so that a panel declares its own.
@@ -130,6 +131,7 @@ public enum Keymap {
         KeyBinding(keys: [.char("E")], label: "E", command: .stateCatalog, contexts: anywhere.subtracting([.loginEmpty])),
         KeyBinding(keys: [.char("l")], label: "l", command: .language, contexts: [.products, .hud, .inspector]),
         KeyBinding(keys: [.char("R")], label: "R", hint: .offered, command: .restore, contexts: [.products]),
+        KeyBinding(keys: [.char("o")], label: "o", command: .chooseOffer, contexts: [.products]),
         KeyBinding(keys: [.char("L")], label: "L", hint: .offered, command: .logout, contexts: [.products]),
         KeyBinding(keys: [.char("?")], label: "?", hint: .offered, command: .help, contexts: anywhere),
         KeyBinding(keys: [.char("q")], label: "q", hint: .offered, command: .quit, contexts: anywhere),

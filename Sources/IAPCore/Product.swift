@@ -59,4 +59,11 @@ public struct Product: Sendable, Equatable, Identifiable {
         return Product(id: id, kind: kind, title: title, summary: summary, price: price, coins: coins, subscription: terms, amount: amount,
                        familyShareable: familyShareable)
     }
+
+    /// The same product under a catalog that brought the key its promotional offers are signed with.
+    public func withOffersKey(_ key: SubscriptionOffersKey?) -> Product {
+        guard var terms = subscription, let key, terms.offersKey != key else { return self }
+        terms.offersKey = key
+        return Product(id: id, kind: kind, title: title, summary: summary, price: price, coins: coins, subscription: terms, amount: amount)
+    }
 }

@@ -30,7 +30,8 @@ extension AppState {
         let token = storeKit == .two ? session?.appAccountToken : nil
         // StoreKit 2 pays with the user's appAccountToken, asked for at login: a purchase made before it came asks again.
         let awaiting = storeKit == .two && token == nil
-        device.purchase = Purchase(user: buyer, productId: productId, appAccountToken: token, awaitingToken: awaiting)
+        device.purchase = Purchase(user: buyer, productId: productId, appAccountToken: token, awaitingToken: awaiting,
+                                   offerId: offerChoices[productId])
         device.hud = HUD(.purchasing, productId: productId)
         let first: Effect = awaiting ? .fetchAppAccountToken(user: buyer) : .createOrder(user: buyer, productId: productId)
         return [first] + triggerVerifyQueue()
@@ -53,7 +54,45 @@ extension AppState {
         guard let current = device.purchase, current.user == buyer, current.productId == productId, current.paymentId == nil else { return [] }
         // Without an order the payment still goes ahead (the verify step asks for one later, C3, B4),
         // but never without a durable note of who is paying.
-        return [.recordIntent(user: buyer, productId: productId, orderId: try? result.get(), at: now)]
+        let orderId = try? result.get()
+        if let offerId = current.offerId {
+            // The offer's signature covers the payment's applicationUsername: the order id, signed before paying.
+            return [.signOffer(user: buyer, productId: productId, offerId: offerId, applicationUsername: orderId)]
+        }
+        return [.recordIntent(user: buyer, productId: productId, orderId: orderId, at: now)]
+    }
+
+    /// Apple sells a promotional offer only with the app's server's signature: without one, nothing is paid.
+    mutating func offerSigned(buyer: String, productId: String, orderId: String?, _ result: Result<PaymentDiscount, BackendError>) -> [Effect] {
+        guard let current = device.purchase, current.user == buyer, current.productId == productId, current.paymentId == nil,
+              current.offerId != nil else { return [] }
+        guard case let .success(discount) = result else {
+            device.purchase = nil
+            device.hud = HUD(.offerRefused, productId: productId)
+            return []
+        }
+        device.purchase?.discount = discount
+        return [.recordIntent(user: buyer, productId: productId, orderId: orderId, at: now)]
+    }
+
+    /// The paywall's offer for a subscription: one of its promotional offers, or none.
+    mutating func chooseOffer(_ productId: String, _ offerId: String?) -> [Effect] {
+        guard let terms = product(productId)?.subscription else { return [] }
+        if let offerId {
+            guard terms.promotionalOffer(offerId) != nil else { return [] }
+            offerChoices[productId] = offerId
+        } else {
+            offerChoices[productId] = nil
+        }
+        return []
+    }
+
+    /// `o` on the product list: the highlighted subscription's next promotional offer, then none again.
+    mutating func nextOffer() -> [Effect] {
+        guard let product = selectedProduct, let offers = product.subscription?.promotionalOffers, !offers.isEmpty else { return [] }
+        let index = offerChoices[product.id].flatMap { id in offers.firstIndex { $0.id == id } }
+        let next = index.map { $0 + 1 < offers.count ? offers[$0 + 1].id : nil } ?? offers[0].id
+        return chooseOffer(product.id, next)
     }
 
     mutating func intentRecorded(buyer: String, productId: String, _ intent: PaymentIntent?) -> [Effect] {
@@ -71,7 +110,7 @@ extension AppState {
         device.purchase?.paymentId = intent.id
         return [
             .addPayment(Payment(productId: productId, applicationUsername: intent.orderId, pressedBy: buyer, id: intent.id,
-                                appAccountToken: device.purchase?.appAccountToken)),
+                                appAccountToken: device.purchase?.appAccountToken, discount: current.discount)),
             .readStoreQueue(after: Self.lookAgainAfterPayment),
         ]
     }
@@ -112,9 +151,11 @@ extension AppState {
                 let kind: HUD.Kind = switch transaction.error {
                 case .cancelled?: .cancelled
                 case .changesAtRenewal?: .planChanged
+                case let error? where error.appleName != nil: .offerRefused
                 default: .failed
                 }
-                device.hud = HUD(kind, productId: transaction.productId, transactionId: transaction.id)
+                device.hud = HUD(kind, productId: transaction.productId, transactionId: transaction.id,
+                                 error: kind == .offerRefused ? transaction.error : nil)
                 device.purchase = nil
             }
             var effects: [Effect] = []

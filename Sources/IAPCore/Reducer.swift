@@ -56,6 +56,8 @@ extension AppState {
             return orderCreated(buyer: buyer, productId: productId, result)
         case let .appAccountTokenFetched(user, result):
             return appAccountTokenFetched(user: user, result)
+        case let .offerSigned(buyer, productId, orderId, result):
+            return offerSigned(buyer: buyer, productId: productId, orderId: orderId, result)
         case let .intentRecorded(buyer, productId, intent):
             return intentRecorded(buyer: buyer, productId: productId, intent)
         case let .storeUpdated(transactions, held, more):

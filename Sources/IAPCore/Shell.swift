@@ -77,6 +77,8 @@ extension AppState {
             return perform(.logOut(confirmed: false))
         case .restore:
             return perform(.restorePurchases)
+        case .chooseOffer:
+            return nextOffer()
         case .skipTime:
             return perform(.skipTime)
         case .foreground:

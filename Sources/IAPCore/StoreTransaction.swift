@@ -5,7 +5,7 @@ public enum TransactionState: String, Sendable, Equatable, CaseIterable {
     case purchasing, purchased, failed, deferred, restored
 }
 
-public enum StoreError: String, Sendable, Equatable {
+public enum StoreError: String, Error, Sendable, Equatable {
     case cancelled
     case paymentFailed = "payment-failed"
     case alreadyPending = "already-pending"
@@ -17,6 +17,26 @@ public enum StoreError: String, Sendable, Equatable {
     /// A move to a lower or equal level of a subscription group the account is subscribed to: nothing is charged now,
     /// the next renewal charges the new product.
     case changesAtRenewal = "changes-at-renewal"
+    /// A promotional offer's signature is not the app's server's for this payment, was used before (its nonce), or is
+    /// older than 24 hours (`SKErrorInvalidSignature`).
+    case invalidSignature = "invalid-signature"
+    /// The product has no promotional offer of that identifier (`SKErrorInvalidOfferIdentifier`).
+    case invalidOfferIdentifier = "invalid-offer-identifier"
+    /// The offer has no valid price (`SKErrorInvalidOfferPrice`).
+    case invalidOfferPrice = "invalid-offer-price"
+    /// A promotional offer asked for by an Apple ID that never subscribed to the group (`SKErrorIneligibleForOffer`).
+    case ineligibleForOffer = "ineligible-for-offer"
+
+    /// The promotional offer was refused: Apple's error for it, by its StoreKit name.
+    public var appleName: String? {
+        switch self {
+        case .invalidSignature: "SKErrorInvalidSignature"
+        case .invalidOfferIdentifier: "SKErrorInvalidOfferIdentifier"
+        case .invalidOfferPrice: "SKErrorInvalidOfferPrice"
+        case .ineligibleForOffer: "SKErrorIneligibleForOffer"
+        default: nil
+        }
+    }
 }
 
 /// What the payment queue reports to its observer, shaped like `SKPaymentTransaction`.
@@ -71,11 +91,17 @@ public struct Payment: Sendable, Equatable {
     /// backend could not give one).
     public let appAccountToken: UUID?
 
-    public init(productId: String, applicationUsername: String?, pressedBy: String? = nil, id: Int64? = nil, appAccountToken: UUID? = nil) {
+    /// `SKPayment.paymentDiscount`: the promotional offer asked for, signed by the app's server.
+    public let discount: PaymentDiscount?
+
+
+    public init(productId: String, applicationUsername: String?, pressedBy: String? = nil, id: Int64? = nil, appAccountToken: UUID? = nil,
+                discount: PaymentDiscount? = nil) {
         self.productId = productId
         self.applicationUsername = applicationUsername
         self.pressedBy = pressedBy
         self.id = id
         self.appAccountToken = appAccountToken
+        self.discount = discount
     }
 }

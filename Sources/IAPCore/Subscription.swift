@@ -117,8 +117,13 @@ public struct SubscriptionTerms: Sendable, Equatable {
     public let level: Int
     public let period: SubscriptionPeriod
     public let introOffer: IntroOffer?
-    /// Promotional, offer-code and win-back offers the catalog names: listed by `iapsim catalog`, not sold.
+    /// Promotional, offer-code and win-back offers the catalog names, as `iapsim catalog` lists them.
     public let offers: [ListedOffer]
+    /// The promotional offers iapsim sells (with a signature from the app's server).
+    public let promotionalOffers: [SubscriptionOffer]
+    /// The key the app's server signs promotional offers with, when the catalog brought one (a .storekit file's
+    /// `subscriptionOffersKeyPair`); without it, iapsim's own.
+    public var offersKey: SubscriptionOffersKey?
     /// Whether the app opted in to Billing Grace Period (App Store Connect; a .storekit file's `_billingGracePeriodEnabled`).
     /// Without it a failed renewal stops the service at once while Apple retries the charge.
     public var gracePeriod: Bool
@@ -145,13 +150,19 @@ public struct SubscriptionTerms: Sendable, Equatable {
     }
 
     public init(group: String, level: Int = 1, period: SubscriptionPeriod = .month, introOffer: IntroOffer? = nil, offers: [ListedOffer] = [],
-                gracePeriod: Bool = true) {
+                gracePeriod: Bool = true, promotionalOffers: [SubscriptionOffer] = [], offersKey: SubscriptionOffersKey? = nil) {
         self.group = group
         self.level = level
         self.period = period
         self.introOffer = introOffer
         self.offers = offers
+        self.promotionalOffers = promotionalOffers
+        self.offersKey = offersKey
         self.gracePeriod = gracePeriod
+    }
+
+    public func promotionalOffer(_ id: String) -> SubscriptionOffer? {
+        promotionalOffers.first { $0.id == id }
     }
 
     /// How long Apple keeps the service on while it retries a failed renewal: 6 days for weekly periods, 16 for

@@ -5,7 +5,7 @@ public enum VisibleState {
     public static let ids: [String] = own + ListPanels.all.map(\.stateId).filter { !own.contains($0) }
 
     private static let own: [String] = [
-        "login", "products", "products-pending", "loading", "no-products", "products-failed", "hud-purchasing", "hud-already-owned", "hud-already-subscribed",
+        "login", "products", "products-pending", "loading", "no-products", "products-failed", "hud-purchasing", "hud-already-owned", "hud-already-subscribed", "hud-offer-refused",
         "hud-backgrounded", "hud-confirming", "hud-confirming-retry", "hud-success", "hud-restoring", "hud-restored",
         "hud-nothing-to-restore", "hud-restore-failed", "hud-failed",
         "hud-cancelled", "hud-deferred", "hud-plan-changed", "hud-other-account", "hud-apple-id-changed", "family-shared",
@@ -77,6 +77,7 @@ extension HUD.Kind {
         case .otherAccount: "other-account"
         case .familyRevoked: "family-revoked"
         case .alreadySubscribed: "already-subscribed"
+        case .offerRefused: "offer-refused"
         }
     }
 }

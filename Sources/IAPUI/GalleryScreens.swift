@@ -131,6 +131,12 @@ public struct GalleryScreen: Sendable {
                 state.hud = HUD(.alreadySubscribed, productId: "com.iapsim.vip.monthly")
                 return state
             },
+            GalleryScreen("hud-offer-refused") { lang in
+                var state = shopping(lang)
+                state.selection = 5
+                state.hud = HUD(.offerRefused, productId: "com.iapsim.vip.monthly", transactionId: "1000000012", error: .invalidSignature)
+                return state
+            },
             hud(.backgrounded),
             hud(.confirming),
             GalleryScreen("hud-confirming-retry") { lang in

@@ -117,6 +117,11 @@ public struct Timeline: Sendable {
         case let .appAccountTokenFetched(user, .failure(error)):
             let why = VerifyOutcome(.failure(error)).reason?.words ?? Localized("\(error)")
             return Localized(en: "backend: no appAccountToken for \(user) (\(why.en)); paying without one", zh: "后端:未能取得 \(user) 的 appAccountToken(\(why.zh)),不带它付款")
+        case let .offerSigned(_, productId, _, .success(discount)):
+            return Localized(en: "backend: offer \(discount.identifier) for \(productId) signed (key \(discount.keyIdentifier))",
+                             zh: "后端:已为 \(productId) 签名优惠 \(discount.identifier)(密钥 \(discount.keyIdentifier))")
+        case let .offerSigned(_, productId, _, .failure):
+            return Localized(en: "backend: could not sign the offer for \(productId)", zh: "后端:无法为 \(productId) 签名优惠")
         case let .intentRecorded(user, productId, intent):
             guard let intent else {
                 return Localized(en: "client: could not note \(user) as the buyer of \(productId)", zh: "客户端:无法记下 \(user) 为 \(productId) 的买家")

@@ -73,6 +73,19 @@ public final class MockBackend: Backend {
         answer(after: latency.order, completion) { try database.appAccountToken(user: user) }
     }
 
+    /// The subscription offers key the server signs promotional offers with (the store's, as a team downloads it from
+    /// App Store Connect), read when first asked for; nil: it signs none.
+    public var offersKey: () -> SubscriptionOffersKey? = { nil }
+
+    public func signOffer(user: String, productId: String, offerId: String, applicationUsername: String?,
+                          _ completion: @escaping (Result<PaymentDiscount, BackendError>) -> Void) {
+        answer(after: latency.order, completion) {
+            guard let key = offersKey(), let signer = OfferSigner(key) else { throw OfferSigner.NoKey() }
+            return try signer.sign(productId: productId, offerId: offerId, applicationUsername: applicationUsername,
+                                   nonce: UUID().uuidString.lowercased(), at: scheduler.now)
+        }
+    }
+
     public func verify(_ request: VerifyRequest, _ completion: @escaping (Result<VerifyResponse, BackendError>) -> Void) {
         answer(after: latency.verify, completion) { try verifyNow(request) }
     }

@@ -26,9 +26,12 @@ struct CatalogFile: Decodable {
             let level: Decimal?
             let period: String?
             let introOffer: Offer?
+            /// Promotional offers, each with its `id` (App Store Connect's offer identifier).
+            let promotionalOffers: [Offer]?
         }
 
         struct Offer: Decodable {
+            let id: String?
             let mode: String
             let period: String
             let periods: Decimal?
@@ -69,16 +72,26 @@ extension CatalogFile.Entry {
 extension CatalogFile.Entry.Terms {
     func terms(at location: String) throws -> SubscriptionTerms {
         let level = try SubscriptionTerms.checkLevel(level, at: "\(location).level")
-        return SubscriptionTerms(group: group, level: level ?? 1, period: try Self.period(period ?? "P1M", at: "\(location).period"),
-                                 introOffer: try introOffer.map { offer in
-            guard let mode = IntroOffer.Mode(rawValue: offer.mode) else {
-                throw Problem(location: "\(location).introOffer.mode",
-                              message: "unknown mode \"\(offer.mode)\" (expected \(IntroOffer.Mode.allCases.map(\.rawValue).joined(separator: ", ")))")
+        func named(_ list: [CatalogFile.Entry.Offer]?, _ key: String) throws -> [SubscriptionOffer] {
+            try (list ?? []).enumerated().map { i, offer in
+                let place = "\(location).\(key)[\(i)]"
+                guard let id = offer.id, !id.trimmingCharacters(in: .whitespaces).isEmpty else { throw Problem(location: "\(place).id", message: "missing") }
+                return SubscriptionOffer(id: id, terms: try Self.offer(offer, at: place))
             }
-            let periods = try IntroOffer.checkPeriods(offer.periods, at: "\(location).introOffer.periods")
-            return IntroOffer(mode: mode, period: try Self.period(offer.period, at: "\(location).introOffer.period"),
-                              periods: periods ?? 1, price: offer.price.map { Localized($0) })
-        })
+        }
+        return SubscriptionTerms(group: group, level: level ?? 1, period: try Self.period(period ?? "P1M", at: "\(location).period"),
+                                 introOffer: try introOffer.map { try Self.offer($0, at: "\(location).introOffer") },
+                                 promotionalOffers: try named(promotionalOffers, "promotionalOffers"))
+    }
+
+    static func offer(_ offer: CatalogFile.Entry.Offer, at location: String) throws -> IntroOffer {
+        guard let mode = IntroOffer.Mode(rawValue: offer.mode) else {
+            throw Problem(location: "\(location).mode",
+                          message: "unknown mode \"\(offer.mode)\" (expected \(IntroOffer.Mode.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        let periods = try IntroOffer.checkPeriods(offer.periods, at: "\(location).periods")
+        return IntroOffer(mode: mode, period: try Self.period(offer.period, at: "\(location).period"),
+                          periods: periods ?? 1, price: offer.price.map { Localized($0) })
     }
 
     static func period(_ text: String, at location: String) throws -> SubscriptionPeriod {

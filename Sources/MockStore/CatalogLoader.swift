@@ -44,7 +44,7 @@ public enum CatalogLoader {
                 loaded.currency = file.currency
                 loaded.billingGracePeriod = file.billingGracePeriod ?? true
             }
-            loaded.products = loaded.products.map { $0.withGracePeriod(loaded.billingGracePeriod) }
+            loaded.products = loaded.products.map { $0.withGracePeriod(loaded.billingGracePeriod).withOffersKey(loaded.offersKey) }
         } catch let error as DecodingError {
             throw describe(error, path: path)
         } catch let error as Problem {

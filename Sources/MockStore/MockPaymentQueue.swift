@@ -118,6 +118,26 @@ public final class MockPaymentQueue: PaymentQueue {
             record(payment, state: .failed, error: .alreadyPending)
             return
         }
+        var offerId: String?
+        if let discount = payment.discount {
+            // Apple judges the offer's signature when the payment is added, and refuses the payment at once.
+            let account = payment.pressedBy.map(database.appleId(for:))
+            let terms = product.subscription
+            let subscribed = account.flatMap { account in terms.flatMap { terms in attempt { try database.hasSubscribed(account: account, group: terms.group) } } } ?? false
+            var verdict = PromotionalOfferCheck.judge(discount, payment: payment, terms: terms, key: offersKeyPair,
+                                                      hasSubscribed: subscribed, bundleId: Receipt.bundleId, now: scheduler.now)
+            // The nonce is taken only by a signature that checks out: a forged one cannot spend the server's nonce.
+            if case .success = verdict, !(attempt { try database.takeOfferNonce(discount.nonce, at: scheduler.now) } ?? false) {
+                verdict = .failure(.invalidSignature)
+            }
+            switch verdict {
+            case let .failure(error):
+                record(payment, state: .failed, error: error)
+                return
+            case let .success(offer):
+                offerId = offer.id
+            }
+        }
         let due = scheduler.now.addingTimeInterval(latency.payment)
         var owned: String?, subscription: SubscriptionPlan?
         if let account = payment.pressedBy.map(database.appleId(for:)) {
@@ -136,8 +156,13 @@ public final class MockPaymentQueue: PaymentQueue {
             if faults.fire(.purchaseFails) != nil { return .fails }
             return .charged
         }, refundAfter: { faults.fire(.refund).flatMap(Double.init) })
-        record(payment, state: .purchasing, originalTransactionId: original, plan: plan.steps)
+        record(payment, state: .purchasing, originalTransactionId: original, plan: plan.steps, offerId: offerId)
     }
+
+    /// The key promotional offers are checked with: the catalog's (a .storekit file's `subscriptionOffersKeyPair`),
+    /// else iapsim's own, which `iapsim keys` prints for a team's server. Read when first needed.
+    public private(set) lazy var offersKeyPair: OffersKeyPair? = catalog.lazy.compactMap { $0.subscription?.offersKey }.first.flatMap(OffersKeyPair.init)
+        ?? attempt { try OffersKeyPair.own(in: database) } ?? nil
 
     /// The sheet's Cancel: true when it stopped the payment; false when Apple had already taken it.
     public func cancelPayment(transactionId: String) -> Bool {
@@ -326,13 +351,14 @@ public final class MockPaymentQueue: PaymentQueue {
     }
 
     private func record(_ payment: Payment, state: TransactionState, error: StoreError? = nil, originalTransactionId: String? = nil,
-                        plan steps: [StorePlan.Step] = []) {
+                        plan steps: [StorePlan.Step] = [], offerId: String? = nil) {
         let name = faults.fire(.emptyApplicationUsername) != nil ? nil : payment.applicationUsername
         signedReceipt = nil
         guard let transaction = attempt({
             try database.insert(productId: payment.productId, state: state, applicationUsername: name,
                                 account: payment.pressedBy.map(database.appleId(for:)), pressedBy: payment.pressedBy, date: scheduler.now, error: error, originalTransactionId: originalTransactionId,
-                                plan: steps.isEmpty ? nil : StorePlan(steps: steps), appAccountToken: payment.appAccountToken)
+                                plan: steps.isEmpty ? nil : StorePlan(steps: steps), appAccountToken: payment.appAccountToken,
+                                offerId: offerId)
         }) else { return }
         if let id = payment.id { paymentIds[transaction.id] = id }
         notify(identified(transaction))

@@ -44,6 +44,30 @@ extension StoreDatabase {
             """)
     }
 
+    /// A payment's promotional offer, the nonces Apple has taken (each once), and the offer a chain's coming renewals
+    /// are priced at.
+    static func promotionalOfferMigration(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE storeTransaction ADD COLUMN offerId TEXT;
+            ALTER TABLE subscription ADD COLUMN offerId TEXT;
+            CREATE TABLE offerNonce (nonce TEXT PRIMARY KEY, usedAt DOUBLE NOT NULL);
+            """)
+    }
+
+    /// Whether the account subscribes or subscribed to the group: who may take a promotional offer.
+    func hasSubscribed(account: String, group: String) throws -> Bool {
+        try queue.inDatabase { db in try Self.subscription(db, account: account, group: group) != nil }
+    }
+
+    /// Takes the nonce of a promotional offer's signature; false when Apple took it before.
+    func takeOfferNonce(_ nonce: String, at date: Date) throws -> Bool {
+        try queue.write { db in
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO offerNonce (nonce, usedAt) VALUES (?, ?)")
+                .execute(arguments: [nonce.lowercased(), date.timeIntervalSince1970])
+            return db.changesCount > 0
+        }
+    }
+
     func subscriptionPlan(account: String, productId: String, terms: SubscriptionTerms, levels: [String: Int]) throws -> SubscriptionPlan {
         try queue.inDatabase { db in
             SubscriptionPlan(current: try Self.subscription(db, account: account, group: terms.group), productId: productId, terms: terms, levels: levels)
@@ -68,9 +92,9 @@ extension StoreDatabase {
         let time = { (date: Date?) in date?.timeIntervalSince1970 }
         try db.cachedStatement(sql: """
             UPDATE storeTransaction SET expiresDate = ?, offer = ?, cancellationDate = ?, cancellationReason = ?, webOrderLineItemId = ?,
-            refundedShare = ? WHERE id = ?
+            refundedShare = ?, offerId = ? WHERE id = ?
             """).execute(arguments: [time(details.expiresDate), details.offer?.rawValue, time(details.cancellationDate), details.cancellationReason,
-                                     details.webOrderLineItemId, details.refundedShare, id])
+                                     details.webOrderLineItemId, details.refundedShare, details.offerId, id])
     }
 
     /// Apple's `web_order_line_item_id`: one per charge of a subscription (a purchase or a renewal), the same on every
@@ -85,7 +109,7 @@ extension StoreDatabase {
     /// resumes or upgrades the account's chain in the group, inside the caller's database transaction. Answers what
     /// the transaction became and what Apple tells the app's server.
     static func subscriptionCharged(_ db: Database, id: String, account: String, productId: String, terms: SubscriptionTerms,
-                                    at date: Date) throws -> (original: String, StoreNotification) {
+                                    offer: SubscriptionOffer? = nil, at date: Date) throws -> (original: String, StoreNotification) {
         let existing = try subscription(db, account: account, group: terms.group)
         var latest: (start: Date, details: TransactionDetails)?
         if let current = existing, !current.isOver {
@@ -94,7 +118,7 @@ extension StoreDatabase {
             latest = (start, try Self.details(db, current.latestTransactionId))
         }
         let charge = SubscriptionCharge(existing: existing, latest: latest, id: id, account: account, productId: productId, terms: terms,
-                                        webOrder: try nextWebOrder(db), at: date)
+                                        offer: offer, webOrder: try nextWebOrder(db), at: date)
         if let ended = charge.endedLatest, let current = existing { try setDetails(db, current.latestTransactionId, ended) }
         try setDetails(db, id, charge.details)
         try charge.chain.insert(db, onConflict: .replace)
@@ -102,8 +126,10 @@ extension StoreDatabase {
     }
 
     /// The account asked to change to `productId` at the next renewal (a downgrade or crossgrade).
-    static func changeAtRenewal(_ db: Database, account: String, productId: String, group: String, at date: Date) throws -> StoreNotification? {
-        guard let changed = try subscription(db, account: account, group: group)?.changingAtRenewal(to: productId) else { return nil }
+    static func changeAtRenewal(_ db: Database, account: String, productId: String, group: String, offer: SubscriptionOffer? = nil,
+                                at date: Date) throws -> StoreNotification? {
+        guard var changed = try subscription(db, account: account, group: group)?.changingAtRenewal(to: productId) else { return nil }
+        if let offer { changed.startOfferAtRenewal(offer) }
         try changed.insert(db, onConflict: .replace)
         return changed.notification(.didChangeRenewalPref, .downgrade, productId: productId, at: date)
     }
@@ -111,9 +137,16 @@ extension StoreDatabase {
     /// A second purchase of the product the account is subscribed to (S7): a regular transaction that repeats the latest
     /// charge's fields (Apple re-delivers that charge, charging nothing), and auto-renew is back on, as Apple tells the
     /// server.
-    static func subscriptionBoughtAgain(_ db: Database, id: String, original: String, at date: Date) throws -> StoreNotification? {
-        guard let chain = try subscription(db, original: original) else { return nil }
+    /// With a promotional offer, the offer prices the renewals from the next one (Apple's rule for a current subscriber
+    /// of the same product).
+    static func subscriptionBoughtAgain(_ db: Database, id: String, original: String, offer: SubscriptionOffer? = nil,
+                                        at date: Date) throws -> StoreNotification? {
+        guard var chain = try subscription(db, original: original) else { return nil }
         try setDetails(db, id, try Self.details(db, chain.latestTransactionId).repeated)
+        if let offer {
+            chain.startOfferAtRenewal(offer)
+            try chain.insert(db, onConflict: .replace)
+        }
         guard let renewing = chain.settingAutoRenew(true) else { return nil }
         try renewing.insert(db, onConflict: .replace)
         return renewing.notification(.didChangeRenewalStatus, .autoRenewEnabled, at: date)

@@ -110,6 +110,7 @@ public final class StoreDatabase {
             ("v16-families", StoreDatabase.familyMigration),
             ("v17-notification-detours", StoreDatabase.detourMigration),
             ("v18-price-increase", StoreDatabase.priceIncreaseMigration),
+            ("v19-promotional-offers", StoreDatabase.promotionalOfferMigration),
         ])
         appleId = try queue.inDatabase { db in try Self.signedIn(db, device: device) }
     }
@@ -122,7 +123,7 @@ public final class StoreDatabase {
     /// Inserts a new transaction with the next id, atomically.
     func insert(productId: String, state: TransactionState, applicationUsername: String?, account: String?, pressedBy: String?, date: Date,
                 error: StoreError? = nil, originalTransactionId: String? = nil, plan: StorePlan? = nil,
-                appAccountToken: UUID? = nil) throws -> StoreTransaction {
+                appAccountToken: UUID? = nil, offerId: String? = nil) throws -> StoreTransaction {
         let planText = try plan?.encoded()
         return try queue.write { db in
             let transaction = StoreTransaction(id: try Self.nextId(db), productId: productId, state: state, applicationUsername: applicationUsername,
@@ -130,11 +131,11 @@ public final class StoreDatabase {
             try Self.noteClock(db, date)
             try db.cachedStatement(sql: """
                 INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, error, account, originalTransactionId, plan, device,
-                                              pressedBy, appAccountToken)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                              pressedBy, appAccountToken, offerId)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [transaction.id, productId, state.rawValue, applicationUsername, date.timeIntervalSince1970,
                                          error?.rawValue, account, originalTransactionId, planText, device, pressedBy,
-                                         appAccountToken?.uuidString.lowercased()])
+                                         appAccountToken?.uuidString.lowercased(), offerId])
             return transaction
         }
     }
@@ -194,12 +195,16 @@ public final class StoreDatabase {
                                         terms: subscription, levels: terms.mapValues(\.level))
             }
         }
+        // The promotional offer the payment was signed for (judged when it was added).
+        let offer = try String.fetchOne(db.cachedStatement(sql: "SELECT offerId FROM storeTransaction WHERE id = ?"), arguments: [id])
+            .flatMap { subscription?.promotionalOffer($0) }
         let decision = PaymentDecision(step: step, original: current.originalTransactionId, isSubscription: subscription != nil, owned: owned,
                                        plan: subscriptionPlan)
         let (state, error, original) = (decision.state, decision.error, decision.original)
         var notification: StoreNotification?
         if decision.subscription == .changeAtRenewal, let subscription, let account {
-            notification = try Self.changeAtRenewal(db, account: account, productId: current.productId, group: subscription.group, at: step.date)
+            notification = try Self.changeAtRenewal(db, account: account, productId: current.productId, group: subscription.group, offer: offer,
+                                                    at: step.date)
         }
         let target: String
         if step.spawns {
@@ -218,13 +223,13 @@ public final class StoreDatabase {
         }
         if decision.subscription == .charge, let subscription, let account {
             let (chain, news) = try Self.subscriptionCharged(db, id: target, account: account, productId: current.productId,
-                                                             terms: subscription, at: step.date)
+                                                             terms: subscription, offer: offer, at: step.date)
             notification = news
             if chain != target {
                 try db.cachedStatement(sql: "UPDATE storeTransaction SET originalTransactionId = ? WHERE id = ?").execute(arguments: [chain, target])
             }
         } else if case let .boughtAgain(original) = decision.subscription {
-            notification = try Self.subscriptionBoughtAgain(db, id: target, original: original, at: step.date)
+            notification = try Self.subscriptionBoughtAgain(db, id: target, original: original, offer: offer, at: step.date)
         }
         if decision.isOneTimeCharge {
             // A charge for anything but an auto-renewable subscription (Apple's ONE_TIME_CHARGE).

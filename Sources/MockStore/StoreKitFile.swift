@@ -70,11 +70,18 @@ struct StoreKitFile: Decodable {
         let major: Int?
     }
 
+    /// The subscription offers key App Store Connect gave the app: its id and the private key, base64 PKCS#8.
+    struct KeyPair: Decodable {
+        let id: String?
+        let privateKey: String?
+    }
+
     let products: [Entry]?
     let nonRenewingSubscriptions: [Entry]?
     let subscriptionGroups: [Group]?
     let settings: Settings?
     let version: Version?
+    let subscriptionOffersKeyPair: KeyPair?
 
     /// The formats this import knows; a newer one is loaded as far as its fields match, with a warning.
     static let knownVersions = 1...6
@@ -98,6 +105,9 @@ public struct LoadedCatalog: Sendable {
     /// Whether a failed renewal keeps the service on for a grace period while Apple retries (the app's opt-in to
     /// Billing Grace Period); every subscription of `products` follows it.
     public var billingGracePeriod = true
+    /// The key the app's server signs promotional offers with (a .storekit file's `subscriptionOffersKeyPair`);
+    /// every subscription of `products` carries it.
+    public var offersKey: SubscriptionOffersKey?
 
     public init(products: [Product]) {
         self.products = products
@@ -142,6 +152,14 @@ extension StoreKitFile {
         loaded.currency = prices.currency
         loaded.locale = settings?._locale
         if let settings { warnings += settings.apply(to: &loaded) } else { loaded.billingGracePeriod = false }
+        if let pair = subscriptionOffersKeyPair {
+            if let id = pair.id, !id.isEmpty, let key = pair.privateKey, OffersKeyPair(SubscriptionOffersKey(id: id, privateKey: key)) != nil {
+                loaded.offersKey = SubscriptionOffersKey(id: id, privateKey: key)
+            } else {
+                // Never the key itself: only that it cannot be used.
+                warnings.append("subscriptionOffersKeyPair: no id, or its privateKey is not a P-256 key in base64 PKCS#8 or PEM; promotional offers are signed with iapsim's own key (iapsim keys)")
+            }
+        }
         loaded.warnings = warnings + loaded.warnings
         return loaded
     }
@@ -243,6 +261,7 @@ extension StoreKitFile.Entry {
             notes.append("no recurringSubscriptionPeriod; monthly")
         }
         var offers: [SubscriptionTerms.ListedOffer] = []
+        var promotional: [SubscriptionOffer] = []
         for (kind, list) in [(SubscriptionTerms.ListedOffer.Kind.promotional, adHocOffers), (.code, codeOffers), (.winback, winbackOffers)] {
             for (i, offer) in (list ?? []).enumerated() {
                 let id = offer.offerID ?? offer.referenceName ?? offer.internalID ?? "?"
@@ -252,13 +271,24 @@ extension StoreKitFile.Entry {
                     if let text = offer.subscriptionPeriod { _ = try CatalogFile.Entry.Terms.period(text, at: "\(place).subscriptionPeriod") }
                     offers.append(.init(kind: kind, id: id, mode: offer.paymentMode.map { modes[$0]?.rawValue ?? $0 }, period: offer.subscriptionPeriod,
                                         periods: periods))
+                    if kind == .promotional {
+                        if let offerId = offer.offerID, !offerId.isEmpty, let mode = offer.paymentMode.flatMap({ modes[$0] }),
+                           let period = try offer.subscriptionPeriod.map({ try CatalogFile.Entry.Terms.period($0, at: "\(place).subscriptionPeriod") }) {
+                            let price = try offer.displayPrice.map { Localized(try prices.checked($0, at: "\(place).displayPrice")) }
+                            promotional.append(SubscriptionOffer(id: offerId, terms: IntroOffer(mode: mode, period: period, periods: periods ?? 1, price: price)))
+                        } else {
+                            notes.append("\(place): no offerID, or payment mode \"\(offer.paymentMode ?? "")\" or period \"\(offer.subscriptionPeriod ?? "")\" not understood; the offer \"\(id)\" is listed, not sold")
+                        }
+                    }
                 } catch let problem as Problem {
                     notes.append("\(problem.location): \(problem.message); the offer \"\(id)\" is not listed")
                 }
             }
-            if let list, !list.isEmpty { notes.append("\(list.count) \(kind.rawValue) offer(s) listed; iapsim sells the regular price and the intro offer only") }
+            if let list, !list.isEmpty, kind != .promotional {
+                notes.append("\(list.count) \(kind.rawValue) offer(s) listed; iapsim does not sell \(kind == .code ? "offer codes" : "win-back offers") yet")
+            }
         }
-        return SubscriptionTerms(group: group, level: level ?? 1, period: period, introOffer: intro, offers: offers)
+        return SubscriptionTerms(group: group, level: level ?? 1, period: period, introOffer: intro, offers: offers, promotionalOffers: promotional)
     }
 }
 

@@ -21,8 +21,11 @@ struct SubscriptionRecord: Equatable, Codable, FetchableRecord, PersistableRecor
     var autoRenew: Bool
     var expiresAt: Date
     var latestTransactionId: String
-    /// Intro periods still to come after the current one (pay as you go).
+    /// Offer periods still to come after the current one (an intro offer's pay as you go; a promotional offer's, which
+    /// may start at the next renewal).
     var introLeft: Int
+    /// The promotional offer `introLeft` counts the periods of; nil: the intro offer's.
+    var offerId: String?
     /// While a renewal is retried: when Apple stops retrying (`billingRetryDays` after the expiry).
     var retryUntil: Date?
     /// While a renewal is retried and the grace period lasts (the service stays on): its end. Nil once it has ended.
@@ -38,7 +41,7 @@ struct SubscriptionRecord: Equatable, Codable, FetchableRecord, PersistableRecor
 
     enum CodingKeys: String, CodingKey {
         case originalTransactionId, account, group = "groupId", productId, renewsAs, autoRenew, expiresAt, latestTransactionId, introLeft
-        case retryUntil, graceUntil, failuresLeft, expirationIntent, revokedAt, dueAt, priceIncrease
+        case retryUntil, graceUntil, failuresLeft, expirationIntent, revokedAt, dueAt, priceIncrease, offerId
     }
 
     init(originalTransactionId: String, account: String, group: String, productId: String, expiresAt: Date, latestTransactionId: String,
@@ -70,7 +73,8 @@ struct SubscriptionRecord: Equatable, Codable, FetchableRecord, PersistableRecor
             else if let graceUntil { (.gracePeriod, graceUntil) }
             else if let retryUntil { (.billingRetry, retryUntil) }
             else if !autoRenew { (.cancelled, expiresAt) }
-            else if offer != nil { (.trial, expiresAt) }
+            // A promotional offer's price is the subscriber's price for now, not a trial.
+            else if offer == .trial || offer == .intro { (.trial, expiresAt) }
             else { (.active, expiresAt) }
         return SubscriptionStatus(productId: productId, group: group, state: state, date: date,
                                   renewsAs: renewsAs == productId || !autoRenew ? nil : renewsAs, originalTransactionId: originalTransactionId,
@@ -117,9 +121,12 @@ struct SubscriptionCharge: Equatable {
 
     /// `existing`: the account's chain in the group; `latest`: when its latest charge started and its fields, for an
     /// upgrade. `id` is the new charge and `webOrder` its web order line item.
+    /// `offer`: the promotional offer the payment was signed for (judged when it was added: the account subscribes or
+    /// subscribed to the group), which prices this charge and, paid as you go, the renewals after it.
     init(existing: SubscriptionRecord?, latest: (start: Date, details: TransactionDetails)?, id: String, account: String,
-         productId: String, terms: SubscriptionTerms, webOrder: String, at date: Date) {
+         productId: String, terms: SubscriptionTerms, offer: SubscriptionOffer? = nil, webOrder: String, at date: Date) {
         details = TransactionDetails(webOrderLineItemId: webOrder)
+        let promotional = offer.map { $0.terms }
         let kind: StoreNotification.Kind, subtype: StoreNotification.Subtype
         if var current = existing, !current.isOver {
             // An upgrade: the new level starts now, and what was left of the old period is refunded.
@@ -129,24 +136,30 @@ struct SubscriptionCharge: Equatable {
                 ended.refundedShare = length > 0 ? min(max(current.expiresAt.timeIntervalSince(date) / length, 0), 1) : 0
                 endedLatest = ended
             }
-            let expires = terms.period.end(from: date)
+            let expires = promotional.map { $0.period.end(from: date, count: $0.chargedPeriods) } ?? terms.period.end(from: date)
             details.expiresDate = expires
             current.productId = productId
             current.renewsAs = productId
             current.autoRenew = true
             current.expiresAt = expires
             current.latestTransactionId = id
-            current.introLeft = 0
+            current.introLeft = promotional?.periodsAfterFirstCharge ?? 0
+            current.offerId = offer?.id
+            if let offer { (details.offer, details.offerId) = (.promotional, offer.id) }
             current.endRetry()
             current.dueAt = expires
             chain = current
             (kind, subtype) = (.didChangeRenewalPref, .upgrade)
         } else if let lapsed = existing {
-            // A resubscription: the same chain, with no second intro offer.
-            let expires = terms.period.end(from: date)
+            // A resubscription: the same chain, with no second intro offer; a promotional offer (the win-back of old) is
+            // for just such a lapsed subscriber.
+            let expires = promotional.map { $0.period.end(from: date, count: $0.chargedPeriods) } ?? terms.period.end(from: date)
             details.expiresDate = expires
             chain = SubscriptionRecord(originalTransactionId: lapsed.originalTransactionId, account: account, group: terms.group,
-                                       productId: productId, expiresAt: expires, latestTransactionId: id, introLeft: 0)
+                                       productId: productId, expiresAt: expires, latestTransactionId: id,
+                                       introLeft: promotional?.periodsAfterFirstCharge ?? 0)
+            chain.offerId = offer?.id
+            if let offer { (details.offer, details.offerId) = (.promotional, offer.id) }
             (kind, subtype) = (.subscribed, .resubscribe)
         } else {
             // A first subscription in the group: the intro offer, if the product has one, is the account's once.
@@ -168,9 +181,23 @@ struct SubscriptionCharge: Equatable {
     }
 }
 
+extension IntroOffer {
+    /// How many of its periods one charge pays for: all of them up front, else one.
+    var chargedPeriods: Int { mode == .payUpFront ? periods : 1 }
+
+    /// The offer's periods still to be charged after the first charge (pay as you go).
+    var periodsAfterFirstCharge: Int { mode == .payAsYouGo ? periods - 1 : 0 }
+}
+
 // MARK: What the subscriber changes
 
 extension SubscriptionRecord {
+    /// A promotional offer bought by a current subscriber prices the renewals from the next one.
+    mutating func startOfferAtRenewal(_ offer: SubscriptionOffer) {
+        offerId = offer.id
+        introLeft = offer.terms.mode == .payAsYouGo ? offer.terms.periods : 1
+    }
+
     /// The subscriber asked to change to `productId` at the next renewal (a downgrade or crossgrade); nil once over.
     func changingAtRenewal(to productId: String) -> SubscriptionRecord? {
         guard !isOver else { return nil }
@@ -304,14 +331,17 @@ extension SubscriptionRecord {
         let renewed = terms[renewsAs] != nil ? renewsAs : productId
         let start = recovered ? at : expiresAt
         var details = TransactionDetails(webOrderLineItemId: try webOrder())
-        if introLeft > 0, let offer = product.introOffer {
-            details.offer = .intro
-            details.expiresDate = offer.period.end(from: start)
+        let promotional = offerId.flatMap { product.promotionalOffer($0) }
+        if introLeft > 0, let offer = promotional?.terms ?? (offerId == nil ? product.introOffer : nil) {
+            details.offer = promotional == nil ? .intro : .promotional
+            details.offerId = promotional?.id
+            details.expiresDate = offer.period.end(from: start, count: offer.chargedPeriods)
             chain.introLeft -= 1
         } else {
             details.expiresDate = product.period.end(from: start)
             chain.introLeft = 0
         }
+        if chain.introLeft == 0 { chain.offerId = nil }
         chain.productId = renewed
         chain.renewsAs = renewed
         // The renewal charges the new price: it is the price from now on.

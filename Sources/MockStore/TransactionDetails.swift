@@ -8,6 +8,8 @@ public struct TransactionDetails: Sendable, Equatable {
         case trial
         /// `is_in_intro_offer_period` (pay as you go, pay up front)
         case intro
+        /// A promotional offer (`promotional_offer_id` names it; offerType 2 in a signed transaction)
+        case promotional
     }
 
     public var expiresDate: Date?
@@ -21,6 +23,9 @@ public struct TransactionDetails: Sendable, Equatable {
     /// A family member's, through another Apple ID's purchase (Apple's `in_app_ownership_type` FAMILY_SHARED): written
     /// once with the transaction, never by `setDetails`.
     public var familyShared = false
+    /// The promotional offer the charge was priced at (`promotional_offer_id`); on a payment not yet charged, the
+    /// offer it was signed for.
+    public var offerId: String?
 
     public init(expiresDate: Date? = nil, offer: Offer? = nil, cancellationDate: Date? = nil, cancellationReason: Int? = nil,
                 webOrderLineItemId: String? = nil, refundedShare: Double? = nil) {
@@ -32,7 +37,7 @@ public struct TransactionDetails: Sendable, Equatable {
         self.refundedShare = refundedShare
     }
 
-    static let columns = "expiresDate, offer, cancellationDate, cancellationReason, webOrderLineItemId, refundedShare, sharedFrom"
+    static let columns = "expiresDate, offer, cancellationDate, cancellationReason, webOrderLineItemId, refundedShare, sharedFrom, offerId"
 
     /// From a row of `storeTransaction` that selected `columns`, by name.
     init(row: Row) {
@@ -41,6 +46,7 @@ public struct TransactionDetails: Sendable, Equatable {
                   cancellationDate: date("cancellationDate"), cancellationReason: row["cancellationReason"],
                   webOrderLineItemId: row.text("webOrderLineItemId"), refundedShare: row.real("refundedShare"))
         familyShared = row.text("sharedFrom") != nil
+        offerId = row.text("offerId")
     }
 
     /// Apple refunded the transaction: it keeps its place in the history with the date and reason.

@@ -36,6 +36,18 @@ struct BackendEndpoints: Sendable {
                 return (.ok, try verdict.get())
             }
         }
+        router.post("backend/v1/offers") { request, _ in
+            await answer {
+                let asked = try await Self.body(OfferRequest.self, of: request)
+                let user = try Self.user(asked.user)
+                guard !asked.productId.isEmpty, !asked.offerId.isEmpty else { throw Self.badRequest("productId and offerId must not be empty") }
+                let signed: Result<PaymentDiscount, BackendError> = await parties.perform { [served] answer in
+                    served.value.backend.signOffer(user: user, productId: asked.productId, offerId: asked.offerId,
+                                                   applicationUsername: asked.applicationUsername) { answer($0) }
+                }
+                return (.ok, try signed.get())
+            }
+        }
         router.post("backend/v1/alarms") { request, _ in
             await answer {
                 let asked = try await Self.body(AlarmsRequest.self, of: request)

@@ -59,6 +59,12 @@ public final class RemoteBackend: Backend {
         send(.GET, "accounts/\(escaped)", body: Optional<OrderRequest>.none, as: Account.self, completion)
     }
 
+    public func signOffer(user: String, productId: String, offerId: String, applicationUsername: String?,
+                          _ completion: @escaping (Result<PaymentDiscount, BackendError>) -> Void) {
+        send(.POST, "offers", body: OfferRequest(user: user, productId: productId, offerId: offerId, applicationUsername: applicationUsername),
+             as: PaymentDiscount.self, completion)
+    }
+
     public func report(_ alarms: [AlarmReport], _ completion: @escaping (Result<Void, BackendError>) -> Void) {
         send(.POST, "alarms", body: AlarmsRequest(alarms: alarms), as: AlarmsResponse.self) { completion($0.map { _ in () }) }
     }

@@ -84,7 +84,16 @@ struct CatalogListing: Encodable {
                 offers.append(Offer(type: "introductory", id: nil, mode: intro.mode.rawValue, period: intro.period.description,
                                     periods: intro.periods, price: intro.price?[.en]))
             }
-            for listed in terms?.offers ?? [] {
+            // The promotional offers iapsim sells, with their terms; then what is only listed (offer codes, win-back).
+            let sold = [("promotional", terms?.promotionalOffers ?? [])]
+            for (type, list) in sold {
+                for offer in list {
+                    offers.append(Offer(type: type, id: offer.id, mode: offer.terms.mode.rawValue, period: offer.terms.period.description,
+                                        periods: offer.terms.periods, price: offer.terms.price?[.en]))
+                }
+            }
+            let soldIds = Set(sold.flatMap { type, list in list.map { "\(type) \($0.id)" } })
+            for listed in terms?.offers ?? [] where !soldIds.contains("\(listed.kind.rawValue) \(listed.id)") {
                 offers.append(Offer(type: listed.kind.rawValue, id: listed.id, mode: listed.mode, period: listed.period, periods: listed.periods,
                                     price: nil))
             }

@@ -11,11 +11,15 @@ struct KeysCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keys",
         abstract: "Create an App Store Server API key: print its issuer id, key id and private key (PEM).",
-        discussion: "The store keeps only the public half, to check the bearer tokens signed with it; save the private key now.")
+        discussion: """
+            The store keeps only the public half, to check the bearer tokens signed with it; save the private key now. \
+            Also prints the data directory's own subscription offers key (its id and private key, PEM), which a team's server \
+            signs promotional offers with when the catalog brings none (a .storekit file's subscriptionOffersKeyPair).
+            """)
 
     @OptionGroup var data: DataOptions
 
-    @Flag(help: "Print the key as JSON: {\"issuerId\", \"keyId\", \"bundleId\", \"privateKey\", \"sharedSecret\", \"bearerToken\"}.")
+    @Flag(help: "Print the key as JSON: {\"issuerId\", \"keyId\", \"bundleId\", \"privateKey\", \"sharedSecret\", \"bearerToken\", \"offersKeyId\", \"offersPrivateKey\"}.")
     var json = false
 
     private struct Printed: Encodable {
@@ -27,15 +31,20 @@ struct KeysCommand: ParsableCommand {
         let sharedSecret: String
         /// Good for an hour from now: for curl.
         let bearerToken: String
+        /// The subscription offers key promotional offers are signed with (iapsim's own).
+        let offersKeyId: String
+        let offersPrivateKey: String
     }
 
     func run() throws {
         let directory = data.givenOrDefaultDirectory()
-        let key: APIKey, secret: String, token: String
+        let key: APIKey, secret: String, token: String, offers: OffersKeyPair
         do {
             let store = try StoreDatabase(path: directory.store)
             key = try APIKey.create(in: store)
             secret = try store.sharedSecret()
+            guard let own = try OffersKeyPair.own(in: store) else { Console.fail("\(directory.store): the subscription offers key kept there cannot be read") }
+            offers = own
             try store.close()
             token = try Blocking.wait { try await key.bearerToken() }
         } catch {
@@ -44,7 +53,8 @@ struct KeysCommand: ParsableCommand {
         Console.keepWhatWasMade()
         if json {
             print(try JSONText.encode(Printed(issuerId: key.issuerId, keyId: key.keyId, bundleId: Receipt.bundleId, privateKey: key.privateKeyPEM,
-                                              sharedSecret: secret, bearerToken: token)))
+                                              sharedSecret: secret, bearerToken: token, offersKeyId: offers.id,
+                                              offersPrivateKey: offers.privateKeyPEM)))
             return
         }
         print("issuer id:     \(key.issuerId)")
@@ -53,6 +63,8 @@ struct KeysCommand: ParsableCommand {
         print("shared secret: \(secret)   (verifyReceipt's password)")
         print("bearer token:  \(token)   (good for an hour)")
         print(key.privateKeyPEM)
+        print("subscription offers key id: \(offers.id)   (promotional offers; its private key follows)")
+        print(offers.privateKeyPEM)
     }
 }
 

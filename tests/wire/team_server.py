@@ -1,13 +1,16 @@
 """A team's own backend, as small as the contract allows: what `--backend URL` talks to. It keeps orders and credits
 in SQLite, asks iapsim's verifyReceipt (the sandbox endpoint, with the shared secret) and credits each transaction
-once, to the order's owner. Run it: python3 team_server.py PORT VERIFY_RECEIPT_URL SHARED_SECRET DB_PATH
+once, to the order's owner. Given the subscription offers key, it signs promotional offers with Apple's own
+PromotionalOfferSignatureCreator. Run it: python3 team_server.py PORT VERIFY_RECEIPT_URL SHARED_SECRET DB_PATH
 """
 import json
 import sqlite3
 import sys
 import threading
+import time
 import urllib.parse
 import urllib.request
+import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 COINS = {"com.iapsim.coins.60": 60, "com.iapsim.coins.300": 300, "com.iapsim.coins.980": 980}
@@ -47,7 +50,31 @@ class Ledger:
                 "owned": sorted({p for p, _ in rows if p not in COINS and "vip" not in p})}
 
 
-def handler(ledger, verify_url, secret):
+class OfferSigner:
+    """Apple's PromotionalOfferSignatureCreator with the app's subscription offers key (PEM) and its id. `replay`
+    answers the last signature again, as a server that forgot to make a new nonce would."""
+
+    def __init__(self, pem, key_id, bundle_id="com.iapsim.app", clock=None):
+        from appstoreserverlibrary.promotional_offer import PromotionalOfferSignatureCreator
+        self.creator = PromotionalOfferSignatureCreator(pem, key_id, bundle_id)
+        self.key_id = key_id
+        # Milliseconds now: the wall's, or the simulated store's when its clock runs ahead (Apple takes a signature
+        # for 24 hours of its own clock).
+        self.clock = clock or (lambda: int(time.time() * 1000))
+        self.replay = False
+        self.last = None
+
+    def sign(self, product, offer, username):
+        if self.replay and self.last:
+            return self.last
+        nonce, timestamp = uuid.uuid4(), self.clock()
+        signature = self.creator.create_signature(product, offer, username or "", nonce, timestamp)
+        self.last = {"identifier": offer, "keyIdentifier": self.key_id, "nonce": str(nonce), "signature": signature,
+                     "timestamp": timestamp}
+        return self.last
+
+
+def handler(ledger, verify_url, secret, offers=None):
     class Handler(BaseHTTPRequestHandler):
         def log_message(self, *args):
             pass
@@ -108,6 +135,13 @@ def handler(ledger, verify_url, secret):
                     return self.answer(200, {"result": "notInReceipt", "appleStatus": 0})
                 user, new = ledger.credit(entry["original_transaction_id"], entry["product_id"], body.get("orderId"), body["user"])
                 return self.answer(200, {"result": "credited", "appleStatus": 0, "creditedUser": user, "newlyCredited": new})
+            if self.path == "/backend/v1/offers" and offers is not None:
+                body = self.body()
+                if body is None:
+                    return
+                if not all(isinstance(body.get(k), str) for k in ("user", "productId", "offerId")):
+                    return self.error(400, "badRequest", "user, productId and offerId are strings")
+                return self.answer(200, offers.sign(body["productId"], body["offerId"], body.get("applicationUsername")))
             self.error(404, "badRequest", "no such path")
 
         def do_GET(self):
@@ -119,8 +153,8 @@ def handler(ledger, verify_url, secret):
     return Handler
 
 
-def serve(port, verify_url, secret, db_path):
-    server = ThreadingHTTPServer(("127.0.0.1", port), handler(Ledger(db_path), verify_url, secret))
+def serve(port, verify_url, secret, db_path, offers=None):
+    server = ThreadingHTTPServer(("127.0.0.1", port), handler(Ledger(db_path), verify_url, secret, offers))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
 

@@ -18,7 +18,7 @@ enum HelpSection: CaseIterable {
     /// The app's own keys here; a panel's key where its view says.
     init(_ command: Command) {
         switch command {
-        case .choose, .toggleBackend, .foreground, .skipTime, .restore, .inspector, .language, .logout:
+        case .choose, .toggleBackend, .foreground, .skipTime, .restore, .inspector, .language, .logout, .chooseOffer:
             self = .productList
         case .otherChoice, .confirm, .erase:
             self = .promptsAndLogin

@@ -29,6 +29,8 @@ public enum Text: String, Sendable, CaseIterable {
     case alreadySubscribed
     /// Family Sharing of a product ended (REVOKE).
     case familyRevoked
+    /// A promotional offer refused (StoreKit's error, then why) or never signed; the product list's chosen offer.
+    case offerRefused, offerNotSigned, offerInvalidSignature, offerInvalidIdentifier, offerInvalidPrice, offerIneligible, offerChosen, offerFree
     case continuesInBackground, unclaimed
     case appTitle, loginPrompt, loginHint, user, pending, balance, balanceUnknown, coins, owned, familyShared, products
     /// The product request failed (an empty list is SPEC's `no-products`); what asks again; the identifiers to buy by.
@@ -94,6 +96,14 @@ public enum Text: String, Sendable, CaseIterable {
         case .appleIdBadge: Localized(en: "Apple ID", zh: "Apple ID")
         case .alreadySubscribed: Localized(en: "You're currently subscribed to this.", zh: "你目前已订阅此项目。")
         case .familyRevoked: Localized(en: "Family Sharing ended: no longer shared with you", zh: "家人共享已结束:不再与你共享")
+        case .offerRefused: Localized(en: "The offer could not be applied", zh: "无法使用此优惠")
+        case .offerNotSigned: Localized(en: "The app's server did not sign the offer", zh: "应用服务器未签名此优惠")
+        case .offerInvalidSignature: Localized(en: "signature not valid, used before or over 24 h old", zh: "签名无效、已用过或超过 24 小时")
+        case .offerInvalidIdentifier: Localized(en: "no such offer for this product", zh: "此商品没有该优惠")
+        case .offerInvalidPrice: Localized(en: "the offer has no valid price", zh: "该优惠没有有效价格")
+        case .offerIneligible: Localized(en: "only for current or past subscribers", zh: "仅限当前或曾经的订阅者")
+        case .offerChosen: Localized(en: "Offer", zh: "优惠")
+        case .offerFree: Localized(en: "Free", zh: "免费")
         case .alreadyOwned: Localized(en: "You've already purchased this. It will be restored for free.", zh: "你已购买过此项目,将免费为你恢复。")
         case .otherAccount: Localized(en: "This purchase belongs to another account", zh: "此购买属于另一个账号")
         case .unclaimed: Localized(en: "? unclaimed, for support", zh: "? 未认领,待客服")
@@ -230,6 +240,7 @@ extension HUD.Kind {
         case .otherAccount: .otherAccount
         case .alreadySubscribed: .alreadySubscribed
         case .familyRevoked: .familyRevoked
+        case .offerRefused: .offerRefused
         }
     }
 }

@@ -27,9 +27,12 @@ extension StateView {
     private func row(_ product: Product) -> ProductList.Row {
         // A subscription the user has (or had) says where it stands instead of what it is.
         let status = state.subscriptionStatus(of: product.id)
+        // The paywall's promotional offer, when one is chosen (`o`), in place of the regular price.
+        let offer = state.offerChoices[product.id].flatMap { product.subscription?.promotionalOffer($0) }
+        let price = offer.map { "\(Text.offerChosen(lang)) \($0.id): \($0.terms.price?[lang] ?? Text.offerFree(lang))\($0.terms.period.perPrice[lang]) ×\($0.terms.periods)" }
         return ProductList.Row(title: product.title[lang], kind: product.kind.label(lang), summary: product.summary[lang],
-                               status: status?.line(lang), statusStyle: status.map(statusStyle), price: product.price[lang],
-                               period: product.subscription?.period.perPrice[lang] ?? "",
+                               status: status?.line(lang), statusStyle: status.map(statusStyle), price: price ?? product.price[lang],
+                               period: offer == nil ? product.subscription?.period.perPrice[lang] ?? "" : "",
                                owned: !product.kind.isConsumable && state.account.owned.contains(product.id),
                                ownedAs: state.account.familyShared.contains(product.id) ? Text.familyShared(lang) : nil)
     }
@@ -70,7 +73,7 @@ extension StateView {
         switch kind {
         case .success: return "✓ " + kind.text(lang)
         case .restored: return "✓ " + kind.text(lang).replacingOccurrences(of: "{n}", with: "\(hud.count ?? 1)")
-        case .failed, .verifyFailed, .disabled, .jailbroken, .restoreFailed: return "✗ " + kind.text(lang)
+        case .failed, .verifyFailed, .disabled, .jailbroken, .restoreFailed, .offerRefused: return "✗ " + kind.text(lang)
         default: return kind.text(lang)
         }
     }
@@ -81,6 +84,15 @@ extension StateView {
         // A restore costs nothing: the product without a price.
         var lines = [hud.kind.isFreeSheet || hud.kind == .restored ? productTitle(hud.productId) : productLine(hud.productId)]
         switch hud.kind {
+        case .offerRefused:
+            let why: Text? = switch hud.error {
+            case .invalidSignature?: .offerInvalidSignature
+            case .invalidOfferIdentifier?: .offerInvalidIdentifier
+            case .invalidOfferPrice?: .offerInvalidPrice
+            case .ineligibleForOffer?: .offerIneligible
+            default: nil
+            }
+            if let name = hud.error?.appleName, let why { lines += [name, why(lang)] } else { lines.append(Text.offerNotSigned(lang)) }
         case .confirming:
             if let id = hud.transactionId, let order = state.orders[id], order.attempts > 0 {
                 var retry = "\(Text.retryCount(lang)) \(order.attempts)"
@@ -111,14 +123,14 @@ extension StateView {
         case .purchasing, .alreadyOwned, .alreadySubscribed, .confirming, .deferred, .backgrounded, .restoring, .appleIdChanged: theme.waiting
         case .success, .restored, .planChanged: theme.good
         case .nothingToRestore, .otherAccount, .familyRevoked: theme.plain
-        case .failed, .cancelled, .disabled, .verifyFailed, .jailbroken, .restoreFailed: theme.bad
+        case .failed, .cancelled, .disabled, .verifyFailed, .jailbroken, .restoreFailed, .offerRefused: theme.bad
         }
     }
 
     private func frameStyle(_ kind: HUD.Kind) -> Style {
         switch kind {
         case .success, .restored, .planChanged: theme.good
-        case .failed, .verifyFailed, .disabled, .jailbroken, .restoreFailed: theme.bad
+        case .failed, .verifyFailed, .disabled, .jailbroken, .restoreFailed, .offerRefused: theme.bad
         default: theme.frame
         }
     }

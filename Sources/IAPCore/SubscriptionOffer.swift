@@ -1,0 +1,79 @@
+import Foundation
+
+/// A subscription offer with an identifier: a promotional offer (a .storekit file's `adHocOffers`), which Apple sells
+/// only with a signature the app's server made for it (`PaymentDiscount`) and only to an Apple ID that subscribes or
+/// subscribed to the group. Its terms are an intro offer's (free, pay as you go, pay up front).
+public struct SubscriptionOffer: Sendable, Equatable {
+    public let id: String
+    public let terms: IntroOffer
+
+    public init(id: String, terms: IntroOffer) {
+        self.id = id
+        self.terms = terms
+    }
+}
+
+/// StoreKit 1's `SKPaymentDiscount`: the offer the payment asks for, signed by the app's server with the subscription
+/// offers key (App Store Connect's In-App Purchase key).
+public struct PaymentDiscount: Codable, Sendable, Equatable {
+    /// The offer's identifier.
+    public let identifier: String
+    public let keyIdentifier: String
+    /// A UUID, lowercased in what is signed; Apple takes each once.
+    public let nonce: String
+    /// The signature, base64 (ECDSA P-256 over SHA-256, DER).
+    public let signature: String
+    /// When the server signed, in milliseconds since 1970; the signature is good for 24 hours.
+    public let timestamp: Int64
+
+    public init(identifier: String, keyIdentifier: String, nonce: String, signature: String, timestamp: Int64) {
+        self.identifier = identifier
+        self.keyIdentifier = keyIdentifier
+        self.nonce = nonce
+        self.signature = signature
+        self.timestamp = timestamp
+    }
+
+    /// How long Apple takes a signature after its timestamp.
+    public static let lifetime: TimeInterval = 86_400
+
+    /// What is signed, as Apple's "Generating a signature for promotional offers" and its server libraries'
+    /// `PromotionalOfferSignatureCreator` put it: the fields joined by U+2063 (invisible separator), the application
+    /// username (the payment's `applicationUsername`, empty when none) and the nonce lowercased.
+    public static func signedText(bundleId: String, keyIdentifier: String, productId: String, offerId: String,
+                                  applicationUsername: String?, nonce: String, timestamp: Int64) -> String {
+        [bundleId, keyIdentifier, productId, offerId, (applicationUsername ?? "").lowercased(), nonce.lowercased(), String(timestamp)]
+            .joined(separator: "\u{2063}")
+    }
+}
+
+/// The backend contract's request to sign an offer (`POST /backend/v1/offers`).
+public struct OfferRequest: Codable, Sendable, Equatable {
+    public let user: String
+    public let productId: String
+    public let offerId: String
+    /// What the payment will carry as `applicationUsername` (the order id), which the signature covers.
+    public let applicationUsername: String?
+
+    public init(user: String, productId: String, offerId: String, applicationUsername: String?) {
+        self.user = user
+        self.productId = productId
+        self.offerId = offerId
+        self.applicationUsername = applicationUsername
+    }
+}
+
+/// A subscription offers key as App Store Connect hands it out (a .storekit file's `subscriptionOffersKeyPair`): its id
+/// and its private key, base64 PKCS#8 or PEM. The private key is never printed: not even by `String(describing:)`.
+public struct SubscriptionOffersKey: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
+    public let id: String
+    public let privateKey: String
+
+    public init(id: String, privateKey: String) {
+        self.id = id
+        self.privateKey = privateKey
+    }
+
+    public var description: String { "subscription offers key \(id)" }
+    public var debugDescription: String { description }
+}

@@ -1,0 +1,154 @@
+import AppleVocabulary
+import Crypto
+import Foundation
+import IAPApp
+import IAPCore
+@testable import MockBackend
+@testable import MockStore
+import Testing
+
+/// Promotional offers (issue 30, item 3): the app's server signs, Apple checks the signature and sells at the offer.
+@Suite("Promotional offers: the server's signature, Apple's judgement, the offer's price and periods")
+struct PromotionalOfferTests {
+    static let monthly = "com.iapsim.vip.monthly"
+    static let day: TimeInterval = 86_400
+    static let start = Date(timeIntervalSince1970: 1_800_000_000)
+    static let comeback = SubscriptionOffer(id: "comeback", terms: IntroOffer(mode: .payAsYouGo, period: SubscriptionPeriod(months: 1), periods: 3,
+                                                                             price: Localized("¥12")))
+    static let terms = SubscriptionTerms(group: "vip", level: 2, period: SubscriptionPeriod(months: 1),
+                                         introOffer: IntroOffer(mode: .freeTrial, period: SubscriptionPeriod(weeks: 1)),
+                                         promotionalOffers: [comeback])
+    static let key = OffersKeyPair(SubscriptionOffersKey(id: "KEY1234567", privateKey: P256.Signing.PrivateKey().derRepresentation.base64EncodedString()))!
+
+    private func signed(_ offerId: String = "comeback", name: String? = "order-1", key: OffersKeyPair = key, at date: Date = start) throws -> PaymentDiscount {
+        try OfferSigner(key.key)!.sign(productId: "monthly", offerId: offerId, applicationUsername: name, nonce: UUID().uuidString, at: date)
+    }
+
+    private func judge(_ discount: PaymentDiscount, name: String? = "order-1", subscribed: Bool = true, at date: Date = start) -> Result<SubscriptionOffer, StoreError> {
+        PromotionalOfferCheck.judge(discount, payment: Payment(productId: "monthly", applicationUsername: name, discount: discount), terms: Self.terms,
+                                    key: Self.key, hasSubscribed: subscribed, bundleId: Receipt.bundleId, now: date)
+    }
+
+    @Test("what is signed is Apple's: bundle id, key id, product, offer, the username and nonce lowercased, the timestamp, joined by U+2063")
+    func signedText() {
+        let text = PaymentDiscount.signedText(bundleId: "com.iapsim.app", keyIdentifier: "KEY", productId: "p", offerId: "o",
+                                              applicationUsername: "Order-A", nonce: "ABC-DEF", timestamp: 1_700_000_000_000)
+        #expect(text == "com.iapsim.app\u{2063}KEY\u{2063}p\u{2063}o\u{2063}order-a\u{2063}abc-def\u{2063}1700000000000")
+    }
+
+    @Test("Apple's judgement: the server's signature sells; another key, another username, 24 hours and a second, an unknown offer, a never-subscribed Apple ID each are StoreKit's error")
+    func judgement() throws {
+        #expect(try judge(signed()) == .success(Self.comeback))
+        let stranger = OffersKeyPair(SubscriptionOffersKey(id: "KEY1234567", privateKey: P256.Signing.PrivateKey().derRepresentation.base64EncodedString()))!
+        #expect(try judge(signed(key: stranger)) == .failure(.invalidSignature))
+        #expect(try judge(signed(), name: "order-2") == .failure(.invalidSignature))
+        #expect(try judge(signed(), at: Self.start.addingTimeInterval(Self.day)) == .success(Self.comeback))
+        #expect(try judge(signed(), at: Self.start.addingTimeInterval(Self.day + 1)) == .failure(.invalidSignature))
+        #expect(try judge(signed("nope")) == .failure(.invalidOfferIdentifier))
+        #expect(try judge(signed(), subscribed: false) == .failure(.ineligibleForOffer))
+        var tampered = try signed()
+        tampered = PaymentDiscount(identifier: tampered.identifier, keyIdentifier: "OTHERKEY00", nonce: tampered.nonce, signature: tampered.signature,
+                                   timestamp: tampered.timestamp)
+        #expect(judge(tampered) == .failure(.invalidSignature))
+    }
+
+    @Test("a lapsed subscriber's offer: charged at the offer's period, offer promotional with its id; the renewals keep the offer for its 3 periods, then the regular price")
+    func lapsedChargeAndRenewals() throws {
+        var lapsed = SubscriptionCharge(existing: nil, latest: nil, id: "1", account: "alice", productId: "monthly", terms: Self.terms,
+                                        webOrder: "w1", at: Self.start).chain
+        lapsed.expirationIntent = ExpirationIntent.cancelled
+        let at = Self.start.addingTimeInterval(60 * Self.day)
+        let charge = SubscriptionCharge(existing: lapsed, latest: nil, id: "5", account: "alice", productId: "monthly", terms: Self.terms,
+                                        offer: Self.comeback, webOrder: "w5", at: at)
+        #expect(charge.details.offer == .promotional && charge.details.offerId == "comeback")
+        #expect(charge.chain.expiresAt == SubscriptionPeriod(months: 1).end(from: at) && charge.chain.introLeft == 2)
+        #expect(charge.news.kind == .subscribed && charge.news.subtype == .resubscribe)
+        var chain = charge.chain
+        var offers: [String?] = []
+        for n in 0..<4 {
+            let step = chain.dueStep(now: chain.expiresAt, terms: ["monthly": Self.terms], billingFailures: 0, webOrder: "r\(n)")
+            guard case let .renewed(_, _, details, _) = step.outcome else { Issue.record("no renewal"); return }
+            offers.append(details.offerId)
+            chain = step.chain
+        }
+        #expect(offers == ["comeback", "comeback", nil, nil])
+        #expect(chain.offerId == nil && chain.introLeft == 0)
+    }
+
+    /// alice's free trial of Monthly VIP, cancelled and over: she is a lapsed subscriber.
+    private func lapsedAlice() throws -> Harness {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        app.buy(Self.monthly)
+        let original = try #require(app.parties.store.subscriptions(account: "alice").first?.originalTransactionId)
+        app.parties.store.setAutoRenew(false, originalTransactionId: original)
+        app.advance(8 * Self.day)
+        #expect(app.parties.store.subscriptions(account: "alice").first?.state == .expired)
+        return app
+    }
+
+    @Test("in the app: o on Monthly VIP shows the offer; buying it, the backend signs and the store sells it at the offer; the receipt names it")
+    func boughtInTheApp() throws {
+        let app = try lapsedAlice()
+        app.select(Self.monthly)
+        app.press(.char("o"))
+        #expect(app.screen(width: 120).contains("Offer vip_comeback: ¥12/month ×3"))
+        app.press(.enter)
+        app.advance(5)
+        #expect(app.screen().contains("Purchase complete"))
+        let charge = try #require(try app.charges().last)
+        let details = try #require(try app.storeDetails([charge.transaction.id])[charge.transaction.id])
+        #expect(details.offer == .promotional && details.offerId == "vip_comeback")
+        #expect(app.parties.store.subscriptions(account: "alice").first?.state == .active)
+        #expect(try app.credits().filter { $0.productId == Self.monthly }.count == 2)
+        let receipt = try #require(app.parties.store.heldReceipt())
+        let answer = app.parties.store.receiptService.verify(VerifyReceiptRequest(receiptData: receipt), at: .sandbox)
+        let entries = try #require(answer.receipt?.in_app)
+        #expect(entries.contains { $0.promotional_offer_id == "vip_comeback" })
+    }
+
+    @Test("the same signature twice: Apple takes a nonce once, and the second payment fails with SKErrorInvalidSignature, nothing charged")
+    func nonceOnce() throws {
+        let app = try lapsedAlice()
+        let key = try #require(app.parties.store.offersKeyPair)
+        let discount = try OfferSigner(key.key)!.sign(productId: Self.monthly, offerId: "vip_free_month", applicationUsername: nil,
+                                                      nonce: UUID().uuidString, at: app.timers.now)
+        let before = try app.charges().count
+        app.parties.store.add(Payment(productId: Self.monthly, applicationUsername: nil, pressedBy: "alice", discount: discount))
+        app.advance(5)
+        #expect(try app.charges().count == before + 1)
+        app.parties.store.add(Payment(productId: Self.monthly, applicationUsername: nil, pressedBy: "alice", discount: discount))
+        app.advance(5)
+        #expect(try app.charges().count == before + 1)
+        #expect(try app.storeTransactions().last?.0.error == .invalidSignature)
+    }
+
+    @Test("refused in the app, in both languages: a never-subscribed Apple ID gets SKErrorIneligibleForOffer on the HUD and is not charged")
+    func refusedOnTheHUD() throws {
+        let app = try Harness(user: "bob")
+        app.advance(0.5)
+        app.select(Self.monthly)
+        app.press(.char("o"))
+        app.press(.enter)
+        app.advance(5)
+        let english = app.screen()
+        #expect(english.contains("The offer could not be applied") && english.contains("SKErrorIneligibleForOffer"))
+        #expect(english.contains("only for current or past subscribers"))
+        app.press(.char("l"))
+        let chinese = app.screen()
+        #expect(chinese.contains("无法使用此优惠") && chinese.contains("仅限当前或曾经的订阅者"))
+        #expect(try app.charges().isEmpty)
+        #expect(app.state.pendingCount == 0)
+    }
+
+    @Test("a .storekit file's subscriptionOffersKeyPair signs and checks the offers; one that cannot be read is named, never printed, and iapsim's own key takes its place")
+    func fileKey() throws {
+        let pair = P256.Signing.PrivateKey()
+        let product = Product(id: Self.monthly, kind: .subscription, title: Localized("VIP"), summary: Localized(""), price: Localized("¥30"), coins: 0,
+                              subscription: Self.terms).withOffersKey(SubscriptionOffersKey(id: "FILEKEY001", privateKey: pair.derRepresentation.base64EncodedString()))
+        let app = try Harness(user: "alice", catalog: [product])
+        #expect(app.parties.store.offersKeyPair?.id == "FILEKEY001")
+        #expect(app.parties.store.offersKeyPair?.key.privateKey == pair.derRepresentation.base64EncodedString())
+        #expect("\(SubscriptionOffersKey(id: "K", privateKey: "SECRET"))".contains("SECRET") == false)
+    }
+}

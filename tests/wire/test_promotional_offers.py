@@ -1,0 +1,108 @@
+"""Promotional offers (issue 30, item 3): a team's server signs with Apple's own PromotionalOfferSignatureCreator and
+the .storekit file's subscriptionOffersKeyPair, and iapsim's store, checking with that key pair, sells the offer; the
+same signature a second time is refused as Apple refuses it, SKErrorInvalidSignature."""
+import base64
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+import unittest
+from datetime import datetime
+
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+
+import team_server
+from iapsim_wire import BINARY, run
+from test_backend_contract import free_port
+
+PRODUCT = "org.team.vip.monthly"
+
+
+def storekit(key_id, private_der):
+    """A format 4 .storekit file: one monthly subscription with the promotional offer `comeback` (0.99 a month for 3
+    months), and the offers key pair as Xcode keeps it (base64 PKCS#8)."""
+    offer = {"internalID": "7301", "offerID": "comeback", "paymentMode": "payAsYouGo", "numberOfPeriods": 3,
+             "subscriptionPeriod": "P1M", "displayPrice": "0.99", "referenceName": "Come back"}
+    subscription = {"productID": PRODUCT, "referenceName": "VIP Monthly", "type": "RecurringSubscription", "displayPrice": "4.99",
+                    "familyShareable": False, "groupNumber": 1, "internalID": "7201", "recurringSubscriptionPeriod": "P1M",
+                    "subscriptionGroupID": "70000001", "adHocOffers": [offer], "codeOffers": [],
+                    "localizations": [{"locale": "en_US", "displayName": "VIP Monthly", "description": "VIP, monthly"}]}
+    return {"identifier": "TEAM0001", "products": [], "settings": {"_storefront": "USA", "_locale": "en_US"},
+            "subscriptionGroups": [{"id": "70000001", "name": "VIP", "localizations": [], "subscriptions": [subscription]}],
+            "subscriptionOffersKeyPair": {"id": key_id, "privateKey": base64.b64encode(private_der).decode()},
+            "version": {"major": 4, "minor": 0}}
+
+
+class PromotionalOfferSignedByApplesLibrary(unittest.TestCase):
+    def test_the_library_signs_and_the_store_sells_then_refuses_the_replay(self):
+        root = tempfile.mkdtemp(prefix="iapsim-offers-")
+        self.addCleanup(shutil.rmtree, root, True)
+        key = ec.generate_private_key(ec.SECP256R1())
+        der = key.private_bytes(serialization.Encoding.DER, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+        pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+        catalog = os.path.join(root, "Team.storekit")
+        with open(catalog, "w") as f:
+            json.dump(storekit("TEAMKEY001", der), f)
+        data = os.path.join(root, "data")
+        # alice subscribes, cancels, and the month runs out: a lapsed subscriber, whom promotional offers are for.
+        setup = os.path.join(root, "lapse.iapsim")
+        with open(setup, "w") as f:
+            f.write("launch alice\nselect subscription\npress Enter\nwait until \"Purchase complete\"\npress Esc\n"
+                    "press m\npress Enter\nwait 0.5\npress Esc\nwait 32d\n"
+                    f"expect subscription {PRODUCT} expired\n")
+        run("play", "--data-dir", data, "--catalog", catalog, setup)
+        secret = json.loads(run("keys", "--data-dir", data, "--json").stdout)["sharedSecret"]
+        serve_port, team_port = free_port(), free_port()
+        # The store's clock went on a month in the script: the server signs on it, as a server beside Apple's clock does.
+        store_now = datetime.fromisoformat(json.loads(run("state", "--data-dir", data, "--catalog", catalog).stdout)["asOf"]
+                                           .replace("Z", "+00:00")).timestamp()
+        started = time.time()
+        signer = team_server.OfferSigner(pem, "TEAMKEY001", clock=lambda: int((store_now + time.time() - started) * 1000))
+        team = team_server.serve(team_port, f"http://127.0.0.1:{serve_port}/sandbox/verifyReceipt", secret,
+                                 os.path.join(root, "team.sqlite"), offers=signer)
+        self.addCleanup(team.server_close)
+        self.addCleanup(team.shutdown)
+        sock = os.path.join(root, "tmux.sock")
+        tmux = lambda *args: subprocess.run(["tmux", "-S", sock, "-f", "/dev/null", *args], capture_output=True, text=True)
+        self.addCleanup(tmux, "kill-server")
+        tmux("new-session", "-d", "-x", "120", "-y", "30", "-e", "LANG=C.UTF-8", "-e", "TERM=xterm-256color",
+             f"exec {BINARY} --data-dir {data} --catalog {catalog} --user alice --serve {serve_port} --backend http://127.0.0.1:{team_port}")
+
+        def wait_for(text, seconds=20):
+            deadline = time.monotonic() + seconds
+            while time.monotonic() < deadline:
+                screen = tmux("capture-pane", "-p").stdout
+                if text in screen:
+                    return screen
+                time.sleep(0.05)
+            self.fail(f"never saw {text!r}:\n{tmux('capture-pane', '-p').stdout}")
+
+        wait_for("VIP Monthly")
+        tmux("send-keys", "o")
+        wait_for("Offer comeback: $0.99/month ×3")
+        tmux("send-keys", "Enter")
+        wait_for("Purchase complete")
+        tmux("send-keys", "Escape")
+        # The same signature again (a server that reuses its nonce): Apple takes a nonce once.
+        signer.replay = True
+        tmux("send-keys", "Enter")
+        wait_for("SKErrorInvalidSignature")
+        wait_for("The offer could not be applied")
+        tmux("send-keys", "Escape", "q")
+        for _ in range(200):
+            if tmux("has-session").returncode != 0:
+                break
+            time.sleep(0.05)
+        state = json.loads(run("state", "--data-dir", data, "--catalog", catalog).stdout)
+        offered = [t for t in state["store"]["transactions"] if t.get("promotional_offer_id") == "comeback"]
+        self.assertEqual(len(offered), 1, state["store"]["transactions"])
+        self.assertEqual(offered[0]["state"], "purchased")
+        refused = [t for t in state["store"]["transactions"] if t["error"] == "invalid-signature"]
+        self.assertEqual(len(refused), 1)
+
+
+if __name__ == "__main__":
+    unittest.main()
