@@ -84,6 +84,7 @@ extension Receipt.Entry {
         try flag(F.isTrialPeriod, is_trial_period)
         try flag(F.isInIntroOfferPeriod, is_in_intro_offer_period)
         if let offer = promotional_offer_id { attributes.append(try ReceiptAttribute(F.promotionalOfferId, ASN1UTF8String(offer))) }
+        if let code = offer_code_ref_name { attributes.append(try ReceiptAttribute(F.offerCodeRefName, ASN1UTF8String(code))) }
         if let reason = cancellation_reason.flatMap(Int.init) { attributes.append(try ReceiptAttribute(F.cancellationReason, reason)) }
         if let group = subscription_group_identifier {
             attributes.append(try ReceiptAttribute(F.subscriptionGroupIdentifier, ASN1UTF8String(group)))
@@ -115,6 +116,7 @@ extension Receipt.Entry {
         is_trial_period = try fields[F.isTrialPeriod].map { String(try $0.number == 1) }
         is_in_intro_offer_period = try fields[F.isInIntroOfferPeriod].map { String(try $0.number == 1) }
         promotional_offer_id = try fields[F.promotionalOfferId]?.text
+        offer_code_ref_name = try fields[F.offerCodeRefName]?.text
         cancellation_reason = try fields[F.cancellationReason].map { String(try $0.number) }
         subscription_group_identifier = try fields[F.subscriptionGroupIdentifier]?.text
     }

@@ -28,6 +28,7 @@ enum ReceiptFields {
     /// receipt alone, so they travel in it under types Apple does not use, which any other reader skips.
     static let cancellationReason = 1790
     static let subscriptionGroupIdentifier = 1791
+    static let offerCodeRefName = 1792
 
     static let sandbox = "ProductionSandbox"
     static let production = "Production"

@@ -22,7 +22,7 @@ public struct JWSTransaction: Codable, Equatable, Sendable {
     public var revocationDate: Int64?
     /// An upgrade ended this charge early: it is no longer the subscription's.
     public var isUpgraded: Bool?
-    /// 1: an introductory offer (a free trial or an intro price); 2: a promotional offer.
+    /// 1: an introductory offer (a free trial or an intro price); 2: a promotional offer; 3: an offer code.
     public var offerType: Int?
     /// The promotional offer's identifier.
     public var offerIdentifier: String?

@@ -17,6 +17,8 @@ public struct Receipt: Codable, Sendable, Equatable {
         public var is_in_intro_offer_period: String?
         /// The promotional offer the charge was priced at.
         public var promotional_offer_id: String?
+        /// The offer code's offer the charge was priced at (its reference name).
+        public var offer_code_ref_name: String?
         public var cancellation_date_ms: String?
         public var cancellation_reason: String?
         public var web_order_line_item_id: String?

@@ -8,6 +8,8 @@ public struct StoreNotification: Sendable, Equatable, Codable {
         /// A consumable, non-consumable or non-renewing subscription was charged.
         case oneTimeCharge = "ONE_TIME_CHARGE"
         case subscribed = "SUBSCRIBED"
+        /// An offer code redeemed (in the app's redemption sheet or the App Store): a new, resumed or changed chain.
+        case offerRedeemed = "OFFER_REDEEMED"
         case didRenew = "DID_RENEW"
         case didFailToRenew = "DID_FAIL_TO_RENEW"
         case gracePeriodExpired = "GRACE_PERIOD_EXPIRED"
@@ -122,7 +124,7 @@ extension StoreNotification {
     /// from the app's verification or not at all, so the store hands it only these.
     public var concernsBuiltInBackend: Bool {
         switch kind {
-        case .refund, .revoke, .refundReversed, .subscribed, .didRenew, .didChangeRenewalPref, .didFailToRenew, .gracePeriodExpired, .expired,
+        case .refund, .revoke, .refundReversed, .subscribed, .offerRedeemed, .didRenew, .didChangeRenewalPref, .didFailToRenew, .gracePeriodExpired, .expired,
              .renewalExtended: true
         case .oneTimeCharge, .didChangeRenewalStatus, .consumptionRequest, .refundDeclined, .renewalExtension, .priceIncrease, .test: false
         }

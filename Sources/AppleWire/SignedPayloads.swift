@@ -39,6 +39,9 @@ extension JWSTransaction: JWTPayload {
         } else if let offer = entry.promotional_offer_id {
             offerType = 2
             offerIdentifier = offer
+        } else if let code = entry.offer_code_ref_name {
+            offerType = 3
+            offerIdentifier = code
         }
         environment = AppleWire.environment
         transactionReason = transaction.isRenewal ? "RENEWAL" : "PURCHASE"

@@ -143,6 +143,8 @@ public final class AppRuntime {
             backend.signOffer(user: user, productId: productId, offerId: offerId, applicationUsername: name) { [weak self] in
                 self?.send(.offerSigned(user: user, productId: productId, applicationUsername: name, $0))
             }
+        case let .redeemCode(code, account):
+            send(.codeRedeemed(code: code, store.redeem(code: code, account: account).map { $0?.id }))
         case let .addPayment(payment):
             store.add(payment)
         case let .restorePurchases(account):

@@ -67,6 +67,9 @@ public struct Script: Sendable {
         case select(Product.Kind, ordinal: Int)
         /// The paywall's promotional offer for the highlighted subscription (`o` until it shows), nil: none.
         case offer(String?)
+        /// An offer code redeemed outside the app, in the App Store app, by the device's Apple ID: what it brings reaches
+        /// the app with no order, intent or payment of its own.
+        case redeem(String)
         /// The catalog's billing grace period on or off for this run (as Xcode's Editor ▸ Enable Billing Grace Period),
         /// so that a scenario about it holds whichever catalog plays it. Before `launch`: it is how the store starts.
         case billingGrace(Bool)
@@ -312,6 +315,9 @@ public struct Script: Sendable {
                 throw StepError(message: "`offer` takes a promotional offer's identifier (see `iapsim catalog`), or none, e.g. `offer welcome_back`")
             }
             return .offer(rest[0] == "none" ? nil : rest[0])
+        case "redeem":
+            guard rest.count == 1, !rest[0].isEmpty else { throw StepError(message: "`redeem` takes an offer code (see `iapsim catalog`), e.g. `redeem VIPSPRING`") }
+            return .redeem(rest[0])
         case "billing-grace":
             guard rest.count == 1, let on = ["on": true, "off": false][rest[0]] else {
                 throw StepError(message: "`billing-grace` takes on or off, not \"\(argument)\"")

@@ -41,6 +41,16 @@ struct ScriptDriver {
 
     // MARK: The world
 
+    /// The Apple ID the device pays with: the one signed in, else the logged-in user's own; nil when neither.
+    var appleId: String? {
+        session.parties.store.database.appleId ?? state.user.map { session.parties.store.database.appleId(for: $0) }
+    }
+
+    /// An offer code redeemed in the App Store app by `account`.
+    func redeem(code: String, account: String) -> Result<StoreTransaction?, StoreError> {
+        session.parties.store.redeem(code: code, account: account)
+    }
+
     /// Apple refunds a charge (the latest of `account`'s when no id is given): the app sees the new balance when it looks.
     func appleRefunds(transactionId: String?, account: String?) -> String? {
         guard let refunded = session.parties.store.refund(transactionId: transactionId, account: account) else { return nil }

@@ -284,8 +284,26 @@ public final class ScriptPlayer {
             guard offerId.map(offers.contains) ?? true else {
                 throw Failure(message: "\(product.id) has no promotional offer \"\(offerId!)\"" + (offers.isEmpty ? " (it has none)" : " (it has: \(offers.joined(separator: ", ")))"))
             }
-            for _ in 0...offers.count where app.state.offerChoices[product.id] != offerId { app.press(.chooseOffer) }
+            // `o` goes through the offers, then opens the redemption sheet (the regular price again), which Esc closes.
+            for _ in 0...(offers.count + 1) where app.state.offerChoices[product.id] != offerId || app.state.keyContext == .redeemSheet {
+                app.press(app.state.keyContext == .redeemSheet ? .back : .chooseOffer)
+            }
             return offerId.map { "offer \($0) on \(product.id)" } ?? "regular price for \(product.id)"
+        case let .redeem(code):
+            let app = ScriptDriver(session: try app())
+            guard let account = app.appleId else {
+                throw Failure(message: "`redeem` needs an Apple ID on the device: `login NAME` (each app user pays with their own) or `apple-id NAME` first")
+            }
+            switch app.redeem(code: code, account: account) {
+            case let .success(transaction?):
+                return "\(account) redeemed \(code): transaction \(transaction.id), \(transaction.productId)"
+            case .success(nil):
+                return "\(account) redeemed \(code): the offer starts at the next renewal"
+            case .failure(.offerCodeUsed):
+                throw Failure(message: "\(account) redeemed a code of this offer before: one redemption per offer per Apple ID")
+            case .failure:
+                throw Failure(message: "\(code) is not an offer code of the catalog (`iapsim catalog` lists each code offer's code)")
+            }
         case let .select(kind, ordinal):
             let app = ScriptDriver(session: try app())
             // The list first has to be there: the product request answers after the store's latency.

@@ -105,7 +105,7 @@ struct StoreTransactionEntry: Encodable {
     private enum Key: String, CodingKey {
         case transactionId, productId, state, finished, applicationUsername, error, account, originalTransactionId, device, appleOrderId, consumption, heldBy
         case original_transaction_id, purchase_date_ms, original_purchase_date_ms, subscription_group_identifier, expires_date_ms
-        case is_trial_period, is_in_intro_offer_period, promotional_offer_id, web_order_line_item_id, cancellation_date_ms, cancellation_reason
+        case is_trial_period, is_in_intro_offer_period, promotional_offer_id, offer_code_ref_name, web_order_line_item_id, cancellation_date_ms, cancellation_reason
         case in_app_ownership_type
     }
 
@@ -133,6 +133,7 @@ struct StoreTransactionEntry: Encodable {
         try out.encodeIfPresent(apple.is_trial_period, forKey: .is_trial_period)
         try out.encodeIfPresent(apple.is_in_intro_offer_period, forKey: .is_in_intro_offer_period)
         try out.encodeIfPresent(apple.promotional_offer_id, forKey: .promotional_offer_id)
+        try out.encodeIfPresent(apple.offer_code_ref_name, forKey: .offer_code_ref_name)
         try out.encodeIfPresent(apple.web_order_line_item_id, forKey: .web_order_line_item_id)
         try out.encodeIfPresent(apple.cancellation_date_ms, forKey: .cancellation_date_ms)
         try out.encodeIfPresent(apple.cancellation_reason, forKey: .cancellation_reason)

@@ -15,6 +15,8 @@ public enum Action: Sendable, Equatable {
     case appAccountTokenFetched(user: String, Result<UUID, BackendError>)
     /// The app's server signed the promotional offer for the payment carrying `applicationUsername` (or could not).
     case offerSigned(user: String, productId: String, applicationUsername: String?, Result<PaymentDiscount, BackendError>)
+    /// The App Store redeemed the code (the transaction it started, nil: the offer starts at the next renewal) or refused it.
+    case codeRedeemed(code: String, Result<String?, StoreError>)
     /// The intent for a payment is on disk (nil: the write failed, so the app does not pay).
     case intentRecorded(user: String, productId: String, PaymentIntent?)
     /// The store's news, with what the client's store already holds of it; `more`: further batches of the same reading

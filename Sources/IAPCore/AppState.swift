@@ -236,4 +236,6 @@ public indirect enum Modal: Sendable, Equatable {
     case subscriptions(selection: Int)
     /// A list panel registered since (`ListPanels`), by its name; `selection` indexes its rows.
     case panel(PanelID, selection: Int)
+    /// StoreKit's offer code redemption sheet, with the code typed so far.
+    case redeemCode(text: String)
 }

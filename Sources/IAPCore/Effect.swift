@@ -24,6 +24,8 @@ public enum Effect: Sendable, Equatable {
     /// Ask the app's server to sign the promotional offer for the payment about to be added; answers `.offerSigned`.
     case signOffer(user: String, productId: String, offerId: String, applicationUsername: String?)
     case addPayment(Payment)
+    /// StoreKit's redemption sheet redeems the code for the Apple ID; answers `.codeRedeemed`.
+    case redeemCode(String, account: String)
     /// Restore Purchases for the store account; answers `.restoreAnswered` (its transactions reach the observer first).
     case restorePurchases(account: String)
     /// Answers `.cancelAnswered`.

@@ -5,6 +5,8 @@ public enum Intent: Sendable, Equatable {
     /// Logging out with orders pending asks first (I6); `confirmed` is the answer "Log out anyway".
     case logOut(confirmed: Bool)
     case buy(productId: String)
+    /// An offer code typed into StoreKit's redemption sheet.
+    case redeemCode(String)
     /// The paywall shows this promotional offer for the product (nil: the regular price); buying it asks for the offer.
     case chooseOffer(productId: String, offerId: String?)
     /// Restore Purchases for the logged-in user (S8).
@@ -56,6 +58,11 @@ extension AppState {
             return buy(productId)
         case let .chooseOffer(productId, offerId):
             return chooseOffer(productId, offerId)
+        case let .redeemCode(code):
+            // The sheet is Apple's: it pays with the device's Apple ID, and what it brings reaches the observer.
+            guard let buyer = user, !code.trimmingCharacters(in: .whitespaces).isEmpty else { return [] }
+            modal = nil
+            return [.redeemCode(code, account: device.appleId ?? buyer)]
         case .restorePurchases:
             return restorePurchases()
         case let .continueOrder(id):

@@ -45,7 +45,7 @@ public struct KeyContext: Hashable, Sendable, CaseIterable, CustomStringConverti
     public var description: String { name }
 
     public static var allCases: [KeyContext] {
-        [.loginEmpty, .login, .products, .hud, .prompt, .help, .quitConfirm, .compensateConfirm, .inspector, .explain]
+        [.loginEmpty, .login, .products, .hud, .prompt, .help, .quitConfirm, .compensateConfirm, .inspector, .explain, .redeemSheet]
             + ListPanels.all.map(\.context)
     }
 
@@ -61,6 +61,8 @@ public struct KeyContext: Hashable, Sendable, CaseIterable, CustomStringConverti
     public static let compensateConfirm = KeyContext("compensateConfirm")
     public static let inspector = KeyContext("inspector")
     public static let explain = KeyContext("explain")
+    /// The offer code redemption sheet, where letters are the code.
+    public static let redeemSheet = KeyContext("redeemSheet")
 }
 
 /// One row of the keymap. The same table dispatches keys, fills the hint bar and the `?` overlay; the words for both
@@ -88,7 +90,7 @@ public enum Keymap {
     /// Where `q`, `?` and `E` work: everywhere but the quit question (it takes `y` or Esc) and a login name being typed.
     /// On the login screen letters are the name, so of the letters only `q` (while the name is empty) is a command
     /// there; `?` is not a letter.
-    public static let anywhere: Set<KeyContext> = Set(KeyContext.allCases).subtracting([.login, .quitConfirm])
+    public static let anywhere: Set<KeyContext> = Set(KeyContext.allCases).subtracting([.login, .quitConfirm, .redeemSheet])
 
     /// The product list and the list panels, where ↑/↓, PgUp/PgDn and Home/End move (PgUp/PgDn also turn the pages
     /// of `?`).
@@ -109,12 +111,12 @@ public enum Keymap {
         KeyBinding(keys: [.pageDown], label: "PgDn", command: .pageDown, contexts: lists.union([.help])),
         KeyBinding(keys: [.home], label: "Home", command: .first, contexts: lists),
         KeyBinding(keys: [.end], label: "End", command: .last, contexts: lists),
-        KeyBinding(keys: [.enter], label: "Enter", hint: .offered, command: .choose, contexts: [.loginEmpty, .login, .products, .prompt, .panel, .scenarioList, .deviceList]),
+        KeyBinding(keys: [.enter], label: "Enter", hint: .offered, command: .choose, contexts: [.loginEmpty, .login, .products, .prompt, .panel, .scenarioList, .deviceList, .redeemSheet]),
         KeyBinding(keys: [.enter], label: "Enter", hint: .offered, command: .toggleAutoRenew, contexts: [.subscriptionList]),
         KeyBinding(keys: [.char("p")], label: "p", command: .agreeToPrice, contexts: [.subscriptionList]),
         KeyBinding(keys: [.left, .right, .tab], label: "←/→/Tab", hint: .offered, command: .otherChoice, contexts: [.prompt]),
-        KeyBinding(keys: [.escape], label: "Esc", hint: .offered, command: .back, contexts: ListPanels.contexts.union([.login, .hud, .prompt, .help, .quitConfirm, .compensateConfirm, .inspector, .explain])),
-        KeyBinding(keys: [.backspace], label: "⌫", command: .erase, contexts: [.login]),
+        KeyBinding(keys: [.escape], label: "Esc", hint: .offered, command: .back, contexts: ListPanels.contexts.union([.login, .hud, .prompt, .help, .quitConfirm, .compensateConfirm, .inspector, .explain, .redeemSheet])),
+        KeyBinding(keys: [.backspace], label: "⌫", command: .erase, contexts: [.login, .redeemSheet]),
         KeyBinding(keys: [.char("b")], label: "b", command: .toggleBackend, contexts: [.products, .hud]),
         KeyBinding(keys: [.char("f")], label: "f", command: .foreground, contexts: [.products, .hud]),
         KeyBinding(keys: [.char("t")], label: "t", command: .skipTime, contexts: [.products, .hud]),
@@ -158,6 +160,7 @@ extension AppState {
         case .help: return .help
         case .quitConfirm: return .quitConfirm
         case .compensateConfirm: return .compensateConfirm
+        case .redeemCode: return .redeemSheet
         case .unfinished, .logoutWarning: return .prompt
         case .inspector: return .inspector
         case .explain: return .explain

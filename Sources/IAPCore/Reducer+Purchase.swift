@@ -87,12 +87,17 @@ extension AppState {
         return []
     }
 
-    /// `o` on the product list: the highlighted subscription's next promotional offer, then none again.
+    /// `o` on the product list, the paywall's offers in turn: the highlighted subscription's promotional offers, then
+    /// StoreKit's offer code redemption sheet (the regular price again behind it); on a product without promotional
+    /// offers, the sheet at once.
     mutating func nextOffer() -> [Effect] {
-        guard let product = selectedProduct, let offers = product.subscription?.promotionalOffers, !offers.isEmpty else { return [] }
+        guard let product = selectedProduct, device.hud == nil else { return [] }
+        let offers = product.subscription?.promotionalOffers ?? []
         let index = offerChoices[product.id].flatMap { id in offers.firstIndex { $0.id == id } }
-        let next = index.map { $0 + 1 < offers.count ? offers[$0 + 1].id : nil } ?? offers[0].id
-        return chooseOffer(product.id, next)
+        let next = index.map { $0 + 1 < offers.count ? offers[$0 + 1].id : nil } ?? offers.first?.id
+        _ = chooseOffer(product.id, next)
+        if next == nil { modal = .redeemCode(text: "") }
+        return []
     }
 
     mutating func intentRecorded(buyer: String, productId: String, _ intent: PaymentIntent?) -> [Effect] {

@@ -56,6 +56,12 @@ extension AppState {
             return orderCreated(buyer: buyer, productId: productId, result)
         case let .appAccountTokenFetched(user, result):
             return appAccountTokenFetched(user: user, result)
+        case let .codeRedeemed(_, .failure(error)):
+            // The sheet's own refusal: nothing was charged, nothing arrives.
+            device.hud = HUD(.offerRefused, error: error)
+            return []
+        case .codeRedeemed(_, .success):
+            return []
         case let .offerSigned(buyer, productId, orderId, result):
             return offerSigned(buyer: buyer, productId: productId, orderId: orderId, result)
         case let .intentRecorded(buyer, productId, intent):

@@ -9,6 +9,9 @@ extension AppState {
             if context == .login || context == .loginEmpty, case let .char(c) = key, UserName.allows(c) {
                 if loginText.count < UserName.maximumLength { loginText.append(c) }
             }
+            if case let .redeemCode(text) = modal, case let .char(c) = key, c.isLetter || c.isNumber || c == " ", text.count < Self.longestOfferCode {
+                modal = .redeemCode(text: text + String(c))
+            }
             return []
         }
         // A list panel moves and answers its own keys; any panel's key opens it.
@@ -51,6 +54,7 @@ extension AppState {
                 modal = .explain(stateId: visibleStateId, under: modal)
             }
         case .erase:
+            if case let .redeemCode(text) = modal { modal = .redeemCode(text: String(text.dropLast())) }
             if !loginText.isEmpty { loginText.removeLast() }
         case .choose:
             return choose()
@@ -98,6 +102,8 @@ extension AppState {
         case let .logoutWarning(choice):
             modal = nil
             return choice == 1 ? perform(.logOut(confirmed: true)) : []
+        case let .redeemCode(text):
+            return perform(.redeemCode(text))
         default:
             break
         }
@@ -118,7 +124,7 @@ extension AppState {
             return []
         case let .help(_, under):
             return close(to: under)
-        case .quitConfirm, .logoutWarning, .faultPanel, .scenarios, .inspector, .stateCatalog, .subscriptions, .panel:
+        case .quitConfirm, .logoutWarning, .faultPanel, .scenarios, .inspector, .stateCatalog, .subscriptions, .panel, .redeemCode:
             return closeOverlay()
         case let .explain(_, under):
             modal = under
@@ -147,6 +153,9 @@ extension AppState {
 
     /// An overlay opened over a prompt gives the prompt back when it closes.
     /// Back in the shop: a product list that failed or came back empty is asked for again (seed 004, S3).
+    /// App Store Connect's custom codes are at most 64 characters.
+    static let longestOfferCode = 64
+
     mutating func closeOverlay() -> [Effect] {
         modal = nil
         showNextPrompt()

@@ -26,6 +26,10 @@ public enum StoreError: String, Error, Sendable, Equatable {
     case invalidOfferPrice = "invalid-offer-price"
     /// A promotional offer asked for by an Apple ID that never subscribed to the group (`SKErrorIneligibleForOffer`).
     case ineligibleForOffer = "ineligible-for-offer"
+    /// An offer code no offer of the app has (the App Store's sheet: the code is not valid).
+    case invalidOfferCode = "invalid-offer-code"
+    /// The Apple ID redeemed a code of this offer before: one redemption per offer per Apple ID.
+    case offerCodeUsed = "offer-code-used"
 
     /// The promotional offer was refused: Apple's error for it, by its StoreKit name.
     public var appleName: String? {

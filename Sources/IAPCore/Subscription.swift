@@ -121,6 +121,8 @@ public struct SubscriptionTerms: Sendable, Equatable {
     public let offers: [ListedOffer]
     /// The promotional offers iapsim sells (with a signature from the app's server).
     public let promotionalOffers: [SubscriptionOffer]
+    /// The offer codes' offers: each is redeemed with its identifier as the code (a custom code).
+    public let codeOffers: [SubscriptionOffer]
     /// The key the app's server signs promotional offers with, when the catalog brought one (a .storekit file's
     /// `subscriptionOffersKeyPair`); without it, iapsim's own.
     public var offersKey: SubscriptionOffersKey?
@@ -150,19 +152,27 @@ public struct SubscriptionTerms: Sendable, Equatable {
     }
 
     public init(group: String, level: Int = 1, period: SubscriptionPeriod = .month, introOffer: IntroOffer? = nil, offers: [ListedOffer] = [],
-                gracePeriod: Bool = true, promotionalOffers: [SubscriptionOffer] = [], offersKey: SubscriptionOffersKey? = nil) {
+                gracePeriod: Bool = true, promotionalOffers: [SubscriptionOffer] = [], codeOffers: [SubscriptionOffer] = [],
+                offersKey: SubscriptionOffersKey? = nil) {
         self.group = group
         self.level = level
         self.period = period
         self.introOffer = introOffer
         self.offers = offers
         self.promotionalOffers = promotionalOffers
+        self.codeOffers = codeOffers
         self.offersKey = offersKey
         self.gracePeriod = gracePeriod
     }
 
     public func promotionalOffer(_ id: String) -> SubscriptionOffer? {
         promotionalOffers.first { $0.id == id }
+    }
+
+    /// The offer a code redeems: the code is its identifier, in any case, spaces left out.
+    public func codeOffer(redeemedBy code: String) -> SubscriptionOffer? {
+        let typed = SubscriptionOffer.normalizedCode(code)
+        return codeOffers.first { SubscriptionOffer.normalizedCode($0.id) == typed }
     }
 
     /// How long Apple keeps the service on while it retries a failed renewal: 6 days for weekly periods, 16 for

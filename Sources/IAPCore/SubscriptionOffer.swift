@@ -2,7 +2,8 @@ import Foundation
 
 /// A subscription offer with an identifier: a promotional offer (a .storekit file's `adHocOffers`), which Apple sells
 /// only with a signature the app's server made for it (`PaymentDiscount`) and only to an Apple ID that subscribes or
-/// subscribed to the group. Its terms are an intro offer's (free, pay as you go, pay up front).
+/// subscribed to the group; or an offer code's offer (`codeOffers`), redeemed with its code. Its terms are an intro
+/// offer's (free, pay as you go, pay up front).
 public struct SubscriptionOffer: Sendable, Equatable {
     public let id: String
     public let terms: IntroOffer
@@ -10,6 +11,11 @@ public struct SubscriptionOffer: Sendable, Equatable {
     public init(id: String, terms: IntroOffer) {
         self.id = id
         self.terms = terms
+    }
+
+    /// An offer code as the App Store takes it: letters in any case, spaces ignored.
+    public static func normalizedCode(_ code: String) -> String {
+        code.filter { !$0.isWhitespace }.uppercased()
     }
 }
 

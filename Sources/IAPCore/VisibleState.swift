@@ -12,7 +12,7 @@ public enum VisibleState {
         "hud-family-revoked", "hud-disabled", "hud-verify-failed", "hud-jailbroken",
         "sub-trial", "sub-active", "sub-cancelled", "sub-grace-period", "sub-billing-retry", "sub-expired", "sub-revoked", "subscriptions",
         "prompt-unfinished", "logout-warning", "quit-confirm", "backend-down", "fault-badges", "alarm", "unattributed", "too-small",
-        "help", "fault-panel", "scenarios", "inspector", "compensate-confirm", "state-catalog"
+        "help", "fault-panel", "scenarios", "inspector", "compensate-confirm", "state-catalog", "redeem-sheet"
     ]
 }
 
@@ -26,6 +26,7 @@ extension AppState {
         case .logoutWarning: return "logout-warning"
         case .inspector: return "inspector"
         case .compensateConfirm: return "compensate-confirm"
+        case .redeemCode: return "redeem-sheet"
         case .explain: return "state-catalog"
         case .faultPanel, .scenarios, .stateCatalog, .subscriptions, .panel:
             if let (panel, _) = ListPanels.shown(in: modal) { return panel.stateId }

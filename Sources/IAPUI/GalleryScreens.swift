@@ -257,6 +257,7 @@ public struct GalleryScreen: Sendable {
                 $0.modal = .compensateConfirm(orderId: pending.orderId ?? "ORD-000001", transactionId: pending.transactionId)
             },
             screen("state-catalog") { $0.modal = .stateCatalog(selection: StateCatalog.entries.firstIndex { $0.id == "hud-confirming" } ?? 0) },
+            screen("redeem-sheet") { $0.modal = .redeemCode(text: "VIPSPRING") },
         ]
         // A panel registered since shows its own picture, last, as it comes last in the catalog.
         return own + ListPanels.later.compactMap { panel in panel.gallery.map { screen(panel.stateId, $0) } }

@@ -117,6 +117,11 @@ public struct Timeline: Sendable {
         case let .appAccountTokenFetched(user, .failure(error)):
             let why = VerifyOutcome(.failure(error)).reason?.words ?? Localized("\(error)")
             return Localized(en: "backend: no appAccountToken for \(user) (\(why.en)); paying without one", zh: "后端:未能取得 \(user) 的 appAccountToken(\(why.zh)),不带它付款")
+        case let .codeRedeemed(code, .success(id)):
+            return Localized(en: "store: offer code \(code) redeemed" + (id.map { ", tx \($0)" } ?? ", from the next renewal"),
+                             zh: "商店:已兑换优惠码 \(code)" + (id.map { ",tx \($0)" } ?? ",自下次续期起"))
+        case let .codeRedeemed(code, .failure(error)):
+            return Localized(en: "store: offer code \(code) refused (\(error.rawValue))", zh: "商店:优惠码 \(code) 被拒(\(error.rawValue))")
         case let .offerSigned(_, productId, _, .success(discount)):
             return Localized(en: "backend: offer \(discount.identifier) for \(productId) signed (key \(discount.keyIdentifier))",
                              zh: "后端:已为 \(productId) 签名优惠 \(discount.identifier)(密钥 \(discount.keyIdentifier))")

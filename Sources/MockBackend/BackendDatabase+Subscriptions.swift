@@ -113,11 +113,11 @@ extension BackendDatabase {
                     try db.cachedStatement(sql: "INSERT OR REPLACE INTO revokedChain (originalTransactionId, revokedAt) VALUES (?, ?)")
                         .execute(arguments: [notification.originalTransactionId, at])
                 }
-            case .subscribed, .didRenew, .didChangeRenewalPref:
+            case .subscribed, .offerRedeemed, .didRenew, .didChangeRenewalPref:
                 // Apple's word on the chain as it is now: its product and the end of its current period, which an
                 // upgrade or a resubscription may bring nearer than the end the backend knew.
                 guard let expires = notification.expiresDate, notification.subtype != .downgrade else { return }
-                if notification.kind == .subscribed {
+                if notification.kind == .subscribed || notification.kind == .offerRedeemed {
                     try db.cachedStatement(sql: "DELETE FROM revokedChain WHERE originalTransactionId = ?").execute(arguments: [notification.originalTransactionId])
                 }
                 try db.cachedStatement(sql: """

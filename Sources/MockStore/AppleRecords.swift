@@ -123,6 +123,7 @@ extension Receipt.Entry {
             is_trial_period = String(details.offer == .trial)
             is_in_intro_offer_period = String(details.offer == .intro)
             promotional_offer_id = details.offer == .promotional ? details.offerId : nil
+            offer_code_ref_name = details.offer == .code ? details.offerId : nil
             web_order_line_item_id = details.webOrderLineItemId
         }
         cancellation_date_ms = details.cancellationDate.map(Receipt.Entry.milliseconds)

@@ -28,6 +28,8 @@ struct CatalogFile: Decodable {
             let introOffer: Offer?
             /// Promotional offers, each with its `id` (App Store Connect's offer identifier).
             let promotionalOffers: [Offer]?
+            /// Offer codes' offers, each redeemed with its `id` as the code.
+            let codeOffers: [Offer]?
         }
 
         struct Offer: Decodable {
@@ -81,7 +83,7 @@ extension CatalogFile.Entry.Terms {
         }
         return SubscriptionTerms(group: group, level: level ?? 1, period: try Self.period(period ?? "P1M", at: "\(location).period"),
                                  introOffer: try introOffer.map { try Self.offer($0, at: "\(location).introOffer") },
-                                 promotionalOffers: try named(promotionalOffers, "promotionalOffers"))
+                                 promotionalOffers: try named(promotionalOffers, "promotionalOffers"), codeOffers: try named(codeOffers, "codeOffers"))
     }
 
     static func offer(_ offer: CatalogFile.Entry.Offer, at location: String) throws -> IntroOffer {

@@ -51,6 +51,8 @@ extension StoreDatabase {
             ALTER TABLE storeTransaction ADD COLUMN offerId TEXT;
             ALTER TABLE subscription ADD COLUMN offerId TEXT;
             CREATE TABLE offerNonce (nonce TEXT PRIMARY KEY, usedAt DOUBLE NOT NULL);
+            CREATE TABLE offerCodeRedemption (account TEXT NOT NULL, offerId TEXT NOT NULL, productId TEXT NOT NULL, at DOUBLE NOT NULL,
+                                              PRIMARY KEY (account, offerId));
             """)
     }
 
@@ -65,6 +67,45 @@ extension StoreDatabase {
             try db.cachedStatement(sql: "INSERT OR IGNORE INTO offerNonce (nonce, usedAt) VALUES (?, ?)")
                 .execute(arguments: [nonce.lowercased(), date.timeIntervalSince1970])
             return db.changesCount > 0
+        }
+    }
+
+    /// An offer code redeemed by the Apple ID (in the app's redemption sheet or the App Store), in one database
+    /// transaction: a subscriber of the group gets the offer from the next renewal (and the product, if another; no
+    /// transaction now); a lapsed one resubscribes, a new one subscribes, at the offer, with a `purchased` transaction
+    /// in this device's queue that no order, intent or payment of the app's names. Apple tells OFFER_REDEEMED.
+    /// Throws `StoreError.offerCodeUsed` for a second redemption of the offer.
+    func redeemOfferCode(_ offer: SubscriptionOffer, productId: String, terms: SubscriptionTerms, account: String, at date: Date)
+        throws -> (StoreTransaction?, StoreNotification) {
+        try queue.write { db in
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO offerCodeRedemption (account, offerId, productId, at) VALUES (?, ?, ?, ?)")
+                .execute(arguments: [account, offer.id, productId, date.timeIntervalSince1970])
+            guard db.changesCount > 0 else { throw StoreError.offerCodeUsed }
+            try Self.noteClock(db, date)
+            let news: StoreNotification
+            if var current = try Self.subscription(db, account: account, group: terms.group), !current.isOver {
+                current.renewsAs = productId
+                current.autoRenew = true
+                current.startOfferAtRenewal(offer)
+                try current.insert(db, onConflict: .replace)
+                news = current.notification(.offerRedeemed, productId: productId, at: date)
+                try enqueue(db, news)
+                return (nil, news)
+            }
+            let id = try Self.nextId(db)
+            try db.cachedStatement(sql: """
+                INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, error, account, originalTransactionId, plan, device,
+                                              pressedBy, offerId)
+                VALUES (?, ?, 'purchased', NULL, ?, NULL, ?, NULL, NULL, ?, NULL, ?)
+                """).execute(arguments: [id, productId, date.timeIntervalSince1970, account, device, offer.id])
+            let (original, told) = try Self.subscriptionCharged(db, id: id, account: account, productId: productId, terms: terms, offer: offer,
+                                                                 kind: .code, at: date)
+            if original != id {
+                try db.cachedStatement(sql: "UPDATE storeTransaction SET originalTransactionId = ? WHERE id = ?").execute(arguments: [original, id])
+            }
+            try Self.chargedOrder(db, id)
+            try enqueue(db, told)
+            return (try Self.transaction(db, id), told)
         }
     }
 
@@ -109,7 +150,8 @@ extension StoreDatabase {
     /// resumes or upgrades the account's chain in the group, inside the caller's database transaction. Answers what
     /// the transaction became and what Apple tells the app's server.
     static func subscriptionCharged(_ db: Database, id: String, account: String, productId: String, terms: SubscriptionTerms,
-                                    offer: SubscriptionOffer? = nil, at date: Date) throws -> (original: String, StoreNotification) {
+                                    offer: SubscriptionOffer? = nil, kind: TransactionDetails.Offer = .promotional,
+                                    at date: Date) throws -> (original: String, StoreNotification) {
         let existing = try subscription(db, account: account, group: terms.group)
         var latest: (start: Date, details: TransactionDetails)?
         if let current = existing, !current.isOver {
@@ -118,7 +160,7 @@ extension StoreDatabase {
             latest = (start, try Self.details(db, current.latestTransactionId))
         }
         let charge = SubscriptionCharge(existing: existing, latest: latest, id: id, account: account, productId: productId, terms: terms,
-                                        offer: offer, webOrder: try nextWebOrder(db), at: date)
+                                        offer: offer, kind: kind, webOrder: try nextWebOrder(db), at: date)
         if let ended = charge.endedLatest, let current = existing { try setDetails(db, current.latestTransactionId, ended) }
         try setDetails(db, id, charge.details)
         try charge.chain.insert(db, onConflict: .replace)

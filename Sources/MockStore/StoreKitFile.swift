@@ -261,7 +261,7 @@ extension StoreKitFile.Entry {
             notes.append("no recurringSubscriptionPeriod; monthly")
         }
         var offers: [SubscriptionTerms.ListedOffer] = []
-        var promotional: [SubscriptionOffer] = []
+        var promotional: [SubscriptionOffer] = [], codes: [SubscriptionOffer] = []
         for (kind, list) in [(SubscriptionTerms.ListedOffer.Kind.promotional, adHocOffers), (.code, codeOffers), (.winback, winbackOffers)] {
             for (i, offer) in (list ?? []).enumerated() {
                 let id = offer.offerID ?? offer.referenceName ?? offer.internalID ?? "?"
@@ -271,11 +271,14 @@ extension StoreKitFile.Entry {
                     if let text = offer.subscriptionPeriod { _ = try CatalogFile.Entry.Terms.period(text, at: "\(place).subscriptionPeriod") }
                     offers.append(.init(kind: kind, id: id, mode: offer.paymentMode.map { modes[$0]?.rawValue ?? $0 }, period: offer.subscriptionPeriod,
                                         periods: periods))
-                    if kind == .promotional {
-                        if let offerId = offer.offerID, !offerId.isEmpty, let mode = offer.paymentMode.flatMap({ modes[$0] }),
+                    if kind != .winback {
+                        // A code offer's code is its offerID, else its reference name (Xcode's files often have no offerID).
+                        let offerId = offer.offerID ?? (kind == .code ? offer.referenceName : nil)
+                        if let offerId, !offerId.isEmpty, let mode = offer.paymentMode.flatMap({ modes[$0] }),
                            let period = try offer.subscriptionPeriod.map({ try CatalogFile.Entry.Terms.period($0, at: "\(place).subscriptionPeriod") }) {
                             let price = try offer.displayPrice.map { Localized(try prices.checked($0, at: "\(place).displayPrice")) }
-                            promotional.append(SubscriptionOffer(id: offerId, terms: IntroOffer(mode: mode, period: period, periods: periods ?? 1, price: price)))
+                            let sold = SubscriptionOffer(id: offerId, terms: IntroOffer(mode: mode, period: period, periods: periods ?? 1, price: price))
+                            if kind == .promotional { promotional.append(sold) } else { codes.append(sold) }
                         } else {
                             notes.append("\(place): no offerID, or payment mode \"\(offer.paymentMode ?? "")\" or period \"\(offer.subscriptionPeriod ?? "")\" not understood; the offer \"\(id)\" is listed, not sold")
                         }
@@ -284,11 +287,12 @@ extension StoreKitFile.Entry {
                     notes.append("\(problem.location): \(problem.message); the offer \"\(id)\" is not listed")
                 }
             }
-            if let list, !list.isEmpty, kind != .promotional {
-                notes.append("\(list.count) \(kind.rawValue) offer(s) listed; iapsim does not sell \(kind == .code ? "offer codes" : "win-back offers") yet")
+            if let list, !list.isEmpty, kind == .winback {
+                notes.append("\(list.count) \(kind.rawValue) offer(s) listed; iapsim does not sell win-back offers yet")
             }
         }
-        return SubscriptionTerms(group: group, level: level ?? 1, period: period, introOffer: intro, offers: offers, promotionalOffers: promotional)
+        return SubscriptionTerms(group: group, level: level ?? 1, period: period, introOffer: intro, offers: offers, promotionalOffers: promotional,
+                                 codeOffers: codes)
     }
 }
 

@@ -122,9 +122,11 @@ struct SubscriptionCharge: Equatable {
     /// `existing`: the account's chain in the group; `latest`: when its latest charge started and its fields, for an
     /// upgrade. `id` is the new charge and `webOrder` its web order line item.
     /// `offer`: the promotional offer the payment was signed for (judged when it was added: the account subscribes or
-    /// subscribed to the group), which prices this charge and, paid as you go, the renewals after it.
+    /// subscribed to the group), or the offer code's offer (`kind` `.code`), which prices this charge and, paid as you
+    /// go, the renewals after it. A code's charge is told as OFFER_REDEEMED.
     init(existing: SubscriptionRecord?, latest: (start: Date, details: TransactionDetails)?, id: String, account: String,
-         productId: String, terms: SubscriptionTerms, offer: SubscriptionOffer? = nil, webOrder: String, at date: Date) {
+         productId: String, terms: SubscriptionTerms, offer: SubscriptionOffer? = nil, kind offerKind: TransactionDetails.Offer = .promotional,
+         webOrder: String, at date: Date) {
         details = TransactionDetails(webOrderLineItemId: webOrder)
         let promotional = offer.map { $0.terms }
         let kind: StoreNotification.Kind, subtype: StoreNotification.Subtype
@@ -145,7 +147,7 @@ struct SubscriptionCharge: Equatable {
             current.latestTransactionId = id
             current.introLeft = promotional?.periodsAfterFirstCharge ?? 0
             current.offerId = offer?.id
-            if let offer { (details.offer, details.offerId) = (.promotional, offer.id) }
+            if let offer { (details.offer, details.offerId) = (offerKind, offer.id) }
             current.endRetry()
             current.dueAt = expires
             chain = current
@@ -159,25 +161,27 @@ struct SubscriptionCharge: Equatable {
                                        productId: productId, expiresAt: expires, latestTransactionId: id,
                                        introLeft: promotional?.periodsAfterFirstCharge ?? 0)
             chain.offerId = offer?.id
-            if let offer { (details.offer, details.offerId) = (.promotional, offer.id) }
+            if let offer { (details.offer, details.offerId) = (offerKind, offer.id) }
             (kind, subtype) = (.subscribed, .resubscribe)
         } else {
-            // A first subscription in the group: the intro offer, if the product has one, is the account's once.
-            let offer = terms.introOffer
-            switch offer?.mode {
-            case .freeTrial?: details.offer = .trial
-            case .payAsYouGo?, .payUpFront?: details.offer = .intro
-            case nil: break
+            // A first subscription in the group: the intro offer, if the product has one, is the account's once; an offer
+            // code's offer takes its place.
+            let intro = promotional ?? terms.introOffer
+            switch (offer, intro?.mode) {
+            case (_?, _): (details.offer, details.offerId) = (offerKind, offer?.id)
+            case (nil, .freeTrial?): details.offer = .trial
+            case (nil, .payAsYouGo?), (nil, .payUpFront?): details.offer = .intro
+            case (nil, nil): break
             }
-            let count = offer?.mode == .payUpFront ? offer?.periods ?? 1 : 1
-            let expires = offer.map { $0.period.end(from: date, count: count) } ?? terms.period.end(from: date)
+            let expires = intro.map { $0.period.end(from: date, count: $0.chargedPeriods) } ?? terms.period.end(from: date)
             details.expiresDate = expires
             chain = SubscriptionRecord(originalTransactionId: id, account: account, group: terms.group, productId: productId,
-                                       expiresAt: expires, latestTransactionId: id,
-                                       introLeft: offer?.mode == .payAsYouGo ? (offer?.periods ?? 1) - 1 : 0)
+                                       expiresAt: expires, latestTransactionId: id, introLeft: intro?.periodsAfterFirstCharge ?? 0)
+            chain.offerId = offer?.id
             (kind, subtype) = (.subscribed, .initialBuy)
         }
-        news = chain.notification(kind, subtype, transaction: id, at: date)
+        news = chain.notification(offer != nil && offerKind == .code && kind == .subscribed ? .offerRedeemed : kind, subtype,
+                                  transaction: id, at: date)
     }
 }
 
@@ -331,10 +335,12 @@ extension SubscriptionRecord {
         let renewed = terms[renewsAs] != nil ? renewsAs : productId
         let start = recovered ? at : expiresAt
         var details = TransactionDetails(webOrderLineItemId: try webOrder())
+        // The offer the coming periods are priced at: a promotional offer's or an offer code's, else the intro offer's.
         let promotional = offerId.flatMap { product.promotionalOffer($0) }
-        if introLeft > 0, let offer = promotional?.terms ?? (offerId == nil ? product.introOffer : nil) {
-            details.offer = promotional == nil ? .intro : .promotional
-            details.offerId = promotional?.id
+        let named = promotional ?? offerId.flatMap { id in product.codeOffers.first { $0.id == id } }
+        if introLeft > 0, let offer = named?.terms ?? (offerId == nil ? product.introOffer : nil) {
+            details.offer = named == nil ? .intro : promotional != nil ? .promotional : .code
+            details.offerId = named?.id
             details.expiresDate = offer.period.end(from: start, count: offer.chargedPeriods)
             chain.introLeft -= 1
         } else {

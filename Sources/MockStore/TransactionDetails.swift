@@ -10,6 +10,8 @@ public struct TransactionDetails: Sendable, Equatable {
         case intro
         /// A promotional offer (`promotional_offer_id` names it; offerType 2 in a signed transaction)
         case promotional
+        /// An offer code's offer (`offer_code_ref_name`; offerType 3)
+        case code
     }
 
     public var expiresDate: Date?

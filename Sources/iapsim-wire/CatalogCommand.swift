@@ -84,8 +84,8 @@ struct CatalogListing: Encodable {
                 offers.append(Offer(type: "introductory", id: nil, mode: intro.mode.rawValue, period: intro.period.description,
                                     periods: intro.periods, price: intro.price?[.en]))
             }
-            // The promotional offers iapsim sells, with their terms; then what is only listed (offer codes, win-back).
-            let sold = [("promotional", terms?.promotionalOffers ?? [])]
+            // The promotional and code offers iapsim sells, with their terms; then what is only listed (win-back).
+            let sold = [("promotional", terms?.promotionalOffers ?? []), ("code", terms?.codeOffers ?? [])]
             for (type, list) in sold {
                 for offer in list {
                     offers.append(Offer(type: type, id: offer.id, mode: offer.terms.mode.rawValue, period: offer.terms.period.description,

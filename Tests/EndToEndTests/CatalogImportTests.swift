@@ -55,7 +55,7 @@ struct CatalogImportTests {
         #expect(list.product("org.fixture.fuel87")?.price == "$0.99")
     }
 
-    @Test("format 2: groups, levels, periods, every intro offer mode, a promotional offer sold at its terms, code offers listed with a warning")
+    @Test("format 2: groups, levels, periods, every intro offer mode, a promotional offer and a code offer sold at their terms, the code its reference name")
     func formatTwo() async throws {
         let list = try #require(try await catalog("v2-offers.storekit").listing)
         let monthly = try #require(list.product("org.fixture.pro.monthly"))
@@ -70,8 +70,9 @@ struct CatalogImportTests {
         // A family-shareable non-consumable is shared with the buyer's family (A4): honoured, so not named.
         #expect(!list.warnings.contains { $0.contains("familyShareable") })
         #expect(list.product("org.fixture.noads")?.familyShareable == true && monthly.familyShareable == nil)
-        #expect(!list.warnings.contains { $0.contains("promotional offer") })
-        #expect(list.warnings.contains { $0.contains("code offer") })
+        let code = try #require(monthly.offers?[2])
+        #expect(code.id == "Press codes" && code.mode == "free-trial" && code.period == "P1M")
+        #expect(!list.warnings.contains { $0.contains("promotional offer") || $0.contains("code offer") })
     }
 
     @Test("format 3: the storefront's currency (₩1,500), the settings that arm faults and set the clock, and those that cannot, named")
@@ -121,7 +122,9 @@ struct CatalogImportTests {
         "entry.introductoryOffer.internalID", "entry.introductoryOffer.numberOfPeriods", "entry.introductoryOffer.paymentMode",
         "entry.introductoryOffer.subscriptionPeriod", "entry.familyShareable", "entry.adHocOffers", "entry.adHocOffers[].internalID", "entry.adHocOffers[].offerID",
         "entry.adHocOffers[].referenceName", "entry.adHocOffers[].paymentMode", "entry.adHocOffers[].subscriptionPeriod",
-        "entry.adHocOffers[].numberOfPeriods", "entry.adHocOffers[].displayPrice",
+        "entry.adHocOffers[].numberOfPeriods", "entry.adHocOffers[].displayPrice", "entry.codeOffers", "entry.codeOffers[].internalID",
+        "entry.codeOffers[].offerID", "entry.codeOffers[].referenceName", "entry.codeOffers[].paymentMode", "entry.codeOffers[].subscriptionPeriod",
+        "entry.codeOffers[].numberOfPeriods", "entry.codeOffers[].displayPrice",
         "settings._storefront", "settings._locale", "settings._timeRate", "settings._askToBuyEnabled", "settings._failTransactionsEnabled",
         "settings._interruptedPurchasesEnabled", "settings._billingIssuesEnabled", "settings._renewalBillingIssuesEnabled",
         "settings._billingGracePeriodEnabled", "settings._storeKitErrors", "settings._storeKitErrors[].name", "settings._storeKitErrors[].enabled",
@@ -133,7 +136,7 @@ struct CatalogImportTests {
     private static let namedAs = [
         "familyShareable": "familyShareable: Family Sharing is simulated for non-consumables only",
         "subscriptionOffersKeyPair": "subscriptionOffersKeyPair: no id, or its privateKey is not a P-256 key",
-        "codeOffers": "code offer(s) listed", "winbackOffers": "winback offer(s) listed", "_disableDialogs": "settings._disableDialogs:",
+        "winbackOffers": "winback offer(s) listed", "_disableDialogs": "settings._disableDialogs:",
     ]
 
     @Test("format 6 with every key of Xcode's format (and some of a newer one): each key iapsim does not use is named in a warning at its place")

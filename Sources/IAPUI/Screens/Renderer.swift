@@ -53,6 +53,7 @@ public enum Renderer {
                 view.compensateConfirm(orderId: orderId, transactionId: transactionId).draw(in: layout.middle, on: &grid)
             }
         case let .explain(id, _): view.explanation(stateId: id)?.draw(in: layout.middle, on: &grid)
+        case let .redeemCode(text): view.redeemSheet(text).draw(in: layout.middle, on: &grid)
         case .faultPanel, .scenarios, .stateCatalog, .subscriptions, .panel: view.listPanel?.draw(in: layout.middle, on: &grid)
         case nil: break
         }

@@ -30,6 +30,11 @@ extension StateView {
                     answers: "\(Text.yesCompensate(lang))   \(Text.noStay(lang))", covering: (width: 60, height: 3), theme: theme)
     }
 
+    /// StoreKit's offer code redemption sheet: the code typed so far.
+    func redeemSheet(_ text: String) -> LoginBox {
+        LoginBox(prompt: Text.offerCodePrompt(lang), text: text, hint: Text.offerCodeHint(lang), theme: theme)
+    }
+
     /// Every binding of the keymap, under the section of where it works.
     func help(page: Int) -> HelpOverlay {
         let sections = HelpSection.allCases.map { section in

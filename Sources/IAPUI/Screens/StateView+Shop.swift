@@ -79,7 +79,10 @@ extension StateView {
     }
 
     private func detailLines(_ hud: HUD) -> [String] {
-        // A restore of the whole account names no one product.
+        // A restore of the whole account names no one product; nor does an offer code the App Store refused.
+        if hud.productId == nil, hud.error == .invalidOfferCode || hud.error == .offerCodeUsed {
+            return [hud.error == .invalidOfferCode ? Text.offerCodeInvalid(lang) : Text.offerCodeUsed(lang)]
+        }
         guard hud.productId != nil else { return [] }
         // A restore costs nothing: the product without a price.
         var lines = [hud.kind.isFreeSheet || hud.kind == .restored ? productTitle(hud.productId) : productLine(hud.productId)]
