@@ -51,6 +51,12 @@ extension StoreDatabase {
             ALTER TABLE storeTransaction ADD COLUMN offerId TEXT;
             ALTER TABLE subscription ADD COLUMN offerId TEXT;
             CREATE TABLE offerNonce (nonce TEXT PRIMARY KEY, usedAt DOUBLE NOT NULL);
+            """)
+    }
+
+    /// Each offer an Apple ID redeemed a code of: once per offer.
+    static func offerCodeMigration(_ db: Database) throws {
+        try db.execute(sql: """
             CREATE TABLE offerCodeRedemption (account TEXT NOT NULL, offerId TEXT NOT NULL, productId TEXT NOT NULL, at DOUBLE NOT NULL,
                                               PRIMARY KEY (account, offerId));
             """)

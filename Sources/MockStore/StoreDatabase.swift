@@ -111,6 +111,7 @@ public final class StoreDatabase {
             ("v17-notification-detours", StoreDatabase.detourMigration),
             ("v18-price-increase", StoreDatabase.priceIncreaseMigration),
             ("v19-promotional-offers", StoreDatabase.promotionalOfferMigration),
+            ("v20-offer-codes", StoreDatabase.offerCodeMigration),
         ])
         appleId = try queue.inDatabase { db in try Self.signedIn(db, device: device) }
     }
