@@ -311,13 +311,13 @@ struct WidgetTests {
             " │ a3 does A 3                                                                │ ",
             " │                                      C                                     │ ",
             " │                                      c1 does C 1                           │ ",
-            " │ Esc closes                                                                 │ ",
-            " └────────────────────────────────────────────────────────────────────────────┘ ",
+            " │                                                                            │ ",
+            " └ Esc closes ────────────────────────────────────────────────────────────────┘ ",
             "                                                                                ",
         ])
         #expect(grid(help, 80, 10)[3, 1].style == theme.heading && grid(help, 80, 10)[3, 2].style == theme.hintKey)
         // Too short for one page: columns as tall as the screen allows, a section longer than that under its heading
-        // again, and the footer counting the pages.
+        // again, and the footer, in the frame's bottom edge, counting the pages.
         let short = HelpOverlay(title: "Keys", sections: [Self.section("A", 5), Self.section("B", 2)], page: 1, close: "Esc closes",
                                 turn: "PgDn more", theme: theme)
         #expect(HelpOverlay.columns(short.sections, lines: 4, whole: true).map(\.count) == [4, 3, 3])
@@ -327,29 +327,28 @@ struct WidgetTests {
             [.heading("A"), .key("a1", help: "does A 1"), .heading("B"), .key("b1", help: "does B 1")],
             [.heading("B"), .key("b2", help: "does B 2"), .key("b3", help: "does B 3")],
         ])
-        #expect(short.layout(in: Rect(width: 50, height: 7)).pages == 3)
+        #expect(short.layout(in: Rect(width: 50, height: 7)).pages == 2)
         #expect(short.rendered(width: 50, height: 7).lines == [
             " ┌─ Keys ───────────────────────────────────────┐ ",
             " │ A                                            │ ",
-            " │ a4 does A 4                                  │ ",
             " │ a5 does A 5                                  │ ",
-            " │                                              │ ",
-            " │ Esc closes · PgDn more (2/3)                 │ ",
-            " └──────────────────────────────────────────────┘ ",
+            " │ B                                            │ ",
+            " │ b1 does B 1                                  │ ",
+            " │ b2 does B 2                                  │ ",
+            " └ Esc closes · PgDn more (2/2) ────────────────┘ ",
         ])
         // Counted round: the page before the first is the last.
         var last = short
         last.page = -1
-        #expect(last.rendered(width: 50, height: 7).text.contains("(3/3)"))
+        #expect(last.rendered(width: 50, height: 7).text.contains("(2/2)"))
     }
 
     private func grid(_ widget: some Widget, _ width: Int, _ height: Int) -> ScreenGrid {
         widget.rendered(width: width, height: height)
     }
 
-    // The page is full since `p` (agree to a price increase) took its last line: the next key needs a second page, or a
-    // shorter keymap.
-    @Test("at 80×24 the whole keymap fits one page, in both languages; many more keys spill onto a second")
+    // The footer sits in the frame's bottom edge, which left room for one more key after `o` and `p` took the last lines.
+    @Test("at 80×24 the whole keymap fits one page with room for one more key, in both languages; many more keys spill onto a second")
     func helpRoomForMore() {
         for lang in Language.allCases {
             var state = AppState(lang: lang)
@@ -357,6 +356,9 @@ struct WidgetTests {
             var help = StateView(state: state, theme: theme).help(page: 0)
             let middle = Rect(width: 80, height: 22)
             #expect(help.layout(in: middle).pages == 1)
+            var oneMore = help
+            oneMore.sections[1].keys.append(("x", "one more key"))
+            #expect(oneMore.layout(in: middle).pages == 1, "room for the next key")
             help.sections[0].keys += (1...20).map { ("\($0)", "many more") }
             #expect(help.layout(in: middle).pages == 2)
         }

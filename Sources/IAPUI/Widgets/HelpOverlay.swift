@@ -38,8 +38,8 @@ struct HelpOverlay: Widget {
     func layout(in area: Rect) -> Layout {
         let width = min(area.width - 6, Self.maximumWidth)
         let perPage = width >= 2 * Self.columnWidth ? 2 : 1
-        // The frame and the footer take three lines; a section's heading and one key, at least, must fit.
-        let room = max(area.height - 3, 2)
+        // The frame takes two lines (the footer sits in its bottom edge); a section's heading and one key, at least, must fit.
+        let room = max(area.height - 2, 2)
         let total = sections.reduce(0) { $0 + 1 + $1.keys.count }
         // On one page if at all possible, in the shortest columns that hold everything: with a blank line between
         // sections and each section whole, else without the blank lines, else with sections continued from one column
@@ -80,9 +80,9 @@ struct HelpOverlay: Widget {
     func draw(in area: Rect, on grid: inout ScreenGrid) {
         let layout = layout(in: area)
         let pages = layout.pages, shown = (page % pages + pages) % pages
-        // A blank line above the footer when the screen has one to spare.
-        let gap = layout.lines + 5 <= area.height ? 1 : 0
-        let inner = Box(title: title, theme: theme).draw(aroundWidth: layout.width, height: layout.lines + gap + 1, centredIn: area, on: &grid)
+        // A blank line above the bottom edge when the screen has one to spare.
+        let gap = layout.lines + 4 <= area.height ? 1 : 0
+        let inner = Box(title: title, theme: theme).draw(aroundWidth: layout.width, height: layout.lines + gap, centredIn: area, on: &grid)
         let columnWidth = layout.width / layout.columnsPerPage
         let keyWidth = (sections.flatMap { $0.keys.map { displayWidth($0.key) } }.max() ?? 5) + 1
         let first = shown * layout.columnsPerPage
@@ -101,6 +101,7 @@ struct HelpOverlay: Widget {
             }
         }
         let footer = pages > 1 ? "\(close) · \(turn) (\(shown + 1)/\(pages))" : close
-        grid.put(footer, x: inner.x, y: inner.maxY - 1, style: theme.dimmed, limit: layout.width)
+        // In the frame's bottom edge, as the title is in its top one: every line inside is the keys'.
+        grid.put(" \(footer) ", x: inner.x - 1, y: inner.maxY, style: theme.dimmed, limit: layout.width + 2)
     }
 }
