@@ -131,6 +131,12 @@ final class Harness {
     /// Every subscription chain, of every Apple ID.
     func chains() throws -> [SubscriptionSnapshot] { try storeReader!.queue.inDatabase(StoreDatabase.subscriptionSnapshots) }
     func clientOrders() throws -> [PendingOrder] { try parties.vault.allOrders() }
+    /// What the store told the app's server, oldest first, as TYPE or TYPE/SUBTYPE.
+    func notificationKinds() throws -> [String] {
+        try parties.store.database.recentNotifications(limit: 100).reversed().map {
+            $0.notification.kind.rawValue + ($0.notification.subtype.map { "/" + $0.rawValue } ?? "")
+        }
+    }
     /// How many transactions the store holds unfinished in a device's queue.
     func unfinishedInStore(on device: String) throws -> Int {
         try storeReader!.queue.inDatabase { db in

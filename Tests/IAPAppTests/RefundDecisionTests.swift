@@ -11,11 +11,6 @@ import Testing
 struct RefundDecisionTests {
     static let monthly = "com.iapsim.vip.monthly", coins = "com.iapsim.coins.60"
 
-    private func told(_ app: Harness) throws -> [String] {
-        try app.parties.store.database.recentNotifications(limit: 100).reversed().map {
-            $0.notification.kind.rawValue + ($0.notification.subtype.map { "/" + $0.rawValue } ?? "")
-        }
-    }
 
     @Test("a consumable's refund declined: Apple asks about it first, the coins stay, the charge is not cancelled")
     func declinedConsumable() throws {
@@ -26,7 +21,7 @@ struct RefundDecisionTests {
         #expect(balance > 0)
         let charge = try #require(try app.storeRecords().first { $0.transaction.productId == Self.coins })
         #expect(app.parties.store.declineRefund(account: "alice") == charge.transaction.id)
-        #expect(try told(app) == ["ONE_TIME_CHARGE", "CONSUMPTION_REQUEST", "REFUND_DECLINED"])
+        #expect(try app.notificationKinds() == ["ONE_TIME_CHARGE", "CONSUMPTION_REQUEST", "REFUND_DECLINED"])
         #expect(try app.parties.backend.accountNow(user: "alice").coins == balance)
         #expect(try app.storeDetails([charge.transaction.id])[charge.transaction.id]?.cancellationDate == nil)
         // Declined is not refunded: a refund can still be granted after it, and there is nothing to reverse.
@@ -50,7 +45,7 @@ struct RefundDecisionTests {
         #expect(app.parties.store.declineRefund(account: "alice") == nil)
         app.advance(60)
         #expect(app.parties.store.reverseRefund(account: "alice") != nil)
-        #expect(try told(app).suffix(2) == ["REFUND", "REFUND_REVERSED"])
+        #expect(try app.notificationKinds().suffix(2) == ["REFUND", "REFUND_REVERSED"])
         #expect(status()?.state == running)
         #expect(status()?.date == expires)
         #expect(try app.parties.backend.accountNow(user: "alice").owned.contains(Self.monthly))

@@ -10,11 +10,6 @@ import Testing
 struct StoreOutboxTests {
     static let monthly = "com.iapsim.vip.monthly", coins = "com.iapsim.coins.60"
 
-    private func kinds(_ app: Harness) throws -> [String] {
-        try app.parties.store.database.recentNotifications(limit: 100).reversed().map {
-            $0.notification.kind.rawValue + ($0.notification.subtype.map { "/" + $0.rawValue } ?? "")
-        }
-    }
 
     @Test("a purchase, a subscription, its renewal and a consumable's refund each leave their notification, in order")
     func everyEventIsWritten() throws {
@@ -26,7 +21,7 @@ struct StoreOutboxTests {
         app.advance(due.timeIntervalSince(app.timers.now) + 5)
         let coins = try #require(try app.storeRecords().first { $0.transaction.productId == Self.coins })
         #expect(app.parties.store.refund(transactionId: coins.transaction.id) == coins.transaction.id)
-        #expect(try kinds(app) == ["ONE_TIME_CHARGE", "SUBSCRIBED/INITIAL_BUY", "DID_RENEW", "CONSUMPTION_REQUEST", "REFUND"])
+        #expect(try app.notificationKinds() == ["ONE_TIME_CHARGE", "SUBSCRIBED/INITIAL_BUY", "DID_RENEW", "CONSUMPTION_REQUEST", "REFUND"])
         let entries = try app.parties.store.database.recentNotifications(limit: 100)
         #expect(Set(entries.map(\.notification.uuid)).count == entries.count)
         // No --notify: kept for the record, never sent later.

@@ -122,3 +122,23 @@ def apple_error(call, *arguments):
     except APIException as refusal:
         return refusal.http_status_code, refusal.raw_api_error
     raise AssertionError(f"{call.__name__}{arguments} was not refused")
+
+
+def live_app(test, root, width, *arguments):
+    """The real app in a tmux of its own, `width` columns wide, killed when `test` ends; answers (tmux, wait_for)."""
+    sock = os.path.join(root, "tmux.sock")
+    tmux = lambda *args: subprocess.run(["tmux", "-S", sock, "-f", "/dev/null", *args], capture_output=True, text=True)
+    test.addCleanup(tmux, "kill-server")
+    tmux("new-session", "-d", "-x", str(width), "-y", "30", "-e", "LANG=C.UTF-8", "-e", "TERM=xterm-256color",
+         "exec " + " ".join([BINARY, *arguments]))
+
+    def wait_for(text, seconds=20):
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            screen = tmux("capture-pane", "-p").stdout
+            if text in screen:
+                return screen
+            time.sleep(0.05)
+        test.fail(f"never saw {text!r}:\n{tmux('capture-pane', '-p').stdout}")
+
+    return tmux, wait_for

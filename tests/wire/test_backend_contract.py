@@ -4,7 +4,6 @@ import json
 import os
 import shutil
 import socket
-import subprocess
 import tempfile
 import time
 import unittest
@@ -16,7 +15,7 @@ import yaml
 from openapi_spec_validator import validate
 
 import team_server
-from iapsim_wire import BINARY, DataDirectory, Server, purchases, run
+from iapsim_wire import DataDirectory, Server, live_app, purchases, run
 
 CONTRACT = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "backend-contract.yaml")
 with open(CONTRACT) as f:
@@ -176,20 +175,8 @@ class AppWithTeamBackend(unittest.TestCase):
                                  os.path.join(root, "team.sqlite"))
         self.addCleanup(team.server_close)
         self.addCleanup(team.shutdown)
-        sock = os.path.join(root, "tmux.sock")
-        tmux = lambda *args: subprocess.run(["tmux", "-S", sock, "-f", "/dev/null", *args], capture_output=True, text=True)
-        self.addCleanup(tmux, "kill-server")
-        tmux("new-session", "-d", "-x", "110", "-y", "30", "-e", "LANG=C.UTF-8", "-e", "TERM=xterm-256color",
-             f"exec {BINARY} --data-dir {data} --user alice --serve {serve_port} --backend http://127.0.0.1:{team_port}")
-
-        def wait_for(text, seconds=20):
-            deadline = time.monotonic() + seconds
-            while time.monotonic() < deadline:
-                screen = tmux("capture-pane", "-p").stdout
-                if text in screen:
-                    return screen
-                time.sleep(0.05)
-            self.fail(f"never saw {text!r}:\n{tmux('capture-pane', '-p').stdout}")
+        tmux, wait_for = live_app(self, root, 110, "--data-dir", data, "--user", "alice", "--serve", str(serve_port),
+                                  "--backend", f"http://127.0.0.1:{team_port}")
 
         wait_for(f"serving 127.0.0.1:{serve_port}")
         wait_for("60 Coins")

@@ -5,7 +5,6 @@ import base64
 import json
 import os
 import shutil
-import subprocess
 import tempfile
 import time
 import unittest
@@ -15,7 +14,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
 import team_server
-from iapsim_wire import BINARY, run
+from iapsim_wire import live_app, run
 from test_backend_contract import free_port
 
 PRODUCT = "org.team.vip.monthly"
@@ -65,20 +64,8 @@ class PromotionalOfferSignedByApplesLibrary(unittest.TestCase):
                                  os.path.join(root, "team.sqlite"), offers=signer)
         self.addCleanup(team.server_close)
         self.addCleanup(team.shutdown)
-        sock = os.path.join(root, "tmux.sock")
-        tmux = lambda *args: subprocess.run(["tmux", "-S", sock, "-f", "/dev/null", *args], capture_output=True, text=True)
-        self.addCleanup(tmux, "kill-server")
-        tmux("new-session", "-d", "-x", "120", "-y", "30", "-e", "LANG=C.UTF-8", "-e", "TERM=xterm-256color",
-             f"exec {BINARY} --data-dir {data} --catalog {catalog} --user alice --serve {serve_port} --backend http://127.0.0.1:{team_port}")
-
-        def wait_for(text, seconds=20):
-            deadline = time.monotonic() + seconds
-            while time.monotonic() < deadline:
-                screen = tmux("capture-pane", "-p").stdout
-                if text in screen:
-                    return screen
-                time.sleep(0.05)
-            self.fail(f"never saw {text!r}:\n{tmux('capture-pane', '-p').stdout}")
+        tmux, wait_for = live_app(self, root, 120, "--data-dir", data, "--catalog", catalog, "--user", "alice", "--serve", str(serve_port),
+                                  "--backend", f"http://127.0.0.1:{team_port}")
 
         wait_for("VIP Monthly")
         tmux("send-keys", "o")
