@@ -24,11 +24,10 @@ public struct SupportCase: Sendable, Equatable {
         self.appleIdsPerUser = appleIdsPerUser
     }
 
-    /// Whom the records name: the order's owner; else the one app user whose orders the Apple ID paid for; else, where
-    /// every app user has an Apple ID of their own name, that name. Nil: the records name no one, and it waits.
+    /// Whom the records name: the order's owner; else, where every app user has an Apple ID of their own name, that
+    /// name. The Apple ID's other payments name no one: one Apple ID pays for every app user of a phone (A1), and one of
+    /// them may pay with it for the first time. Nil: the records name no one, and support asks the customer.
     public var payer: String? {
-        if let orderOwner { return orderOwner }
-        if appleIdOrderOwners.count == 1 { return appleIdOrderOwners[0] }
-        return appleIdsPerUser ? appleId : nil
+        orderOwner ?? (appleIdsPerUser ? appleId : nil)
     }
 }
