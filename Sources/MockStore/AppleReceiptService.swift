@@ -41,16 +41,14 @@ public final class AppleReceiptService: ReceiptVerifying {
 
     public func verify(_ request: VerifyReceiptRequest, at environment: AppleEnvironment) -> VerifyReceiptResponse {
         func status(_ status: Int) -> VerifyReceiptResponse { VerifyReceiptResponse(status: status, environment: environment.rawValue) }
-        var receipt: Receipt
+        let receipt: Receipt
         guard let sealer = sealer() else { return status(ReceiptStatus.internalDataAccess) }
         switch check(request.receiptData, with: sealer) {
+        case nil: return status(ReceiptStatus.internalDataAccess)
         case .malformed: return status(ReceiptStatus.malformed)
         case .notAuthenticated: return status(ReceiptStatus.notAuthenticated)
         case let .valid(valid): receipt = valid
         }
-        // Apple's records, not the receipt's fields, say which purchases came through Family Sharing.
-        guard let shared = try? database.familyShared(receipt.in_app.map(\.transaction_id)) else { return status(ReceiptStatus.internalDataAccess) }
-        receipt = receipt.owned(familyShared: shared)
         guard receipt.bundle_id == Receipt.bundleId else { return status(ReceiptStatus.notAuthenticated) }
         guard receipt.environment == environment.rawValue else {
             return status(environment == .production ? ReceiptStatus.sandboxReceiptInProduction : ReceiptStatus.productionReceiptInSandbox)
@@ -78,9 +76,16 @@ public final class AppleReceiptService: ReceiptVerifying {
         return response
     }
 
-    private func check(_ receipt: String, with sealer: ReceiptSealer) -> ReceiptCheck {
+    /// The receipt opened, with each entry's ownership as Apple's records say it (the signed payload has no such field;
+    /// a transaction's is written once, with it, so it holds for as long as the receipt is checked again). Nil: the
+    /// store's database could not be read.
+    private func check(_ receipt: String, with sealer: ReceiptSealer) -> ReceiptCheck? {
         if let lastCheck, lastCheck.receipt == receipt { return lastCheck.result }
-        let result = sealer.open(receipt)
+        var result = sealer.open(receipt)
+        if case let .valid(opened) = result {
+            guard let shared = try? database.familyShared(opened.in_app.map(\.transaction_id)) else { return nil }
+            result = .valid(opened.owned(familyShared: shared))
+        }
         lastCheck = (receipt, result)
         return result
     }
