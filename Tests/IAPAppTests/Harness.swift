@@ -114,14 +114,24 @@ final class Harness {
                 """)).map { ($0[0] as String, $0[1] as String) })
         }
     }
+    /// Each family member's own transaction for another Apple ID's purchase (A4): Apple's, charged nothing, and on no
+    /// device until the member restores it.
+    func familyCopies() throws -> Set<String> {
+        try storeReader!.queue.inDatabase { db in
+            Set(try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM storeTransaction WHERE sharedFrom IS NOT NULL AND originalTransactionId IS NULL")))
+        }
+    }
     /// What Apple charged for: every `purchased` transaction but a free one (S7), which names the purchase it repeats
-    /// (a non-consumable's first purchase) or repeats a charge's web order line item (the subscription's latest).
+    /// (a non-consumable's first purchase) or repeats a charge's web order line item (the subscription's latest), or is
+    /// a family member's copy of another Apple ID's purchase (A4).
     func charges() throws -> [StoreRecord] {
         let webOrders = try webOrders()
+        let familyCopies = try familyCopies()
         var seen: Set<String> = []
         return try storeRecords().sorted { $0.transaction.id.localizedStandardCompare($1.transaction.id) == .orderedAscending }.filter { record in
             guard let lineItem = webOrders[record.transaction.id] else {
                 return record.transaction.state == .purchased && record.transaction.originalTransactionId == nil
+                    && !familyCopies.contains(record.transaction.id)
             }
             return seen.insert(lineItem).inserted && record.transaction.state == .purchased
         }

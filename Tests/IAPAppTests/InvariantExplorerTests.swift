@@ -24,7 +24,9 @@ struct SplitMix64: RandomNumberGenerator {
 /// its failure), the app moved to the other device, and the app killed at any effect boundary or at any moment the
 /// store acts on its own. Subscriptions live through months: the clock skips to the store's next renewal, billing
 /// attempt or expiry (billing failing, renewals while the app was closed, the app killed at any step of a renewal),
-/// auto-renew is turned off and on in the `m` panel, Apple refunds, and plans change by buying another level. Then
+/// auto-renew is turned off and on in the `m` panel, Apple refunds, and plans change by buying another level. Half the
+/// schedules pay with two Apple IDs under a restore policy, and half of those make them a family that members leave
+/// again (what one buys of a family-shareable product the other owns, restores and loses). Then
 /// recovery: no faults, on each device each user logs in and answers Continue, and support
 /// assigns what no evidence could attribute, from Apple's records.
 /// Returns what broke, if anything (I1–I5, I7; who paid is the account Apple charged, which the client never sees).
@@ -40,6 +42,11 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
     // mid-flight, under one of the backend's restore policies (A1, A2). The other half: each app user's own Apple ID.
     let appleIds = Bool.random(using: &rng) ? ["sandbox-1", "sandbox-2"] : []
     let policy = [RestorePolicy.transfer, .keep, .share][Int.random(in: 0..<3, using: &rng)]
+    // Half of those with Family Sharing (A4): the two Apple IDs become a family and leave it again, mid-flight. Drawn from
+    // a generator of their own, so that every other draw, and so each seed's schedule around them, stays what it was.
+    var familyRng = SplitMix64(state: seed ^ 0xFA_417E)
+    let families = !appleIds.isEmpty && Bool.random(using: &familyRng)
+    var inFamily = false
     var log: [String] = []
     /// What each device's keychain has held: a device's orders are never another's.
     var everHeld: [String: Set<String>] = [:]
@@ -81,7 +88,7 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
     }
     if !appleIds.isEmpty {
         app.parties.backend.restorePolicy = policy
-        log.append("Apple IDs \(appleIds.joined(separator: ", ")), restore policy \(policy.rawValue)")
+        log.append("Apple IDs \(appleIds.joined(separator: ", ")), restore policy \(policy.rawValue)\(families ? ", Family Sharing" : "")")
         signInIfNone()
     }
 
@@ -122,9 +129,11 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
         everHeld[device, default: []].formUnion(held)
         // The badges show what the parties obey.
         if app.state.faults != app.parties.faults.armed { broken.append("the screen's faults are not the board's") }
-        // I4: a paid transaction is finished only after its credit (no rejection happens in these schedules).
+        // I4: a paid transaction is finished only after its credit (no rejection happens in these schedules). A family
+        // member's copy is finished by Apple, on no device: what is credited is the member's restore of it.
+        let familyCopies = try app.familyCopies()
         for (id, record) in store where record.finished && [.purchased, .restored].contains(record.transaction.state)
-            && !credited.contains(key(id, record.transaction.originalId)) {
+            && !credited.contains(key(id, record.transaction.originalId)) && !familyCopies.contains(id) {
             broken.append("I4: \(id) finished without a credit")
         }
         // I7: the backend grants a subscription only while the store's chain entitles the account to it: until its
@@ -175,7 +184,9 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
         switch roll {
         case 0..<20:
             // Often the product bought last: the same product by two users in overlapping windows.
-            let index = lastBought.flatMap { Bool.random(using: &rng) ? $0 : nil } ?? Int.random(in: 0..<shippedCatalog.count, using: &rng)
+            var index = lastBought.flatMap { Bool.random(using: &rng) ? $0 : nil } ?? Int.random(in: 0..<shippedCatalog.count, using: &rng)
+            // A family buys what it can share as often as the rest.
+            if families, let shareable = shippedCatalog.firstIndex(where: \.familyShareable), Bool.random(using: &familyRng) { index = shareable }
             lastBought = index
             log.append("buy \(index)")
             // As a person would: wait for the list, put an outcome away, then choose.
@@ -290,6 +301,29 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
             try relaunch(next, faults: sticky)
         }
         declines.armed = app.parties.faults.armed.value(.askToBuy) == "decline"
+        // The family organizer's Settings: the two Apple IDs form a family, or one of them leaves it (which revokes what
+        // either had through the other).
+        if families, Int.random(in: 0..<(inFamily ? 16 : 4), using: &familyRng) == 0 {
+            if inFamily {
+                let leaving = appleIds[Int.random(in: 0..<appleIds.count, using: &familyRng)]
+                log.append("\(leaving) leaves the family")
+                _ = app.parties.store.leaveFamily(leaving)
+            } else {
+                log.append("\(appleIds.joined(separator: " and ")) become a family")
+                _ = app.parties.store.joinFamily(appleIds)
+            }
+            inFamily.toggle()
+        } else if inFamily, Int.random(in: 0..<3, using: &familyRng) == 0 {
+            // A member looks for what the family shares: Restore Purchases, with the member's Apple ID signed in.
+            let member = appleIds[Int.random(in: 0..<appleIds.count, using: &familyRng)]
+            log.append("restore as \(member) (family)")
+            if app.state.device.appleId != member {
+                app.runtime.send(.intent(.signInAppleId(member)))
+                app.advance(0.5)
+            }
+            if app.state.hud?.kind.isWaiting == false { app.press(.escape) }
+            if app.state.user != nil { app.press(.char("R")) }
+        }
         try observe()
     }
 
@@ -369,12 +403,14 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
     }
 
     let records = try app.storeRecords()
+    let familyCopies = try app.familyCopies()
     let credits = try app.credits()
     let key = try creditKey()
     let revoked = try app.revokedCredits().map(\.credit)
     // A refunded payment was credited, then revoked: it counts as credited.
     let creditOf = Dictionary((credits + revoked).map { (key($0.transactionId, $0.transactionId), $0) }, uniquingKeysWith: { first, _ in first })
-    for record in records where [.purchased, .restored].contains(record.transaction.state) {
+    // A family member's copy is owed no credit of its own: the member's restore of it is (A4).
+    for record in records where [.purchased, .restored].contains(record.transaction.state) && !familyCopies.contains(record.transaction.id) {
         let id = record.transaction.id
         guard let credit = creditOf[key(id, record.transaction.originalId)] else {
             broken.append("I1: \(id) paid by \(record.account ?? "?"), never credited")
@@ -421,11 +457,21 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
     // refunded is owned no more, so buying it again is charged again.
     let owned = Set(shippedCatalog.filter(\.kind.isOwnedOnce).map(\.id))
     let ownedCharges = records.filter { $0.transaction.state == .purchased && $0.transaction.originalTransactionId == nil
-                                        && owned.contains($0.transaction.productId) }
+                                        && owned.contains($0.transaction.productId) && !familyCopies.contains($0.transaction.id) }
     let refunded = try app.storeDetails(ownedCharges.map(\.transaction.id)).filter { $0.value.cancellationDate != nil }
     let charges = Dictionary(grouping: ownedCharges.filter { refunded[$0.transaction.id] == nil },
                              by: { "\($0.account ?? "?") \($0.transaction.productId)" })
     for (key, list) in charges where list.count > 1 { broken.append("I7: \(key) charged \(list.count) times") }
+    // …nor charged while the Apple ID had it through its family (A4): a member's copy, until revoked, is owned.
+    let copies = records.filter { familyCopies.contains($0.transaction.id) }
+    let copyDetails = try app.storeDetails(copies.map(\.transaction.id))
+    for charge in ownedCharges {
+        let owning = copies.first {
+            $0.account == charge.account && $0.transaction.productId == charge.transaction.productId && $0.transaction.date <= charge.transaction.date
+                && (copyDetails[$0.transaction.id]?.cancellationDate.map { $0 > charge.transaction.date } ?? true)
+        }
+        if let owning { broken.append("I7: \(charge.account ?? "?") charged for \(charge.transaction.productId) (\(charge.transaction.id)) it owned through its family (\(owning.transaction.id))") }
+    }
     broken += try subscriptionInvariants(app, records, credited: credits + revoked)
     if app.state.hud?.kind.isWaiting == true { broken.append("stuck: the HUD still shows \(app.state.hud!.kind)") }
     for device in devices where try needsLaunch(device) {
