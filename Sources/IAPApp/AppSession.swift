@@ -218,15 +218,16 @@ public final class AppSession {
             view.creditTotal = page.total
         }
         if remoteBackend == nil {
-            // What support watches on the built-in backend: Apple retried, the clients' alarms, receipts replayed.
+            // What support watches on the built-in backend: first the payments `a` assigns, then Apple retried, the
+            // clients' alarms, receipts replayed and the restore policy's moves.
             let database = parties.backend.database
-            view.support = ((try? database.appleQueue(limit: rows)) ?? []).map { .retryingApple(transactionId: $0.transactionId, attempts: $0.attempts, status: $0.lastStatus) }
+            view.support = state.device.unclaimed.prefix(rows).compactMap {
+                    (try? SupportDesk.look(at: $0.id, store: parties.store.database, backend: database)).flatMap { $0 }.map(InspectorView.SupportLine.unclaimed)
+                }
+                + ((try? database.appleQueue(limit: rows)) ?? []).map { .retryingApple(transactionId: $0.transactionId, attempts: $0.attempts, status: $0.lastStatus) }
                 + ((try? database.clientAlarms(limit: rows)) ?? []).map { .clientAlarm(kind: $0.kind, user: $0.user, text: $0.text) }
                 + ((try? database.receiptReplays(limit: rows)) ?? []).map { .replay(transactionId: $0.transactionId, by: $0.user, first: $0.firstUser) }
                 + ((try? database.transfers(latest: rows)) ?? []).map { .moved(productId: $0.productId, from: $0.from, to: $0.to, policy: $0.policy) }
-                + state.device.unclaimed.prefix(rows).compactMap {
-                    (try? SupportDesk.look(at: $0.id, store: parties.store.database, backend: database)).flatMap { $0 }.map(InspectorView.SupportLine.unclaimed)
-                }
         }
         view.timeline = timeline.entries(state.lang)
         // Only with --notify: without it, nothing goes out and the built-in backend's hearing is told elsewhere.

@@ -16,19 +16,19 @@ extension StateView {
         }
         // Paid transactions no evidence ties to a buyer: support's to assign (I3).
         let unclaimed = state.unclaimed.map { ("\($0.id) \(Text.unclaimed(lang))", theme.bad) }
-        let backend = view.credits.map { ("\($0.transactionId) +\($0.coins)", theme.good) } + view.support.map { line -> (String, Style) in
+        let backend = view.credits.map { ("\($0.transactionId) +\($0.coins)", theme.good) } + view.support.flatMap { line -> [(String, Style)] in
             switch line {
-            case let .retryingApple(id, attempts, status): return ("\(id) \(Text.retryingApple(lang)) ×\(attempts) (\(status))", theme.waiting)
-            case let .clientAlarm(kind, user, text): return ("\(Text.clientAlarms(lang)) \(kind) \(user ?? "—"): \(text)", theme.bad)
-            case let .replay(id, by, first): return ("\(id) \(Text.replayed(lang)) \(by) (\(first))", theme.waiting)
+            case let .retryingApple(id, attempts, status): return [("\(id) \(Text.retryingApple(lang)) ×\(attempts) (\(status))", theme.waiting)]
+            case let .clientAlarm(kind, user, text): return [("\(Text.clientAlarms(lang)) \(kind) \(user ?? "—"): \(text)", theme.bad)]
+            case let .replay(id, by, first): return [("\(id) \(Text.replayed(lang)) \(by) (\(first))", theme.waiting)]
             case let .unclaimed(seen):
-                // Side by side, as the desk compares them: Apple's record, the app's order, the Apple ID's other orders.
+                // One under the other, as the desk compares them: Apple's record, the app's order, the Apple ID's other orders.
                 let order = seen.orderId.map { "\($0) \(seen.orderOwner ?? "?")" } ?? "∅"
                 let others = seen.appleIdOrderOwners.isEmpty ? "∅" : seen.appleIdOrderOwners.joined(separator: ", ")
-                return ("\(seen.transactionId) Apple ID \(seen.appleId ?? "?") · \(Text.orderOf(lang)) \(order) · \(Text.appleIdOrders(lang)) \(others)",
-                        theme.bad)
+                return [("\(seen.transactionId)", theme.bad), (" Apple ID \(seen.appleId ?? "?")", theme.bad),
+                        (" \(Text.orderOf(lang)) \(order)", theme.bad), (" \(Text.appleIdOrders(lang)) \(others)", theme.bad)]
             case let .moved(productId, from, to, policy):
-                return ("\(state.product(productId)?.title[lang] ?? productId) \(from) → \(to) (\(policy))", theme.waiting)
+                return [("\(state.product(productId)?.title[lang] ?? productId) \(from) → \(to) (\(policy))", theme.waiting)]
             }
         }
         let backendColumn = if let elsewhere = view.creditsKeptAt {
