@@ -54,6 +54,9 @@ public final class AppSession {
     /// Whether a `--notify` server is to be sent what the store tells the app's server: set on every launch's store
     /// before it takes any step, so that what happens at launch goes out too.
     private let notifying: Bool
+    /// The Apple ID a device signs in as a new phone's owner would, when none is signed in there yet (A1): nil in the
+    /// tests, which sign in what they mean to.
+    private let firstAppleId: String?
     /// Does what only the program around the app can; every runtime of this session asks it.
     public weak var host: Host? {
         didSet { runtime.host = host }
@@ -69,9 +72,10 @@ public final class AppSession {
     private let remoteBackend: Backend?
 
     public init(directory: DataDirectory, catalog: [Product], options: AppState = AppState(), faults: ArmedFaults = [],
-                user: String? = nil, appleId: String? = nil, latency: Parties.Latency = Parties.Latency(),
+                user: String? = nil, appleId: String? = nil, firstAppleId: String? = nil, latency: Parties.Latency = Parties.Latency(),
                 clock: Clock = .virtual(start: AppSession.epoch), backend: Backend? = nil, notifying: Bool = false) throws {
         self.directory = directory
+        self.firstAppleId = firstAppleId
         remoteBackend = backend
         self.notifying = notifying
         _ = heapKept
@@ -80,16 +84,18 @@ public final class AppSession {
         self.latency = latency
         self.clock = clock
         (timers, parties, runtime) = try Self.boot(directory, catalog: catalog, clock: clock, options: options, faults: faults,
-                                                   latency: latency, backend: backend, notifying: notifying, appleId: appleId)
+                                                   latency: latency, backend: backend, notifying: notifying, appleId: appleId ?? firstAppleId,
+                                                   onlyIfNone: appleId == nil)
         start(user: user)
     }
 
     private static func boot(_ directory: DataDirectory, catalog: [Product], clock: Clock, options: AppState, faults: ArmedFaults,
-                             latency: Parties.Latency, backend: Backend?, notifying: Bool, appleId: String? = nil) throws -> (TimerQueue, Parties, AppRuntime) {
+                             latency: Parties.Latency, backend: Backend?, notifying: Bool, appleId: String? = nil,
+                             onlyIfNone: Bool = false) throws -> (TimerQueue, Parties, AppRuntime) {
         let timers = clock.timers
         let parties = try Parties.open(in: directory, catalog: catalog, scheduler: timers, latency: latency, faults: faults)
         // Signed in as Settings would have it before the app starts; a failure to write it is the store's alarm.
-        if let appleId { parties.store.signIn(appleId: appleId) }
+        if let appleId, try !onlyIfNone || parties.store.database.awaitsAppleId() { parties.store.signIn(appleId: appleId) }
         if let backend { parties.clientBackend = backend }
         parties.store.database.outbox.goesOut = notifying
         // The store's clock resumes where it was (a skip, a fast clock), never earlier.
@@ -131,7 +137,7 @@ public final class AppSession {
         timers.cancelAll()
         (timers, parties, runtime) = try Self.boot(directory, catalog: catalog, clock: clock.resumed(at: timers.now), options: options,
                                                    faults: faults ?? parties.faults.armed, latency: latency, backend: remoteBackend,
-                                                   notifying: notifying)
+                                                   notifying: notifying, appleId: firstAppleId, onlyIfNone: true)
         start(user: user)
     }
 

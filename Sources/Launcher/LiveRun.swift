@@ -90,7 +90,7 @@ extension LaunchSettings {
                 session = try setUpScenario(scenario, lang)
             } else {
                 session = try AppSession(directory: directory, catalog: products, options: options, faults: faults,
-                                         user: user, appleId: appleId, latency: latency, clock: .live(speed: speed), backend: remote,
+                                         user: user, appleId: appleId, firstAppleId: AppleID.testers[0], latency: latency, clock: .live(speed: speed), backend: remote,
                                          notifying: notify != nil)
             }
         } catch {

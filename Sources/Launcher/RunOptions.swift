@@ -8,8 +8,10 @@ public struct RunOptions: ParsableArguments {
     @Option(help: "Log in as this user at once.")
     public var user: String?
 
-    @Option(name: .customLong("apple-id"), help: ArgumentHelp("Sign this Apple ID (a sandbox tester) in on the device first: it pays for every app user who logs in there.",
-                                                               valueName: "name"))
+    @Option(name: .customLong("apple-id"), help: ArgumentHelp("""
+        Sign this Apple ID (a sandbox tester) in on the device first: it pays for every app user who logs in there \
+        (a new data directory's devices start with sandbox-1).
+        """, valueName: "name"))
     public var appleId: String?
 
     @Option(help: ArgumentHelp("Run on this device of the data directory (`phone`, the first, when left out).", valueName: "name"))

@@ -29,6 +29,18 @@ extension StoreDatabase {
         self.appleId = appleId
     }
 
+    /// Whether this device is as a new phone is before its owner signs in: no Apple ID signed in here, in data that is
+    /// not from before Apple IDs (transactions, and none ever signed in anywhere: there each app user keeps paying with
+    /// an Apple ID of their own name, so that nothing owned moves).
+    public func awaitsAppleId() throws -> Bool {
+        try queue.inDatabase { db in
+            guard try Self.signedIn(db, device: device) == nil else { return false }
+            return try Bool.fetchOne(db.cachedStatement(sql: """
+                SELECT EXISTS (SELECT 1 FROM signedInAppleId) OR NOT EXISTS (SELECT 1 FROM storeTransaction)
+                """)) ?? false
+        }
+    }
+
     /// The Apple ID an app user pays and restores with on this device: the signed-in one, else one of their own name.
     public func appleId(for user: String) -> String {
         appleId ?? user

@@ -31,9 +31,13 @@ struct RealBinaryTests {
         #expect(pending.isEmpty)
     }
 
-    @Test("log in, buy the first product, see the three HUD states, quit: one credit, finished, nothing pending")
+    @Test("on a new data folder the phone has Apple ID sandbox-1 signed in; log in, buy the first product, see the three HUD states, quit: one credit, finished, nothing pending")
     func buy() async throws {
-        try await settled(try await play("buy"), user: "alice")
+        let state = try await play("buy")
+        try await settled(state, user: "alice")
+        let appleIds = (state["store"] as? [String: Any])?["appleIds"] as? [String: Any]
+        #expect((appleIds?["sandbox-1"] as? [String: Any])?["signedInOn"] as? [String] == ["phone"])
+        #expect(((state["store"] as? [String: Any])?["transactions"] as? [[String: Any]])?.first?["account"] as? String == "sandbox-1")
     }
 
     @Test("buy with the backend down, kill -9 while pending, relaunch, Continue: one credit, nothing pending")
@@ -86,8 +90,10 @@ struct RealBinaryTests {
         let script = repositoryRoot.appendingPathComponent("Tests/EndToEndTests/drive.sh").path
         try #require(try await spawn(["bash", script, "inspector", builtBinary, work], output: work + "/drive.log") == 0,
                      "\((try? String(contentsOfFile: work + "/drive.log", encoding: .utf8)) ?? "")")
+        // A script's world is what it says: the Apple ID a new data folder's phone signs in at launch, it signs in itself.
         try """
             launch alice
+            apple-id sandbox-1
             wait until "60 Coins"
             press Enter
             wait until "Purchase complete"
@@ -115,7 +121,7 @@ struct RealBinaryTests {
         let credits = try #require((state["backend"] as? [String: Any])?["credits"] as? [[String: Any]])
         let users = try #require((state["client"] as? [String: Any])?["users"] as? [String: Any])
         #expect(store.map { $0["state"] as? String } == ["purchased", "restored", "restored"])
-        #expect(store.allSatisfy { $0["finished"] as? Bool == true && $0["account"] as? String == "alice" && $0["device"] as? String == "phone" })
+        #expect(store.allSatisfy { $0["finished"] as? Bool == true && $0["account"] as? String == "sandbox-1" && $0["device"] as? String == "phone" })
         let original = store.first?["transactionId"] as? String
         #expect(store.dropFirst().allSatisfy { $0["originalTransactionId"] as? String == original })
         #expect(credits.count == 1 && credits.first?["user"] as? String == "alice" && credits.first?["transactionId"] as? String == original)

@@ -78,6 +78,8 @@ case $scenario in
   buy)
     start
     wait_for "Log in as:"
+    # A new data folder's phone has an Apple ID signed in, as a new phone's owner does first.
+    wait_for "Apple ID sandbox-1"
     tmux_ send-keys alice Enter
     wait_for "60 Coins"
     wait_for "user alice · pending 0"

@@ -1,6 +1,8 @@
 import Foundation
 import GRDB
+import IAPApp
 import IAPCore
+import DataFiles
 @testable import MockStore
 import Testing
 
@@ -106,6 +108,27 @@ struct AppleIdTests {
         app.advance(0.1)
         #expect(app.state.device.appleId == "sandbox-3")
         #expect(app.screen().contains("sandbox-3"))
+    }
+
+    @Test("the app signs a new data folder's phone in as sandbox-1, and each new device of it; a folder from before Apple IDs stays per user")
+    func newFoldersHaveAnAppleId() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        app.buy(Self.noAds)
+        // alice's purchase, made before any Apple ID was signed in, keeps its per-user Apple ID: nothing owned moves.
+        #expect(try app.storeRecords().count == 1)
+        let before = try AppSession(directory: app.directory, catalog: shippedCatalog, user: "alice", firstAppleId: "sandbox-1")
+        #expect(before.parties.store.database.appleId == nil)
+        let scratch = Scratch()
+        let fresh = DataDirectory(path: scratch.directory.appendingPathComponent("data").path)
+        try FreshData.lay(in: fresh)
+        let session = try AppSession(directory: fresh, catalog: shippedCatalog, user: "alice", firstAppleId: "sandbox-1")
+        #expect(session.parties.store.database.appleId == "sandbox-1")
+        session.runtime.send(.intent(.signInAppleId("sandbox-2")))
+        try session.relaunch(user: "alice")
+        #expect(session.parties.store.database.appleId == "sandbox-2")  // what was signed in since stays
+        try session.move(to: "tablet", user: "bob")
+        #expect(session.parties.store.database.appleId == "sandbox-1")
     }
 
     @Test("a store file from before Apple IDs keeps who owns what: each app user's Apple ID is their own name")
