@@ -341,9 +341,15 @@ public final class MockPaymentQueue: PaymentQueue {
         if faults.fire(.observerLost) != nil { return }  // still unfinished: the app finds it when it looks again
         let deliveries = faults.fire(.duplicateCallback) != nil ? 2 : 1
         let delay = faults.fire(.observerDelayed).flatMap(Double.init) ?? 0
+        let appleId = database.appleId
         for _ in 0..<deliveries {
             if delay > 0 {
-                scheduler.after(delay) { [weak self] in self?.observer?([transaction]) }
+                // Late news of an Apple ID signed out meanwhile is not told: its transactions come back only while it is
+                // signed in (A1), and this one waits unfinished in the store until it is again.
+                scheduler.after(delay) { [weak self] in
+                    guard let self, self.database.appleId == appleId else { return }
+                    self.observer?([transaction])
+                }
             } else {
                 observer?([transaction])
             }

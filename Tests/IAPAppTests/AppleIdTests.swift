@@ -56,6 +56,30 @@ struct AppleIdTests {
         #expect(try app.unfinishedInStore(on: "phone") == 0)
     }
 
+    @Test("a callback the observer was late with waits for its Apple ID when another signed in meanwhile, then is credited to who pressed Buy")
+    func lateCallbackAfterAnotherAppleIdSignedIn() throws {
+        let app = try Harness(user: "bob")
+        signIn(app, "sandbox-1")
+        app.advance(0.5)
+        app.session.set(.observerDelayed, FaultArm(value: "2", once: true))
+        app.select(Self.noAds)
+        app.press(.enter)
+        app.advance(1.5)
+        let paid = try #require(try app.storeRecords().first { $0.transaction.state == .purchased })
+        #expect(paid.account == "sandbox-1")
+        signIn(app, "sandbox-2")
+        app.advance(5)
+        // The late news is of sandbox-1's payment: while sandbox-2 is signed in, the queue shows it to no one.
+        #expect(app.state.device.storeQueue[paid.transaction.id] == nil)
+        #expect(try app.clientOrders().isEmpty)
+        #expect(app.state.unclaimed.isEmpty)
+        #expect(try app.credits().isEmpty)
+        signIn(app, "sandbox-1")
+        app.advance(10)
+        #expect(try app.credits().map(\.user) == ["bob"])
+        #expect(try app.unfinishedInStore(on: "phone") == 0)
+    }
+
     @Test("Restore Purchases brings back what the signed-in Apple ID owns, whoever is logged in")
     func restoreIsTheAppleIds() throws {
         let app = try Harness.aliceBoughtThenBob(Self.noAds)
