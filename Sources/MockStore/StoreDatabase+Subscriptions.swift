@@ -184,7 +184,8 @@ extension StoreDatabase {
 
     /// A second purchase of the product the account is subscribed to (S7): a regular transaction that repeats the latest
     /// charge's fields (Apple re-delivers that charge, charging nothing), and auto-renew is back on, as Apple tells the
-    /// server.
+    /// server. A downgrade or crossgrade waiting for the renewal is taken back: the plan renews as it is, which Apple tells
+    /// as DID_CHANGE_RENEWAL_PREF without a subtype.
     /// With a promotional offer, the offer prices the renewals from the next one (Apple's rule for a current subscriber
     /// of the same product).
     static func subscriptionBoughtAgain(_ db: Database, id: String, original: String, offer: SubscriptionOffer? = nil,
@@ -194,6 +195,10 @@ extension StoreDatabase {
         if let offer {
             chain.startOfferAtRenewal(offer)
             try chain.insert(db, onConflict: .replace)
+        }
+        if let kept = chain.changingAtRenewal(to: chain.productId), chain.renewsAs != chain.productId {
+            try kept.insert(db, onConflict: .replace)
+            return kept.notification(.didChangeRenewalPref, at: date)
         }
         guard let renewing = chain.settingAutoRenew(true) else { return nil }
         try renewing.insert(db, onConflict: .replace)

@@ -11,6 +11,26 @@ struct StoreOutboxTests {
     static let monthly = "com.iapsim.vip.monthly", coins = "com.iapsim.coins.60"
 
 
+    @Test("a downgrade waiting for the renewal, then the current plan bought again: Apple cancels the downgrade (DID_CHANGE_RENEWAL_PREF, no subtype)")
+    func downgradeTakenBack() throws {
+        let plus = "com.iapsim.vip.plus"
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        app.buy(plus)
+        app.buy(Self.monthly)
+        #expect(try app.notificationKinds() == ["SUBSCRIBED/INITIAL_BUY", "DID_CHANGE_RENEWAL_PREF/DOWNGRADE"])
+        app.buy(plus)
+        #expect(try app.notificationKinds().suffix(1) == ["DID_CHANGE_RENEWAL_PREF"])
+        app.press(.char("m"))
+        #expect(app.screen().contains("Next renewal: VIP Plus"))
+        app.press(.escape)
+        // The renewal charges VIP Plus again, in the same chain.
+        let due = try #require(app.parties.store.nextSubscriptionEvent())
+        app.advance(due.timeIntervalSince(app.timers.now) + 5)
+        #expect(try app.notificationKinds().last == "DID_RENEW")
+        #expect(try app.charges().map(\.transaction.productId) == [plus, plus])
+    }
+
     @Test("a purchase, a subscription, its renewal and a consumable's refund each leave their notification, in order")
     func everyEventIsWritten() throws {
         let app = try Harness(user: "alice")

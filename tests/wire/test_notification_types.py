@@ -111,3 +111,20 @@ class NotificationTypeTests(ServedStore):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class DowngradeTakenBackTests(ServedStore):
+    # alice subscribes to VIP Plus, asks for Monthly VIP at the renewal, then buys VIP Plus again before it comes.
+    SCRIPT = purchases(("subscription", 2)) + "select subscription 1\npress Enter\n" \
+        + 'wait until "Your plan changes at the next renewal"\npress Esc\n' + purchases(("subscription", 2))[len("launch alice\n"):]
+
+    def test_the_downgrade_taken_back_is_a_renewal_preference_change_without_a_subtype(self):
+        dates = [int(c["purchase_date_ms"]) for c in self.charges]
+        request = NotificationHistoryRequest(startDate=min(dates) - DAY, endDate=max(dates) + DAY,
+                                             notificationType=NotificationTypeV2.DID_CHANGE_RENEWAL_PREF)
+        page = self.client.get_notification_history(None, request)
+        decoded = [self.verifier.verify_and_decode_notification(item.signedPayload) for item in page.notificationHistory]
+        self.assertEqual([d.rawSubtype for d in decoded], ["DOWNGRADE", None])
+        # VIP Plus renews as VIP Plus again (a notification never sent is signed with the records as they are when asked).
+        renewal = self.verifier.verify_and_decode_renewal_info(decoded[-1].data.signedRenewalInfo)
+        self.assertEqual((renewal.productId, renewal.autoRenewProductId), (PLUS, PLUS))
