@@ -59,9 +59,9 @@ public enum StateReport {
         let notKept = Set(backend.credited.map(\.productId)).subtracting(ownedOnce).union(consumedAsCoins)
         let backendUsers = Set(backend.credited.map(\.user)).union(backend.revoked.map(\.credit.user)).union(backend.entitlements.map(\.user))
             .union(backend.held.keys)
-        // An Apple ID signed in on a device is not an app user: its chains are listed under `appleIds`, not as an account.
+        // An Apple ID is not an app user: a signed-in one's chains are listed under `appleIds`, not as an account.
         let people = backendUsers.union(Set(store.subscriptions.map(\.account)).union(store.transactions.compactMap(\.account))
-            .subtracting(store.signedIn.values))
+            .subtracting(store.appleIds))
         var users: [String: UserHoldings] = [:]
         for user in people {
             let owned = BackendDatabase.owned(credited: backend.held[user] ?? [],
@@ -112,6 +112,9 @@ public enum StateReport {
         var subscriptions: [SubscriptionSnapshot] = []
         /// The Apple ID signed in on each device that ever had one.
         var signedIn: [String: String] = [:]
+        /// Every store account that is an Apple ID, not an app user's own: signed in now, in a family, or one that paid
+        /// for an app user of another name.
+        var appleIds: Set<String> = []
         var families: [[String]] = []
         /// The store's clock as it last acted or was last noted (a skip, a quit), and never before its latest transaction
         /// or refund.
@@ -127,6 +130,9 @@ public enum StateReport {
         }
         holdings.families = try StoreDatabase.families(db)
         let reported = try StoreDatabase.reportedTransactions(db)
+        holdings.appleIds = Set(holdings.signedIn.values).union(holdings.families.joined()).union(reported.compactMap { reported in
+            reported.record.pressedBy.flatMap { $0 == reported.record.account ? nil : reported.record.account }
+        })
         holdings.transactions = reported.map { reported in
             let transaction = reported.record.transaction
             return StoreTransactionEntry(transactionId: transaction.id, productId: transaction.productId, state: transaction.state.rawValue,

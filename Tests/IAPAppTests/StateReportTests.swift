@@ -96,6 +96,19 @@ struct StateReportTests {
         #expect(failed["error"] as? String == "cancelled")
     }
 
+    @Test("an Apple ID signed out again, or a family member's, is not listed among the app's users")
+    func appleIdsAreNotAccounts() throws {
+        let app = try Harness(user: "alice")
+        app.runtime.send(.intent(.signInAppleId("sandbox-1")))
+        app.advance(0.5)
+        #expect(app.parties.store.joinFamily(["sandbox-1", "sandbox-2"]))
+        app.buy(Self.noAds)
+        app.runtime.send(.intent(.signInAppleId("sandbox-3")))
+        app.advance(0.5)
+        let accounts = try report(app).json["accounts"] as? [String: Any]
+        #expect(accounts.map { Set($0.keys) } == ["alice"])
+    }
+
     @Test("per user: owned by the backend's rule at the store's clock, subscriptions as the store reports them, revoked credits with when")
     func perUser() throws {
         let app = try Harness(user: "alice")
