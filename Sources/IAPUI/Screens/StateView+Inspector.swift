@@ -28,7 +28,8 @@ extension StateView {
                 return [("\(seen.transactionId)", theme.bad), (" Apple ID \(seen.appleId ?? "?")", theme.bad),
                         (" \(Text.orderOf(lang)) \(order)", theme.bad), (" \(Text.appleIdOrders(lang)) \(others)", theme.bad)]
             case let .moved(productId, from, to, policy):
-                return [("\(state.product(productId)?.title[lang] ?? productId) \(from) → \(to) (\(policy))", theme.waiting)]
+                // The policy under the move, as the desk's records are: a column is a third of the screen.
+                return [("\(state.product(productId)?.title[lang] ?? productId) \(from) → \(to)", theme.waiting), (" (\(policy))", theme.waiting)]
             }
         }
         let backendColumn = if let elsewhere = view.creditsKeptAt {
