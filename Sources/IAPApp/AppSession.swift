@@ -84,18 +84,22 @@ public final class AppSession {
         self.latency = latency
         self.clock = clock
         (timers, parties, runtime) = try Self.boot(directory, catalog: catalog, clock: clock, options: options, faults: faults,
-                                                   latency: latency, backend: backend, notifying: notifying, appleId: appleId ?? firstAppleId,
-                                                   onlyIfNone: appleId == nil)
+                                                   latency: latency, backend: backend, notifying: notifying, appleId: appleId,
+                                                   firstAppleId: firstAppleId)
         start(user: user)
     }
 
     private static func boot(_ directory: DataDirectory, catalog: [Product], clock: Clock, options: AppState, faults: ArmedFaults,
                              latency: Parties.Latency, backend: Backend?, notifying: Bool, appleId: String? = nil,
-                             onlyIfNone: Bool = false) throws -> (TimerQueue, Parties, AppRuntime) {
+                             firstAppleId: String? = nil) throws -> (TimerQueue, Parties, AppRuntime) {
         let timers = clock.timers
         let parties = try Parties.open(in: directory, catalog: catalog, scheduler: timers, latency: latency, faults: faults)
         // Signed in as Settings would have it before the app starts; a failure to write it is the store's alarm.
-        if let appleId, try !onlyIfNone || parties.store.database.awaitsAppleId() { parties.store.signIn(appleId: appleId) }
+        if let appleId {
+            parties.store.signIn(appleId: appleId)
+        } else if let firstAppleId, try parties.store.database.awaitsAppleId() {
+            parties.store.signIn(appleId: firstAppleId)
+        }
         if let backend { parties.clientBackend = backend }
         parties.store.database.outbox.goesOut = notifying
         // The store's clock resumes where it was (a skip, a fast clock), never earlier.
@@ -137,7 +141,7 @@ public final class AppSession {
         timers.cancelAll()
         (timers, parties, runtime) = try Self.boot(directory, catalog: catalog, clock: clock.resumed(at: timers.now), options: options,
                                                    faults: faults ?? parties.faults.armed, latency: latency, backend: remoteBackend,
-                                                   notifying: notifying, appleId: firstAppleId, onlyIfNone: true)
+                                                   notifying: notifying, firstAppleId: firstAppleId)
         start(user: user)
     }
 
