@@ -32,6 +32,19 @@ struct PurchaseFlowTests {
         #expect(app.state.hud == nil)
     }
 
+    @Test("the HUD after a non-consumable's purchase names it and its price, without a coin balance it did not change")
+    func ownedProductSuccessHasNoBalance() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        app.select("com.iapsim.noads")
+        app.press(.enter)
+        app.advance(5)
+        let lines = app.screen().split(separator: "\n").map(String.init)
+        let product = try #require(lines.firstIndex { $0.contains("Remove Ads · ¥18") })
+        #expect(lines[product - 1].contains("Purchase complete"))
+        #expect(!lines[product + 1].contains("Balance"))
+    }
+
     @Test("Esc on the payment sheet cancels: nothing charged, nothing credited, the transaction finished")
     func cancelDuringPurchasing() throws {
         let app = try Harness(user: "alice")

@@ -104,7 +104,8 @@ extension StateView {
                 }
                 lines.append(retry)
             }
-        case .success:
+        case .success where state.product(hud.productId ?? "")?.kind.isConsumable == true:
+            // What a consumable changed; a product owned or subscribed to shows as such on the list behind.
             lines.append(balanceLine)
         default:
             break
