@@ -171,7 +171,7 @@ public final class StoreDatabase {
 
     private func takeDueStep(_ db: Database, _ id: String, now: Date, ownedOnce: Set<String>, subscriptions terms: [String: SubscriptionTerms])
         throws -> (StoreTransaction?, StoreNotification?)? {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.columns) FROM storeTransaction WHERE id = ?"),
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.columns), offerId FROM storeTransaction WHERE id = ?"),
                                          arguments: [id]),
               var plan = StorePlan.decode(row.text("plan")), let step = plan.steps.first, step.date <= now
         else { return nil }
@@ -197,8 +197,7 @@ public final class StoreDatabase {
             }
         }
         // The promotional offer the payment was signed for (judged when it was added).
-        let offer = try String.fetchOne(db.cachedStatement(sql: "SELECT offerId FROM storeTransaction WHERE id = ?"), arguments: [id])
-            .flatMap { subscription?.promotionalOffer($0) }
+        let offer = row.text("offerId").flatMap { subscription?.promotionalOffer($0) }
         let decision = PaymentDecision(step: step, original: current.originalTransactionId, isSubscription: subscription != nil, owned: owned,
                                        plan: subscriptionPlan)
         let (state, error, original) = (decision.state, decision.error, decision.original)
@@ -239,7 +238,7 @@ public final class StoreDatabase {
         }
         if state == .purchased {
             try Self.chargedOrder(db, target)
-            if let original {
+            if let original, familyShareable.contains(current.productId) {
                 // A free re-buy of what the family shares is the family's too.
                 try db.cachedStatement(sql: "UPDATE storeTransaction SET sharedFrom = (SELECT sharedFrom FROM storeTransaction WHERE id = ?) WHERE id = ?")
                     .execute(arguments: [original, target])
