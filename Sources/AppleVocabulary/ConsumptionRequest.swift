@@ -1,5 +1,21 @@
 import Foundation
 
+/// Apple's `consumptionRequestReason`: what the customer gave as the reason when they asked Apple for a refund, which
+/// CONSUMPTION_REQUEST passes on to the team's server.
+public enum ConsumptionRequestReason: String, Codable, Sendable, CaseIterable {
+    case UNINTENDED_PURCHASE, FULFILLMENT_ISSUE, UNSATISFIED_WITH_PURCHASE, LEGAL, OTHER
+
+    /// As a script names it: Apple's name in lower case with hyphens (`unintended-purchase`); Apple's own spelling too.
+    public init?(argument: String) {
+        self.init(rawValue: argument.uppercased().replacingOccurrences(of: "-", with: "_"))
+    }
+
+    public var argument: String { rawValue.lowercased().replacingOccurrences(of: "_", with: "-") }
+
+    /// Apple's `revocationReason` of the refund it grants for it: 1 for an issue within the app, else 0.
+    public var revocationReason: Int { self == .FULFILLMENT_ISSUE ? 1 : 0 }
+}
+
 /// Apple's `ConsumptionRequest` (Send Consumption Information): what the team's server says of a purchase whose
 /// customer asked Apple for a refund.
 public struct ConsumptionRequest: Codable, Sendable, Equatable {

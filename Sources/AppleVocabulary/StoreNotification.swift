@@ -89,6 +89,9 @@ public struct StoreNotification: Sendable, Equatable, Codable {
     public let date: Date
     /// RENEWAL_EXTENSION / SUMMARY's alone: it is about no one purchase.
     public let summary: ExtensionSummary?
+    /// The customer's reason for the refund request a REFUND, REFUND_DECLINED or CONSUMPTION_REQUEST answers; Apple
+    /// signs it in CONSUMPTION_REQUEST's data only.
+    public var refundRequestReason: ConsumptionRequestReason?
 
     public init(_ kind: Kind, _ subtype: Subtype? = nil, account: String?, productId: String, transactionId: String?,
                 originalTransactionId: String, webOrderLineItemId: String? = nil, expiresDate: Date? = nil, graceUntil: Date? = nil,

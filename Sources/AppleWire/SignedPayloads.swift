@@ -131,15 +131,18 @@ public struct NotificationPayload: JWTPayload, Equatable {
         public var signedRenewalInfo: String?
         /// The subscription's status: 1 active, 2 expired, 3 billing retry, 4 grace period, 5 revoked.
         public var status: Int?
+        /// CONSUMPTION_REQUEST's: the reason the customer gave when asking for the refund.
+        public var consumptionRequestReason: String?
 
         /// For this app (`Receipt.bundleId`) in iapsim's one environment.
-        public init(signedTransactionInfo: String?, signedRenewalInfo: String?, status: Int?) {
+        public init(signedTransactionInfo: String?, signedRenewalInfo: String?, status: Int?, consumptionRequestReason: String? = nil) {
             bundleId = Receipt.bundleId
             bundleVersion = AppleWire.bundleVersion
             environment = AppleWire.environment
             self.signedTransactionInfo = signedTransactionInfo
             self.signedRenewalInfo = signedRenewalInfo
             self.status = status
+            self.consumptionRequestReason = consumptionRequestReason
         }
     }
 

@@ -1,3 +1,4 @@
+import AppleVocabulary
 import DataFiles
 import Foundation
 import IAPCore
@@ -43,11 +44,13 @@ public struct Script: Sendable {
         /// An Apple ID leaves its family: what was shared with it, or through it, is revoked.
         case leaveFamily(String)
         case lang(Language)
-        /// Apple refunds a transaction: the one named, else the logged-in user's latest paid one.
-        case refund(String?)
-        /// Apple decides a refund request the other way: declines it (the purchase stands), or reverses a refund it
-        /// granted; the named transaction, else the logged-in user's latest one it can decide on.
-        case refundDecision(RefundDecision, String?)
+        /// Apple grants a refund the customer asked for, for the reason they gave: the transaction named, else the
+        /// logged-in user's latest paid one.
+        case refund(String?, because: ConsumptionRequestReason)
+        /// Apple decides a refund request the other way: declines it (the purchase stands; the customer's reason asked
+        /// about as for a grant), or reverses a refund it granted; the named transaction, else the logged-in user's
+        /// latest one it can decide on.
+        case refundDecision(RefundDecision, String?, because: ConsumptionRequestReason)
         /// The team raises a subscription's price for its subscribers (App Store Connect); each must agree (`p` in `m`).
         case priceIncrease(productId: String)
         case compensate
@@ -272,16 +275,21 @@ public struct Script: Sendable {
         case "lang":
             guard let lang = Language(rawValue: try needs("en or zh")) else { throw StepError(message: "`lang` takes en or zh") }
             return .lang(lang)
-        case "refund":
-            guard rest.count <= 1, rest.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }) else {
-                throw StepError(message: "`refund` takes at most a transaction id (digits), e.g. `refund 1000000001`")
+        case "refund", "refund-decline":
+            // The customer's request: which purchase, and the reason they chose on Apple's refund sheet.
+            let reasons = ConsumptionRequestReason.allCases.map(\.argument).joined(separator: ", ")
+            let transaction = rest.first.flatMap { $0.allSatisfy(\.isNumber) ? $0 : nil }
+            let words = rest.dropFirst(transaction == nil ? 0 : 1)
+            guard words.count <= 1, let reason = words.first.map(ConsumptionRequestReason.init(argument:)) ?? .OTHER else {
+                throw StepError(message: "`\(command)` takes at most a transaction id (digits) and the customer's reason (\(reasons)), "
+                                + "e.g. `\(command) 1000000001 unintended-purchase`")
             }
-            return .refund(rest.first)
-        case "refund-decline", "refund-reverse":
+            return command == "refund" ? .refund(transaction, because: reason) : .refundDecision(.decline, transaction, because: reason)
+        case "refund-reverse":
             guard rest.count <= 1, rest.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }) else {
                 throw StepError(message: "`\(command)` takes at most a transaction id (digits), e.g. `\(command) 1000000001`")
             }
-            return .refundDecision(RefundDecision(rawValue: command)!, rest.first)
+            return .refundDecision(.reverse, rest.first, because: .OTHER)
         case "price-increase":
             guard rest.count == 1 else {
                 throw StepError(message: "`price-increase` takes one subscription's product id, e.g. `price-increase com.iapsim.vip.monthly`")

@@ -1,3 +1,4 @@
+import AppleVocabulary
 import Foundation
 import IAPCore
 
@@ -52,17 +53,18 @@ struct ScriptDriver {
     }
 
     /// Apple refunds a charge (the latest of `account`'s when no id is given): the app sees the new balance when it looks.
-    func appleRefunds(transactionId: String?, account: String?) -> String? {
-        guard let refunded = session.parties.store.refund(transactionId: transactionId, account: account) else { return nil }
+    func appleRefunds(transactionId: String?, account: String?, because reason: ConsumptionRequestReason) -> String? {
+        guard let refunded = session.parties.store.refund(transactionId: transactionId, account: account, because: reason) else { return nil }
         session.runtime.send(.foreground)
         return refunded
     }
 
     /// Apple declines a refund request, or reverses a refund it granted (the latest of `account`'s charges it can decide
     /// on when no id is given).
-    func appleDecidesRefund(_ decision: Script.RefundDecision, transactionId: String?, account: String?) -> String? {
+    func appleDecidesRefund(_ decision: Script.RefundDecision, transactionId: String?, account: String?, because reason: ConsumptionRequestReason)
+        -> String? {
         let store = session.parties.store
-        guard let decided = decision == .decline ? store.declineRefund(transactionId: transactionId, account: account)
+        guard let decided = decision == .decline ? store.declineRefund(transactionId: transactionId, account: account, because: reason)
             : store.reverseRefund(transactionId: transactionId, account: account) else { return nil }
         session.runtime.send(.foreground)
         return decided

@@ -200,10 +200,10 @@ public final class ScriptPlayer {
         case let .lang(lang):
             setup.options.lang = lang
             try app().runtime.send(.setLanguage(lang))
-        case let .refund(transactionId):
+        case let .refund(transactionId, reason):
             let app = try app()
             guard transactionId != nil || app.state.user != nil else { throw Failure(message: "`refund` needs a transaction id (nobody is logged in)") }
-            guard let refunded = ScriptDriver(session: app).appleRefunds(transactionId: transactionId, account: app.state.user) else {
+            guard let refunded = ScriptDriver(session: app).appleRefunds(transactionId: transactionId, account: app.state.user, because: reason) else {
                 throw Failure(message: transactionId.map { "nothing to refund: \($0) is not a paid, unrefunded transaction" }
                               ?? "nothing to refund: \(app.state.user!) has no paid, unrefunded transaction")
             }
@@ -214,10 +214,11 @@ public final class ScriptPlayer {
             let asked = ScriptDriver(session: app).teamRaisesPrice(of: productId)
             guard asked > 0 else { throw Failure(message: "nobody to ask: no subscriber's next renewal charges \(productId) (or each was asked already)") }
             return "price of \(productId) raised: \(asked) subscriber\(asked == 1 ? "" : "s") asked to agree"
-        case let .refundDecision(decision, transactionId):
+        case let .refundDecision(decision, transactionId, reason):
             let app = try app()
             guard transactionId != nil || app.state.user != nil else { throw Failure(message: "`\(decision.rawValue)` needs a transaction id (nobody is logged in)") }
-            guard let decided = ScriptDriver(session: app).appleDecidesRefund(decision, transactionId: transactionId, account: app.state.user) else {
+            guard let decided = ScriptDriver(session: app).appleDecidesRefund(decision, transactionId: transactionId, account: app.state.user,
+                                                                              because: reason) else {
                 let what = decision == .decline ? "a paid, unrefunded transaction" : "a refunded transaction"
                 throw Failure(message: transactionId.map { "nothing to decide: \($0) is not \(what)" }
                               ?? "nothing to decide: \(app.state.user!) has no \(what.dropFirst(2))")

@@ -43,11 +43,11 @@ extension MockPaymentQueue {
     }
 
     /// Apple refunds a transaction (the account's latest paid one when none is named): it is marked with a
-    /// cancellation date and reason, a subscription it paid for ends now, and the app's server is told. Nil when
-    /// there is nothing to refund.
-    public func refund(transactionId: String? = nil, account: String? = nil, reason: Int = 0) -> String? {
+    /// cancellation date and reason, a subscription it paid for ends now, and the app's server is told (of a consumable,
+    /// asked first, with the reason the customer gave). Nil when there is nothing to refund.
+    public func refund(transactionId: String? = nil, account: String? = nil, because customer: ConsumptionRequestReason = .OTHER) -> String? {
         guard let id = transactionId ?? account.flatMap({ account in attempt { try database.latestRefundable(account: database.appleId(for: account)) } ?? nil }),
-              let (record, _, news) = attempt({ try database.refund(id, reason: reason, at: scheduler.now) }) ?? nil
+              let (record, _, news) = attempt({ try database.refund(id, because: customer, at: scheduler.now) }) ?? nil
         else { return nil }
         signedReceipt = nil
         tell(news)
@@ -56,11 +56,11 @@ extension MockPaymentQueue {
     }
 
     /// Apple declines a customer's refund request (for the account's latest paid charge when none is named): the
-    /// purchase stands, and the app's server is told (a consumable's is asked about first). Nil when there is no paid,
-    /// unrefunded charge to decide on.
-    public func declineRefund(transactionId: String? = nil, account: String? = nil) -> String? {
+    /// purchase stands, and the app's server is told (a consumable's is asked about first, with the reason the customer
+    /// gave). Nil when there is no paid, unrefunded charge to decide on.
+    public func declineRefund(transactionId: String? = nil, account: String? = nil, because customer: ConsumptionRequestReason = .OTHER) -> String? {
         guard let id = transactionId ?? account.flatMap({ account in attempt { try database.latestRefundable(account: database.appleId(for: account)) } ?? nil }),
-              let (record, news) = attempt({ try database.declineRefund(id, at: scheduler.now) }) ?? nil
+              let (record, news) = attempt({ try database.declineRefund(id, because: customer, at: scheduler.now) }) ?? nil
         else { return nil }
         tell(news)
         return record.transaction.id

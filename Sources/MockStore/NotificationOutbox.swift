@@ -117,10 +117,12 @@ extension StoreDatabase {
     /// consumable, granted or declined, is preceded by its question about it.
     func enqueue(_ db: Database, _ notification: StoreNotification) throws {
         if notification.kind == .refund || notification.kind == .refundDeclined, outbox.consumables.contains(notification.productId) {
-            try Self.enqueue(db, StoreNotification(.consumptionRequest, account: notification.account, productId: notification.productId,
-                                                   transactionId: notification.transactionId,
-                                                   originalTransactionId: notification.originalTransactionId, date: notification.date),
-                             goesOut: outbox.goesOut)
+            var question = StoreNotification(.consumptionRequest, account: notification.account, productId: notification.productId,
+                                             transactionId: notification.transactionId, originalTransactionId: notification.originalTransactionId,
+                                             date: notification.date)
+            // A refund Apple granted by its own decision (a fault's) had no request with a reason the customer chose.
+            question.refundRequestReason = notification.refundRequestReason ?? .OTHER
+            try Self.enqueue(db, question, goesOut: outbox.goesOut)
         }
         try Self.enqueue(db, notification, goesOut: outbox.goesOut)
     }

@@ -8,7 +8,7 @@ import GRDB
 extension StoreDatabase {
     /// Apple declines the refund of a paid, unrefunded charge: nothing changes but what the app's server is told. Nil when
     /// there is no such charge.
-    func declineRefund(_ named: String, at date: Date) throws -> (StoreRecord, StoreNotification)? {
+    func declineRefund(_ named: String, because customer: ConsumptionRequestReason, at date: Date) throws -> (StoreRecord, StoreNotification)? {
         try queue.write { db in
             let id = try Self.charge(db, repeatedBy: named)
             guard let row = try Row.fetchOne(db.cachedStatement(sql: """
@@ -16,8 +16,9 @@ extension StoreDatabase {
                 """), arguments: [id]) else { return nil }
             try Self.noteClock(db, date)
             let record = StoreRecord(row)
-            let news = StoreNotification(.refundDeclined, account: record.account, productId: record.transaction.productId, transactionId: id,
+            var news = StoreNotification(.refundDeclined, account: record.account, productId: record.transaction.productId, transactionId: id,
                                          originalTransactionId: record.transaction.originalId, date: date)
+            news.refundRequestReason = customer
             try enqueue(db, news)
             return (record, news)
         }

@@ -312,10 +312,11 @@ extension StoreDatabase {
 
     /// Apple refunds a transaction: it keeps its place in the history with a cancellation date and reason, and a
     /// subscription it paid for ends now. Nil when there is no such paid, unrefunded transaction.
-    func refund(_ id: String, reason: Int, at date: Date) throws -> (StoreRecord, TransactionDetails, StoreNotification)? {
+    func refund(_ id: String, because customer: ConsumptionRequestReason, at date: Date) throws -> (StoreRecord, TransactionDetails, StoreNotification)? {
         try queue.write { db in
-            let refunded = try refundWithShares(db, id, reason: reason, at: date)
-            if let news = refunded?.2 { try enqueue(db, news) }
+            guard var refunded = try refundWithShares(db, id, reason: customer.revocationReason, at: date) else { return nil }
+            refunded.2.refundRequestReason = customer
+            try enqueue(db, refunded.2)
             return refunded
         }
     }

@@ -1,3 +1,4 @@
+import AppleVocabulary
 import Foundation
 import IAPApp
 import IAPCore
@@ -28,6 +29,28 @@ struct RefundDecisionTests {
         #expect(app.parties.store.reverseRefund(account: "alice") == nil)
         #expect(app.parties.store.refund(account: "alice") == charge.transaction.id)
         #expect(try app.parties.backend.accountNow(user: "alice").coins == 0)
+    }
+
+    @Test("Apple's question about a consumable carries the customer's reason; a fulfillment issue is refunded as the app's")
+    func customersReason() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        app.buy(Self.coins)
+        app.buy(Self.coins)
+        let asked = {
+            try app.parties.store.database.recentNotifications(limit: 100).filter { $0.notification.kind == .consumptionRequest }
+                .map(\.notification.refundRequestReason)
+        }
+        let declined = try #require(app.parties.store.declineRefund(account: "alice", because: .UNSATISFIED_WITH_PURCHASE))
+        #expect(try asked() == [.UNSATISFIED_WITH_PURCHASE])
+        let refunded = try #require(app.parties.store.refund(account: "alice", because: .FULFILLMENT_ISSUE))
+        #expect(try asked() == [.FULFILLMENT_ISSUE, .UNSATISFIED_WITH_PURCHASE])
+        #expect(refunded == declined)
+        #expect(try app.storeDetails([refunded])[refunded]?.cancellationReason == 1)
+        // A refund the customer gave no such reason for is Apple's "another reason".
+        let other = try #require(app.parties.store.refund(account: "alice"))
+        #expect(try asked().first == .OTHER)
+        #expect(try app.storeDetails([other])[other]?.cancellationReason == 0)
     }
 
     @Test("a subscription's refund reversed: the service is back until the period's end, and the backend grants it again")

@@ -94,7 +94,7 @@ final class RestoreStoreTests {
     func refundedIsNotRestored() throws {
         let store = try queue()
         let noads = buy("com.iapsim.noads", as: "alice", order: "ORD-1", on: store)
-        #expect(try StoreDatabase(path: folder + "/store.sqlite").refund(noads, reason: 0, at: timers.now) != nil)
+        #expect(try StoreDatabase(path: folder + "/store.sqlite").refund(noads, because: .OTHER, at: timers.now) != nil)
         #expect(try restore("alice", on: store)?.get() == [])
     }
 

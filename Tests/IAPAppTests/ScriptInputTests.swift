@@ -50,12 +50,15 @@ struct ScriptInputTests {
         refused("press   ", saying: "`press` needs")
     }
 
-    @Test("`refund-decline` and `refund-reverse` take at most a transaction id")
+    @Test("`refund` and `refund-decline` take a transaction id and the customer's reason, `refund-reverse` an id alone")
     func refundDecisions() throws {
-        refused("refund-decline 10x", saying: "`refund-decline` takes at most a transaction id (digits), e.g. `refund-decline 1000000001`")
+        refused("refund-decline 10x", saying: "`refund-decline` takes at most a transaction id (digits) and the customer's reason "
+                + "(unintended-purchase, fulfillment-issue, unsatisfied-with-purchase, legal, other), e.g. `refund-decline 1000000001 unintended-purchase`")
+        refused("refund 1 legal other", saying: "`refund` takes at most a transaction id (digits) and the customer's reason")
         refused("refund-reverse 1 2", saying: "`refund-reverse` takes at most a transaction id")
-        let script = try Script.parse("refund-decline 1000000001\nrefund-reverse\n", file: "t.iapsim")
-        #expect(script.steps.map(\.step) == [.refundDecision(.decline, "1000000001"), .refundDecision(.reverse, nil)])
+        let script = try Script.parse("refund-decline 1000000001\nrefund-reverse\nrefund LEGAL\nrefund 7 fulfillment-issue\n", file: "t.iapsim")
+        #expect(script.steps.map(\.step) == [.refundDecision(.decline, "1000000001", because: .OTHER), .refundDecision(.reverse, nil, because: .OTHER),
+                                             .refund(nil, because: .LEGAL), .refund("7", because: .FULFILLMENT_ISSUE)])
     }
 
     @Test("`press @command` presses whichever key the command is bound to; an unknown name lists the names")

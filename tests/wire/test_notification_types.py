@@ -4,6 +4,7 @@ declined, a refund reversed, a renewal date extended one by one and for every su
 import unittest
 import uuid
 
+from appstoreserverlibrary.models.ConsumptionRequestReason import ConsumptionRequestReason
 from appstoreserverlibrary.models.ExtendReasonCode import ExtendReasonCode
 from appstoreserverlibrary.models.ExtendRenewalDateRequest import ExtendRenewalDateRequest
 from appstoreserverlibrary.models.MassExtendRenewalDateRequest import MassExtendRenewalDateRequest
@@ -25,7 +26,7 @@ class NotificationTypeTests(ServedStore):
     # the refund; bob, under his own store account, subscribes to Monthly VIP, whose price the team raises, and agrees to
     # it (p in Manage subscriptions); carol subscribes to VIP Plus, whose price is raised too, never agrees, and a month
     # and a bit later it has ended.
-    SCRIPT = purchases(("consumable", 1)) + "refund-decline\n" + purchases(("subscription", 3))[len("launch alice\n"):] \
+    SCRIPT = purchases(("consumable", 1)) + "refund-decline unintended-purchase\n" + purchases(("subscription", 3))[len("launch alice\n"):] \
         + "refund\nrefund-reverse\nswitch-user bob\n" + purchases(("subscription", 1))[len("launch alice\n"):] \
         + f"price-increase {MONTHLY}\npress m\npress p\nwait 1\npress Esc\nswitch-user carol\n" \
         + purchases(("subscription", 2))[len("launch alice\n"):] + f"price-increase {PLUS}\nwait 32d\n"
@@ -55,6 +56,8 @@ class NotificationTypeTests(ServedStore):
         declined = self.one(NotificationTypeV2.REFUND_DECLINED)
         self.assertEqual(declined.notificationType, NotificationTypeV2.REFUND_DECLINED)
         self.assertIsNone(declined.rawSubtype)
+        # The reason the customer chose on Apple's refund sheet reaches the team's server with Apple's question.
+        self.assertEqual(asked.data.consumptionRequestReason, ConsumptionRequestReason.UNINTENDED_PURCHASE)
         for decoded in (asked, declined):
             transaction = self.verifier.verify_and_decode_signed_transaction(decoded.data.signedTransactionInfo)
             self.assertEqual(transaction.transactionId, coins["transactionId"])

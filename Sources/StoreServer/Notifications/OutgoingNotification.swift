@@ -15,6 +15,8 @@ struct OutgoingNotification: Sendable {
     let renewal: JWSRenewalInfo?
     let status: Int?
     let summary: StoreNotification.ExtensionSummary?
+    /// CONSUMPTION_REQUEST's: the reason the customer gave for the refund request.
+    let consumptionRequestReason: String?
     /// What a notification fault does to this delivery (sent twice, lost on the way).
     let detour: OutboxEntry.Detour?
     let signedAt: Date
@@ -27,6 +29,7 @@ struct OutgoingNotification: Sendable {
         type = notification.kind.rawValue
         subtype = notification.subtype?.rawValue
         summary = notification.summary
+        consumptionRequestReason = notification.kind == .consumptionRequest ? notification.refundRequestReason?.rawValue : nil
         detour = entry.detour
         signedAt = now
         let chain = notification.originalTransactionId.isEmpty ? nil : try? records.subscription(original: notification.originalTransactionId)
@@ -46,7 +49,8 @@ struct OutgoingNotification: Sendable {
         }
         let data = NotificationPayload.Data(
             signedTransactionInfo: try await transaction.asyncMap { try await signer.sign($0) },
-            signedRenewalInfo: try await renewal.asyncMap { try await signer.sign($0) }, status: status)
+            signedRenewalInfo: try await renewal.asyncMap { try await signer.sign($0) }, status: status,
+            consumptionRequestReason: consumptionRequestReason)
         return try await signer.sign(NotificationPayload(type: type, subtype: subtype, uuid: uuid, data: data, signedAt: signedAt))
     }
 }
