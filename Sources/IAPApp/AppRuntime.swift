@@ -139,8 +139,8 @@ public final class AppRuntime {
             record { try vault.closeIntent(id) }
         case let .markIntentInterrupted(id):
             record { try vault.markIntentInterrupted(id) }
-        case let .signOffer(user, productId, offerId, name):
-            backend.signOffer(user: user, productId: productId, offerId: offerId, applicationUsername: name) { [weak self] in
+        case let .signOffer(user, productId, offerId, name, storeKit):
+            backend.signOffer(user: user, productId: productId, offerId: offerId, applicationUsername: name, storeKit: storeKit) { [weak self] in
                 self?.send(.offerSigned(user: user, productId: productId, applicationUsername: name, $0))
             }
         case let .redeemCode(code, account):

@@ -14,7 +14,7 @@ public enum Action: Sendable, Equatable {
     /// StoreKit 2: the backend's `appAccountToken` for the user.
     case appAccountTokenFetched(user: String, Result<UUID, BackendError>)
     /// The app's server signed the promotional offer for the payment carrying `applicationUsername` (or could not).
-    case offerSigned(user: String, productId: String, applicationUsername: String?, Result<PaymentDiscount, BackendError>)
+    case offerSigned(user: String, productId: String, applicationUsername: String?, Result<OfferSignature, BackendError>)
     /// The App Store redeemed the code (the transaction it started, nil: the offer starts at the next renewal) or refused it.
     case codeRedeemed(code: String, Result<String?, StoreError>)
     /// The intent for a payment is on disk (nil: the write failed, so the app does not pay).

@@ -19,7 +19,7 @@ public struct AppState: Sendable, Equatable {
 
         /// The promotional offer asked for, and once the app's server signed it, its signature.
         public var offerId: String?
-        public var discount: PaymentDiscount?
+        public var offerSignature: OfferSignature?
 
 
         public init(user: String, productId: String, paymentId: Int64? = nil, transactionId: String? = nil, appAccountToken: UUID? = nil,

@@ -22,7 +22,7 @@ public enum Effect: Sendable, Equatable {
     case closeIntent(Int64)
     case markIntentInterrupted(Int64)
     /// Ask the app's server to sign the promotional offer for the payment about to be added; answers `.offerSigned`.
-    case signOffer(user: String, productId: String, offerId: String, applicationUsername: String?)
+    case signOffer(user: String, productId: String, offerId: String, applicationUsername: String?, storeKit: StoreKitMode)
     case addPayment(Payment)
     /// StoreKit's redemption sheet redeems the code for the Apple ID; answers `.codeRedeemed`.
     case redeemCode(String, account: String)

@@ -53,18 +53,19 @@ public protocol Backend: AnyObject {
     func report(_ alarms: [AlarmReport], _ completion: @escaping (Result<Void, BackendError>) -> Void)
     /// Where the credits are kept when iapsim cannot read them (a team's own server), for the inspector to say so.
     var creditsKeptAt: String? { get }
-    /// Signs a promotional offer for the payment the user is about to make (StoreKit 1's `SKPaymentDiscount`) with the
-    /// subscription offers key; `applicationUsername` is what that payment will carry.
-    func signOffer(user: String, productId: String, offerId: String, applicationUsername: String?,
-                   _ completion: @escaping (Result<PaymentDiscount, BackendError>) -> Void)
+    /// Signs a promotional offer for the payment the user is about to make with the subscription offers key, as the
+    /// app's StoreKit asks for it (1: `SKPaymentDiscount`, 2: a signed JWS); `applicationUsername` is what that payment
+    /// will carry.
+    func signOffer(user: String, productId: String, offerId: String, applicationUsername: String?, storeKit: StoreKitMode,
+                   _ completion: @escaping (Result<OfferSignature, BackendError>) -> Void)
 }
 
 extension Backend {
     public var creditsKeptAt: String? { nil }
 
     /// A server that signs no offers: the app cannot ask for one.
-    public func signOffer(user: String, productId: String, offerId: String, applicationUsername: String?,
-                          _ completion: @escaping (Result<PaymentDiscount, BackendError>) -> Void) {
+    public func signOffer(user: String, productId: String, offerId: String, applicationUsername: String?, storeKit: StoreKitMode,
+                          _ completion: @escaping (Result<OfferSignature, BackendError>) -> Void) {
         completion(.failure(.http(404)))
     }
 }

@@ -56,22 +56,22 @@ extension AppState {
         // but never without a durable note of who is paying.
         let orderId = try? result.get()
         if let offerId = current.offerId {
-            // The offer's signature covers the payment's applicationUsername: the order id, signed before paying.
-            return [.signOffer(user: buyer, productId: productId, offerId: offerId, applicationUsername: orderId)]
+            // StoreKit 1's signature covers the payment's applicationUsername: the order id, signed before paying.
+            return [.signOffer(user: buyer, productId: productId, offerId: offerId, applicationUsername: orderId, storeKit: storeKit)]
         }
         return [.recordIntent(user: buyer, productId: productId, orderId: orderId, at: now)]
     }
 
     /// Apple sells a promotional offer only with the app's server's signature: without one, nothing is paid.
-    mutating func offerSigned(buyer: String, productId: String, orderId: String?, _ result: Result<PaymentDiscount, BackendError>) -> [Effect] {
+    mutating func offerSigned(buyer: String, productId: String, orderId: String?, _ result: Result<OfferSignature, BackendError>) -> [Effect] {
         guard let current = device.purchase, current.user == buyer, current.productId == productId, current.paymentId == nil,
               current.offerId != nil else { return [] }
-        guard case let .success(discount) = result else {
+        guard case let .success(signature) = result else {
             device.purchase = nil
             device.hud = HUD(.offerRefused, productId: productId)
             return []
         }
-        device.purchase?.discount = discount
+        device.purchase?.offerSignature = signature
         return [.recordIntent(user: buyer, productId: productId, orderId: orderId, at: now)]
     }
 
@@ -115,7 +115,7 @@ extension AppState {
         device.purchase?.paymentId = intent.id
         return [
             .addPayment(Payment(productId: productId, applicationUsername: intent.orderId, pressedBy: buyer, id: intent.id,
-                                appAccountToken: device.purchase?.appAccountToken, discount: current.discount)),
+                                appAccountToken: device.purchase?.appAccountToken, offerSignature: current.offerSignature)),
             .readStoreQueue(after: Self.lookAgainAfterPayment),
         ]
     }
@@ -156,7 +156,7 @@ extension AppState {
                 let kind: HUD.Kind = switch transaction.error {
                 case .cancelled?: .cancelled
                 case .changesAtRenewal?: .planChanged
-                case let error? where error.appleName != nil: .offerRefused
+                case let error? where error.appleName() != nil: .offerRefused
                 default: .failed
                 }
                 device.hud = HUD(kind, productId: transaction.productId, transactionId: transaction.id,

@@ -31,15 +31,17 @@ public enum StoreError: String, Error, Sendable, Equatable {
     /// The Apple ID redeemed a code of this offer before: one redemption per offer per Apple ID.
     case offerCodeUsed = "offer-code-used"
 
-    /// The promotional offer was refused: Apple's error for it, by its StoreKit name.
-    public var appleName: String? {
-        switch self {
-        case .invalidSignature: "SKErrorInvalidSignature"
-        case .invalidOfferIdentifier: "SKErrorInvalidOfferIdentifier"
-        case .invalidOfferPrice: "SKErrorInvalidOfferPrice"
-        case .ineligibleForOffer: "SKErrorIneligibleForOffer"
+    /// The promotional offer was refused: Apple's error for it, by its name in StoreKit 1 (`SKError`) or 2
+    /// (`Product.PurchaseError`).
+    public func appleName(in storeKit: StoreKitMode = .one) -> String? {
+        let names: (one: String, two: String)? = switch self {
+        case .invalidSignature: ("SKErrorInvalidSignature", "invalidOfferSignature")
+        case .invalidOfferIdentifier: ("SKErrorInvalidOfferIdentifier", "invalidOfferIdentifier")
+        case .invalidOfferPrice: ("SKErrorInvalidOfferPrice", "invalidOfferPrice")
+        case .ineligibleForOffer: ("SKErrorIneligibleForOffer", "ineligibleForOffer")
         default: nil
         }
+        return names.map { storeKit == .one ? $0.one : "Product.PurchaseError.\($0.two)" }
     }
 }
 
@@ -95,17 +97,18 @@ public struct Payment: Sendable, Equatable {
     /// backend could not give one).
     public let appAccountToken: UUID?
 
-    /// `SKPayment.paymentDiscount`: the promotional offer asked for, signed by the app's server.
-    public let discount: PaymentDiscount?
+    /// The promotional offer asked for, signed by the app's server: `SKPayment.paymentDiscount` in StoreKit 1, the
+    /// purchase option `promotionalOffer(_:compactJWS:)` in StoreKit 2.
+    public let offerSignature: OfferSignature?
 
 
     public init(productId: String, applicationUsername: String?, pressedBy: String? = nil, id: Int64? = nil, appAccountToken: UUID? = nil,
-                discount: PaymentDiscount? = nil) {
+                offerSignature: OfferSignature? = nil) {
         self.productId = productId
         self.applicationUsername = applicationUsername
         self.pressedBy = pressedBy
         self.id = id
         self.appAccountToken = appAccountToken
-        self.discount = discount
+        self.offerSignature = offerSignature
     }
 }

@@ -53,19 +53,50 @@ public struct PaymentDiscount: Codable, Sendable, Equatable {
     }
 }
 
+/// StoreKit 2's `Product.PurchaseOption.promotionalOffer(_:compactJWS:)`: the offer the purchase asks for, and the JWS
+/// the app's server signed for it with the subscription offers key (Apple's `PromotionalOfferV2SignatureCreator`).
+public struct SignedPromotionalOffer: Codable, Sendable, Equatable {
+    public let offerIdentifier: String
+    public let compactJWS: String
+
+    public init(offerIdentifier: String, compactJWS: String) {
+        self.offerIdentifier = offerIdentifier
+        self.compactJWS = compactJWS
+    }
+}
+
+/// What the app's server signs for a promotional offer, in the StoreKit the app is written against.
+public enum OfferSignature: Sendable, Equatable {
+    /// StoreKit 1: `SKPaymentDiscount`, which covers the payment's `applicationUsername`.
+    case discount(PaymentDiscount)
+    /// StoreKit 2: a signed JWS, which covers the product and the offer.
+    case signed(SignedPromotionalOffer)
+
+    public var offerIdentifier: String {
+        switch self {
+        case let .discount(discount): discount.identifier
+        case let .signed(offer): offer.offerIdentifier
+        }
+    }
+}
+
 /// The backend contract's request to sign an offer (`POST /backend/v1/offers`).
 public struct OfferRequest: Codable, Sendable, Equatable {
     public let user: String
     public let productId: String
     public let offerId: String
-    /// What the payment will carry as `applicationUsername` (the order id), which the signature covers.
+    /// What the payment will carry as `applicationUsername` (the order id), which StoreKit 1's signature covers.
     public let applicationUsername: String?
+    /// 2: the app is written against StoreKit 2 and asks for a signed JWS (`SignedPromotionalOffer`); absent or 1, for
+    /// StoreKit 1's `PaymentDiscount`.
+    public let storekit: Int?
 
-    public init(user: String, productId: String, offerId: String, applicationUsername: String?) {
+    public init(user: String, productId: String, offerId: String, applicationUsername: String?, storekit: Int? = nil) {
         self.user = user
         self.productId = productId
         self.offerId = offerId
         self.applicationUsername = applicationUsername
+        self.storekit = storekit
     }
 }
 

@@ -122,9 +122,12 @@ public struct Timeline: Sendable {
                              zh: "商店:已兑换优惠码 \(code)" + (id.map { ",tx \($0)" } ?? ",自下次续期起"))
         case let .codeRedeemed(code, .failure(error)):
             return Localized(en: "store: offer code \(code) refused (\(error.rawValue))", zh: "商店:优惠码 \(code) 被拒(\(error.rawValue))")
-        case let .offerSigned(_, productId, _, .success(discount)):
+        case let .offerSigned(_, productId, _, .success(.discount(discount))):
             return Localized(en: "backend: offer \(discount.identifier) for \(productId) signed (key \(discount.keyIdentifier))",
                              zh: "后端:已为 \(productId) 签名优惠 \(discount.identifier)(密钥 \(discount.keyIdentifier))")
+        case let .offerSigned(_, productId, _, .success(.signed(offer))):
+            return Localized(en: "backend: offer \(offer.offerIdentifier) for \(productId) signed (JWS)",
+                             zh: "后端:已为 \(productId) 签名优惠 \(offer.offerIdentifier)(JWS)")
         case let .offerSigned(_, productId, _, .failure):
             return Localized(en: "backend: could not sign the offer for \(productId)", zh: "后端:无法为 \(productId) 签名优惠")
         case let .intentRecorded(user, productId, intent):

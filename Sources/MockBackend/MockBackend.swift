@@ -77,12 +77,12 @@ public final class MockBackend: Backend {
     /// App Store Connect), read when first asked for; nil: it signs none.
     public var offersKey: () -> SubscriptionOffersKey? = { nil }
 
-    public func signOffer(user: String, productId: String, offerId: String, applicationUsername: String?,
-                          _ completion: @escaping (Result<PaymentDiscount, BackendError>) -> Void) {
+    public func signOffer(user: String, productId: String, offerId: String, applicationUsername: String?, storeKit: StoreKitMode,
+                          _ completion: @escaping (Result<OfferSignature, BackendError>) -> Void) {
         answer(after: latency.order, completion) {
             guard let key = offersKey(), let signer = OfferSigner(key) else { throw OfferSigner.NoKey() }
             return try signer.sign(productId: productId, offerId: offerId, applicationUsername: applicationUsername,
-                                   nonce: UUID().uuidString.lowercased(), at: scheduler.now)
+                                   nonce: UUID().uuidString.lowercased(), storeKit: storeKit, at: scheduler.now)
         }
     }
 

@@ -119,22 +119,22 @@ public final class MockPaymentQueue: PaymentQueue {
             return
         }
         var offerId: String?
-        if let discount = payment.discount {
+        if let signature = payment.offerSignature {
             // Apple judges the offer's signature when the payment is added, and refuses the payment at once.
             let account = payment.pressedBy.map(database.appleId(for:))
             let terms = product.subscription
             let subscribed = account.flatMap { account in terms.flatMap { terms in attempt { try database.hasSubscribed(account: account, group: terms.group) } } } ?? false
-            var verdict = PromotionalOfferCheck.judge(discount, payment: payment, terms: terms, key: offersKeyPair,
+            var verdict = PromotionalOfferCheck.judge(signature, payment: payment, terms: terms, key: offersKeyPair,
                                                       hasSubscribed: subscribed, bundleId: Receipt.bundleId, now: scheduler.now)
             // The nonce is taken only by a signature that checks out: a forged one cannot spend the server's nonce.
-            if case .success = verdict, !(attempt { try database.takeOfferNonce(discount.nonce, at: scheduler.now) } ?? false) {
+            if case let .success((_, nonce)) = verdict, !(attempt { try database.takeOfferNonce(nonce, at: scheduler.now) } ?? false) {
                 verdict = .failure(.invalidSignature)
             }
             switch verdict {
             case let .failure(error):
                 record(payment, state: .failed, error: error)
                 return
-            case let .success(offer):
+            case let .success((offer, _)):
                 offerId = offer.id
             }
         }

@@ -35,6 +35,12 @@ public struct OffersKeyPair: Sendable {
         return privateKey.publicKey.isValidSignature(parsed, for: Data(text.utf8))
     }
 
+    /// Whether `signature` (r‖s, as a JWS carries it) signs `data` with this key.
+    public func verifies(rawSignature signature: Data, of data: Data) -> Bool {
+        guard let parsed = try? P256.Signing.ECDSASignature(rawRepresentation: signature) else { return false }
+        return privateKey.publicKey.isValidSignature(parsed, for: data)
+    }
+
     /// The private key in PEM, as a team's server (Apple's `PromotionalOfferSignatureCreator`) loads it.
     public var privateKeyPEM: String { privateKey.pemRepresentation }
 

@@ -41,11 +41,15 @@ struct BackendEndpoints: Sendable {
                 let asked = try await Self.body(OfferRequest.self, of: request)
                 let user = try Self.user(asked.user)
                 guard !asked.productId.isEmpty, !asked.offerId.isEmpty else { throw Self.badRequest("productId and offerId must not be empty") }
-                let signed: Result<PaymentDiscount, BackendError> = await parties.perform { [served] answer in
+                guard let storeKit = StoreKitMode(rawValue: asked.storekit ?? 1) else { throw Self.badRequest("storekit must be 1 or 2") }
+                let signed: Result<OfferSignature, BackendError> = await parties.perform { [served] answer in
                     served.value.backend.signOffer(user: user, productId: asked.productId, offerId: asked.offerId,
-                                                   applicationUsername: asked.applicationUsername) { answer($0) }
+                                                   applicationUsername: asked.applicationUsername, storeKit: storeKit) { answer($0) }
                 }
-                return (.ok, try signed.get())
+                switch try signed.get() {
+                case let .discount(discount): return (.ok, discount)
+                case let .signed(offer): return (.ok, offer)
+                }
             }
         }
         router.post("backend/v1/alarms") { request, _ in

@@ -59,10 +59,14 @@ public final class RemoteBackend: Backend {
         send(.GET, "accounts/\(escaped)", body: Optional<OrderRequest>.none, as: Account.self, completion)
     }
 
-    public func signOffer(user: String, productId: String, offerId: String, applicationUsername: String?,
-                          _ completion: @escaping (Result<PaymentDiscount, BackendError>) -> Void) {
-        send(.POST, "offers", body: OfferRequest(user: user, productId: productId, offerId: offerId, applicationUsername: applicationUsername),
-             as: PaymentDiscount.self, completion)
+    public func signOffer(user: String, productId: String, offerId: String, applicationUsername: String?, storeKit: StoreKitMode,
+                          _ completion: @escaping (Result<OfferSignature, BackendError>) -> Void) {
+        let asked = OfferRequest(user: user, productId: productId, offerId: offerId, applicationUsername: applicationUsername,
+                                 storekit: storeKit == .two ? 2 : nil)
+        switch storeKit {
+        case .one: send(.POST, "offers", body: asked, as: PaymentDiscount.self) { completion($0.map(OfferSignature.discount)) }
+        case .two: send(.POST, "offers", body: asked, as: SignedPromotionalOffer.self) { completion($0.map(OfferSignature.signed)) }
+        }
     }
 
     public func report(_ alarms: [AlarmReport], _ completion: @escaping (Result<Void, BackendError>) -> Void) {

@@ -20,13 +20,24 @@ struct PromotionalOfferTests {
                                          promotionalOffers: [comeback])
     static let key = OffersKeyPair(SubscriptionOffersKey(id: "KEY1234567", privateKey: P256.Signing.PrivateKey().derRepresentation.base64EncodedString()))!
 
-    private func signed(_ offerId: String = "comeback", name: String? = "order-1", key: OffersKeyPair = key, at date: Date = start) throws -> PaymentDiscount {
-        try OfferSigner(key.key)!.sign(productId: "monthly", offerId: offerId, applicationUsername: name, nonce: UUID().uuidString, at: date)
+    private func signed(_ offerId: String = "comeback", name: String? = "order-1", key: OffersKeyPair = key, at date: Date = start,
+                        storeKit: StoreKitMode = .one) throws -> OfferSignature {
+        try OfferSigner(key.key)!.sign(productId: "monthly", offerId: offerId, applicationUsername: name, nonce: UUID().uuidString, storeKit: storeKit,
+                                       at: date)
     }
 
-    private func judge(_ discount: PaymentDiscount, name: String? = "order-1", subscribed: Bool = true, at date: Date = start) -> Result<SubscriptionOffer, StoreError> {
-        PromotionalOfferCheck.judge(discount, payment: Payment(productId: "monthly", applicationUsername: name, discount: discount), terms: Self.terms,
-                                    key: Self.key, hasSubscribed: subscribed, bundleId: Receipt.bundleId, now: date)
+    private func judge(_ signature: OfferSignature, name: String? = "order-1", subscribed: Bool = true, at date: Date = start,
+                       product: String = "monthly") -> Result<SubscriptionOffer, StoreError> {
+        PromotionalOfferCheck.judge(signature, payment: Payment(productId: product, applicationUsername: name, offerSignature: signature),
+                                    terms: Self.terms, key: Self.key, hasSubscribed: subscribed, bundleId: Receipt.bundleId, now: date).map(\.offer)
+    }
+
+    /// A StoreKit 2 offer signed by `key` with these claims, as Apple's `PromotionalOfferV2SignatureCreator` makes it.
+    private func jws(_ claims: SignedAppStoreRequest.Claims, keyId: String = key.id, key: OffersKeyPair = key, offerId: String = "comeback") throws
+        -> OfferSignature {
+        let privateKey = try P256.Signing.PrivateKey(derRepresentation: Data(base64Encoded: key.key.privateKey)!)
+        let text = try SignedAppStoreRequest.compactJWS(claims, keyId: keyId) { try privateKey.signature(for: $0).rawRepresentation }
+        return .signed(SignedPromotionalOffer(offerIdentifier: offerId, compactJWS: text))
     }
 
     @Test("what is signed is Apple's: bundle id, key id, product, offer, the username and nonce lowercased, the timestamp, joined by U+2063")
@@ -46,10 +57,42 @@ struct PromotionalOfferTests {
         #expect(try judge(signed(), at: Self.start.addingTimeInterval(Self.day + 1)) == .failure(.invalidSignature))
         #expect(try judge(signed("nope")) == .failure(.invalidOfferIdentifier))
         #expect(try judge(signed(), subscribed: false) == .failure(.ineligibleForOffer))
-        var tampered = try signed()
-        tampered = PaymentDiscount(identifier: tampered.identifier, keyIdentifier: "OTHERKEY00", nonce: tampered.nonce, signature: tampered.signature,
-                                   timestamp: tampered.timestamp)
-        #expect(judge(tampered) == .failure(.invalidSignature))
+        guard case let .discount(good) = try signed() else { Issue.record("StoreKit 1 signs a PaymentDiscount"); return }
+        let tampered = PaymentDiscount(identifier: good.identifier, keyIdentifier: "OTHERKEY00", nonce: good.nonce, signature: good.signature,
+                                       timestamp: good.timestamp)
+        #expect(judge(.discount(tampered)) == .failure(.invalidSignature))
+    }
+
+    @Test("StoreKit 2's signed offer: the server's JWS sells; another key or key id, another product, offer, audience or bundle, 24 hours and a second, or changed bytes each are StoreKit's error")
+    func judgementOfTheJWS() throws {
+        #expect(try judge(signed(storeKit: .two)) == .success(Self.comeback))
+        // The JWS covers no applicationUsername: the order id it went with does not matter.
+        #expect(try judge(signed(storeKit: .two), name: "order-2") == .success(Self.comeback))
+        #expect(try judge(signed(storeKit: .two), at: Self.start.addingTimeInterval(Self.day)) == .success(Self.comeback))
+        #expect(try judge(signed(storeKit: .two), at: Self.start.addingTimeInterval(Self.day + 1)) == .failure(.invalidSignature))
+        #expect(try judge(signed("nope", storeKit: .two)) == .failure(.invalidOfferIdentifier))
+        #expect(try judge(signed(storeKit: .two), subscribed: false) == .failure(.ineligibleForOffer))
+        let stranger = OffersKeyPair(SubscriptionOffersKey(id: "KEY1234567", privateKey: P256.Signing.PrivateKey().derRepresentation.base64EncodedString()))!
+        #expect(try judge(signed(key: stranger, storeKit: .two)) == .failure(.invalidSignature))
+        let claims = SignedAppStoreRequest.Claims(iss: "team", bid: Receipt.bundleId, aud: "promotional-offer", iat: Self.start.timeIntervalSince1970,
+                                                  nonce: UUID().uuidString, productId: "monthly", offerIdentifier: "comeback")
+        #expect(try judge(jws(claims)) == .success(Self.comeback))
+        #expect(try judge(jws(claims), product: "yearly") == .failure(.invalidSignature))
+        #expect(try judge(jws(claims, keyId: "OTHERKEY00")) == .failure(.invalidSignature))
+        var other = claims
+        other.offerIdentifier = "vip_free_month"
+        #expect(try judge(jws(other)) == .failure(.invalidSignature))
+        other = claims
+        other.aud = "introductory-offer-eligibility"
+        #expect(try judge(jws(other)) == .failure(.invalidSignature))
+        other = claims
+        other.bid = "com.other.app"
+        #expect(try judge(jws(other)) == .failure(.invalidSignature))
+        guard case let .signed(good) = try jws(claims) else { return }
+        var bytes = Array(good.compactJWS)
+        bytes[bytes.count / 2] = bytes[bytes.count / 2] == "A" ? "B" : "A"
+        #expect(judge(.signed(SignedPromotionalOffer(offerIdentifier: "comeback", compactJWS: String(bytes)))) == .failure(.invalidSignature))
+        #expect(judge(.signed(SignedPromotionalOffer(offerIdentifier: "comeback", compactJWS: "not a jws"))) == .failure(.invalidSignature))
     }
 
     @Test("a lapsed subscriber's offer: charged at the offer's period, offer promotional with its id; the renewals keep the offer for its 3 periods, then the regular price")
@@ -76,8 +119,8 @@ struct PromotionalOfferTests {
     }
 
     /// alice's free trial of Monthly VIP, cancelled and over: she is a lapsed subscriber.
-    private func lapsedAlice() throws -> Harness {
-        let app = try Harness(user: "alice")
+    private func lapsedAlice(storeKit: StoreKitMode = .one) throws -> Harness {
+        let app = try Harness(user: "alice", storeKit: storeKit)
         app.advance(0.5)
         app.buy(Self.monthly)
         let original = try #require(app.parties.store.subscriptions(account: "alice").first?.originalTransactionId)
@@ -87,9 +130,10 @@ struct PromotionalOfferTests {
         return app
     }
 
-    @Test("in the app: o on Monthly VIP shows the offer; buying it, the backend signs and the store sells it at the offer; the receipt names it")
-    func boughtInTheApp() throws {
-        let app = try lapsedAlice()
+    @Test("in the app: o on Monthly VIP shows the offer; buying it, the backend signs and the store sells it at the offer; the receipt names it",
+          arguments: StoreKitMode.allCases)
+    func boughtInTheApp(storeKit: StoreKitMode) throws {
+        let app = try lapsedAlice(storeKit: storeKit)
         app.select(Self.monthly)
         app.press(.char("o"))
         #expect(app.screen(width: 120).contains("Offer vip_comeback: ¥12/month ×3"))
@@ -105,34 +149,41 @@ struct PromotionalOfferTests {
         let answer = app.parties.store.receiptService.verify(VerifyReceiptRequest(receiptData: receipt), at: .sandbox)
         let entries = try #require(answer.receipt?.in_app)
         #expect(entries.contains { $0.promotional_offer_id == "vip_comeback" })
+        // What the app put on the payment is its StoreKit's: a JWS in StoreKit 2, an SKPaymentDiscount in 1.
+        let said = app.session.timeline.entries(.en).map(\.text)
+        #expect(said.contains { $0.contains(storeKit == .two ? "offer vip_comeback for \(Self.monthly) signed (JWS)" : "signed (key") })
     }
 
     @Test("the same signature twice: Apple takes a nonce once, and the second payment fails with SKErrorInvalidSignature, nothing charged")
     func nonceOnce() throws {
-        let app = try lapsedAlice()
-        let key = try #require(app.parties.store.offersKeyPair)
-        let discount = try OfferSigner(key.key)!.sign(productId: Self.monthly, offerId: "vip_free_month", applicationUsername: nil,
-                                                      nonce: UUID().uuidString, at: app.timers.now)
-        let before = try app.charges().count
-        app.parties.store.add(Payment(productId: Self.monthly, applicationUsername: nil, pressedBy: "alice", discount: discount))
-        app.advance(5)
-        #expect(try app.charges().count == before + 1)
-        app.parties.store.add(Payment(productId: Self.monthly, applicationUsername: nil, pressedBy: "alice", discount: discount))
-        app.advance(5)
-        #expect(try app.charges().count == before + 1)
-        #expect(try app.storeTransactions().last?.0.error == .invalidSignature)
+        for storeKit in StoreKitMode.allCases {
+            let app = try lapsedAlice()
+            let key = try #require(app.parties.store.offersKeyPair)
+            let signature = try OfferSigner(key.key)!.sign(productId: Self.monthly, offerId: "vip_free_month", applicationUsername: nil,
+                                                           nonce: UUID().uuidString, storeKit: storeKit, at: app.timers.now)
+            let before = try app.charges().count
+            app.parties.store.add(Payment(productId: Self.monthly, applicationUsername: nil, pressedBy: "alice", offerSignature: signature))
+            app.advance(5)
+            #expect(try app.charges().count == before + 1)
+            app.parties.store.add(Payment(productId: Self.monthly, applicationUsername: nil, pressedBy: "alice", offerSignature: signature))
+            app.advance(5)
+            #expect(try app.charges().count == before + 1)
+            #expect(try app.storeTransactions().last?.0.error == .invalidSignature)
+        }
     }
 
-    @Test("refused in the app, in both languages: a never-subscribed Apple ID gets SKErrorIneligibleForOffer on the HUD and is not charged")
-    func refusedOnTheHUD() throws {
-        let app = try Harness(user: "bob")
+    @Test("refused in the app, in both languages: a never-subscribed Apple ID gets StoreKit's ineligible-for-offer error on the HUD, by the name of the app's StoreKit, and is not charged",
+          arguments: StoreKitMode.allCases)
+    func refusedOnTheHUD(storeKit: StoreKitMode) throws {
+        let app = try Harness(user: "bob", storeKit: storeKit)
         app.advance(0.5)
         app.select(Self.monthly)
         app.press(.char("o"))
         app.press(.enter)
         app.advance(5)
         let english = app.screen()
-        #expect(english.contains("The offer could not be applied") && english.contains("SKErrorIneligibleForOffer"))
+        #expect(english.contains("The offer could not be applied"))
+        #expect(english.contains(storeKit == .one ? "SKErrorIneligibleForOffer" : "Product.PurchaseError.ineligibleForOffer"))
         #expect(english.contains("only for current or past subscribers"))
         app.press(.char("l"))
         let chinese = app.screen()

@@ -55,8 +55,11 @@ class OfferSigner:
     answers the last signature again, as a server that forgot to make a new nonce would."""
 
     def __init__(self, pem, key_id, bundle_id="com.iapsim.app", clock=None):
+        from appstoreserverlibrary.jws_signature_creator import PromotionalOfferV2SignatureCreator
         from appstoreserverlibrary.promotional_offer import PromotionalOfferSignatureCreator
         self.creator = PromotionalOfferSignatureCreator(pem, key_id, bundle_id)
+        # StoreKit 2's: a JWS, whose `iat` is always the wall's clock.
+        self.creator_v2 = PromotionalOfferV2SignatureCreator(pem, key_id, "team-issuer", bundle_id)
         self.key_id = key_id
         # Milliseconds now: the wall's, or the simulated store's when its clock runs ahead (Apple takes a signature
         # for 24 hours of its own clock).
@@ -64,8 +67,11 @@ class OfferSigner:
         self.replay = False
         self.last = None
 
-    def sign(self, product, offer, username):
+    def sign(self, product, offer, username, storekit=1):
         if self.replay and self.last:
+            return self.last
+        if storekit == 2:
+            self.last = {"offerIdentifier": offer, "compactJWS": self.creator_v2.create_signature(product, offer, None)}
             return self.last
         nonce, timestamp = uuid.uuid4(), self.clock()
         signature = self.creator.create_signature(product, offer, username or "", nonce, timestamp)
@@ -141,7 +147,8 @@ def handler(ledger, verify_url, secret, offers=None):
                     return
                 if not all(isinstance(body.get(k), str) for k in ("user", "productId", "offerId")):
                     return self.error(400, "badRequest", "user, productId and offerId are strings")
-                return self.answer(200, offers.sign(body["productId"], body["offerId"], body.get("applicationUsername")))
+                return self.answer(200, offers.sign(body["productId"], body["offerId"], body.get("applicationUsername"),
+                                                    body.get("storekit") or 1))
             self.error(404, "badRequest", "no such path")
 
         def do_GET(self):

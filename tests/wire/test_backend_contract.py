@@ -122,6 +122,32 @@ class BuiltInBackend(Contract, unittest.TestCase):
         self.assertNotEqual(first.json(), other.json())
         self.assertEqual(token("x" * 25).status_code, 400)  # the login screen's rule: 1 to 24
 
+    def test_offers_signed_for_either_storekit(self):
+        """StoreKit 1's SKPaymentDiscount, or StoreKit 2's JWS as Apple's PromotionalOfferV2SignatureCreator makes it:
+        ES256 under the offers key's id, with Apple's claims."""
+        import jwt
+        from cryptography.hazmat.primitives import serialization
+        keys = json.loads(run("keys", "--data-dir", self.data.path, "--json").stdout)
+        asked = {"user": "alice", "productId": "com.iapsim.vip.monthly", "offerId": "vip_comeback", "applicationUsername": "order-1"}
+        one = self.post("offers", asked)
+        self.assertEqual(one.status_code, 200)
+        check(one.json(), "PaymentDiscount")
+        self.assertEqual(one.json()["keyIdentifier"], keys["offersKeyId"])
+        two = self.post("offers", dict(asked, storekit=2))
+        self.assertEqual(two.status_code, 200)
+        check(two.json(), "SignedPromotionalOffer")
+        self.assertEqual(two.json()["offerIdentifier"], "vip_comeback")
+        token = two.json()["compactJWS"]
+        self.assertEqual(jwt.get_unverified_header(token)["kid"], keys["offersKeyId"])
+        public = serialization.load_pem_private_key(keys["offersPrivateKey"].encode(), None).public_key()
+        # Signed at the store's time, which a script ran ahead of the wall's.
+        claims = jwt.decode(token, public, algorithms=["ES256"], audience="promotional-offer", options={"verify_iat": False})
+        self.assertEqual((claims["bid"], claims["productId"], claims["offerIdentifier"]),
+                         (keys["bundleId"], "com.iapsim.vip.monthly", "vip_comeback"))
+        self.assertIsInstance(claims["iat"], (int, float))
+        self.assertEqual(len(claims["nonce"]), 36)
+        self.assertEqual(self.post("offers", dict(asked, storekit=3)).status_code, 400)
+
     def test_alarms_and_replays_are_kept_for_support(self):
         alarm = {"device": "phone", "user": "alice", "kind": "receipt-empty", "transactionId": "1000000001",
                  "text": "tx 1000000001 paid, but the app receipt is empty", "raisedAt": "2027-01-15T08:00:03Z"}

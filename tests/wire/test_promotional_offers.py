@@ -1,6 +1,7 @@
-"""Promotional offers (issue 30, item 3): a team's server signs with Apple's own PromotionalOfferSignatureCreator and
-the .storekit file's subscriptionOffersKeyPair, and iapsim's store, checking with that key pair, sells the offer; the
-same signature a second time is refused as Apple refuses it, SKErrorInvalidSignature."""
+"""Promotional offers (issue 30, item 3): a team's server signs with Apple's own PromotionalOfferSignatureCreator
+(StoreKit 1) or PromotionalOfferV2SignatureCreator (StoreKit 2's JWS) and the .storekit file's subscriptionOffersKeyPair,
+and iapsim's store, checking with that key pair, sells the offer; the same signature a second time is refused as Apple
+refuses it, SKErrorInvalidSignature."""
 import base64
 import json
 import os
@@ -20,7 +21,7 @@ from test_backend_contract import free_port
 PRODUCT = "org.team.vip.monthly"
 
 
-def storekit(key_id, private_der):
+def storekit_file(key_id, private_der):
     """A format 4 .storekit file: one monthly subscription with the promotional offer `comeback` (0.99 a month for 3
     months), and the offers key pair as Xcode keeps it (base64 PKCS#8)."""
     offer = {"internalID": "7301", "offerID": "comeback", "paymentMode": "payAsYouGo", "numberOfPeriods": 3,
@@ -37,6 +38,16 @@ def storekit(key_id, private_der):
 
 class PromotionalOfferSignedByApplesLibrary(unittest.TestCase):
     def test_the_library_signs_and_the_store_sells_then_refuses_the_replay(self):
+        # alice subscribes, cancels, and the month runs out: a lapsed subscriber, whom promotional offers are for.
+        self.sells_then_refuses_the_replay(1, "press m\npress Enter\nwait 0.5\npress Esc\nwait 32d\n", "expired")
+
+    def test_storekit_2_the_librarys_jws_sells_and_its_replay_is_refused(self):
+        # alice subscribes in the app and Apple refunds it (`r` in the inspector): she subscribed to the group. All of
+        # it live, on a new data directory, so that the store's clock is the wall's, which Apple's V2 creator signs
+        # `iat` with.
+        self.sells_then_refuses_the_replay(2, None, None)
+
+    def sells_then_refuses_the_replay(self, storekit, lapse, state):
         root = tempfile.mkdtemp(prefix="iapsim-offers-")
         self.addCleanup(shutil.rmtree, root, True)
         key = ec.generate_private_key(ec.SECP256R1())
@@ -44,18 +55,19 @@ class PromotionalOfferSignedByApplesLibrary(unittest.TestCase):
         pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
         catalog = os.path.join(root, "Team.storekit")
         with open(catalog, "w") as f:
-            json.dump(storekit("TEAMKEY001", der), f)
+            json.dump(storekit_file("TEAMKEY001", der), f)
         data = os.path.join(root, "data")
-        # alice subscribes, cancels, and the month runs out: a lapsed subscriber, whom promotional offers are for.
-        setup = os.path.join(root, "lapse.iapsim")
-        with open(setup, "w") as f:
-            f.write("launch alice\nselect subscription\npress Enter\nwait until \"Purchase complete\"\npress Esc\n"
-                    "press m\npress Enter\nwait 0.5\npress Esc\nwait 32d\n"
-                    f"expect subscription {PRODUCT} expired\n")
-        run("play", "--data-dir", data, "--catalog", catalog, setup)
+        if lapse:
+            setup = os.path.join(root, "lapse.iapsim")
+            with open(setup, "w") as f:
+                f.write("launch alice\nselect subscription\npress Enter\nwait until \"Purchase complete\"\npress Esc\n"
+                        f"{lapse}expect subscription {PRODUCT} {state}\n")
+            run("play", "--data-dir", data, "--catalog", catalog, setup)
+        else:
+            os.makedirs(data)
         secret = json.loads(run("keys", "--data-dir", data, "--json").stdout)["sharedSecret"]
         serve_port, team_port = free_port(), free_port()
-        # The store's clock went on a month in the script: the server signs on it, as a server beside Apple's clock does.
+        # The store's clock went on in the script: the server signs on it, as a server beside Apple's clock does.
         store_now = datetime.fromisoformat(json.loads(run("state", "--data-dir", data, "--catalog", catalog).stdout)["asOf"]
                                            .replace("Z", "+00:00")).timestamp()
         started = time.time()
@@ -65,18 +77,30 @@ class PromotionalOfferSignedByApplesLibrary(unittest.TestCase):
         self.addCleanup(team.server_close)
         self.addCleanup(team.shutdown)
         tmux, wait_for = live_app(self, root, 120, "--data-dir", data, "--catalog", catalog, "--user", "alice", "--serve", str(serve_port),
-                                  "--backend", f"http://127.0.0.1:{team_port}")
+                                  "--backend", f"http://127.0.0.1:{team_port}", "--storekit", str(storekit))
 
         wait_for("VIP Monthly")
+        if not lapse:
+            tmux("send-keys", "Enter")
+            wait_for("Purchase complete")
+            tmux("send-keys", "Escape", "i")
+            wait_for("Timeline")
+            tmux("send-keys", "r")
+            wait_for("Apple refunds alice")
+            tmux("send-keys", "Escape")
+            wait_for("Refunded")
         tmux("send-keys", "o")
         wait_for("Offer comeback: $0.99/month ×3")
         tmux("send-keys", "Enter")
         wait_for("Purchase complete")
         tmux("send-keys", "Escape")
+        if storekit == 2:
+            self.assertIn("compactJWS", signer.last)
         # The same signature again (a server that reuses its nonce): Apple takes a nonce once.
         signer.replay = True
         tmux("send-keys", "Enter")
-        wait_for("SKErrorInvalidSignature")
+        # StoreKit's error by the name the app's StoreKit gives it.
+        wait_for("SKErrorInvalidSignature" if storekit == 1 else "Product.PurchaseError.invalidOfferSignature")
         wait_for("The offer could not be applied")
         tmux("send-keys", "Escape", "q")
         for _ in range(200):

@@ -95,7 +95,7 @@ extension StateView {
             case .ineligibleForOffer?: .offerIneligible
             default: nil
             }
-            if let name = hud.error?.appleName, let why { lines += [name, why(lang)] } else { lines.append(Text.offerNotSigned(lang)) }
+            if let name = hud.error?.appleName(in: state.storeKit), let why { lines += [name, why(lang)] } else { lines.append(Text.offerNotSigned(lang)) }
         case .confirming:
             if let id = hud.transactionId, let order = state.orders[id], order.attempts > 0 {
                 var retry = "\(Text.retryCount(lang)) \(order.attempts)"
