@@ -126,9 +126,10 @@ public final class AppRuntime {
             store.setAutoRenew(on, originalTransactionId: original)
         case let .agreeToPriceIncrease(original):
             store.consentToPriceIncrease(originalTransactionId: original)
-        case let .createOrder(user, productId):
-            backend.createOrder(user: user, productId: productId) { [weak self] in
-                self?.send(.orderCreated(user: user, productId: productId, $0))
+        case let .createOrder(user, productId, storeKit):
+            backend.createOrder(user: user, productId: productId, storeKit: storeKit) { [weak self] answer in
+                self?.send(.orderCreated(user: user, productId: productId, answer.map(\.orderId),
+                                         introductoryOfferEligibility: try? answer.get().introductoryOfferEligibility))
             }
         case let .fetchAppAccountToken(user):
             backend.appAccountToken(user: user) { [weak self] in self?.send(.appAccountTokenFetched(user: user, $0)) }

@@ -26,19 +26,27 @@ extension Account: Codable {
 public struct OrderRequest: Codable, Sendable, Equatable {
     public let user: String
     public let productId: String
+    /// 2: the app is written against StoreKit 2, which can take the server's word on the intro offer.
+    public let storekit: Int?
 
-    public init(user: String, productId: String) {
+    public init(user: String, productId: String, storekit: Int? = nil) {
         self.user = user
         self.productId = productId
+        self.storekit = storekit
     }
 }
 
 /// The answer to `POST /backend/v1/orders`.
 public struct OrderResponse: Codable, Sendable, Equatable {
     public let orderId: String
+    /// StoreKit 2: the server's own word on whether this purchase gets the product's introductory offer, signed as
+    /// Apple's `IntroductoryOfferEligibilitySignatureCreator` signs it; the app pays with
+    /// `introductoryOfferEligibility(compactJWS:)`. Absent: Apple's rule decides.
+    public let introductoryOfferEligibility: String?
 
-    public init(orderId: String) {
+    public init(orderId: String, introductoryOfferEligibility: String? = nil) {
         self.orderId = orderId
+        self.introductoryOfferEligibility = introductoryOfferEligibility
     }
 }
 

@@ -20,6 +20,8 @@ public struct AppState: Sendable, Equatable {
         /// The promotional offer asked for, and once the app's server signed it, its signature.
         public var offerId: String?
         public var offerSignature: OfferSignature?
+        /// StoreKit 2: the server's signed word on the intro offer, which came with the order.
+        public var introductoryOfferEligibility: String?
 
 
         public init(user: String, productId: String, paymentId: Int64? = nil, transactionId: String? = nil, appAccountToken: UUID? = nil,

@@ -14,7 +14,7 @@ public enum Effect: Sendable, Equatable {
     case setAutoRenew(Bool, originalTransactionId: String)
     /// The user agrees to a subscription's price increase, on the store's side.
     case agreeToPriceIncrease(originalTransactionId: String)
-    case createOrder(user: String, productId: String)
+    case createOrder(user: String, productId: String, storeKit: StoreKitMode = .one)
     /// StoreKit 2: the app user's `appAccountToken`, which the backend creates once and keeps; answers `.appAccountTokenFetched`.
     case fetchAppAccountToken(user: String)
     /// Answers `.intentRecorded`.

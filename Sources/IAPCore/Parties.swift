@@ -44,7 +44,8 @@ public enum StoreRequestError: Error, Sendable, Equatable {
 
 /// The app's own server, shaped like an HTTP API: every call answers later.
 public protocol Backend: AnyObject {
-    func createOrder(user: String, productId: String, _ completion: @escaping (Result<String, BackendError>) -> Void)
+    /// An order for the purchase the user is about to make, with (StoreKit 2) the server's word on its intro offer.
+    func createOrder(user: String, productId: String, storeKit: StoreKitMode, _ completion: @escaping (Result<OrderResponse, BackendError>) -> Void)
     func verify(_ request: VerifyRequest, _ completion: @escaping (Result<VerifyResponse, BackendError>) -> Void)
     /// StoreKit 2: the user's `appAccountToken`, made the first time it is asked for and the same ever after.
     func appAccountToken(user: String, _ completion: @escaping (Result<UUID, BackendError>) -> Void)
@@ -62,6 +63,11 @@ public protocol Backend: AnyObject {
 
 extension Backend {
     public var creditsKeptAt: String? { nil }
+
+    /// An order alone, as StoreKit 1 asks for it.
+    public func createOrder(user: String, productId: String, _ completion: @escaping (Result<String, BackendError>) -> Void) {
+        createOrder(user: user, productId: productId, storeKit: .one) { completion($0.map(\.orderId)) }
+    }
 
     /// A server that signs no offers: the app cannot ask for one.
     public func signOffer(user: String, productId: String, offerId: String, applicationUsername: String?, storeKit: StoreKitMode,

@@ -33,7 +33,7 @@ extension AppState {
         device.purchase = Purchase(user: buyer, productId: productId, appAccountToken: token, awaitingToken: awaiting,
                                    offerId: offerChoices[productId])
         device.hud = HUD(.purchasing, productId: productId)
-        let first: Effect = awaiting ? .fetchAppAccountToken(user: buyer) : .createOrder(user: buyer, productId: productId)
+        let first: Effect = awaiting ? .fetchAppAccountToken(user: buyer) : .createOrder(user: buyer, productId: productId, storeKit: storeKit)
         return [first] + triggerVerifyQueue()
     }
 
@@ -47,11 +47,13 @@ extension AppState {
         guard let current = device.purchase, current.user == user, current.awaitingToken else { return [] }
         device.purchase?.awaitingToken = false
         device.purchase?.appAccountToken = token
-        return [.createOrder(user: user, productId: current.productId)]
+        return [.createOrder(user: user, productId: current.productId, storeKit: storeKit)]
     }
 
-    mutating func orderCreated(buyer: String, productId: String, _ result: Result<String, BackendError>) -> [Effect] {
+    mutating func orderCreated(buyer: String, productId: String, _ result: Result<String, BackendError>, introductoryOfferEligibility: String?)
+        -> [Effect] {
         guard let current = device.purchase, current.user == buyer, current.productId == productId, current.paymentId == nil else { return [] }
+        if storeKit == .two { device.purchase?.introductoryOfferEligibility = introductoryOfferEligibility }
         // Without an order the payment still goes ahead (the verify step asks for one later, C3, B4),
         // but never without a durable note of who is paying.
         let orderId = try? result.get()
@@ -115,7 +117,8 @@ extension AppState {
         device.purchase?.paymentId = intent.id
         return [
             .addPayment(Payment(productId: productId, applicationUsername: intent.orderId, pressedBy: buyer, id: intent.id,
-                                appAccountToken: device.purchase?.appAccountToken, offerSignature: current.offerSignature)),
+                                appAccountToken: device.purchase?.appAccountToken, offerSignature: current.offerSignature,
+                                introductoryOfferEligibility: current.introductoryOfferEligibility)),
             .readStoreQueue(after: Self.lookAgainAfterPayment),
         ]
     }

@@ -52,8 +52,8 @@ extension AppState {
         case let .subscriptionsLoaded(name, loaded):
             if name == user { session?.subscriptions = loaded }
             return []
-        case let .orderCreated(buyer, productId, result):
-            return orderCreated(buyer: buyer, productId: productId, result)
+        case let .orderCreated(buyer, productId, result, eligibility):
+            return orderCreated(buyer: buyer, productId: productId, result, introductoryOfferEligibility: eligibility)
         case let .appAccountTokenFetched(user, result):
             return appAccountTokenFetched(user: user, result)
         case let .codeRedeemed(_, .failure(error)):

@@ -100,15 +100,18 @@ public struct Payment: Sendable, Equatable {
     /// The promotional offer asked for, signed by the app's server: `SKPayment.paymentDiscount` in StoreKit 1, the
     /// purchase option `promotionalOffer(_:compactJWS:)` in StoreKit 2.
     public let offerSignature: OfferSignature?
+    /// StoreKit 2's purchase option `introductoryOfferEligibility(compactJWS:)`: the app's server decides the intro offer.
+    public let introductoryOfferEligibility: String?
 
 
     public init(productId: String, applicationUsername: String?, pressedBy: String? = nil, id: Int64? = nil, appAccountToken: UUID? = nil,
-                offerSignature: OfferSignature? = nil) {
+                offerSignature: OfferSignature? = nil, introductoryOfferEligibility: String? = nil) {
         self.productId = productId
         self.applicationUsername = applicationUsername
         self.pressedBy = pressedBy
         self.id = id
         self.appAccountToken = appAccountToken
         self.offerSignature = offerSignature
+        self.introductoryOfferEligibility = introductoryOfferEligibility
     }
 }

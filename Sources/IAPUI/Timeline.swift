@@ -103,8 +103,11 @@ public struct Timeline: Sendable {
             return Localized(en: "client: \(name)'s store read, \(count) orders", zh: "客户端:读取 \(name) 的存储,\(count) 笔订单")
         case .accountLoaded, .subscriptionsLoaded:
             return nil  // told by `record`, as differences from the last reading
-        case let .orderCreated(user, productId, result):
+        case let .orderCreated(user, productId, result, eligibility):
             switch result {
+            case let .success(id) where eligibility != nil:
+                return Localized(en: "backend: order \(id) for \(user), \(productId), with its word on the intro offer (JWS)",
+                                 zh: "后端:为 \(user) 创建订单 \(id),\(productId),附带对介绍性优惠的签名意见(JWS)")
             case let .success(id):
                 return Localized(en: "backend: order \(id) for \(user), \(productId)", zh: "后端:为 \(user) 创建订单 \(id),\(productId)")
             case let .failure(error):
@@ -261,7 +264,7 @@ public struct Timeline: Sendable {
         case let .readStoreQueue(after): return after > 0 ? nil : Localized(en: "look at the store's queue", zh: "查看商店队列")
         case let .finish(id, _): return Localized(en: "finish ", zh: "结束 ") + id
         case let .remove(id, _): return Localized(en: "drop \(id) from the client", zh: "从客户端删除 \(id)")
-        case let .createOrder(_, productId): return Localized(en: "create order (\(productId))", zh: "创建订单(\(productId))")
+        case let .createOrder(_, productId, _): return Localized(en: "create order (\(productId))", zh: "创建订单(\(productId))")
         case .recordIntent: return Localized(en: "note the buyer", zh: "记下买家")
         case let .addPayment(payment): return Localized(en: "pay ", zh: "付款 ") + payment.productId
         case .cancelPayment: return Localized(en: "cancel the payment", zh: "取消付款")

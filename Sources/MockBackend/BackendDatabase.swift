@@ -201,6 +201,17 @@ public final class BackendDatabase {
     }
 
     /// A user's latest live credits, newest first, and how many there are: what the inspector shows.
+    /// The user's latest credit for any of `productIds`, refunded ones included: what they had of them before.
+    func latestCredit(user: String, productIds: [String]) throws -> String? {
+        guard !productIds.isEmpty else { return nil }
+        return try queue.inDatabase { db in
+            try String.fetchOne(db, sql: """
+                SELECT transactionId FROM credit WHERE user = ? AND productId IN (\(Array(repeating: "?", count: productIds.count).joined(separator: ", ")))
+                ORDER BY creditedAt DESC, transactionId DESC LIMIT 1
+                """, arguments: StatementArguments([user] + productIds))
+        }
+    }
+
     public func recentCredits(user: String, limit: Int) throws -> (credits: [Credit], total: Int) {
         try queue.inDatabase { db in
             let total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM credit WHERE user = ? AND revokedAt IS NULL"), arguments: [user]) ?? 0

@@ -61,12 +61,24 @@ public final class MockBackend: Backend {
         scheduleAppleRetry()
     }
 
-    public func createOrder(user: String, productId: String, _ completion: @escaping (Result<String, BackendError>) -> Void) {
+    public func createOrder(user: String, productId: String, storeKit: StoreKitMode, _ completion: @escaping (Result<OrderResponse, BackendError>) -> Void) {
         answer(after: latency.order, completion) {
             // product-mismatch: the order goes down with the neighbouring product in the catalog.
             let named = faults.fire(.productMismatch) != nil ? neighbour(of: productId) : productId
-            return try database.createOrder(user: user, productId: named, at: scheduler.now)
+            let orderId = try database.createOrder(user: user, productId: named, at: scheduler.now)
+            return OrderResponse(orderId: orderId, introductoryOfferEligibility: storeKit == .two ? try introOfferWithheld(user: user, productId: productId) : nil)
         }
+    }
+
+    /// StoreKit 2 lets the server have its say on the intro offer. This one gives it once per app user in a group,
+    /// whichever Apple ID pays (Apple's own rule is once per Apple ID): to a user who subscribed in the group before, it
+    /// signs none, naming the earlier transaction. Nil: Apple's rule decides.
+    private func introOfferWithheld(user: String, productId: String) throws -> String? {
+        guard let terms = catalog[productId]?.subscription, terms.introOffer != nil, let key = offersKey(), let signer = OfferSigner(key) else { return nil }
+        let group = catalogOrder.filter { $0.subscription?.group == terms.group }.map(\.id)
+        guard let earlier = try database.latestCredit(user: user, productIds: group) else { return nil }
+        return try signer.introductoryOfferEligibility(productId: productId, allow: false, transactionId: earlier, nonce: UUID().uuidString.lowercased(),
+                                                       at: scheduler.now)
     }
 
     public func appAccountToken(user: String, _ completion: @escaping (Result<UUID, BackendError>) -> Void) {

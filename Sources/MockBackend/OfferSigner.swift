@@ -5,7 +5,7 @@ import IAPCore
 
 /// What the app's server does with the subscription offers key, as Apple's server libraries do: StoreKit 1's
 /// `PromotionalOfferSignatureCreator` (ECDSA P-256 over SHA-256 of the offer's fields, base64 DER) and StoreKit 2's
-/// `PromotionalOfferV2SignatureCreator` (a compact JWS, ES256).
+/// `PromotionalOfferV2SignatureCreator` (a compact JWS, ES256), and its `IntroductoryOfferEligibilitySignatureCreator`.
 struct OfferSigner {
     struct NoKey: Error {}
 
@@ -40,8 +40,18 @@ struct OfferSigner {
             let claims = SignedAppStoreRequest.Claims(iss: Self.issuerId, bid: Receipt.bundleId, aud: SignedAppStoreRequest.Claims.promotionalOffer,
                                                       iat: date.timeIntervalSince1970.rounded(.down), nonce: nonce, productId: productId,
                                                       offerIdentifier: offerId)
-            let jws = try SignedAppStoreRequest.compactJWS(claims, keyId: keyId) { try key.signature(for: $0).rawRepresentation }
-            return .signed(SignedPromotionalOffer(offerIdentifier: offerId, compactJWS: jws))
+            return .signed(SignedPromotionalOffer(offerIdentifier: offerId, compactJWS: try compactJWS(claims)))
         }
+    }
+
+    /// StoreKit 2's introductory offer eligibility, as Apple's `IntroductoryOfferEligibilitySignatureCreator` signs it.
+    func introductoryOfferEligibility(productId: String, allow: Bool, transactionId: String, nonce: String, at date: Date) throws -> String {
+        try compactJWS(SignedAppStoreRequest.Claims(iss: Self.issuerId, bid: Receipt.bundleId, aud: SignedAppStoreRequest.Claims.introductoryOfferEligibility,
+                                                    iat: date.timeIntervalSince1970.rounded(.down), nonce: nonce, productId: productId,
+                                                    allowIntroductoryOffer: allow, transactionId: transactionId))
+    }
+
+    private func compactJWS(_ claims: SignedAppStoreRequest.Claims) throws -> String {
+        try SignedAppStoreRequest.compactJWS(claims, keyId: keyId) { try key.signature(for: $0).rawRepresentation }
     }
 }

@@ -138,6 +138,22 @@ public final class MockPaymentQueue: PaymentQueue {
                 offerId = offer.id
             }
         }
+        var introEligible: Bool?
+        if let compactJWS = payment.introductoryOfferEligibility {
+            // StoreKit 2: the app's server decided the intro offer; Apple checks its signature as an offer's.
+            var verdict = PromotionalOfferCheck.eligibility(compactJWS, productId: payment.productId, key: offersKeyPair, bundleId: Receipt.bundleId,
+                                                            now: scheduler.now)
+            if case let .success((_, nonce)) = verdict, !(attempt { try database.takeOfferNonce(nonce, at: scheduler.now) } ?? false) {
+                verdict = .failure(.invalidSignature)
+            }
+            switch verdict {
+            case let .failure(error):
+                record(payment, state: .failed, error: error)
+                return
+            case let .success((allow, _)):
+                introEligible = allow
+            }
+        }
         let due = scheduler.now.addingTimeInterval(latency.payment)
         var owned: String?, subscription: SubscriptionPlan?
         if let account = payment.pressedBy.map(database.appleId(for:)) {
@@ -156,7 +172,7 @@ public final class MockPaymentQueue: PaymentQueue {
             if faults.fire(.purchaseFails) != nil { return .fails }
             return .charged
         }, refundAfter: { faults.fire(.refund).flatMap(Double.init) })
-        record(payment, state: .purchasing, originalTransactionId: original, plan: plan.steps, offerId: offerId)
+        record(payment, state: .purchasing, originalTransactionId: original, plan: plan.steps, offerId: offerId, introEligible: introEligible)
     }
 
     /// The key promotional offers are checked with: the catalog's (a .storekit file's `subscriptionOffersKeyPair`),
@@ -357,14 +373,14 @@ public final class MockPaymentQueue: PaymentQueue {
     }
 
     private func record(_ payment: Payment, state: TransactionState, error: StoreError? = nil, originalTransactionId: String? = nil,
-                        plan steps: [StorePlan.Step] = [], offerId: String? = nil) {
+                        plan steps: [StorePlan.Step] = [], offerId: String? = nil, introEligible: Bool? = nil) {
         let name = faults.fire(.emptyApplicationUsername) != nil ? nil : payment.applicationUsername
         signedReceipt = nil
         guard let transaction = attempt({
             try database.insert(productId: payment.productId, state: state, applicationUsername: name,
                                 account: payment.pressedBy.map(database.appleId(for:)), pressedBy: payment.pressedBy, date: scheduler.now, error: error, originalTransactionId: originalTransactionId,
                                 plan: steps.isEmpty ? nil : StorePlan(steps: steps), appAccountToken: payment.appAccountToken,
-                                offerId: offerId)
+                                offerId: offerId, introEligible: introEligible)
         }) else { return }
         if let id = payment.id { paymentIds[transaction.id] = id }
         notify(identified(transaction))

@@ -54,6 +54,12 @@ extension StoreDatabase {
             """)
     }
 
+    /// StoreKit 2's introductory offer eligibility the app's server signed for a payment: 1 gives the intro offer, 0
+    /// withholds it, NULL leaves it to Apple's rule.
+    static func introEligibilityMigration(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE storeTransaction ADD COLUMN introEligible INTEGER")
+    }
+
     /// Each offer an Apple ID redeemed a code of: once per offer.
     static func offerCodeMigration(_ db: Database) throws {
         try db.execute(sql: """
@@ -156,7 +162,7 @@ extension StoreDatabase {
     /// resumes or upgrades the account's chain in the group, inside the caller's database transaction. Answers what
     /// the transaction became and what Apple tells the app's server.
     static func subscriptionCharged(_ db: Database, id: String, account: String, productId: String, terms: SubscriptionTerms,
-                                    offer: SubscriptionOffer? = nil, kind: TransactionDetails.Offer = .promotional,
+                                    offer: SubscriptionOffer? = nil, kind: TransactionDetails.Offer = .promotional, introEligible: Bool? = nil,
                                     at date: Date) throws -> (original: String, StoreNotification) {
         let existing = try subscription(db, account: account, group: terms.group)
         var latest: (start: Date, details: TransactionDetails)?
@@ -166,7 +172,7 @@ extension StoreDatabase {
             latest = (start, try Self.details(db, current.latestTransactionId))
         }
         let charge = SubscriptionCharge(existing: existing, latest: latest, id: id, account: account, productId: productId, terms: terms,
-                                        offer: offer, kind: kind, webOrder: try nextWebOrder(db), at: date)
+                                        offer: offer, kind: kind, introEligible: introEligible, webOrder: try nextWebOrder(db), at: date)
         if let ended = charge.endedLatest, let current = existing { try setDetails(db, current.latestTransactionId, ended) }
         try setDetails(db, id, charge.details)
         try charge.chain.insert(db, onConflict: .replace)

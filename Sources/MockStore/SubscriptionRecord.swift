@@ -124,9 +124,11 @@ struct SubscriptionCharge: Equatable {
     /// `offer`: the promotional offer the payment was signed for (judged when it was added: the account subscribes or
     /// subscribed to the group), or the offer code's offer (`kind` `.code`), which prices this charge and, paid as you
     /// go, the renewals after it. A code's charge is told as OFFER_REDEEMED.
+    /// `introEligible`: StoreKit 2's introductory offer eligibility the app's server signed, which decides the intro offer
+    /// of a new subscription or a resubscription in Apple's place (an upgrade has none either way); nil: Apple's rule.
     init(existing: SubscriptionRecord?, latest: (start: Date, details: TransactionDetails)?, id: String, account: String,
          productId: String, terms: SubscriptionTerms, offer: SubscriptionOffer? = nil, kind offerKind: TransactionDetails.Offer = .promotional,
-         webOrder: String, at date: Date) {
+         introEligible: Bool? = nil, webOrder: String, at date: Date) {
         details = TransactionDetails(webOrderLineItemId: webOrder)
         let promotional = offer.map { $0.terms }
         let kind: StoreNotification.Kind, subtype: StoreNotification.Subtype
@@ -153,26 +155,22 @@ struct SubscriptionCharge: Equatable {
             chain = current
             (kind, subtype) = (.didChangeRenewalPref, .upgrade)
         } else if let lapsed = existing {
-            // A resubscription: the same chain, with no second intro offer; a promotional offer (the win-back of old) is
-            // for just such a lapsed subscriber.
-            let expires = promotional.map { $0.period.end(from: date, count: $0.chargedPeriods) } ?? terms.period.end(from: date)
+            // A resubscription: the same chain, with no second intro offer unless the app's server signed it one; a
+            // promotional offer (the win-back of old) is for just such a lapsed subscriber.
+            let intro = promotional ?? (introEligible == true ? terms.introOffer : nil)
+            details.mark(offer, kind: offerKind, intro: intro)
+            let expires = intro.map { $0.period.end(from: date, count: $0.chargedPeriods) } ?? terms.period.end(from: date)
             details.expiresDate = expires
             chain = SubscriptionRecord(originalTransactionId: lapsed.originalTransactionId, account: account, group: terms.group,
                                        productId: productId, expiresAt: expires, latestTransactionId: id,
-                                       introLeft: promotional?.periodsAfterFirstCharge ?? 0)
+                                       introLeft: intro?.periodsAfterFirstCharge ?? 0)
             chain.offerId = offer?.id
-            if let offer { (details.offer, details.offerId) = (offerKind, offer.id) }
             (kind, subtype) = (.subscribed, .resubscribe)
         } else {
-            // A first subscription in the group: the intro offer, if the product has one, is the account's once; an offer
-            // code's offer takes its place.
-            let intro = promotional ?? terms.introOffer
-            switch (offer, intro?.mode) {
-            case (_?, _): (details.offer, details.offerId) = (offerKind, offer?.id)
-            case (nil, .freeTrial?): details.offer = .trial
-            case (nil, .payAsYouGo?), (nil, .payUpFront?): details.offer = .intro
-            case (nil, nil): break
-            }
+            // A first subscription in the group: the intro offer, if the product has one, is the account's once (unless
+            // the app's server signed it none); an offer code's offer takes its place.
+            let intro = promotional ?? (introEligible == false ? nil : terms.introOffer)
+            details.mark(offer, kind: offerKind, intro: intro)
             let expires = intro.map { $0.period.end(from: date, count: $0.chargedPeriods) } ?? terms.period.end(from: date)
             details.expiresDate = expires
             chain = SubscriptionRecord(originalTransactionId: id, account: account, group: terms.group, productId: productId,

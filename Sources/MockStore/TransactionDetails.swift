@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import IAPCore
 
 /// The fields of a transaction that subscriptions and refunds fill, as Apple names them in a receipt.
 public struct TransactionDetails: Sendable, Equatable {
@@ -49,6 +50,17 @@ public struct TransactionDetails: Sendable, Equatable {
                   webOrderLineItemId: row.text("webOrderLineItemId"), refundedShare: row.real("refundedShare"))
         familyShared = row.text("sharedFrom") != nil
         offerId = row.text("offerId")
+    }
+
+    /// What offer priced a new subscription's or a resubscription's first charge: the offer named (a promotional offer
+    /// or a code's, by `kind`), else the intro offer given (`intro`), as a free trial or an intro price.
+    mutating func mark(_ offer: SubscriptionOffer?, kind: Offer, intro: IntroOffer?) {
+        switch (offer, intro?.mode) {
+        case let (offer?, _): (self.offer, offerId) = (kind, offer.id)
+        case (nil, .freeTrial?): self.offer = .trial
+        case (nil, .payAsYouGo?), (nil, .payUpFront?): self.offer = .intro
+        case (nil, nil): break
+        }
     }
 
     /// Apple refunded the transaction: it keeps its place in the history with the date and reason.

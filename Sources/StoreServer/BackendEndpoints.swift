@@ -16,10 +16,11 @@ struct BackendEndpoints: Sendable {
                 let order = try await Self.body(OrderRequest.self, of: request)
                 let user = try Self.user(order.user)
                 guard !order.productId.isEmpty else { throw Self.badRequest("productId is empty") }
-                let orderId: Result<String, BackendError> = await parties.perform { [served] answer in
-                    served.value.backend.createOrder(user: user, productId: order.productId) { answer($0) }
+                guard let storeKit = StoreKitMode(rawValue: order.storekit ?? 1) else { throw Self.badRequest("storekit must be 1 or 2") }
+                let placed: Result<OrderResponse, BackendError> = await parties.perform { [served] answer in
+                    served.value.backend.createOrder(user: user, productId: order.productId, storeKit: storeKit) { answer($0) }
                 }
-                return (.created, OrderResponse(orderId: try orderId.get()))
+                return (.created, try placed.get())
             }
         }
         router.post("backend/v1/verify") { request, _ in

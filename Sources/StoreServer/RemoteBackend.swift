@@ -39,8 +39,9 @@ public final class RemoteBackend: Backend {
         self.thread = thread
     }
 
-    public func createOrder(user: String, productId: String, _ completion: @escaping (Result<String, BackendError>) -> Void) {
-        send(.POST, "orders", body: OrderRequest(user: user, productId: productId), as: OrderResponse.self) { completion($0.map(\.orderId)) }
+    public func createOrder(user: String, productId: String, storeKit: StoreKitMode, _ completion: @escaping (Result<OrderResponse, BackendError>) -> Void) {
+        send(.POST, "orders", body: OrderRequest(user: user, productId: productId, storekit: storeKit == .two ? 2 : nil), as: OrderResponse.self,
+             completion)
     }
 
     public func appAccountToken(user: String, _ completion: @escaping (Result<UUID, BackendError>) -> Void) {

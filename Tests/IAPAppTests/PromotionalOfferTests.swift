@@ -95,6 +95,71 @@ struct PromotionalOfferTests {
         #expect(judge(.signed(SignedPromotionalOffer(offerIdentifier: "comeback", compactJWS: "not a jws"))) == .failure(.invalidSignature))
     }
 
+    @Test("StoreKit 2's introductory offer eligibility: the server's JWS says yes or no; another key, product or audience, or 24 hours are StoreKit's error")
+    func eligibilityJudgement() throws {
+        let claims = SignedAppStoreRequest.Claims(iss: "team", bid: Receipt.bundleId, aud: "introductory-offer-eligibility",
+                                                  iat: Self.start.timeIntervalSince1970, nonce: UUID().uuidString, productId: "monthly",
+                                                  allowIntroductoryOffer: true, transactionId: "1000000001")
+        let judge = { (claims: SignedAppStoreRequest.Claims, keyId: String, date: Date) throws -> Result<Bool, StoreError> in
+            guard case let .signed(offer) = try self.jws(claims, keyId: keyId) else { return .failure(.invalidOfferIdentifier) }
+            return PromotionalOfferCheck.eligibility(offer.compactJWS, productId: "monthly", key: Self.key, bundleId: Receipt.bundleId, now: date)
+                .map(\.allow)
+        }
+        #expect(try judge(claims, Self.key.id, Self.start) == .success(true))
+        var other = claims
+        other.allowIntroductoryOffer = false
+        #expect(try judge(other, Self.key.id, Self.start) == .success(false))
+        #expect(try judge(claims, "OTHERKEY00", Self.start) == .failure(.invalidSignature))
+        #expect(try judge(claims, Self.key.id, Self.start.addingTimeInterval(Self.day + 1)) == .failure(.invalidSignature))
+        other = claims
+        other.productId = "yearly"
+        #expect(try judge(other, Self.key.id, Self.start) == .failure(.invalidSignature))
+        other = claims
+        other.aud = "promotional-offer"
+        #expect(try judge(other, Self.key.id, Self.start) == .failure(.invalidSignature))
+        other = claims
+        other.allowIntroductoryOffer = nil
+        #expect(try judge(other, Self.key.id, Self.start) == .failure(.invalidSignature))
+    }
+
+    @Test("the server's eligibility decides the intro offer: withheld from a new subscriber, given to a lapsed one")
+    func eligibilityDecidesTheIntroOffer() {
+        let first = SubscriptionCharge(existing: nil, latest: nil, id: "1", account: "a", productId: "monthly", terms: Self.terms, webOrder: "w1",
+                                       at: Self.start)
+        #expect(first.details.offer == .trial)
+        let withheld = SubscriptionCharge(existing: nil, latest: nil, id: "1", account: "a", productId: "monthly", terms: Self.terms,
+                                          introEligible: false, webOrder: "w1", at: Self.start)
+        #expect(withheld.details.offer == nil && withheld.chain.expiresAt == SubscriptionPeriod(months: 1).end(from: Self.start))
+        var lapsed = first.chain
+        lapsed.expirationIntent = ExpirationIntent.cancelled
+        let later = Self.start.addingTimeInterval(60 * Self.day)
+        let again = SubscriptionCharge(existing: lapsed, latest: nil, id: "5", account: "a", productId: "monthly", terms: Self.terms, webOrder: "w5",
+                                       at: later)
+        #expect(again.details.offer == nil)
+        let given = SubscriptionCharge(existing: lapsed, latest: nil, id: "5", account: "a", productId: "monthly", terms: Self.terms,
+                                       introEligible: true, webOrder: "w5", at: later)
+        #expect(given.details.offer == .trial && given.chain.expiresAt == SubscriptionPeriod(weeks: 1).end(from: later))
+        #expect(given.chain.originalTransactionId == "1" && given.news.subtype == .resubscribe)
+    }
+
+    @Test("once per app user: alice had the trial with her first Apple ID; paying with sandbox-2, StoreKit 1 gets Apple's second trial, StoreKit 2's server withholds it",
+          arguments: StoreKitMode.allCases)
+    func introOncePerAppUser(storeKit: StoreKitMode) throws {
+        let app = try lapsedAlice(storeKit: storeKit)
+        app.runtime.send(.intent(.signInAppleId("sandbox-2")))
+        app.advance(0.5)
+        app.select(Self.monthly)
+        app.press(.enter)
+        app.advance(5)
+        #expect(app.screen().contains("Purchase complete"))
+        let charge = try #require(try app.charges().last)
+        #expect(charge.account == "sandbox-2")
+        let details = try #require(try app.storeDetails([charge.transaction.id])[charge.transaction.id])
+        #expect(details.offer == (storeKit == .one ? .trial : nil))
+        let said = app.session.timeline.entries(.en).map(\.text)
+        #expect(said.contains { $0.contains("with its word on the intro offer (JWS)") } == (storeKit == .two))
+    }
+
     @Test("a lapsed subscriber's offer: charged at the offer's period, offer promotional with its id; the renewals keep the offer for its 3 periods, then the regular price")
     func lapsedChargeAndRenewals() throws {
         var lapsed = SubscriptionCharge(existing: nil, latest: nil, id: "1", account: "alice", productId: "monthly", terms: Self.terms,

@@ -34,7 +34,7 @@ struct StoreKitTwoTests {
             $0.purchase = AppState.Purchase(user: "a", productId: "coins", awaitingToken: true)
             $0.hud = HUD(.purchasing, productId: "coins")
         }
-        store.send(.appAccountTokenFetched(user: "a", .success(token)), effects: [.createOrder(user: "a", productId: "coins")]) {
+        store.send(.appAccountTokenFetched(user: "a", .success(token)), effects: [.createOrder(user: "a", productId: "coins", storeKit: .two)]) {
             $0.session?.appAccountToken = token
             $0.purchase?.appAccountToken = token
             $0.purchase?.awaitingToken = false
@@ -61,7 +61,7 @@ struct StoreKitTwoTests {
             $0.hud = HUD(.cancelled, productId: "coins", transactionId: "t1")
         }
         store.send(.key(.escape)) { $0.hud = nil }
-        store.send(.intent(.buy(productId: "coins")), effects: [.createOrder(user: "a", productId: "coins")]) {
+        store.send(.intent(.buy(productId: "coins")), effects: [.createOrder(user: "a", productId: "coins", storeKit: .two)]) {
             $0.purchase = AppState.Purchase(user: "a", productId: "coins", appAccountToken: token)
             $0.hud = HUD(.purchasing, productId: "coins")
         }
@@ -74,7 +74,7 @@ struct StoreKitTwoTests {
             $0.purchase = AppState.Purchase(user: "a", productId: "coins", awaitingToken: true)
             $0.hud = HUD(.purchasing, productId: "coins")
         }
-        store.send(.appAccountTokenFetched(user: "a", .failure(.unreachable)), effects: [.createOrder(user: "a", productId: "coins")]) {
+        store.send(.appAccountTokenFetched(user: "a", .failure(.unreachable)), effects: [.createOrder(user: "a", productId: "coins", storeKit: .two)]) {
             $0.purchase?.awaitingToken = false
         }
         // The login's request answered late, with a token: the order was asked for already, the payment goes without it.
@@ -104,7 +104,7 @@ struct StoreKitTwoTests {
             $0.session = Session(user: "b")
             $0.hud = nil
         }
-        store.send(.appAccountTokenFetched(user: "a", .success(token)), effects: [.createOrder(user: "a", productId: "coins")]) {
+        store.send(.appAccountTokenFetched(user: "a", .success(token)), effects: [.createOrder(user: "a", productId: "coins", storeKit: .two)]) {
             $0.purchase?.appAccountToken = token
             $0.purchase?.awaitingToken = false
         }

@@ -43,6 +43,12 @@ class Ledger:
             self.db.execute("INSERT INTO credits VALUES (?, ?, ?, ?)", (transaction, user, product, COINS.get(product, 0)))
             return user, True
 
+    def latest(self, user):
+        """The user's latest credited transaction, or None."""
+        with self.lock:
+            found = self.db.execute("SELECT transactionId FROM credits WHERE user = ? ORDER BY rowid DESC LIMIT 1", (user,)).fetchone()
+        return found[0] if found else None
+
     def account(self, user):
         with self.lock:
             rows = self.db.execute("SELECT productId, coins FROM credits WHERE user = ?", (user,)).fetchall()
@@ -55,11 +61,15 @@ class OfferSigner:
     answers the last signature again, as a server that forgot to make a new nonce would."""
 
     def __init__(self, pem, key_id, bundle_id="com.iapsim.app", clock=None):
-        from appstoreserverlibrary.jws_signature_creator import PromotionalOfferV2SignatureCreator
+        from appstoreserverlibrary.jws_signature_creator import (IntroductoryOfferEligibilitySignatureCreator,
+                                                                 PromotionalOfferV2SignatureCreator)
         from appstoreserverlibrary.promotional_offer import PromotionalOfferSignatureCreator
         self.creator = PromotionalOfferSignatureCreator(pem, key_id, bundle_id)
         # StoreKit 2's: a JWS, whose `iat` is always the wall's clock.
         self.creator_v2 = PromotionalOfferV2SignatureCreator(pem, key_id, "team-issuer", bundle_id)
+        self.eligibility_creator = IntroductoryOfferEligibilitySignatureCreator(pem, key_id, "team-issuer", bundle_id)
+        # StoreKit 2: the server's own word on every intro offer (True, False), or None to leave it to Apple.
+        self.allow_intro = None
         self.key_id = key_id
         # Milliseconds now: the wall's, or the simulated store's when its clock runs ahead (Apple takes a signature
         # for 24 hours of its own clock).
@@ -118,7 +128,12 @@ def handler(ledger, verify_url, secret, offers=None):
                     return
                 if not isinstance(body.get("user"), str) or not isinstance(body.get("productId"), str):
                     return self.error(400, "badRequest", "user and productId are strings")
-                return self.answer(201, {"orderId": ledger.order(body["user"], body["productId"])})
+                answer = {"orderId": ledger.order(body["user"], body["productId"])}
+                earlier = ledger.latest(body["user"])
+                if body.get("storekit") == 2 and offers is not None and offers.allow_intro is not None and earlier:
+                    answer["introductoryOfferEligibility"] = offers.eligibility_creator.create_signature(
+                        body["productId"], offers.allow_intro, earlier)
+                return self.answer(201, answer)
             if self.path == "/backend/v1/verify":
                 body = self.body()
                 if body is None:

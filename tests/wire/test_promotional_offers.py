@@ -115,5 +115,58 @@ class PromotionalOfferSignedByApplesLibrary(unittest.TestCase):
         self.assertEqual(len(refused), 1)
 
 
+class IntroductoryOfferEligibilitySignedByApplesLibrary(unittest.TestCase):
+    def test_the_server_gives_a_second_trial_apple_would_not(self):
+        """alice had VIP Monthly's free week, and Apple refunded it: by Apple's rule (once per group per Apple ID) she has
+        no second trial. Her team's server signs allowIntroductoryOffer with Apple's own
+        IntroductoryOfferEligibilitySignatureCreator, and the store, honouring it, gives her the week again. Live, on a
+        new data directory, whose store clock is the wall's."""
+        root = tempfile.mkdtemp(prefix="iapsim-eligibility-")
+        self.addCleanup(shutil.rmtree, root, True)
+        key = ec.generate_private_key(ec.SECP256R1())
+        der = key.private_bytes(serialization.Encoding.DER, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+        pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+        file = storekit_file("TEAMKEY001", der)
+        file["subscriptionGroups"][0]["subscriptions"][0]["introductoryOffer"] = {
+            "internalID": "7302", "paymentMode": "free", "subscriptionPeriod": "P1W", "numberOfPeriods": 1}
+        catalog = os.path.join(root, "Team.storekit")
+        with open(catalog, "w") as f:
+            json.dump(file, f)
+        data = os.path.join(root, "data")
+        os.makedirs(data)
+        secret = json.loads(run("keys", "--data-dir", data, "--json").stdout)["sharedSecret"]
+        serve_port, team_port = free_port(), free_port()
+        signer = team_server.OfferSigner(pem, "TEAMKEY001")
+        team = team_server.serve(team_port, f"http://127.0.0.1:{serve_port}/sandbox/verifyReceipt", secret,
+                                 os.path.join(root, "team.sqlite"), offers=signer)
+        self.addCleanup(team.server_close)
+        self.addCleanup(team.shutdown)
+        tmux, wait_for = live_app(self, root, 120, "--data-dir", data, "--catalog", catalog, "--user", "alice", "--serve", str(serve_port),
+                                  "--backend", f"http://127.0.0.1:{team_port}", "--storekit", "2")
+        wait_for("VIP Monthly")
+        tmux("send-keys", "Enter")
+        wait_for("Purchase complete")
+        tmux("send-keys", "Escape", "i")
+        wait_for("Timeline")
+        tmux("send-keys", "r")
+        wait_for("Apple refunds alice")
+        tmux("send-keys", "Escape")
+        wait_for("Refunded")
+        signer.allow_intro = True
+        tmux("send-keys", "Enter")
+        wait_for("Purchase complete")
+        tmux("send-keys", "Escape")
+        wait_for("Trial until")
+        tmux("send-keys", "q")
+        for _ in range(200):
+            if tmux("has-session").returncode != 0:
+                break
+            time.sleep(0.05)
+        state = json.loads(run("state", "--data-dir", data, "--catalog", catalog).stdout)
+        charges = [t for t in state["store"]["transactions"] if t["productId"] == PRODUCT and t["state"] == "purchased"]
+        self.assertEqual([t.get("is_trial_period") for t in charges], ["true", "true"], charges)
+        self.assertEqual(charges[1]["originalTransactionId"], charges[0]["transactionId"])
+
+
 if __name__ == "__main__":
     unittest.main()
