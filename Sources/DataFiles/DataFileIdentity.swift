@@ -34,7 +34,7 @@ public struct DataFileIdentity: Sendable {
     public static let store = DataFileIdentity(
         party: "store", applicationId: id("iaS1"),
         tables: ["storeTransaction", "meta", "subscription", "notificationOutbox", "signedInAppleId", "renewalExtension", "massExtension",
-                 "familyMember", "offerNonce", "offerCodeRedemption"],
+                 "familyMember", "offerNonce", "offerCodeRedemption", "oneTimeCode"],
         rowChecks: [("storeTransaction", "SELECT id FROM storeTransaction WHERE finished = 0 AND NOT (date \(sane)) LIMIT 1",
                      "the unfinished transaction %@ has a date that is not a finite number")])
     public static let backend = DataFileIdentity(party: "backend", applicationId: id("iaB1"), tables: ["orders", "credit", "meta", "verdict", "entitlement", "revokedChain", "appliedNotification", "appleRetry", "clientAlarm", "decidedReceipt", "receiptReplay", "holding", "transfer", "appAccountToken"])

@@ -73,6 +73,8 @@ public struct Script: Sendable {
         /// An offer code redeemed outside the app, in the App Store app, by the device's Apple ID: what it brings reaches
         /// the app with no order, intent or payment of its own.
         case redeem(String)
+        /// The first unredeemed one-time code of the offer, redeemed as `redeem` does (its code is not known before).
+        case redeemOneTime(offerId: String)
         /// The catalog's billing grace period on or off for this run (as Xcode's Editor ▸ Enable Billing Grace Period),
         /// so that a scenario about it holds whichever catalog plays it. Before `launch`: it is how the store starts.
         case billingGrace(Bool)
@@ -324,7 +326,11 @@ public struct Script: Sendable {
             }
             return .offer(rest[0] == "none" ? nil : rest[0])
         case "redeem":
-            guard rest.count == 1, !rest[0].isEmpty else { throw StepError(message: "`redeem` takes an offer code (see `iapsim catalog`), e.g. `redeem VIPSPRING`") }
+            if rest.count == 2, rest[0] == "one-time", !rest[1].isEmpty { return .redeemOneTime(offerId: rest[1]) }
+            guard rest.count == 1, !rest[0].isEmpty else {
+                throw StepError(message: "`redeem` takes an offer code (see `iapsim catalog`), e.g. `redeem VIPSPRING`, or `one-time` and an offer of "
+                                + "one-time codes, e.g. `redeem one-time VIP_PRESS`")
+            }
             return .redeem(rest[0])
         case "billing-grace":
             guard rest.count == 1, let on = ["on": true, "off": false][rest[0]] else {

@@ -291,20 +291,13 @@ public final class ScriptPlayer {
             }
             return offerId.map { "offer \($0) on \(product.id)" } ?? "regular price for \(product.id)"
         case let .redeem(code):
-            let app = ScriptDriver(session: try app())
-            guard let account = app.appleId else {
-                throw Failure(message: "`redeem` needs an Apple ID on the device: `login NAME` (each app user pays with their own) or `apple-id NAME` first")
-            }
-            switch app.redeem(code: code, account: account) {
-            case let .success(transaction?):
-                return "\(account) redeemed \(code): transaction \(transaction.id), \(transaction.productId)"
-            case .success(nil):
-                return "\(account) redeemed \(code): the offer starts at the next renewal"
-            case .failure(.offerCodeUsed):
-                throw Failure(message: "\(account) redeemed a code of this offer before: one redemption per offer per Apple ID")
-            case .failure:
-                throw Failure(message: "\(code) is not an offer code of the catalog (`iapsim catalog` lists each code offer's code)")
-            }
+            return try redeem(code, driver: ScriptDriver(session: try app()))
+        case let .redeemOneTime(offerId):
+            let driver = ScriptDriver(session: try app())
+            let codes = try driver.session.parties.store.database.oneTimeCodes().filter { $0.offerId == offerId }
+            guard !codes.isEmpty else { throw Failure(message: "\(offerId) is no offer of one-time codes in the catalog (`oneTimeCodes` on a code offer)") }
+            guard let unused = codes.first(where: { $0.redeemedBy == nil }) else { throw Failure(message: "every one-time code of \(offerId) is redeemed") }
+            return try redeem(unused.code, driver: driver)
         case let .select(kind, ordinal):
             let app = ScriptDriver(session: try app())
             // The list first has to be there: the product request answers after the store's latency.
@@ -327,6 +320,29 @@ public final class ScriptPlayer {
     }
 
     /// The user an expectation is about: the one named, else the one logged in.
+    /// An offer code redeemed by the device's Apple ID, as in the App Store app: what it started, or why not.
+    private func redeem(_ code: String, driver app: ScriptDriver) throws -> String {
+        guard let account = app.appleId else {
+            throw Failure(message: "`redeem` needs an Apple ID on the device: `login NAME` (each app user pays with their own) or `apple-id NAME` first")
+        }
+        switch app.redeem(code: code, account: account) {
+        case let .success(transaction?):
+            return "\(account) redeemed \(code): transaction \(transaction.id), \(transaction.productId)"
+        case .success(nil):
+            return "\(account) redeemed \(code): the offer starts at the next renewal"
+        case .failure(.offerCodeUsed):
+            throw Failure(message: "\(account) redeemed a code of this offer before: one redemption per offer per Apple ID")
+        case .failure(.oneTimeCodeUsed):
+            throw Failure(message: "\(code) is a one-time code another redemption took already")
+        case .failure(.offerCodeLimitReached):
+            throw Failure(message: "\(code) was redeemed as often as its limit allows")
+        case .failure(.offerCodeIneligible):
+            throw Failure(message: "\(code)'s offer is not for \(account), by where it stands in the subscription group (the offer's `eligibility`)")
+        case .failure:
+            throw Failure(message: "\(code) is not an offer code of the catalog (`iapsim catalog` lists each code offer's code)")
+        }
+    }
+
     private func subject(_ user: String?, of step: String, in app: AppSession) throws -> String {
         guard let user = user ?? app.state.user else { throw Failure(message: "`\(step)` needs a user (nobody is logged in)") }
         return user

@@ -21,6 +21,16 @@ struct StateDocument: Encodable {
         /// The Apple IDs of each family (A4): what one buys of a family-shareable product, the others own
         /// (`apple.in_app_ownership_type` FAMILY_SHARED on their transactions).
         let families: [[String]]
+        /// Each one-time offer code the store made (catalog `oneTimeCodes`), and the Apple ID that redeemed it.
+        let oneTimeCodes: [OneTimeCodeEntry]
+    }
+
+    struct OneTimeCodeEntry: Encodable {
+        let code: String
+        let offerId: String
+        let productId: String
+        let redeemedBy: String?
+        let redeemedAt: String?
     }
 
     struct AppleIdEntry: Encodable {

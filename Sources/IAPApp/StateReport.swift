@@ -101,7 +101,11 @@ public enum StateReport {
             StateDocument.AppleIdEntry(signedInOn: signedIn.map(\.key).sorted(),
                                        subscriptions: store.subscriptions.filter { $0.account == signedIn[0].value }.map(subscriptionEntry))
         }
-        return StateDocument(store: .init(transactions: transactions, appleIds: appleIds, families: store.families), backend: support,
+        let codes = store.oneTimeCodes.map {
+            StateDocument.OneTimeCodeEntry(code: $0.code, offerId: $0.offerId, productId: $0.productId, redeemedBy: $0.redeemedBy,
+                                           redeemedAt: $0.redeemedAt.map(iso))
+        }
+        return StateDocument(store: .init(transactions: transactions, appleIds: appleIds, families: store.families, oneTimeCodes: codes), backend: support,
                              client: .init(users: client, devices: devices), accounts: users, asOf: iso(asOf))
     }
 
@@ -116,6 +120,7 @@ public enum StateReport {
         /// for an app user of another name.
         var appleIds: Set<String> = []
         var families: [[String]] = []
+        var oneTimeCodes: [OneTimeCode] = []
         /// The store's clock as it last acted or was last noted (a skip, a quit), and never before its latest transaction
         /// or refund.
         var clock: Date?
@@ -129,6 +134,7 @@ public enum StateReport {
                                            uniquingKeysWith: { first, _ in first })
         }
         holdings.families = try StoreDatabase.families(db)
+        holdings.oneTimeCodes = try StoreDatabase.oneTimeCodes(db)
         let reported = try StoreDatabase.reportedTransactions(db)
         holdings.appleIds = Set(holdings.signedIn.values).union(holdings.families.joined()).union(reported.compactMap { reported in
             reported.record.pressedBy.flatMap { $0 == reported.record.account ? nil : reported.record.account }

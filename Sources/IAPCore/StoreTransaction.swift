@@ -30,6 +30,17 @@ public enum StoreError: String, Error, Sendable, Equatable {
     case invalidOfferCode = "invalid-offer-code"
     /// The Apple ID redeemed a code of this offer before: one redemption per offer per Apple ID.
     case offerCodeUsed = "offer-code-used"
+    /// A one-time code some Apple ID redeemed already.
+    case oneTimeCodeUsed = "one-time-code-used"
+    /// A custom code redeemed as often as its limit allows.
+    case offerCodeLimitReached = "offer-code-limit-reached"
+    /// The offer is not for where the Apple ID stands in the group (new, current or lapsed subscriber).
+    case offerCodeIneligible = "offer-code-ineligible"
+
+    /// The App Store's redemption sheet refused the code: nothing is bought, and no product is named.
+    public var refusesCode: Bool {
+        [.invalidOfferCode, .offerCodeUsed, .oneTimeCodeUsed, .offerCodeLimitReached, .offerCodeIneligible].contains(self)
+    }
 
     /// The promotional offer was refused: Apple's error for it, by its name in StoreKit 1 (`SKError`) or 2
     /// (`Product.PurchaseError`).

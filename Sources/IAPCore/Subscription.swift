@@ -169,10 +169,11 @@ public struct SubscriptionTerms: Sendable, Equatable {
         promotionalOffers.first { $0.id == id }
     }
 
-    /// The offer a code redeems: the code is its identifier, in any case, spaces left out.
+    /// The offer a custom code redeems: the code is its identifier, in any case, spaces left out. An offer of one-time
+    /// codes is redeemed by its codes only.
     public func codeOffer(redeemedBy code: String) -> SubscriptionOffer? {
         let typed = SubscriptionOffer.normalizedCode(code)
-        return codeOffers.first { SubscriptionOffer.normalizedCode($0.id) == typed }
+        return codeOffers.first { ($0.codes?.oneTimeCodes ?? 0) == 0 && SubscriptionOffer.normalizedCode($0.id) == typed }
     }
 
     /// How long Apple keeps the service on while it retries a failed renewal: 6 days for weekly periods, 16 for

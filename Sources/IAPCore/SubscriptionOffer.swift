@@ -7,10 +7,43 @@ import Foundation
 public struct SubscriptionOffer: Sendable, Equatable {
     public let id: String
     public let terms: IntroOffer
+    /// An offer code's rules (App Store Connect's); nil for a promotional offer.
+    public let codes: CodeRules?
 
-    public init(id: String, terms: IntroOffer) {
+    public init(id: String, terms: IntroOffer, codes: CodeRules? = nil) {
         self.id = id
         self.terms = terms
+        self.codes = codes
+    }
+
+    /// How an offer code's offer is redeemed, and by whom (App Store Connect's offer code settings).
+    public struct CodeRules: Sendable, Equatable {
+        /// Who may redeem, by where the Apple ID stands in the subscription group.
+        public enum Eligibility: String, Sendable, Equatable, CaseIterable {
+            /// Never subscribed in the group.
+            case new
+            /// Subscribed now.
+            case existing
+            /// Subscribed once; it is over.
+            case expired
+        }
+
+        /// One-time codes: the store makes this many, each redeemed once by any Apple ID, and the offer's id is only its
+        /// reference name. Zero: a custom code, the offer's id.
+        public let oneTimeCodes: Int
+        /// A custom code's redemption limit across all Apple IDs; nil: none.
+        public let limit: Int?
+        public let eligibility: Set<Eligibility>
+
+        public init(oneTimeCodes: Int = 0, limit: Int? = nil, eligibility: Set<Eligibility> = Set(Eligibility.allCases)) {
+            self.oneTimeCodes = oneTimeCodes
+            self.limit = limit
+            self.eligibility = eligibility
+        }
+
+        public static let custom = CodeRules()
+        /// The most one-time codes one offer may have (App Store Connect makes at most this many per request).
+        public static let mostOneTimeCodes = 10_000
     }
 
     /// An offer code as the App Store takes it: letters in any case, spaces ignored.

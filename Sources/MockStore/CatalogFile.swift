@@ -38,6 +38,12 @@ struct CatalogFile: Decodable {
             let period: String
             let periods: Decimal?
             let price: String?
+            /// An offer code's: how many one-time codes the store makes for it (else its id is a custom code).
+            let oneTimeCodes: Decimal?
+            /// A custom code's redemption limit.
+            let limit: Decimal?
+            /// Who may redeem: `new`, `existing`, `expired` subscribers of the group (all when left out).
+            let eligibility: [String]?
         }
     }
 
@@ -78,12 +84,38 @@ extension CatalogFile.Entry.Terms {
             try (list ?? []).enumerated().map { i, offer in
                 let place = "\(location).\(key)[\(i)]"
                 guard let id = offer.id, !id.trimmingCharacters(in: .whitespaces).isEmpty else { throw Problem(location: "\(place).id", message: "missing") }
-                return SubscriptionOffer(id: id, terms: try Self.offer(offer, at: place))
+                let codes = key == "codeOffers" ? try Self.codeRules(offer, at: place) : nil
+                return SubscriptionOffer(id: id, terms: try Self.offer(offer, at: place), codes: codes)
             }
         }
         return SubscriptionTerms(group: group, level: level ?? 1, period: try Self.period(period ?? "P1M", at: "\(location).period"),
                                  introOffer: try introOffer.map { try Self.offer($0, at: "\(location).introOffer") },
                                  promotionalOffers: try named(promotionalOffers, "promotionalOffers"), codeOffers: try named(codeOffers, "codeOffers"))
+    }
+
+    /// An offer code's rules, checked: one-time codes or a limit (not both), each a whole number in range, and who may
+    /// redeem.
+    static func codeRules(_ offer: CatalogFile.Entry.Offer, at location: String) throws -> SubscriptionOffer.CodeRules {
+        func whole(_ value: Decimal?, _ key: String, upTo most: Int) throws -> Int? {
+            try WholeNumber.checked(value, in: 1...most, at: "\(location).\(key)", saying: "takes a whole number 1 to \(most)")
+        }
+        let oneTime = try whole(offer.oneTimeCodes, "oneTimeCodes", upTo: SubscriptionOffer.CodeRules.mostOneTimeCodes)
+        let limit = try whole(offer.limit, "limit", upTo: 1_000_000)
+        if oneTime != nil, limit != nil {
+            throw Problem(location: "\(location).limit", message: "a limit is a custom code's; one-time codes are each redeemed once")
+        }
+        var eligibility = Set(SubscriptionOffer.CodeRules.Eligibility.allCases)
+        if let names = offer.eligibility {
+            let known = SubscriptionOffer.CodeRules.Eligibility.allCases.map(\.rawValue).joined(separator: ", ")
+            eligibility = try Set(names.map { name in
+                guard let found = SubscriptionOffer.CodeRules.Eligibility(rawValue: name) else {
+                    throw Problem(location: "\(location).eligibility", message: "unknown \"\(name)\" (expected \(known))")
+                }
+                return found
+            })
+            guard !eligibility.isEmpty else { throw Problem(location: "\(location).eligibility", message: "empty: name at least one of \(known)") }
+        }
+        return SubscriptionOffer.CodeRules(oneTimeCodes: oneTime ?? 0, limit: limit, eligibility: eligibility)
     }
 
     static func offer(_ offer: CatalogFile.Entry.Offer, at location: String) throws -> IntroOffer {

@@ -59,6 +59,10 @@ public final class MockPaymentQueue: PaymentQueue {
         self.latency = latency
         database.outbox.consumables = Set(catalog.filter { $0.kind == .consumable }.map(\.id))
         database.familyShareable = Set(catalog.filter(\.familyShareable).map(\.id))
+        let oneTime = subscriptionTerms.flatMap { productId, terms in
+            terms.codeOffers.compactMap { offer in offer.codes.flatMap { $0.oneTimeCodes > 0 ? (offer.id, productId, $0.oneTimeCodes) : nil } }
+        }
+        try database.makeOneTimeCodes(oneTime)
     }
 
     /// Closes the store's database, as Apple's side shuts down with the app; nothing may be asked of the queue after.

@@ -86,16 +86,27 @@ extension StoreDatabase {
     /// transaction: a subscriber of the group gets the offer from the next renewal (and the product, if another; no
     /// transaction now); a lapsed one resubscribes, a new one subscribes, at the offer, with a `purchased` transaction
     /// in this device's queue that no order, intent or payment of the app's names. Apple tells OFFER_REDEEMED.
-    /// Throws `StoreError.offerCodeUsed` for a second redemption of the offer.
-    func redeemOfferCode(_ offer: SubscriptionOffer, productId: String, terms: SubscriptionTerms, account: String, at date: Date)
-        throws -> (StoreTransaction?, StoreNotification) {
+    /// Throws the App Store's refusal, all or nothing: `oneTimeCodeUsed` for a one-time code redeemed before,
+    /// `offerCodeLimitReached` for a custom code redeemed as often as its limit, `offerCodeIneligible` for an Apple ID
+    /// the offer is not for, `offerCodeUsed` for a second redemption of the offer by the Apple ID.
+    func redeemOfferCode(_ offer: SubscriptionOffer, productId: String, terms: SubscriptionTerms, account: String, oneTimeCode: String? = nil,
+                         at date: Date) throws -> (StoreTransaction?, StoreNotification) {
         try queue.write { db in
+            let rules = offer.codes ?? .custom
+            if let oneTimeCode { try Self.takeOneTimeCode(db, oneTimeCode, account: account, at: date) }
+            if let limit = rules.limit, try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM offerCodeRedemption WHERE offerId = ?"),
+                                                         arguments: [offer.id]) ?? 0 >= limit {
+                throw StoreError.offerCodeLimitReached
+            }
+            let standing = try Self.subscription(db, account: account, group: terms.group)
+            let stands: SubscriptionOffer.CodeRules.Eligibility = standing.map { $0.isOver ? .expired : .existing } ?? .new
+            guard rules.eligibility.contains(stands) else { throw StoreError.offerCodeIneligible }
             try db.cachedStatement(sql: "INSERT OR IGNORE INTO offerCodeRedemption (account, offerId, productId, at) VALUES (?, ?, ?, ?)")
                 .execute(arguments: [account, offer.id, productId, date.timeIntervalSince1970])
             guard db.changesCount > 0 else { throw StoreError.offerCodeUsed }
             try Self.noteClock(db, date)
             let news: StoreNotification
-            if var current = try Self.subscription(db, account: account, group: terms.group), !current.isOver {
+            if var current = standing, !current.isOver {
                 current.renewsAs = productId
                 current.autoRenew = true
                 current.startOfferAtRenewal(offer)

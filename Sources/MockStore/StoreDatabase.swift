@@ -113,6 +113,7 @@ public final class StoreDatabase {
             ("v19-promotional-offers", StoreDatabase.promotionalOfferMigration),
             ("v20-offer-codes", StoreDatabase.offerCodeMigration),
             ("v21-intro-eligibility", StoreDatabase.introEligibilityMigration),
+            ("v22-one-time-codes", StoreDatabase.oneTimeCodeMigration),
         ])
         appleId = try queue.inDatabase { db in try Self.signedIn(db, device: device) }
     }

@@ -27,7 +27,12 @@ struct CatalogCommand: ParsableCommand {
                 line += "  group \(group) · level \(level) · \(period)"
             }
             for offer in product.offers ?? [] {
-                line += "  [\(offer.type)\(offer.mode.map { " \($0)" } ?? "")\(offer.period.map { " \($0)" } ?? "")]"
+                // A code offer's id is the code to type, unless it has one-time codes (`iapsim state` lists those).
+                var rules = offer.oneTimeCodes.map { ["\($0) one-time codes"] } ?? []
+                if let limit = offer.limit { rules.append("limit \(limit)") }
+                if let who = offer.eligibility { rules.append("for " + who.joined(separator: "/")) }
+                let named = [offer.type, offer.id.map { "\"\($0)\"" }, offer.mode, offer.period].compactMap { $0 } + rules
+                line += "  [\(named.joined(separator: " "))]"
             }
             print(line)
         }
@@ -65,6 +70,10 @@ struct CatalogListing: Encodable {
         let period: String?
         let periods: Int?
         let price: String?
+        /// An offer code's App Store Connect settings, when it has them.
+        var oneTimeCodes: Int?
+        var limit: Int?
+        var eligibility: [String]?
     }
 
     /// The settings iapsim honours that hold for the whole catalog.
@@ -88,8 +97,15 @@ struct CatalogListing: Encodable {
             let sold = [("promotional", terms?.promotionalOffers ?? []), ("code", terms?.codeOffers ?? [])]
             for (type, list) in sold {
                 for offer in list {
-                    offers.append(Offer(type: type, id: offer.id, mode: offer.terms.mode.rawValue, period: offer.terms.period.description,
-                                        periods: offer.terms.periods, price: offer.terms.price?[.en]))
+                    var listed = Offer(type: type, id: offer.id, mode: offer.terms.mode.rawValue, period: offer.terms.period.description,
+                                       periods: offer.terms.periods, price: offer.terms.price?[.en])
+                    if let codes = offer.codes {
+                        listed.oneTimeCodes = codes.oneTimeCodes > 0 ? codes.oneTimeCodes : nil
+                        listed.limit = codes.limit
+                        let everyone = codes.eligibility.count == SubscriptionOffer.CodeRules.Eligibility.allCases.count
+                        listed.eligibility = everyone ? nil : SubscriptionOffer.CodeRules.Eligibility.allCases.filter(codes.eligibility.contains).map(\.rawValue)
+                    }
+                    offers.append(listed)
                 }
             }
             let soldIds = Set(sold.flatMap { type, list in list.map { "\(type) \($0.id)" } })

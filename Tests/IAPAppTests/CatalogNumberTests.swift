@@ -123,6 +123,24 @@ extension CatalogNumberTests {
         }
     }
 
+    @Test("an offer code's one-time codes, limit and eligibility are checked where they come in", arguments: [
+        (#""oneTimeCodes": 0"#, "codeOffers[0].oneTimeCodes: takes a whole number 1 to 10000, not 0"),
+        (#""oneTimeCodes": 2.5"#, "codeOffers[0].oneTimeCodes: takes a whole number 1 to 10000, not 2.5"),
+        (#""limit": 10000000"#, "codeOffers[0].limit: takes a whole number 1 to 1000000, not 10000000"),
+        (#""oneTimeCodes": 5, "limit": 3"#, "codeOffers[0].limit: a limit is a custom code's"),
+        (#""eligibility": ["new", "lapsed"]"#, "codeOffers[0].eligibility: unknown \"lapsed\" (expected new, existing, expired)"),
+        (#""eligibility": []"#, "codeOffers[0].eligibility: empty"),
+    ])
+    func codeRules(fields: String, expected: String) throws {
+        let text = #"{"products": [{"id": "vip", "type": "subscription", "price": "¥30", "title": {"en": "V", "zh": "V"}, "description": {"en": "", "zh": ""}, "subscription": {"group": "G", "codeOffers": [{"id": "C", "mode": "free-trial", "period": "P1M", "#
+            + fields + "}]}}]}"
+        #expect {
+            try CatalogLoader.load(path: try write(text, named: "catalog.json"))
+        } throws: { error in
+            "\(error)".contains("products[0].subscription." + expected)
+        }
+    }
+
     @Test("a period is at most ten years on the calendar, whether or not it is far enough inside to be judged without it")
     func tenYearsOnTheCalendar() {
         var calendar = Calendar(identifier: .gregorian)

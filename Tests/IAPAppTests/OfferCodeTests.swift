@@ -112,4 +112,69 @@ struct OfferCodeTests {
         #expect(app.state.modal == nil)
         #expect(try app.charges().count == 1)
     }
+
+    @Test("one-time codes: the store makes the catalog's 20 once; each is redeemed once, by whichever Apple ID types it first; the offer's name is no code")
+    func oneTimeCodes() throws {
+        let app = try Harness(user: "carol")
+        app.advance(0.5)
+        let codes = try app.parties.store.database.oneTimeCodes()
+        #expect(codes.count == 20 && Set(codes.map(\.code)).count == 20)
+        #expect(codes.allSatisfy { $0.offerId == "VIP_PRESS" && $0.code.count == 16 && $0.redeemedBy == nil })
+        #expect(app.parties.store.redeem(code: "VIP_PRESS", account: "carol") == .failure(.invalidOfferCode))
+        let code = codes[0].code
+        let typed = code.prefix(8).lowercased() + " " + code.dropFirst(8)
+        let transaction = try #require(try app.parties.store.redeem(code: typed, account: "carol").get())
+        app.advance(5)
+        #expect(try app.storeDetails([transaction.id])[transaction.id]?.offerId == "VIP_PRESS")
+        #expect(try app.parties.store.database.oneTimeCodes().first { $0.code == code }?.redeemedBy == "carol")
+        // Another Apple ID with the same code: taken. Nothing is charged, and the code stays carol's.
+        let charges = try app.charges().count
+        #expect(app.parties.store.redeem(code: code, account: "dave") == .failure(.oneTimeCodeUsed))
+        #expect(try app.parties.store.database.oneTimeCodes().first { $0.code == code }?.redeemedBy == "carol")
+        // carol, a subscriber now, with another of the offer's codes: the offer is for new and lapsed subscribers, and that
+        // code stays unused.
+        #expect(app.parties.store.redeem(code: codes[1].code, account: "carol") == .failure(.offerCodeIneligible))
+        #expect(try app.parties.store.database.oneTimeCodes().first { $0.code == codes[1].code }?.redeemedBy == nil)
+        app.advance(5)
+        #expect(try app.charges().count == charges)
+        // A relaunch keeps the codes: none is made twice.
+        try app.relaunch()
+        #expect(try app.parties.store.database.oneTimeCodes().map(\.code) == codes.map(\.code))
+        // iapsim state lists them for QA, with who redeemed which.
+        let report = try StateReport.json(for: app.directory, catalog: shippedCatalog)
+        #expect(report.contains("\"code\" : \"\(code)\"") && report.contains("\"redeemedBy\" : \"carol\""))
+    }
+
+    @Test("a custom code's limit counts every Apple ID's redemptions; an offer's eligibility turns a current subscriber away; neither charges")
+    func limitAndEligibility() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        app.buy(Self.monthly)
+        #expect(app.parties.store.subscriptions(account: "alice").first?.state == .trial)
+        let code = try #require(try app.parties.store.database.oneTimeCodes().first?.code)
+        var charges = try app.charges().count
+        #expect(app.parties.store.redeem(code: code, account: "alice") == .failure(.offerCodeIneligible))
+        #expect(try app.parties.store.database.oneTimeCodes().first?.redeemedBy == nil)
+        for account in ["a1", "a2", "a3"] {
+            #expect(try app.parties.store.redeem(code: "VIPHALF", account: account).get() != nil)
+        }
+        charges += 3
+        #expect(app.parties.store.redeem(code: "VIPHALF", account: "a4") == .failure(.offerCodeLimitReached))
+        app.advance(5)
+        #expect(try app.charges().count == charges)
+    }
+
+    @Test("the sheet says each refusal, in both languages", arguments: [
+        (StoreError.oneTimeCodeUsed, "This code has already been redeemed", "此优惠码已被兑换"),
+        (.offerCodeLimitReached, "This code is no longer available", "此优惠码已不可用"),
+        (.offerCodeIneligible, "You're not eligible for this offer", "你不符合此优惠的条件"),
+    ])
+    func refusalsOnTheSheet(error: StoreError, english: String, chinese: String) throws {
+        let app = try Harness(user: "carol")
+        app.advance(0.5)
+        app.runtime.send(.codeRedeemed(code: "X", .failure(error)))
+        #expect(app.screen().contains(english))
+        app.press(.char("l"))
+        #expect(app.screen().contains(chinese))
+    }
 }

@@ -50,6 +50,14 @@ struct ScriptInputTests {
         refused("press   ", saying: "`press` needs")
     }
 
+    @Test("`redeem` takes a code, or `one-time` and an offer of one-time codes")
+    func redeemSteps() throws {
+        let script = try Script.parse("redeem VIPSPRING\nredeem one-time VIP_PRESS\n", file: "t.iapsim")
+        #expect(script.steps.map(\.step) == [.redeem("VIPSPRING"), .redeemOneTime(offerId: "VIP_PRESS")])
+        refused("redeem", saying: "`redeem` takes an offer code")
+        refused("redeem a b c", saying: "or `one-time` and an offer of one-time codes, e.g. `redeem one-time VIP_PRESS`")
+    }
+
     @Test("`refund` and `refund-decline` take a transaction id and the customer's reason, `refund-reverse` an id alone")
     func refundDecisions() throws {
         refused("refund-decline 10x", saying: "`refund-decline` takes at most a transaction id (digits) and the customer's reason "

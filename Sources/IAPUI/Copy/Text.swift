@@ -32,7 +32,7 @@ public enum Text: String, Sendable, CaseIterable {
     /// A promotional offer refused (StoreKit's error, then why) or never signed; the product list's chosen offer.
     case offerRefused, offerNotSigned, offerInvalidSignature, offerInvalidIdentifier, offerInvalidPrice, offerIneligible, offerChosen, offerFree
     /// The offer code redemption sheet, and its refusals.
-    case offerCodePrompt, offerCodeHint, offerCodeInvalid, offerCodeUsed
+    case offerCodePrompt, offerCodeHint, offerCodeInvalid, offerCodeUsed, oneTimeCodeUsed, offerCodeLimitReached, offerCodeIneligible
     case continuesInBackground, unclaimed
     case appTitle, loginPrompt, loginHint, user, pending, balance, balanceUnknown, coins, owned, familyShared, products
     /// The product request failed (an empty list is SPEC's `no-products`); what asks again; the identifiers to buy by.
@@ -110,6 +110,9 @@ public enum Text: String, Sendable, CaseIterable {
         case .offerCodeHint: Localized(en: "Enter redeem · Esc cancel", zh: "Enter 兑换 · Esc 取消")
         case .offerCodeInvalid: Localized(en: "This code is not valid", zh: "此优惠码无效")
         case .offerCodeUsed: Localized(en: "This offer was redeemed already", zh: "此优惠已兑换过")
+        case .oneTimeCodeUsed: Localized(en: "This code has already been redeemed", zh: "此优惠码已被兑换")
+        case .offerCodeLimitReached: Localized(en: "This code is no longer available", zh: "此优惠码已不可用")
+        case .offerCodeIneligible: Localized(en: "You're not eligible for this offer", zh: "你不符合此优惠的条件")
         case .alreadyOwned: Localized(en: "You've already purchased this. It will be restored for free.", zh: "你已购买过此项目,将免费为你恢复。")
         case .otherAccount: Localized(en: "This purchase belongs to another account", zh: "此购买属于另一个账号")
         case .unclaimed: Localized(en: "? unclaimed, for support", zh: "? 未认领,待客服")

@@ -80,8 +80,15 @@ extension StateView {
 
     private func detailLines(_ hud: HUD) -> [String] {
         // A restore of the whole account names no one product; nor does an offer code the App Store refused.
-        if hud.productId == nil, hud.error == .invalidOfferCode || hud.error == .offerCodeUsed {
-            return [hud.error == .invalidOfferCode ? Text.offerCodeInvalid(lang) : Text.offerCodeUsed(lang)]
+        if hud.productId == nil, let error = hud.error, error.refusesCode {
+            let said: Text = switch error {
+            case .offerCodeUsed: .offerCodeUsed
+            case .oneTimeCodeUsed: .oneTimeCodeUsed
+            case .offerCodeLimitReached: .offerCodeLimitReached
+            case .offerCodeIneligible: .offerCodeIneligible
+            default: .offerCodeInvalid
+            }
+            return [said(lang)]
         }
         guard hud.productId != nil else { return [] }
         // A restore costs nothing: the product without a price.
