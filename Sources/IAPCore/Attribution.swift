@@ -65,9 +65,10 @@ extension Device {
     }
 
     /// Who asked for the restore this device is running, when it brought `transaction` back: before the store answers, any
-    /// restored transaction not from a payment; after, the ones it named.
+    /// restored transaction not from a payment, unless another Apple ID signed in meanwhile; after, the ones it named.
     public func restorer(of transaction: StoreTransaction) -> String? {
-        guard transaction.state == .restored, transaction.paymentId == nil, let restore, restore.restored?.contains(transaction.id) ?? true
+        guard transaction.state == .restored, transaction.paymentId == nil, let restore,
+              restore.restored?.contains(transaction.id) ?? !restore.appleIdChanged
         else { return nil }
         return restore.user
     }

@@ -6,6 +6,7 @@ extension AppState {
     mutating func appleIdSignedIn(_ name: String) -> [Effect] {
         guard device.appleId != name else { return [] }
         device.appleId = name
+        if device.restore?.restored == nil { device.restore?.appleIdChanged = true }
         device.storeQueue = [:]
         device.unclaimed = []
         // Until the new Apple ID's queue is read, nothing in it is known: a login meanwhile must not judge its intents

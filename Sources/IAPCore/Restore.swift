@@ -9,6 +9,9 @@ public struct Restore: Sendable, Equatable {
     public var finished: Set<String> = []
     /// Restored transactions the backend keeps with another app user of the Apple ID (A2's "keep").
     public var elsewhere: Set<String> = []
+    /// Another Apple ID signed in before the store answered: what its queue brings meanwhile (restored for someone
+    /// else, earlier) is no answer to this restore; only the answer then says what is.
+    public var appleIdChanged = false
 
     public init(user: String, restored: [String]? = nil, finished: Set<String> = []) {
         self.user = user

@@ -67,6 +67,27 @@ struct RestoreTests {
         store.send(.key(.escape)) { $0.hud = nil }
     }
 
+    @Test("a restore asked under one Apple ID claims nothing that another Apple ID's queue brings before the store answers (seed 207102)")
+    func restoreAcrossAnAppleIdSwitch() throws {
+        var state = AppState(now: t0)
+        state.products = [noads]
+        state.productsStatus = .loaded
+        state.session = Session(user: "b")
+        state.device.appleId = "sandbox-2"
+        #expect(state.reduce(.key(.char("R")), now: t0) == [.restorePurchases(account: "b")])
+        _ = state.reduce(.appleIdSignedIn("sandbox-1"), now: t0)
+        // sandbox-1's queue still holds a transaction restored for a earlier, on a restore whose answer never reached
+        // the app: b asked sandbox-2's store for nothing of it.
+        let effects = state.reduce(.storeUpdated([restored("t3", original: "t1")]), now: t0)
+        guard case let .persist(order, _)? = effects.first else { Issue.record("not saved: \(effects)"); return }
+        #expect(order.user == "b" && order.claimsOwnership == false)
+        // What the store answers b's restore with is b's to claim, whichever Apple ID it came from.
+        _ = state.reduce(.restoreAnswered(user: "b", .success(["t4"])), now: t0)
+        let answered = state.reduce(.storeUpdated([restored("t4", original: "t1")]), now: t0)
+        guard case let .persist(claimed, _)? = answered.first else { Issue.record("not saved: \(answered)"); return }
+        #expect(claimed.claimsOwnership)
+    }
+
     @Test("the answer may come after some restored transactions are already finished: they count")
     func answerAfterFinish() {
         var store = shopping()
