@@ -1,3 +1,4 @@
+import AppleVocabulary
 import Foundation
 import IAPCore
 import IAPUI
@@ -207,7 +208,7 @@ public final class ScriptPlayer {
                 throw Failure(message: transactionId.map { "nothing to refund: \($0) is not a paid, unrefunded transaction" }
                               ?? "nothing to refund: \(app.state.user!) has no paid, unrefunded transaction")
             }
-            return "refunded \(refunded)"
+            return "refunded \(refunded) (the customer's reason: \(reason.argument))"
         case let .priceIncrease(productId):
             let app = try app()
             try known(productId, subscription: true)
@@ -223,7 +224,7 @@ public final class ScriptPlayer {
                 throw Failure(message: transactionId.map { "nothing to decide: \($0) is not \(what)" }
                               ?? "nothing to decide: \(app.state.user!) has no \(what.dropFirst(2))")
             }
-            return decision == .decline ? "refund of \(decided) declined" : "refund of \(decided) reversed"
+            return decision == .decline ? "refund of \(decided) declined (the customer's reason: \(reason.argument))" : "refund of \(decided) reversed"
         case .compensate:
             let app = try app()
             guard let orderId = app.state.compensableOrder?.orderId
@@ -294,7 +295,7 @@ public final class ScriptPlayer {
             return try redeem(code, driver: ScriptDriver(session: try app()))
         case let .redeemOneTime(offerId):
             let driver = ScriptDriver(session: try app())
-            let codes = try driver.session.parties.store.database.oneTimeCodes().filter { $0.offerId == offerId }
+            let codes = try driver.session.parties.store.database.oneTimeCodes().filter { $0.offerId.lowercased() == offerId.lowercased() }
             guard !codes.isEmpty else { throw Failure(message: "\(offerId) is no offer of one-time codes in the catalog (`oneTimeCodes` on a code offer)") }
             guard let unused = codes.first(where: { $0.redeemedBy == nil }) else { throw Failure(message: "every one-time code of \(offerId) is redeemed") }
             return try redeem(unused.code, driver: driver)
@@ -339,7 +340,9 @@ public final class ScriptPlayer {
         case .failure(.offerCodeIneligible):
             throw Failure(message: "\(code)'s offer is not for \(account), by where it stands in the subscription group (the offer's `eligibility`)")
         case .failure:
-            throw Failure(message: "\(code) is not an offer code of the catalog (`iapsim catalog` lists each code offer's code)")
+            let oneTime = try app.session.parties.store.database.oneTimeCodes().contains { $0.offerId.lowercased() == code.lowercased() }
+            throw Failure(message: oneTime ? "\(code) is an offer of one-time codes, not a code: `redeem one-time \(code)` redeems the next unused one"
+                          : "\(code) is not an offer code of the catalog (`iapsim catalog` lists each code offer's code)")
         }
     }
 

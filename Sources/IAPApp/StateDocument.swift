@@ -106,6 +106,9 @@ struct StoreTransactionEntry: Encodable {
     let appleOrderId: String?
     /// What the team's server last told Apple of its consumption (Send Consumption Information), as the JSON it sent.
     let consumption: String?
+    /// StoreKit 2's link to the app's account: the token the purchase carried (or its chain's, or the one a team's
+    /// server set); absent when none.
+    let appAccountToken: String?
     /// Apple's fields, for what Apple lists in a receipt (purchased and restored transactions); nil otherwise.
     var apple: Receipt.Entry?
     /// The app users who hold the purchase it is or repeats, by the backend's restore policy: what is owned for ever and
@@ -114,6 +117,7 @@ struct StoreTransactionEntry: Encodable {
 
     private enum Key: String, CodingKey {
         case transactionId, productId, state, finished, applicationUsername, error, account, originalTransactionId, device, appleOrderId, consumption, heldBy
+        case appAccountToken
         case original_transaction_id, purchase_date_ms, original_purchase_date_ms, subscription_group_identifier, expires_date_ms
         case is_trial_period, is_in_intro_offer_period, promotional_offer_id, offer_code_ref_name, web_order_line_item_id, cancellation_date_ms, cancellation_reason
         case in_app_ownership_type
@@ -133,6 +137,7 @@ struct StoreTransactionEntry: Encodable {
         try out.encode(device.isEmpty ? nil : device, forKey: .device)
         try out.encodeIfPresent(appleOrderId, forKey: .appleOrderId)
         try out.encodeIfPresent(consumption, forKey: .consumption)
+        try out.encodeIfPresent(appAccountToken, forKey: .appAccountToken)
         try out.encodeIfPresent(heldBy, forKey: .heldBy)
         guard let apple else { return }
         try out.encode(apple.original_transaction_id, forKey: .original_transaction_id)

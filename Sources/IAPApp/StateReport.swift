@@ -145,7 +145,8 @@ public enum StateReport {
                                          finished: reported.record.finished, applicationUsername: transaction.applicationUsername,
                                          error: transaction.error?.rawValue, account: reported.record.account,
                                          originalTransactionId: transaction.originalTransactionId, device: reported.device,
-                                         appleOrderId: reported.appleOrderId, consumption: reported.consumption, apple: reported.entry)
+                                         appleOrderId: reported.appleOrderId, consumption: reported.consumption,
+                                         appAccountToken: transaction.appAccountToken?.uuidString.lowercased(), apple: reported.entry)
         }
         let latest = reported.flatMap { [$0.record.transaction.date, $0.entry?.cancellationDate] }.compactMap { $0 }.max()
         holdings.clock = [try StoreDatabase.clock(db), latest].compactMap { $0 }.max()

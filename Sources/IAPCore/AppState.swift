@@ -138,6 +138,15 @@ public struct AppState: Sendable, Equatable {
         subscriptions.first { $0.productId == productId }
     }
 
+    /// The product's intro offer, when the signed-in Apple ID may still have it: Apple gives it once per subscription
+    /// group, so not once the Apple ID has or had any subscription of the group (what StoreKit 2's
+    /// `isEligibleForIntroOffer` says, and a StoreKit 1 app reads from the receipt).
+    public func introOffer(for product: Product) -> IntroOffer? {
+        guard let terms = product.subscription, let intro = terms.introOffer else { return nil }
+        let hadOne = subscriptions.contains { self.product($0.productId)?.subscription?.group == terms.group }
+        return hadOne ? nil : intro
+    }
+
     /// The highlighted product's subscription status, if it has one.
     public var selectedSubscription: SubscriptionStatus? {
         selectedProduct.flatMap { subscriptionStatus(of: $0.id) }
@@ -184,6 +193,9 @@ public struct HUD: Sendable, Equatable {
         /// Apple refused the promotional offer the payment asked for (`error` says which of StoreKit's errors), or the
         /// app's server did not sign it (no `error`): nothing was charged.
         case offerRefused
+        /// The App Store's redemption sheet took an offer code: what it starts (`transactionId`) arrives as any
+        /// purchase does; without one, the offer starts at the next renewal.
+        case codeRedeemed
 
         /// A wait, as opposed to an outcome that Esc dismisses.
         public var isWaiting: Bool { isPaymentSheet || self == .confirming || self == .restoring }

@@ -60,7 +60,9 @@ extension AppState {
             // The sheet's own refusal: nothing was charged, nothing arrives.
             device.hud = HUD(.offerRefused, error: error)
             return []
-        case .codeRedeemed(_, .success):
+        case let .codeRedeemed(_, .success(id)):
+            // The sheet says it took the code; a wait on screen (a purchase of another sheet) is not covered.
+            if device.hud?.kind.isWaiting != true { device.hud = HUD(.codeRedeemed, transactionId: id) }
             return []
         case let .offerSigned(buyer, productId, orderId, result):
             return offerSigned(buyer: buyer, productId: productId, orderId: orderId, result)

@@ -5,7 +5,7 @@ public enum VisibleState {
     public static let ids: [String] = own + ListPanels.all.map(\.stateId).filter { !own.contains($0) }
 
     private static let own: [String] = [
-        "login", "products", "products-pending", "loading", "no-products", "products-failed", "hud-purchasing", "hud-already-owned", "hud-already-subscribed", "hud-offer-refused",
+        "login", "products", "products-pending", "loading", "no-products", "products-failed", "hud-purchasing", "hud-already-owned", "hud-already-subscribed", "hud-offer-refused", "hud-code-redeemed",
         "hud-backgrounded", "hud-confirming", "hud-confirming-retry", "hud-success", "hud-restoring", "hud-restored",
         "hud-nothing-to-restore", "hud-restore-failed", "hud-failed",
         "hud-cancelled", "hud-deferred", "hud-plan-changed", "hud-other-account", "hud-apple-id-changed", "family-shared",
@@ -79,6 +79,7 @@ extension HUD.Kind {
         case .familyRevoked: "family-revoked"
         case .alreadySubscribed: "already-subscribed"
         case .offerRefused: "offer-refused"
+        case .codeRedeemed: "code-redeemed"
         }
     }
 }

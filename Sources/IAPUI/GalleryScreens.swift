@@ -137,6 +137,12 @@ public struct GalleryScreen: Sendable {
                 state.hud = HUD(.offerRefused, productId: "com.iapsim.vip.monthly", transactionId: "1000000012", error: .invalidSignature)
                 return state
             },
+            GalleryScreen("hud-code-redeemed") { lang in
+                var state = shopping(lang)
+                state.selection = 5
+                state.hud = HUD(.codeRedeemed)
+                return state
+            },
             hud(.backgrounded),
             hud(.confirming),
             GalleryScreen("hud-confirming-retry") { lang in

@@ -90,7 +90,12 @@ struct OfferCodeTests {
         app.press(.char("q"), .backspace, .char(" "), .char("s"), .char("p"), .char("r"), .char("i"), .char("n"), .char("g"))
         #expect(app.screen().contains("vip spring"))
         app.press(.enter)
+        app.advance(0.1)
+        #expect(app.screen().contains("✓ Offer code redeemed"))
+        // The month it starts then arrives as any purchase, and is credited to carol.
         app.advance(5)
+        #expect(app.screen().contains("✓ Purchase complete"))
+        app.press(.escape)
         #expect(app.parties.store.subscriptions(account: "carol").first?.state == .active)
         #expect(try app.credits().map(\.user) == ["carol"])
         app.select(Self.monthly)

@@ -160,6 +160,24 @@ struct PromotionalOfferTests {
         #expect(said.contains { $0.contains("with its word on the intro offer (JWS)") } == (storeKit == .two))
     }
 
+    @Test("the product list offers the intro offer while the Apple ID may have it: once per group, so not after any subscription of the group, and again to a new Apple ID")
+    func introOfferOnTheList() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        let row = { (product: String) in app.screen(width: 120).split(separator: "\n").first { $0.contains(product) }.map(String.init) ?? "" }
+        #expect(row("Monthly VIP").contains("Free for 1 week"))
+        #expect(!row("Yearly VIP").contains("Free"))  // no intro offer
+        app.press(.char("l"))
+        #expect(row("月度会员").contains("免费试用1周"))
+        app.press(.char("l"))
+        // VIP Plus, of the same group, spends the group's intro offer: Monthly VIP no longer offers it.
+        app.buy("com.iapsim.vip.plus")
+        #expect(!row("Monthly VIP").contains("Free for"))
+        app.runtime.send(.intent(.signInAppleId("sandbox-2")))
+        app.advance(1)
+        #expect(row("Monthly VIP").contains("Free for 1 week"))
+    }
+
     @Test("a lapsed subscriber's offer: charged at the offer's period, offer promotional with its id; the renewals keep the offer for its 3 periods, then the regular price")
     func lapsedChargeAndRenewals() throws {
         var lapsed = SubscriptionCharge(existing: nil, latest: nil, id: "1", account: "alice", productId: "monthly", terms: Self.terms,

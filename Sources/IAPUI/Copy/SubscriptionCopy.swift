@@ -40,21 +40,41 @@ extension SubscriptionStatus {
     }
 }
 
+extension IntroOffer {
+    /// What the product list says of the intro offer to an Apple ID that may still have it: "Free for 1 week",
+    /// "¥6/month ×3", "¥12 for 3 months"; "免费试用1周", "¥6/月 ×3", "¥12 3个月".
+    var line: Localized {
+        let length = period.words(counted: true)
+        switch mode {
+        case .freeTrial:
+            let times = periods > 1 ? " ×\(periods)" : ""
+            return Localized(en: "Free for \(length.en)\(times)", zh: "免费试用\(length.zh)\(times)")
+        case .payAsYouGo:
+            let price = self.price ?? Localized("")
+            return price + period.perPrice + Localized(" ×\(periods)")
+        case .payUpFront:
+            let price = self.price ?? Localized("")
+            return Localized(en: "\(price.en) for \(length.en)", zh: "\(price.zh) \(length.zh)")
+        }
+    }
+}
+
 extension SubscriptionPeriod {
     /// What a price is for, put right after it: "/month", "/3 days", "/1 year 6 months"; "/月", "/3天", "/1年6个月".
     public var perPrice: Localized {
-        Localized("/") + words
+        Localized("/") + words()
     }
 
-    /// "month", "3 days", "1 year 6 months" / "月", "3天", "1年6个月": one unit alone is said bare, as prices say it.
-    var words: Localized {
+    /// "month", "3 days", "1 year 6 months" / "月", "3天", "1年6个月": one unit alone is said bare, as prices say it,
+    /// unless `counted` ("1 month", "1个月").
+    func words(counted: Bool = false) -> Localized {
         let units: [(count: Int, en: (one: String, many: String), zh: (bare: String, counted: String))] = [
             (years, ("year", "years"), ("年", "年")),
             (months, ("month", "months"), ("月", "个月")),
             (weeks, ("week", "weeks"), ("周", "周")),
             (days, ("day", "days"), ("天", "天")),
         ].filter { $0.count > 0 }
-        if units.count == 1, let unit = units.first, unit.count == 1 { return Localized(en: unit.en.one, zh: unit.zh.bare) }
+        if !counted, units.count == 1, let unit = units.first, unit.count == 1 { return Localized(en: unit.en.one, zh: unit.zh.bare) }
         return Localized(en: units.map { "\($0.count) \($0.count == 1 ? $0.en.one : $0.en.many)" }.joined(separator: " "),
                          zh: units.map { "\($0.count)\($0.zh.counted)" }.joined())
     }

@@ -33,6 +33,7 @@ public enum Text: String, Sendable, CaseIterable {
     case offerRefused, offerNotSigned, offerInvalidSignature, offerInvalidIdentifier, offerInvalidPrice, offerIneligible, offerChosen, offerFree
     /// The offer code redemption sheet, and its refusals.
     case offerCodePrompt, offerCodeHint, offerCodeInvalid, offerCodeUsed, oneTimeCodeUsed, offerCodeLimitReached, offerCodeIneligible
+    case codeRedeemed, codeRedeemedNextRenewal
     case continuesInBackground, unclaimed
     case appTitle, loginPrompt, loginHint, user, pending, balance, balanceUnknown, coins, owned, familyShared, products
     /// The product request failed (an empty list is SPEC's `no-products`); what asks again; the identifiers to buy by.
@@ -111,6 +112,8 @@ public enum Text: String, Sendable, CaseIterable {
         case .offerCodeInvalid: Localized(en: "This code is not valid", zh: "此优惠码无效")
         case .offerCodeUsed: Localized(en: "This offer was redeemed already", zh: "此优惠已兑换过")
         case .oneTimeCodeUsed: Localized(en: "This code has already been redeemed", zh: "此优惠码已被兑换")
+        case .codeRedeemed: Localized(en: "Offer code redeemed", zh: "优惠码已兑换")
+        case .codeRedeemedNextRenewal: Localized(en: "It applies from the next renewal", zh: "将从下次续期起生效")
         case .offerCodeLimitReached: Localized(en: "This code is no longer available", zh: "此优惠码已不可用")
         case .offerCodeIneligible: Localized(en: "You're not eligible for this offer", zh: "你不符合此优惠的条件")
         case .alreadyOwned: Localized(en: "You've already purchased this. It will be restored for free.", zh: "你已购买过此项目,将免费为你恢复。")
@@ -250,6 +253,7 @@ extension HUD.Kind {
         case .alreadySubscribed: .alreadySubscribed
         case .familyRevoked: .familyRevoked
         case .offerRefused: .offerRefused
+        case .codeRedeemed: .codeRedeemed
         }
     }
 }

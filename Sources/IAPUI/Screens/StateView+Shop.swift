@@ -30,8 +30,11 @@ extension StateView {
         // The paywall's promotional offer, when one is chosen (`o`), in place of the regular price.
         let offer = state.offerChoices[product.id].flatMap { product.subscription?.promotionalOffer($0) }
         let price = offer.map { "\(Text.offerChosen(lang)) \($0.id): \($0.terms.price?[lang] ?? Text.offerFree(lang))\($0.terms.period.perPrice[lang]) ×\($0.terms.periods)" }
+        // An Apple ID new to the group is offered the intro offer; one that had the group's, or any of it, is not.
+        let intro = status == nil ? state.introOffer(for: product)?.line[lang] : nil
         return ProductList.Row(title: product.title[lang], kind: product.kind.label(lang), summary: product.summary[lang],
-                               status: status?.line(lang), statusStyle: status.map(statusStyle), price: price ?? product.price[lang],
+                               status: status?.line(lang) ?? intro, statusStyle: status.map(statusStyle) ?? (intro == nil ? nil : theme.good),
+                               price: price ?? product.price[lang],
                                period: offer == nil ? product.subscription?.period.perPrice[lang] ?? "" : "",
                                owned: !product.kind.isConsumable && state.account.owned.contains(product.id),
                                ownedAs: state.account.familyShared.contains(product.id) ? Text.familyShared(lang) : nil)
@@ -71,7 +74,7 @@ extension StateView {
     private func headline(_ hud: HUD) -> String {
         let kind = hud.kind
         switch kind {
-        case .success: return "✓ " + kind.text(lang)
+        case .success, .codeRedeemed: return "✓ " + kind.text(lang)
         case .restored: return "✓ " + kind.text(lang).replacingOccurrences(of: "{n}", with: "\(hud.count ?? 1)")
         case .failed, .verifyFailed, .disabled, .jailbroken, .restoreFailed, .offerRefused: return "✗ " + kind.text(lang)
         default: return kind.text(lang)
@@ -90,6 +93,7 @@ extension StateView {
             }
             return [said(lang)]
         }
+        if hud.kind == .codeRedeemed { return hud.transactionId == nil ? [Text.codeRedeemedNextRenewal(lang)] : [] }
         guard hud.productId != nil else { return [] }
         // A restore costs nothing: the product without a price.
         var lines = [hud.kind.isFreeSheet || hud.kind == .restored ? productTitle(hud.productId) : productLine(hud.productId)]
@@ -132,7 +136,7 @@ extension StateView {
     private func textStyle(_ kind: HUD.Kind) -> Style {
         switch kind {
         case .purchasing, .alreadyOwned, .alreadySubscribed, .confirming, .deferred, .backgrounded, .restoring, .appleIdChanged: theme.waiting
-        case .success, .restored, .planChanged: theme.good
+        case .success, .restored, .planChanged, .codeRedeemed: theme.good
         case .nothingToRestore, .otherAccount, .familyRevoked: theme.plain
         case .failed, .cancelled, .disabled, .verifyFailed, .jailbroken, .restoreFailed, .offerRefused: theme.bad
         }
@@ -140,7 +144,7 @@ extension StateView {
 
     private func frameStyle(_ kind: HUD.Kind) -> Style {
         switch kind {
-        case .success, .restored, .planChanged: theme.good
+        case .success, .restored, .planChanged, .codeRedeemed: theme.good
         case .failed, .verifyFailed, .disabled, .jailbroken, .restoreFailed, .offerRefused: theme.bad
         default: theme.frame
         }
