@@ -128,35 +128,18 @@ public final class MockPaymentQueue: PaymentQueue {
             let account = payment.pressedBy.map(database.appleId(for:))
             let terms = product.subscription
             let subscribed = account.flatMap { account in terms.flatMap { terms in attempt { try database.hasSubscribed(account: account, group: terms.group) } } } ?? false
-            var verdict = PromotionalOfferCheck.judge(signature, payment: payment, terms: terms, key: offersKeyPair,
+            let verdict = PromotionalOfferCheck.judge(signature, payment: payment, terms: terms, key: offersKeyPair,
                                                       hasSubscribed: subscribed, bundleId: Receipt.bundleId, now: scheduler.now)
-            // The nonce is taken only by a signature that checks out: a forged one cannot spend the server's nonce.
-            if case let .success((_, nonce)) = verdict, !(attempt { try database.takeOfferNonce(nonce, at: scheduler.now) } ?? false) {
-                verdict = .failure(.invalidSignature)
-            }
-            switch verdict {
-            case let .failure(error):
-                record(payment, state: .failed, error: error)
-                return
-            case let .success((offer, _)):
-                offerId = offer.id
-            }
+            guard let offer = accepted(verdict.map { ($0.offer, $0.nonce) }, for: payment) else { return }
+            offerId = offer.id
         }
         var introEligible: Bool?
         if let compactJWS = payment.introductoryOfferEligibility {
             // StoreKit 2: the app's server decided the intro offer; Apple checks its signature as an offer's.
-            var verdict = PromotionalOfferCheck.eligibility(compactJWS, productId: payment.productId, key: offersKeyPair, bundleId: Receipt.bundleId,
+            let verdict = PromotionalOfferCheck.eligibility(compactJWS, productId: payment.productId, key: offersKeyPair, bundleId: Receipt.bundleId,
                                                             now: scheduler.now)
-            if case let .success((_, nonce)) = verdict, !(attempt { try database.takeOfferNonce(nonce, at: scheduler.now) } ?? false) {
-                verdict = .failure(.invalidSignature)
-            }
-            switch verdict {
-            case let .failure(error):
-                record(payment, state: .failed, error: error)
-                return
-            case let .success((allow, _)):
-                introEligible = allow
-            }
+            guard let allow = accepted(verdict.map { ($0.allow, $0.nonce) }, for: payment) else { return }
+            introEligible = allow
         }
         let due = scheduler.now.addingTimeInterval(latency.payment)
         var owned: String?, subscription: SubscriptionPlan?
@@ -177,6 +160,22 @@ public final class MockPaymentQueue: PaymentQueue {
             return .charged
         }, refundAfter: { faults.fire(.refund).flatMap(Double.init) })
         record(payment, state: .purchasing, originalTransactionId: original, plan: plan.steps, offerId: offerId, introEligible: introEligible)
+    }
+
+    /// What the app's server signed for `payment`, if Apple takes it: the nonce is taken only by a signature that checks
+    /// out (a forged one cannot spend the server's nonce), and a refusal fails the payment at once. Nil when refused.
+    private func accepted<Value>(_ verdict: Result<(Value, nonce: String), StoreError>, for payment: Payment) -> Value? {
+        var verdict = verdict
+        if case let .success((_, nonce)) = verdict, !(attempt { try database.takeOfferNonce(nonce, at: scheduler.now) } ?? false) {
+            verdict = .failure(.invalidSignature)
+        }
+        switch verdict {
+        case let .failure(error):
+            record(payment, state: .failed, error: error)
+            return nil
+        case let .success((value, _)):
+            return value
+        }
     }
 
     /// The key promotional offers are checked with: the catalog's (a .storekit file's `subscriptionOffersKeyPair`),

@@ -36,59 +36,82 @@ def storekit_file(key_id, private_der):
             "version": {"major": 4, "minor": 0}}
 
 
+def offers_key():
+    """A subscription offers key pair: (base64 PKCS#8 DER as a .storekit file keeps it, PEM as a team's server loads it)."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    return (key.private_bytes(serialization.Encoding.DER, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()),
+            key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+
+
+def with_team_server(test, root, data, catalog, signer, storekit):
+    """The app live on `data`, serving the wire, with a team's server signing through `signer` as its backend."""
+    if not os.path.exists(data):
+        os.makedirs(data)
+    secret = json.loads(run("keys", "--data-dir", data, "--json").stdout)["sharedSecret"]
+    serve_port, team_port = free_port(), free_port()
+    team = team_server.serve(team_port, f"http://127.0.0.1:{serve_port}/sandbox/verifyReceipt", secret,
+                             os.path.join(root, "team.sqlite"), offers=signer)
+    test.addCleanup(team.server_close)
+    test.addCleanup(team.shutdown)
+    return live_app(test, root, 120, "--data-dir", data, "--catalog", catalog, "--user", "alice", "--serve", str(serve_port),
+                    "--backend", f"http://127.0.0.1:{team_port}", "--storekit", str(storekit))
+
+
+def subscribe_then_refunded(tmux, wait_for):
+    """alice subscribes in the app and Apple refunds it (`r` in the inspector): she subscribed to the group."""
+    tmux("send-keys", "Enter")
+    wait_for("Purchase complete")
+    tmux("send-keys", "Escape", "i")
+    wait_for("Timeline")
+    tmux("send-keys", "r")
+    wait_for("Apple refunds alice")
+    tmux("send-keys", "Escape")
+    wait_for("Refunded")
+
+
+def quit_then_state(tmux, data, catalog):
+    """Quits the app, and answers `iapsim state` once it is gone."""
+    tmux("send-keys", "Escape", "q")
+    for _ in range(200):
+        if tmux("has-session").returncode != 0:
+            break
+        time.sleep(0.05)
+    return json.loads(run("state", "--data-dir", data, "--catalog", catalog).stdout)
+
+
 class PromotionalOfferSignedByApplesLibrary(unittest.TestCase):
     def test_the_library_signs_and_the_store_sells_then_refuses_the_replay(self):
         # alice subscribes, cancels, and the month runs out: a lapsed subscriber, whom promotional offers are for.
         self.sells_then_refuses_the_replay(1, "press m\npress Enter\nwait 0.5\npress Esc\nwait 32d\n", "expired")
 
     def test_storekit_2_the_librarys_jws_sells_and_its_replay_is_refused(self):
-        # alice subscribes in the app and Apple refunds it (`r` in the inspector): she subscribed to the group. All of
-        # it live, on a new data directory, so that the store's clock is the wall's, which Apple's V2 creator signs
-        # `iat` with.
+        # Live on a new data directory, so that the store's clock is the wall's, which Apple's V2 creator signs `iat` with.
         self.sells_then_refuses_the_replay(2, None, None)
 
     def sells_then_refuses_the_replay(self, storekit, lapse, state):
         root = tempfile.mkdtemp(prefix="iapsim-offers-")
         self.addCleanup(shutil.rmtree, root, True)
-        key = ec.generate_private_key(ec.SECP256R1())
-        der = key.private_bytes(serialization.Encoding.DER, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
-        pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+        der, pem = offers_key()
         catalog = os.path.join(root, "Team.storekit")
         with open(catalog, "w") as f:
             json.dump(storekit_file("TEAMKEY001", der), f)
         data = os.path.join(root, "data")
+        store_now = time.time()
         if lapse:
             setup = os.path.join(root, "lapse.iapsim")
             with open(setup, "w") as f:
                 f.write("launch alice\nselect subscription\npress Enter\nwait until \"Purchase complete\"\npress Esc\n"
                         f"{lapse}expect subscription {PRODUCT} {state}\n")
             run("play", "--data-dir", data, "--catalog", catalog, setup)
-        else:
-            os.makedirs(data)
-        secret = json.loads(run("keys", "--data-dir", data, "--json").stdout)["sharedSecret"]
-        serve_port, team_port = free_port(), free_port()
-        # The store's clock went on in the script: the server signs on it, as a server beside Apple's clock does.
-        store_now = datetime.fromisoformat(json.loads(run("state", "--data-dir", data, "--catalog", catalog).stdout)["asOf"]
-                                           .replace("Z", "+00:00")).timestamp()
+            # The store's clock went on in the script: the server signs on it, as a server beside Apple's clock does.
+            store_now = datetime.fromisoformat(json.loads(run("state", "--data-dir", data, "--catalog", catalog).stdout)["asOf"]
+                                               .replace("Z", "+00:00")).timestamp()
         started = time.time()
         signer = team_server.OfferSigner(pem, "TEAMKEY001", clock=lambda: int((store_now + time.time() - started) * 1000))
-        team = team_server.serve(team_port, f"http://127.0.0.1:{serve_port}/sandbox/verifyReceipt", secret,
-                                 os.path.join(root, "team.sqlite"), offers=signer)
-        self.addCleanup(team.server_close)
-        self.addCleanup(team.shutdown)
-        tmux, wait_for = live_app(self, root, 120, "--data-dir", data, "--catalog", catalog, "--user", "alice", "--serve", str(serve_port),
-                                  "--backend", f"http://127.0.0.1:{team_port}", "--storekit", str(storekit))
-
+        tmux, wait_for = with_team_server(self, root, data, catalog, signer, storekit)
         wait_for("VIP Monthly")
         if not lapse:
-            tmux("send-keys", "Enter")
-            wait_for("Purchase complete")
-            tmux("send-keys", "Escape", "i")
-            wait_for("Timeline")
-            tmux("send-keys", "r")
-            wait_for("Apple refunds alice")
-            tmux("send-keys", "Escape")
-            wait_for("Refunded")
+            subscribe_then_refunded(tmux, wait_for)
         tmux("send-keys", "o")
         wait_for("Offer comeback: $0.99/month ×3")
         tmux("send-keys", "Enter")
@@ -102,12 +125,7 @@ class PromotionalOfferSignedByApplesLibrary(unittest.TestCase):
         # StoreKit's error by the name the app's StoreKit gives it.
         wait_for("SKErrorInvalidSignature" if storekit == 1 else "Product.PurchaseError.invalidOfferSignature")
         wait_for("The offer could not be applied")
-        tmux("send-keys", "Escape", "q")
-        for _ in range(200):
-            if tmux("has-session").returncode != 0:
-                break
-            time.sleep(0.05)
-        state = json.loads(run("state", "--data-dir", data, "--catalog", catalog).stdout)
+        state = quit_then_state(tmux, data, catalog)
         offered = [t for t in state["store"]["transactions"] if t.get("promotional_offer_id") == "comeback"]
         self.assertEqual(len(offered), 1, state["store"]["transactions"])
         self.assertEqual(offered[0]["state"], "purchased")
@@ -123,9 +141,7 @@ class IntroductoryOfferEligibilitySignedByApplesLibrary(unittest.TestCase):
         new data directory, whose store clock is the wall's."""
         root = tempfile.mkdtemp(prefix="iapsim-eligibility-")
         self.addCleanup(shutil.rmtree, root, True)
-        key = ec.generate_private_key(ec.SECP256R1())
-        der = key.private_bytes(serialization.Encoding.DER, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
-        pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+        der, pem = offers_key()
         file = storekit_file("TEAMKEY001", der)
         file["subscriptionGroups"][0]["subscriptions"][0]["introductoryOffer"] = {
             "internalID": "7302", "paymentMode": "free", "subscriptionPeriod": "P1W", "numberOfPeriods": 1}
@@ -133,36 +149,16 @@ class IntroductoryOfferEligibilitySignedByApplesLibrary(unittest.TestCase):
         with open(catalog, "w") as f:
             json.dump(file, f)
         data = os.path.join(root, "data")
-        os.makedirs(data)
-        secret = json.loads(run("keys", "--data-dir", data, "--json").stdout)["sharedSecret"]
-        serve_port, team_port = free_port(), free_port()
         signer = team_server.OfferSigner(pem, "TEAMKEY001")
-        team = team_server.serve(team_port, f"http://127.0.0.1:{serve_port}/sandbox/verifyReceipt", secret,
-                                 os.path.join(root, "team.sqlite"), offers=signer)
-        self.addCleanup(team.server_close)
-        self.addCleanup(team.shutdown)
-        tmux, wait_for = live_app(self, root, 120, "--data-dir", data, "--catalog", catalog, "--user", "alice", "--serve", str(serve_port),
-                                  "--backend", f"http://127.0.0.1:{team_port}", "--storekit", "2")
+        tmux, wait_for = with_team_server(self, root, data, catalog, signer, 2)
         wait_for("VIP Monthly")
-        tmux("send-keys", "Enter")
-        wait_for("Purchase complete")
-        tmux("send-keys", "Escape", "i")
-        wait_for("Timeline")
-        tmux("send-keys", "r")
-        wait_for("Apple refunds alice")
-        tmux("send-keys", "Escape")
-        wait_for("Refunded")
+        subscribe_then_refunded(tmux, wait_for)
         signer.allow_intro = True
         tmux("send-keys", "Enter")
         wait_for("Purchase complete")
         tmux("send-keys", "Escape")
         wait_for("Trial until")
-        tmux("send-keys", "q")
-        for _ in range(200):
-            if tmux("has-session").returncode != 0:
-                break
-            time.sleep(0.05)
-        state = json.loads(run("state", "--data-dir", data, "--catalog", catalog).stdout)
+        state = quit_then_state(tmux, data, catalog)
         charges = [t for t in state["store"]["transactions"] if t["productId"] == PRODUCT and t["state"] == "purchased"]
         self.assertEqual([t.get("is_trial_period") for t in charges], ["true", "true"], charges)
         self.assertEqual(charges[1]["originalTransactionId"], charges[0]["transactionId"])
