@@ -214,6 +214,8 @@ public struct HUD: Sendable, Equatable {
     public var count: Int?
     /// The store's error behind an outcome (an offer's refusal).
     public var error: StoreError?
+    /// The promotional offer the purchase asks for: its price is what the sheet charges.
+    public var offerId: String?
 
     public init(_ kind: Kind, productId: String? = nil, transactionId: String? = nil, count: Int? = nil, error: StoreError? = nil) {
         self.kind = kind

@@ -33,6 +33,7 @@ extension AppState {
         device.purchase = Purchase(user: buyer, productId: productId, appAccountToken: token, awaitingToken: awaiting,
                                    offerId: offerChoices[productId])
         device.hud = HUD(.purchasing, productId: productId)
+        device.hud?.offerId = offerChoices[productId]
         let first: Effect = awaiting ? .fetchAppAccountToken(user: buyer) : .createOrder(user: buyer, productId: productId, storeKit: storeKit)
         return [first] + triggerVerifyQueue()
     }
@@ -162,8 +163,10 @@ extension AppState {
                 case let error? where error.appleName() != nil: .offerRefused
                 default: .failed
                 }
+                let offerId = device.hud?.offerId
                 device.hud = HUD(kind, productId: transaction.productId, transactionId: transaction.id,
                                  error: kind == .offerRefused ? transaction.error : nil)
+                device.hud?.offerId = offerId
                 device.purchase = nil
             }
             var effects: [Effect] = []
@@ -267,8 +270,9 @@ extension AppState {
         if order.status == .pending, order.attempts == 0, device.purchase?.transactionId == order.transactionId,
            device.hud?.kind.isPaymentSheet == true {
             // A restore keeps saying what it is: owned already, coming back for free.
-            let kind = device.hud?.kind ?? .confirming
+            let kind = device.hud?.kind ?? .confirming, offerId = device.hud?.offerId
             device.hud = HUD(kind.isFreeSheet ? kind : .confirming, productId: order.productId, transactionId: order.transactionId)
+            device.hud?.offerId = offerId
             session?.queue.priority = order.transactionId
         }
         return pumpVerifyQueue()

@@ -221,8 +221,10 @@ struct PromotionalOfferTests {
         app.press(.char("o"))
         #expect(app.screen(width: 120).contains("Offer vip_comeback: ¥12/month ×3"))
         app.press(.enter)
+        // The sheet charges the offer's price, not the regular one.
+        #expect(app.screen().contains("Monthly VIP · ¥12/month ×3"))
         app.advance(5)
-        #expect(app.screen().contains("Purchase complete"))
+        #expect(app.screen().contains("Purchase complete") && app.screen().contains("Monthly VIP · ¥12/month ×3"))
         let charge = try #require(try app.charges().last)
         let details = try #require(try app.storeDetails([charge.transaction.id])[charge.transaction.id])
         #expect(details.offer == .promotional && details.offerId == "vip_comeback")

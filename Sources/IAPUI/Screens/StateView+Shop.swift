@@ -29,7 +29,7 @@ extension StateView {
         let status = state.subscriptionStatus(of: product.id)
         // The paywall's promotional offer, when one is chosen (`o`), in place of the regular price.
         let offer = state.offerChoices[product.id].flatMap { product.subscription?.promotionalOffer($0) }
-        let price = offer.map { "\(Text.offerChosen(lang)) \($0.id): \($0.terms.price?[lang] ?? Text.offerFree(lang))\($0.terms.period.perPrice[lang]) ×\($0.terms.periods)" }
+        let price = offer.map { "\(Text.offerChosen(lang)) \($0.id): \(offerPrice($0))" }
         // An Apple ID new to the group is offered the intro offer; one that had the group's, or any of it, is not.
         let intro = status == nil ? state.introOffer(for: product)?.line[lang] : nil
         return ProductList.Row(title: product.title[lang], kind: product.kind.label(lang), summary: product.summary[lang],
@@ -96,7 +96,7 @@ extension StateView {
         if hud.kind == .codeRedeemed { return hud.transactionId == nil ? [Text.codeRedeemedNextRenewal(lang)] : [] }
         guard hud.productId != nil else { return [] }
         // A restore costs nothing: the product without a price.
-        var lines = [hud.kind.isFreeSheet || hud.kind == .restored ? productTitle(hud.productId) : productLine(hud.productId)]
+        var lines = [hud.kind.isFreeSheet || hud.kind == .restored ? productTitle(hud.productId) : productLine(hud.productId, offer: hud.offerId)]
         switch hud.kind {
         case .offerRefused:
             let why: Text? = switch hud.error {

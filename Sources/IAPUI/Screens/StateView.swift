@@ -12,10 +12,17 @@ struct StateView {
         return state.product(id)?.title[lang] ?? id
     }
 
-    func productLine(_ id: String?) -> String {
+    /// "Monthly VIP · ¥30", or at the promotional offer `offerId` the purchase asks for: "Monthly VIP · ¥12/month ×3".
+    func productLine(_ id: String?, offer offerId: String? = nil) -> String {
         guard let id else { return "" }
         guard let product = state.product(id) else { return id }
-        return "\(product.title[lang]) · \(product.price[lang])"
+        let offer = offerId.flatMap { product.subscription?.promotionalOffer($0) }
+        return "\(product.title[lang]) · \(offer.map(offerPrice) ?? product.price[lang])"
+    }
+
+    /// An offer's price for its periods: "¥12/month ×3", "Free/month ×1".
+    func offerPrice(_ offer: SubscriptionOffer) -> String {
+        "\(offer.terms.price?[lang] ?? Text.offerFree(lang))\(offer.terms.period.perPrice[lang]) ×\(offer.terms.periods)"
     }
 
     /// What the order paid, as the product list would say it now: its value in the screen's language, else the words an
