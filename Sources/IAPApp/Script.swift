@@ -327,7 +327,7 @@ public struct Script: Sendable {
             return .offer(rest[0] == "none" ? nil : rest[0])
         case "redeem":
             if rest.count == 2, rest[0] == "one-time", !rest[1].isEmpty { return .redeemOneTime(offerId: rest[1]) }
-            guard rest.count == 1, !rest[0].isEmpty else {
+            guard rest.count == 1, !rest[0].isEmpty, rest[0] != "one-time" else {
                 throw StepError(message: "`redeem` takes an offer code (see `iapsim catalog`), e.g. `redeem VIPSPRING`, or `one-time` and an offer of "
                                 + "one-time codes, e.g. `redeem one-time VIP_PRESS`")
             }

@@ -217,8 +217,10 @@ public struct HUD: Sendable, Equatable {
     /// The promotional offer the purchase asks for: its price is what the sheet charges.
     public var offerId: String?
 
-    public init(_ kind: Kind, productId: String? = nil, transactionId: String? = nil, count: Int? = nil, error: StoreError? = nil) {
+    public init(_ kind: Kind, productId: String? = nil, transactionId: String? = nil, count: Int? = nil, error: StoreError? = nil,
+                offerId: String? = nil) {
         self.kind = kind
+        self.offerId = offerId
         self.productId = productId
         self.transactionId = transactionId
         self.count = count

@@ -32,8 +32,7 @@ extension AppState {
         let awaiting = storeKit == .two && token == nil
         device.purchase = Purchase(user: buyer, productId: productId, appAccountToken: token, awaitingToken: awaiting,
                                    offerId: offerChoices[productId])
-        device.hud = HUD(.purchasing, productId: productId)
-        device.hud?.offerId = offerChoices[productId]
+        device.hud = HUD(.purchasing, productId: productId, offerId: offerChoices[productId])
         let first: Effect = awaiting ? .fetchAppAccountToken(user: buyer) : .createOrder(user: buyer, productId: productId, storeKit: storeKit)
         return [first] + triggerVerifyQueue()
     }
@@ -163,10 +162,8 @@ extension AppState {
                 case let error? where error.appleName() != nil: .offerRefused
                 default: .failed
                 }
-                let offerId = device.hud?.offerId
                 device.hud = HUD(kind, productId: transaction.productId, transactionId: transaction.id,
-                                 error: kind == .offerRefused ? transaction.error : nil)
-                device.hud?.offerId = offerId
+                                 error: kind == .offerRefused ? transaction.error : nil, offerId: device.hud?.offerId)
                 device.purchase = nil
             }
             var effects: [Effect] = []
@@ -270,9 +267,9 @@ extension AppState {
         if order.status == .pending, order.attempts == 0, device.purchase?.transactionId == order.transactionId,
            device.hud?.kind.isPaymentSheet == true {
             // A restore keeps saying what it is: owned already, coming back for free.
-            let kind = device.hud?.kind ?? .confirming, offerId = device.hud?.offerId
-            device.hud = HUD(kind.isFreeSheet ? kind : .confirming, productId: order.productId, transactionId: order.transactionId)
-            device.hud?.offerId = offerId
+            let kind = device.hud?.kind ?? .confirming
+            device.hud = HUD(kind.isFreeSheet ? kind : .confirming, productId: order.productId, transactionId: order.transactionId,
+                             offerId: device.hud?.offerId)
             session?.queue.priority = order.transactionId
         }
         return pumpVerifyQueue()

@@ -200,7 +200,6 @@ public final class BackendDatabase {
         }
     }
 
-    /// A user's latest live credits, newest first, and how many there are: what the inspector shows.
     /// The user's latest credit for any of `productIds`, refunded ones included: what they had of them before.
     func latestCredit(user: String, productIds: [String]) throws -> String? {
         guard !productIds.isEmpty else { return nil }
@@ -212,6 +211,7 @@ public final class BackendDatabase {
         }
     }
 
+    /// A user's latest live credits, newest first, and how many there are: what the inspector shows.
     public func recentCredits(user: String, limit: Int) throws -> (credits: [Credit], total: Int) {
         try queue.inDatabase { db in
             let total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM credit WHERE user = ? AND revokedAt IS NULL"), arguments: [user]) ?? 0

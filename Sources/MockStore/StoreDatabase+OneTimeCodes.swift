@@ -17,12 +17,18 @@ extension StoreDatabase {
     static let codeLength = 16
 
     /// Makes what is missing of each offer's one-time codes (`offers`: the offer, its product and how many codes it has).
+    /// Every launch with such a catalog comes here: once the codes are made, it only reads.
     func makeOneTimeCodes(_ offers: [(offer: String, productId: String, count: Int)]) throws {
-        guard !offers.isEmpty else { return }
+        let missing = try queue.inDatabase { db in
+            try offers.compactMap { offer -> (offer: String, productId: String, count: Int)? in
+                let made = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM oneTimeCode WHERE offerId = ?"), arguments: [offer.offer]) ?? 0
+                return made < offer.count ? (offer.offer, offer.productId, offer.count - made) : nil
+            }
+        }
+        guard !missing.isEmpty else { return }
         try queue.write { db in
-            for (offer, productId, count) in offers {
-                var missing = count - (try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM oneTimeCode WHERE offerId = ?"),
-                                                        arguments: [offer]) ?? 0)
+            for (offer, productId, count) in missing {
+                var missing = count
                 while missing > 0 {
                     let code = String((0..<Self.codeLength).map { _ in Self.codeLetters.randomElement()! })
                     try db.cachedStatement(sql: "INSERT OR IGNORE INTO oneTimeCode (code, offerId, productId) VALUES (?, ?, ?)")

@@ -55,6 +55,7 @@ struct ScriptInputTests {
         let script = try Script.parse("redeem VIPSPRING\nredeem one-time VIP_PRESS\n", file: "t.iapsim")
         #expect(script.steps.map(\.step) == [.redeem("VIPSPRING"), .redeemOneTime(offerId: "VIP_PRESS")])
         refused("redeem", saying: "`redeem` takes an offer code")
+        refused("redeem one-time", saying: "or `one-time` and an offer of one-time codes")
         refused("redeem a b c", saying: "or `one-time` and an offer of one-time codes, e.g. `redeem one-time VIP_PRESS`")
     }
 
