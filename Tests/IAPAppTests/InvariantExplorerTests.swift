@@ -529,7 +529,10 @@ struct InvariantExplorerTests {
     ///   back the Ink Theme alice had restored earlier (its callback lost): the app took it as 小明's answer, and the
     ///   share policy gave 小明 what he had asked nobody for (I3). A restore now claims nothing before its answer once
     ///   another Apple ID signed in.
-    @Test("seeds a long exploration broke stay fixed", arguments: [5041, 6009, 13409, 18782, 4879, 78403, 84485, 207102] as [UInt64])
+    /// - 308237 (the oracle's): bob's Monthly VIP and the VIP Plus added before it were charged in the same second, the
+    ///   upgrade ending Monthly's period where it began; ordered by transaction id, Plus came first and Monthly looked
+    ///   like a second charge for Plus's month (I7). Charges starting together are now ordered by when they end.
+    @Test("seeds a long exploration broke stay fixed", arguments: [5041, 6009, 13409, 18782, 4879, 78403, 84485, 207102, 308237] as [UInt64])
     func foundByLongRuns(seed: UInt64) throws {
         let broken = try explore(seed: seed)
         #expect(broken.isEmpty, "\(broken.joined(separator: "\n"))")
@@ -586,19 +589,24 @@ func subscriptionInvariants(_ app: Harness, _ records: [StoreRecord], credited: 
         let back = period.end(from: expires, count: -(intro?.mode == .payUpFront ? intro?.periods ?? 1 : 1))
         return max(charge.transaction.date, back)
     }
+    /// When a charge's period ended: an upgrade ends the earlier period where the new one starts; a refund, when it was
+    /// refunded.
+    func end(_ charge: StoreRecord, from start: Date) -> Date {
+        let fields = details[charge.transaction.id]
+        return [fields?.expiresDate, fields?.cancellationDate].compactMap { $0 }.min() ?? start
+    }
     for (key, list) in Dictionary(grouping: charges, by: { "\($0.account ?? "?") \(groups[$0.transaction.productId]!)" }) {
         var covered: (end: Date, by: StoreRecord)?
-        for charge in list.map({ ($0, start($0)) }).sorted(by: { ($0.1, $0.0.transaction.id) < ($1.1, $1.0.transaction.id) }) {
+        // Two charges starting in the same second: the period an upgrade cut short where it began comes first.
+        let periods = list.map { charge in let begun = start(charge); return (charge, begun, end(charge, from: begun)) }
+        for charge in periods.sorted(by: { ($0.1, $0.2, $0.0.transaction.id) < ($1.1, $1.2, $1.0.transaction.id) }) {
             // A month from the 31st ends on the 28th: counted back, it starts a few days early, never later; the
             // transaction's own date bounds it to seconds before the charge.
             if let covered, charge.1 < covered.end.addingTimeInterval(-15) {
                 broken.append("I7: \(key) charged twice for one period: \(covered.by.transaction.id) (\(covered.by.transaction.productId) until "
                               + "\(covered.end)) and \(charge.0.transaction.id) (\(charge.0.transaction.productId) from \(charge.1))")
             }
-            let fields = details[charge.0.transaction.id]
-            // An upgrade ends the earlier period where the new one starts; a refund, when it was refunded.
-            let end = [fields?.expiresDate, fields?.cancellationDate].compactMap { $0 }.min() ?? charge.1
-            if end > covered?.end ?? .distantPast { covered = (end, charge.0) }
+            if charge.2 > covered?.end ?? .distantPast { covered = (charge.2, charge.0) }
         }
     }
     for charge in charges {
