@@ -15,9 +15,12 @@ public struct AppleTransaction: Sendable, Equatable {
     /// The token a team's server set on the original transaction (Set App Account Token), which every transaction of
     /// it carries in place of the one the app gave.
     public let appAccountToken: UUID?
+    /// The win-back offer the charge was priced at: a signed transaction's offerType 4, which the receipt has no field for.
+    public let winBackOfferId: String?
 
     public init(entry: Receipt.Entry, account: String?, product: Product?, isRestore: Bool, applicationUsername: String?, isRenewal: Bool,
-                appAccountToken: UUID? = nil) {
+                appAccountToken: UUID? = nil, winBackOfferId: String? = nil) {
+        self.winBackOfferId = winBackOfferId
         self.entry = entry
         self.account = account
         self.product = product
@@ -34,8 +37,12 @@ public struct AppleSubscription: Sendable {
     public let state: SubscriptionStatus.State
     public let renewal: PendingRenewalInfo
     public let expires: Date
+    /// The win-back offers the customer may take now, best first (renewal info's `eligibleWinBackOfferIds`).
+    public let eligibleWinBackOfferIds: [String]
 
-    public init(latest: AppleTransaction, state: SubscriptionStatus.State, renewal: PendingRenewalInfo, expires: Date) {
+    public init(latest: AppleTransaction, state: SubscriptionStatus.State, renewal: PendingRenewalInfo, expires: Date,
+                eligibleWinBackOfferIds: [String] = []) {
+        self.eligibleWinBackOfferIds = eligibleWinBackOfferIds
         self.latest = latest
         self.state = state
         self.renewal = renewal

@@ -42,6 +42,9 @@ extension JWSTransaction: JWTPayload {
         } else if let code = entry.offer_code_ref_name {
             offerType = 3
             offerIdentifier = code
+        } else if let winBack = transaction.winBackOfferId {
+            offerType = 4
+            offerIdentifier = winBack
         }
         environment = AppleWire.environment
         transactionReason = transaction.isRenewal ? "RENEWAL" : "PURCHASE"
@@ -73,12 +76,15 @@ public struct JWSRenewalInfo: JWTPayload, Equatable {
     public var renewalDate: Int64?
     /// While a price increase waits for the renewal: 0 not agreed to yet, 1 agreed.
     public var priceIncreaseStatus: Int?
+    /// The win-back offers the customer may take, best first; absent when none.
+    public var eligibleWinBackOfferIds: [String]?
     public var signedDate: Int64
     public var environment: String
 
     public func verify(using algorithm: some JWTAlgorithm) throws {}
 
-    public init(_ renewal: PendingRenewalInfo, expires: Date?, signedAt signed: Date) {
+    public init(_ renewal: PendingRenewalInfo, expires: Date?, eligibleWinBackOfferIds: [String] = [], signedAt signed: Date) {
+        self.eligibleWinBackOfferIds = eligibleWinBackOfferIds.isEmpty ? nil : eligibleWinBackOfferIds
         originalTransactionId = renewal.original_transaction_id
         autoRenewProductId = renewal.auto_renew_product_id
         productId = renewal.product_id

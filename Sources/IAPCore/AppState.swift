@@ -22,7 +22,8 @@ public struct AppState: Sendable, Equatable {
         public var offerSignature: OfferSignature?
         /// StoreKit 2: the server's signed word on the intro offer, which came with the order.
         public var introductoryOfferEligibility: String?
-
+        /// StoreKit 2: the win-back offer the purchase takes, which needs no signature.
+        public var winBackOfferId: String?
 
         public init(user: String, productId: String, paymentId: Int64? = nil, transactionId: String? = nil, appAccountToken: UUID? = nil,
                     awaitingToken: Bool = false, offerId: String? = nil) {
@@ -145,6 +146,13 @@ public struct AppState: Sendable, Equatable {
         guard let terms = product.subscription, let intro = terms.introOffer else { return nil }
         let hadOne = subscriptions.contains { self.product($0.productId)?.subscription?.group == terms.group }
         return hadOne ? nil : intro
+    }
+
+    /// The win-back offer StoreKit 2 would apply to buying the product again: the best of those the store's renewal info
+    /// says the signed-in Apple ID may take, for the subscription that churned. StoreKit 1 has no purchase option for it.
+    public func winBackOffer(for product: Product) -> SubscriptionOffer? {
+        guard storeKit == .two, let terms = product.subscription, let status = subscriptionStatus(of: product.id), status.isOver else { return nil }
+        return status.eligibleWinBackOfferIds.lazy.compactMap(terms.winBackOffer).first
     }
 
     /// The highlighted product's subscription status, if it has one.

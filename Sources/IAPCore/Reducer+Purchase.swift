@@ -32,7 +32,10 @@ extension AppState {
         let awaiting = storeKit == .two && token == nil
         device.purchase = Purchase(user: buyer, productId: productId, appAccountToken: token, awaitingToken: awaiting,
                                    offerId: offerChoices[productId])
-        device.hud = HUD(.purchasing, productId: productId, offerId: offerChoices[productId])
+        // A promotional offer chosen on the paywall goes first; else the win-back offer the Apple ID may take.
+        let winBack = offerChoices[productId] == nil ? product(productId).flatMap(winBackOffer(for:)) : nil
+        device.purchase?.winBackOfferId = winBack?.id
+        device.hud = HUD(.purchasing, productId: productId, offerId: offerChoices[productId] ?? winBack?.id)
         let first: Effect = awaiting ? .fetchAppAccountToken(user: buyer) : .createOrder(user: buyer, productId: productId, storeKit: storeKit)
         return [first] + triggerVerifyQueue()
     }
@@ -118,7 +121,7 @@ extension AppState {
         return [
             .addPayment(Payment(productId: productId, applicationUsername: intent.orderId, pressedBy: buyer, id: intent.id,
                                 appAccountToken: device.purchase?.appAccountToken, offerSignature: current.offerSignature,
-                                introductoryOfferEligibility: current.introductoryOfferEligibility)),
+                                introductoryOfferEligibility: current.introductoryOfferEligibility, winBackOfferId: current.winBackOfferId)),
             .readStoreQueue(after: Self.lookAgainAfterPayment),
         ]
     }

@@ -113,10 +113,13 @@ public struct Payment: Sendable, Equatable {
     public let offerSignature: OfferSignature?
     /// StoreKit 2's purchase option `introductoryOfferEligibility(compactJWS:)`: the app's server decides the intro offer.
     public let introductoryOfferEligibility: String?
-
+    /// StoreKit 2's purchase option `winBackOffer(_:)`: the win-back offer's identifier (no signature: Apple decides who
+    /// may have it).
+    public let winBackOfferId: String?
 
     public init(productId: String, applicationUsername: String?, pressedBy: String? = nil, id: Int64? = nil, appAccountToken: UUID? = nil,
-                offerSignature: OfferSignature? = nil, introductoryOfferEligibility: String? = nil) {
+                offerSignature: OfferSignature? = nil, introductoryOfferEligibility: String? = nil, winBackOfferId: String? = nil) {
+        self.winBackOfferId = winBackOfferId
         self.productId = productId
         self.applicationUsername = applicationUsername
         self.pressedBy = pressedBy

@@ -79,7 +79,7 @@ public struct SubscriptionPeriod: Sendable, Equatable, CustomStringConvertible {
     /// Roughly how long, for comparing periods (a crossgrade to another length) and for grace periods.
     public var approximateDays: Int { years * 365 + months * 30 + weeks * 7 + days }
 
-    private static let calendar: Calendar = {
+    static let calendar: Calendar = {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         return calendar
@@ -123,6 +123,8 @@ public struct SubscriptionTerms: Sendable, Equatable {
     public let promotionalOffers: [SubscriptionOffer]
     /// The offer codes' offers: each is redeemed with its identifier as the code (a custom code).
     public let codeOffers: [SubscriptionOffer]
+    /// The win-back offers, for Apple IDs whose subscription churned, best first.
+    public let winBackOffers: [SubscriptionOffer]
     /// The key the app's server signs promotional offers with, when the catalog brought one (a .storekit file's
     /// `subscriptionOffersKeyPair`); without it, iapsim's own.
     public var offersKey: SubscriptionOffersKey?
@@ -153,7 +155,7 @@ public struct SubscriptionTerms: Sendable, Equatable {
 
     public init(group: String, level: Int = 1, period: SubscriptionPeriod = .month, introOffer: IntroOffer? = nil, offers: [ListedOffer] = [],
                 gracePeriod: Bool = true, promotionalOffers: [SubscriptionOffer] = [], codeOffers: [SubscriptionOffer] = [],
-                offersKey: SubscriptionOffersKey? = nil) {
+                winBackOffers: [SubscriptionOffer] = [], offersKey: SubscriptionOffersKey? = nil) {
         self.group = group
         self.level = level
         self.period = period
@@ -161,6 +163,7 @@ public struct SubscriptionTerms: Sendable, Equatable {
         self.offers = offers
         self.promotionalOffers = promotionalOffers
         self.codeOffers = codeOffers
+        self.winBackOffers = winBackOffers
         self.offersKey = offersKey
         self.gracePeriod = gracePeriod
     }
@@ -219,10 +222,13 @@ public struct SubscriptionStatus: Sendable, Equatable {
 
     /// A price increase waiting for the next renewal; nil when none is.
     public var priceIncrease: PriceIncrease? = nil
+    /// The renewal info's `eligibleWinBackOfferIDs`: the win-back offers the Apple ID may take now, best first.
+    public var eligibleWinBackOfferIds: [String] = []
 
     public init(productId: String, group: String, state: State, date: Date?, renewsAs: String? = nil, originalTransactionId: String,
-                priceIncrease: PriceIncrease? = nil) {
+                priceIncrease: PriceIncrease? = nil, eligibleWinBackOfferIds: [String] = []) {
         self.priceIncrease = priceIncrease
+        self.eligibleWinBackOfferIds = eligibleWinBackOfferIds
         self.productId = productId
         self.group = group
         self.state = state

@@ -2,18 +2,22 @@ import Foundation
 
 /// A subscription offer with an identifier: a promotional offer (a .storekit file's `adHocOffers`), which Apple sells
 /// only with a signature the app's server made for it (`PaymentDiscount`) and only to an Apple ID that subscribes or
-/// subscribed to the group; or an offer code's offer (`codeOffers`), redeemed with its code. Its terms are an intro
-/// offer's (free, pay as you go, pay up front).
+/// subscribed to the group; an offer code's offer (`codeOffers`), redeemed with its code; or a win-back offer
+/// (`winbackOffers`), for an Apple ID whose subscription churned. Its terms are an intro offer's (free, pay as you go,
+/// pay up front).
 public struct SubscriptionOffer: Sendable, Equatable {
     public let id: String
     public let terms: IntroOffer
     /// An offer code's rules (App Store Connect's); nil for a promotional offer.
     public let codes: CodeRules?
+    /// A win-back offer's customer eligibility; nil for the other kinds.
+    public let winBack: WinBackRules?
 
-    public init(id: String, terms: IntroOffer, codes: CodeRules? = nil) {
+    public init(id: String, terms: IntroOffer, codes: CodeRules? = nil, winBack: WinBackRules? = nil) {
         self.id = id
         self.terms = terms
         self.codes = codes
+        self.winBack = winBack
     }
 
     /// How an offer code's offer is redeemed, and by whom (App Store Connect's offer code settings).

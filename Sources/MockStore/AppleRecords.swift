@@ -37,18 +37,21 @@ public struct AppleRecords {
     public func subscriptions(of id: String) throws -> [AppleSubscription]? {
         guard let account = try transaction(id)?.account else { return nil }
         let chains = try database.subscriptionRecords(account: account)
-        return try chains.compactMap { chain in
-            try transaction(chain.latestTransactionId).map {
-                AppleSubscription(latest: $0, state: chain.status(offer: nil).state, renewal: PendingRenewalInfo(chain), expires: chain.expiresAt)
-            }
-        }
+        return try chains.compactMap { chain in try transaction(chain.latestTransactionId).map { try subscription(chain, latest: $0) } }
     }
 
     /// One chain by its original transaction, with its latest charge: what a notification about it carries.
     public func subscription(original: String) throws -> AppleSubscription? {
         guard let chain = try database.subscriptionRecords(originals: [original]).first,
               let latest = try transaction(chain.latestTransactionId) else { return nil }
-        return AppleSubscription(latest: latest, state: chain.status(offer: nil).state, renewal: PendingRenewalInfo(chain), expires: chain.expiresAt)
+        return try subscription(chain, latest: latest)
+    }
+
+    /// A chain as Apple's server reports it, with the win-back offers its customer may take on the store's clock.
+    private func subscription(_ chain: SubscriptionRecord, latest: AppleTransaction) throws -> AppleSubscription {
+        let winBack = try database.eligibleWinBackOfferIds(chain: chain, terms: catalog[chain.productId]?.subscription)
+        return AppleSubscription(latest: latest, state: chain.status(offer: nil).state, renewal: PendingRenewalInfo(chain), expires: chain.expiresAt,
+                                 eligibleWinBackOfferIds: winBack)
     }
 
     /// The charges of the customer order `orderId` (Apple's, on the e-mail receipt), oldest first; none for an order id
@@ -88,13 +91,15 @@ public struct AppleRecords {
 
     private func record(_ row: Row) -> AppleTransaction {
         let transaction = StoreDatabase.transaction(row)
-        let receiptRow = ReceiptRow(transaction: transaction, details: TransactionDetails(row: row),
+        let details = TransactionDetails(row: row)
+        let receiptRow = ReceiptRow(transaction: transaction, details: details,
                                     originalDate: row.real("originalDate").map(Date.init(timeIntervalSince1970:)) ?? transaction.date)
         let product = catalog[transaction.productId]
         return AppleTransaction(entry: Receipt.Entry(receiptRow, group: product?.subscription?.group), account: row.text("account"), product: product,
                                 isRestore: transaction.state == .restored, applicationUsername: transaction.applicationUsername,
                                 isRenewal: (row["earlierCharges"] as Int? ?? 0) > 0 && product?.subscription != nil,
-                                appAccountToken: (row.text("appAccountToken") ?? row.text("chainToken")).flatMap(UUID.init(uuidString:)))
+                                appAccountToken: (row.text("appAccountToken") ?? row.text("chainToken")).flatMap(UUID.init(uuidString:)),
+                                winBackOfferId: details.offer == .winBack ? details.offerId : nil)
     }
 }
 

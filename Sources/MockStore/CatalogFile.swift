@@ -30,6 +30,8 @@ struct CatalogFile: Decodable {
             let promotionalOffers: [Offer]?
             /// Offer codes' offers, each redeemed with its `id` as the code.
             let codeOffers: [Offer]?
+            /// Win-back offers, best first, each with its `id` and who may take it.
+            let winBackOffers: [Offer]?
         }
 
         struct Offer: Decodable {
@@ -44,6 +46,11 @@ struct CatalogFile: Decodable {
             let limit: Decimal?
             /// Who may redeem: `new`, `existing`, `expired` subscribers of the group (all when left out).
             let eligibility: [String]?
+            /// A win-back offer's: the least months paid, how many months ago the subscription ended (`[least, most]`),
+            /// and the least months since the Apple ID's last win-back offer.
+            let paidMonths: Decimal?
+            let monthsSinceLapsed: [Decimal]?
+            let waitMonths: Decimal?
         }
     }
 
@@ -85,12 +92,33 @@ extension CatalogFile.Entry.Terms {
                 let place = "\(location).\(key)[\(i)]"
                 guard let id = offer.id, !id.trimmingCharacters(in: .whitespaces).isEmpty else { throw Problem(location: "\(place).id", message: "missing") }
                 let codes = key == "codeOffers" ? try Self.codeRules(offer, at: place) : nil
-                return SubscriptionOffer(id: id, terms: try Self.offer(offer, at: place), codes: codes)
+                let winBack = key == "winBackOffers" ? try Self.winBackRules(offer, at: place) : nil
+                return SubscriptionOffer(id: id, terms: try Self.offer(offer, at: place), codes: codes, winBack: winBack)
             }
         }
         return SubscriptionTerms(group: group, level: level ?? 1, period: try Self.period(period ?? "P1M", at: "\(location).period"),
                                  introOffer: try introOffer.map { try Self.offer($0, at: "\(location).introOffer") },
-                                 promotionalOffers: try named(promotionalOffers, "promotionalOffers"), codeOffers: try named(codeOffers, "codeOffers"))
+                                 promotionalOffers: try named(promotionalOffers, "promotionalOffers"), codeOffers: try named(codeOffers, "codeOffers"),
+                                 winBackOffers: try named(winBackOffers, "winBackOffers"))
+    }
+
+    /// A win-back offer's customer eligibility, checked: whole months up to ten years, the window's least not over its
+    /// most. Left out: any lapsed subscriber, at once, as often as it lapses.
+    static func winBackRules(_ offer: CatalogFile.Entry.Offer, at location: String) throws -> WinBackRules {
+        let most = WinBackRules.mostMonths
+        func months(_ value: Decimal?, _ key: String) throws -> Int? {
+            try WholeNumber.checked(value, in: 0...most, at: "\(location).\(key)", saying: "takes a whole number of months 0 to \(most)")
+        }
+        var window = 0...most
+        if let range = offer.monthsSinceLapsed {
+            guard range.count == 2, let least = try months(range[0], "monthsSinceLapsed[0]"), let top = try months(range[1], "monthsSinceLapsed[1]"),
+                  least <= top else {
+                throw Problem(location: "\(location).monthsSinceLapsed", message: "takes [least, most] months, e.g. [1, 24], the least not over the most")
+            }
+            window = least...top
+        }
+        return WinBackRules(paidMonths: try months(offer.paidMonths, "paidMonths") ?? 0, monthsSinceLapsed: window,
+                            waitMonths: try months(offer.waitMonths, "waitMonths") ?? 0)
     }
 
     /// An offer code's rules, checked: one-time codes or a limit (not both), each a whole number in range, and who may

@@ -5,7 +5,7 @@ import IAPCore
 extension MockPaymentQueue {
     /// The account's subscriptions, one per group, as StoreKit reports their status.
     public func subscriptions(account: String) -> [SubscriptionStatus] {
-        attempt { try database.subscriptions(account: database.appleId(for: account)) } ?? []
+        attempt { try database.subscriptions(account: database.appleId(for: account), terms: subscriptionTerms, at: scheduler.now) } ?? []
     }
 
     /// Settings › Subscriptions: turn auto-renew off (cancel) or back on (resubscribe before the end).

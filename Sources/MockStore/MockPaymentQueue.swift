@@ -133,6 +133,22 @@ public final class MockPaymentQueue: PaymentQueue {
             guard let offer = accepted(verdict.map { ($0.offer, $0.nonce) }, for: payment) else { return }
             offerId = offer.id
         }
+        if let id = payment.winBackOfferId {
+            // StoreKit 2's win-back option carries no signature: Apple decides from the Apple ID's history, at once.
+            guard let terms = product.subscription, terms.winBackOffer(id) != nil else {
+                record(payment, state: .failed, error: .invalidOfferIdentifier)
+                return
+            }
+            let account = payment.pressedBy.map(database.appleId(for:))
+            let eligible = account.flatMap { account in
+                attempt { try database.eligibleWinBackOfferIds(account: account, productId: product.id, terms: terms, at: scheduler.now) }
+            } ?? []
+            guard eligible.contains(id) else {
+                record(payment, state: .failed, error: .ineligibleForOffer)
+                return
+            }
+            offerId = id
+        }
         var introEligible: Bool?
         if let compactJWS = payment.introductoryOfferEligibility {
             // StoreKit 2: the app's server decided the intro offer; Apple checks its signature as an offer's.

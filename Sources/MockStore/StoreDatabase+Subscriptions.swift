@@ -224,9 +224,14 @@ extension StoreDatabase {
 
     /// The account's subscriptions, one per group, as StoreKit reports them. Read at every launch: raw SQL (see
     /// `accountChains`).
-    func subscriptions(account: String) throws -> [SubscriptionStatus] {
+    /// `terms` by product: a churned chain's win-back offers are its product's.
+    func subscriptions(account: String, terms: [String: SubscriptionTerms] = [:], at now: Date = .distantPast) throws -> [SubscriptionStatus] {
         try queue.inDatabase { db in
-            try Self.accountChains(db, account: account).map { $0.status(offer: try Self.details(db, $0.latestTransactionId).offer) }
+            try Self.accountChains(db, account: account).map { chain in
+                var status = chain.status(offer: try Self.details(db, chain.latestTransactionId).offer)
+                status.eligibleWinBackOfferIds = try Self.eligibleWinBackOfferIds(db, chain: chain, terms: terms[chain.productId], at: now)
+                return status
+            }
         }
     }
 

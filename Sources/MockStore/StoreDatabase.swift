@@ -198,8 +198,10 @@ public final class StoreDatabase {
                                         terms: subscription, levels: terms.mapValues(\.level))
             }
         }
-        // The promotional offer the payment was signed for (judged when it was added).
-        let offer = row.text("offerId").flatMap { subscription?.promotionalOffer($0) }
+        // The promotional offer the payment was signed for, or the win-back offer it asked for (judged when it was added).
+        let asked = row.text("offerId").flatMap { subscription?.offer(asked: $0) }
+        let winBack = asked.map { subscription?.winBackOffer($0.id) != nil } ?? false
+        let offer = winBack ? nil : asked
         let decision = PaymentDecision(step: step, original: current.originalTransactionId, isSubscription: subscription != nil, owned: owned,
                                        plan: subscriptionPlan)
         let (state, error, original) = (decision.state, decision.error, decision.original)
@@ -225,7 +227,8 @@ public final class StoreDatabase {
         }
         if decision.subscription == .charge, let subscription, let account {
             let (chain, news) = try Self.subscriptionCharged(db, id: target, account: account, productId: current.productId,
-                                                             terms: subscription, offer: offer, introEligible: row["introEligible"], at: step.date)
+                                                             terms: subscription, offer: asked, kind: winBack ? .winBack : .promotional,
+                                                             introEligible: row["introEligible"], at: step.date)
             notification = news
             if chain != target {
                 try db.cachedStatement(sql: "UPDATE storeTransaction SET originalTransactionId = ? WHERE id = ?").execute(arguments: [chain, target])

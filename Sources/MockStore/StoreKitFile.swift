@@ -261,7 +261,7 @@ extension StoreKitFile.Entry {
             notes.append("no recurringSubscriptionPeriod; monthly")
         }
         var offers: [SubscriptionTerms.ListedOffer] = []
-        var promotional: [SubscriptionOffer] = [], codes: [SubscriptionOffer] = []
+        var promotional: [SubscriptionOffer] = [], codes: [SubscriptionOffer] = [], winBacks: [SubscriptionOffer] = []
         for (kind, list) in [(SubscriptionTerms.ListedOffer.Kind.promotional, adHocOffers), (.code, codeOffers), (.winback, winbackOffers)] {
             for (i, offer) in (list ?? []).enumerated() {
                 let id = offer.offerID ?? offer.referenceName ?? offer.internalID ?? "?"
@@ -271,28 +271,31 @@ extension StoreKitFile.Entry {
                     if let text = offer.subscriptionPeriod { _ = try CatalogFile.Entry.Terms.period(text, at: "\(place).subscriptionPeriod") }
                     offers.append(.init(kind: kind, id: id, mode: offer.paymentMode.map { modes[$0]?.rawValue ?? $0 }, period: offer.subscriptionPeriod,
                                         periods: periods))
-                    if kind != .winback {
-                        // A code offer's code is its offerID, else its reference name (Xcode's files often have no offerID).
-                        let offerId = offer.offerID ?? (kind == .code ? offer.referenceName : nil)
-                        if let offerId, !offerId.isEmpty, let mode = offer.paymentMode.flatMap({ modes[$0] }),
-                           let period = try offer.subscriptionPeriod.map({ try CatalogFile.Entry.Terms.period($0, at: "\(place).subscriptionPeriod") }) {
-                            let price = try offer.displayPrice.map { Localized(try prices.checked($0, at: "\(place).displayPrice")) }
-                            let sold = SubscriptionOffer(id: offerId, terms: IntroOffer(mode: mode, period: period, periods: periods ?? 1, price: price))
-                            if kind == .promotional { promotional.append(sold) } else { codes.append(sold) }
-                        } else {
-                            notes.append("\(place): no offerID, or payment mode \"\(offer.paymentMode ?? "")\" or period \"\(offer.subscriptionPeriod ?? "")\" not understood; the offer \"\(id)\" is listed, not sold")
+                    // A code offer's code is its offerID, else its reference name (Xcode's files often have no offerID).
+                    let offerId = offer.offerID ?? (kind == .code ? offer.referenceName : nil)
+                    if let offerId, !offerId.isEmpty, let mode = offer.paymentMode.flatMap({ modes[$0] }),
+                       let period = try offer.subscriptionPeriod.map({ try CatalogFile.Entry.Terms.period($0, at: "\(place).subscriptionPeriod") }) {
+                        let price = try offer.displayPrice.map { Localized(try prices.checked($0, at: "\(place).displayPrice")) }
+                        let terms = IntroOffer(mode: mode, period: period, periods: periods ?? 1, price: price)
+                        switch kind {
+                        case .promotional: promotional.append(SubscriptionOffer(id: offerId, terms: terms))
+                        case .code: codes.append(SubscriptionOffer(id: offerId, terms: terms))
+                        case .winback: winBacks.append(SubscriptionOffer(id: offerId, terms: terms, winBack: .anyLapsed))
                         }
+                    } else {
+                        notes.append("\(place): no offerID, or payment mode \"\(offer.paymentMode ?? "")\" or period \"\(offer.subscriptionPeriod ?? "")\" not understood; the offer \"\(id)\" is listed, not sold")
                     }
                 } catch let problem as Problem {
                     notes.append("\(problem.location): \(problem.message); the offer \"\(id)\" is not listed")
                 }
             }
             if let list, !list.isEmpty, kind == .winback {
-                notes.append("\(list.count) \(kind.rawValue) offer(s) listed; iapsim does not sell win-back offers yet")
+                notes.append("winbackOffers: \(list.count) win-back offer(s) sold to any lapsed subscriber of the product (StoreKit 2's winBackOffer "
+                             + "purchase option): the file names no customer eligibility")
             }
         }
         return SubscriptionTerms(group: group, level: level ?? 1, period: period, introOffer: intro, offers: offers, promotionalOffers: promotional,
-                                 codeOffers: codes)
+                                 codeOffers: codes, winBackOffers: winBacks)
     }
 }
 

@@ -130,6 +130,8 @@ struct SubscriptionCharge: Equatable {
          productId: String, terms: SubscriptionTerms, offer: SubscriptionOffer? = nil, kind offerKind: TransactionDetails.Offer = .promotional,
          introEligible: Bool? = nil, webOrder: String, at date: Date) {
         details = TransactionDetails(webOrderLineItemId: webOrder)
+        // A win-back offer is for a subscription that churned: a new or running one pays the regular price.
+        let offer = offerKind == .winBack && existing?.isOver != true ? nil : offer
         let promotional = offer.map { $0.terms }
         let kind: StoreNotification.Kind, subtype: StoreNotification.Subtype
         if var current = existing, !current.isOver {
@@ -156,7 +158,7 @@ struct SubscriptionCharge: Equatable {
             (kind, subtype) = (.didChangeRenewalPref, .upgrade)
         } else if let lapsed = existing {
             // A resubscription: the same chain, with no second intro offer unless the app's server signed it one; a
-            // promotional offer (the win-back of old) is for just such a lapsed subscriber.
+            // promotional or win-back offer is for just such a lapsed subscriber.
             let intro = promotional ?? (introEligible == true ? terms.introOffer : nil)
             details.mark(offer, kind: offerKind, intro: intro)
             let expires = intro.map { $0.period.end(from: date, count: $0.chargedPeriods) } ?? terms.period.end(from: date)
@@ -333,11 +335,12 @@ extension SubscriptionRecord {
         let renewed = terms[renewsAs] != nil ? renewsAs : productId
         let start = recovered ? at : expiresAt
         var details = TransactionDetails(webOrderLineItemId: try webOrder())
-        // The offer the coming periods are priced at: a promotional offer's or an offer code's, else the intro offer's.
+        // The offer the coming periods are priced at: a promotional, win-back or offer code's offer, else the intro offer's.
         let promotional = offerId.flatMap { product.promotionalOffer($0) }
-        let named = promotional ?? offerId.flatMap { id in product.codeOffers.first { $0.id == id } }
+        let winBack = offerId.flatMap { product.winBackOffer($0) }
+        let named = promotional ?? winBack ?? offerId.flatMap { id in product.codeOffers.first { $0.id == id } }
         if introLeft > 0, let offer = named?.terms ?? (offerId == nil ? product.introOffer : nil) {
-            details.offer = named == nil ? .intro : promotional != nil ? .promotional : .code
+            details.offer = named == nil ? .intro : promotional != nil ? .promotional : winBack != nil ? .winBack : .code
             details.offerId = named?.id
             details.expiresDate = offer.period.end(from: start, count: offer.chargedPeriods)
             chain.introLeft -= 1

@@ -13,6 +13,8 @@ public struct TransactionDetails: Sendable, Equatable {
         case promotional
         /// An offer code's offer (`offer_code_ref_name`; offerType 3)
         case code
+        /// A win-back offer (offerType 4; the receipt has no field for it)
+        case winBack
     }
 
     public var expiresDate: Date?

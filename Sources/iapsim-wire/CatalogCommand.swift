@@ -31,6 +31,9 @@ struct CatalogCommand: ParsableCommand {
                 var rules = offer.oneTimeCodes.map { ["\($0) one-time codes"] } ?? []
                 if let limit = offer.limit { rules.append("limit \(limit)") }
                 if let who = offer.eligibility { rules.append("for " + who.joined(separator: "/")) }
+                if let paid = offer.paidMonths, paid > 0 { rules.append("paid \(paid)+ months") }
+                if let window = offer.monthsSinceLapsed, window != [0, WinBackRules.mostMonths] { rules.append("lapsed \(window[0])–\(window[1]) months") }
+                if let wait = offer.waitMonths, wait > 0 { rules.append("once per \(wait) months") }
                 let named = [offer.type, offer.id.map { "\"\($0)\"" }, offer.mode, offer.period].compactMap { $0 } + rules
                 line += "  [\(named.joined(separator: " "))]"
             }
@@ -74,6 +77,10 @@ struct CatalogListing: Encodable {
         var oneTimeCodes: Int?
         var limit: Int?
         var eligibility: [String]?
+        /// A win-back offer's customer eligibility.
+        var paidMonths: Int?
+        var monthsSinceLapsed: [Int]?
+        var waitMonths: Int?
     }
 
     /// The settings iapsim honours that hold for the whole catalog.
@@ -93,8 +100,8 @@ struct CatalogListing: Encodable {
                 offers.append(Offer(type: "introductory", id: nil, mode: intro.mode.rawValue, period: intro.period.description,
                                     periods: intro.periods, price: intro.price?[.en]))
             }
-            // The promotional and code offers iapsim sells, with their terms; then what is only listed (win-back).
-            let sold = [("promotional", terms?.promotionalOffers ?? []), ("code", terms?.codeOffers ?? [])]
+            // The offers iapsim sells, with their terms and rules; then what is only listed (an offer it cannot sell).
+            let sold = [("promotional", terms?.promotionalOffers ?? []), ("code", terms?.codeOffers ?? []), ("winback", terms?.winBackOffers ?? [])]
             for (type, list) in sold {
                 for offer in list {
                     var listed = Offer(type: type, id: offer.id, mode: offer.terms.mode.rawValue, period: offer.terms.period.description,
@@ -104,6 +111,10 @@ struct CatalogListing: Encodable {
                         listed.limit = codes.limit
                         let everyone = codes.eligibility.count == SubscriptionOffer.CodeRules.Eligibility.allCases.count
                         listed.eligibility = everyone ? nil : SubscriptionOffer.CodeRules.Eligibility.allCases.filter(codes.eligibility.contains).map(\.rawValue)
+                    }
+                    if let rules = offer.winBack {
+                        (listed.paidMonths, listed.waitMonths) = (rules.paidMonths, rules.waitMonths)
+                        listed.monthsSinceLapsed = [rules.monthsSinceLapsed.lowerBound, rules.monthsSinceLapsed.upperBound]
                     }
                     offers.append(listed)
                 }

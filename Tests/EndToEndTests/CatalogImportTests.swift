@@ -107,7 +107,7 @@ struct CatalogImportTests {
         #expect(list.product("org.fixture.coins")?.price == "NT$99")
         #expect(list.product("org.fixture.vip")?.period == "P1W")
         #expect(list.warnings.contains { $0.contains("no Simplified Chinese") })
-        #expect(list.warnings.contains { $0.contains("winback") })
+        #expect(list.warnings.contains { $0.contains("winbackOffers:") && $0.contains("no customer eligibility") })
         #expect(list.warnings.contains { $0.contains("appPolicies: not used") })
     }
 
@@ -136,7 +136,7 @@ struct CatalogImportTests {
     private static let namedAs = [
         "familyShareable": "familyShareable: Family Sharing is simulated for non-consumables only",
         "subscriptionOffersKeyPair": "subscriptionOffersKeyPair: no id, or its privateKey is not a P-256 key",
-        "winbackOffers": "winback offer(s) listed", "_disableDialogs": "settings._disableDialogs:",
+        "winbackOffers": "winbackOffers: 1 win-back offer(s) sold to any lapsed subscriber", "_disableDialogs": "settings._disableDialogs:",
     ]
 
     @Test("format 6 with every key of Xcode's format (and some of a newer one): each key iapsim does not use is named in a warning at its place")

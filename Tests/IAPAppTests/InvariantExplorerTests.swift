@@ -584,7 +584,10 @@ func subscriptionInvariants(_ app: Harness, _ records: [StoreRecord], credited: 
         guard let expires = details[charge.transaction.id]?.expiresDate, let product = terms[charge.transaction.productId] else {
             return charge.transaction.date
         }
-        let intro = details[charge.transaction.id]?.offer != nil ? product.introOffer : nil
+        // The offer that priced the charge: one the catalog names (promotional, win-back, a code's), else the intro offer.
+        let fields = details[charge.transaction.id]
+        let named = fields?.offerId.flatMap { id in product.offer(asked: id) ?? product.codeOffers.first { $0.id == id } }
+        let intro = named?.terms ?? (fields?.offer != nil ? product.introOffer : nil)
         let period = intro?.period ?? product.period
         let back = period.end(from: expires, count: -(intro?.mode == .payUpFront ? intro?.periods ?? 1 : 1))
         return max(charge.transaction.date, back)

@@ -29,13 +29,16 @@ extension StateView {
         let status = state.subscriptionStatus(of: product.id)
         // The paywall's promotional offer, when one is chosen (`o`), in place of the regular price.
         let offer = state.offerChoices[product.id].flatMap { product.subscription?.promotionalOffer($0) }
+        // StoreKit 2: a churned subscriber is offered the win-back offer the store says they may take.
+        let winBack = offer == nil ? state.winBackOffer(for: product) : nil
         let price = offer.map { "\(Text.offerChosen(lang)) \($0.id): \(offerPrice($0))" }
+            ?? winBack.map { "\(Text.winBackOffer(lang)): \(offerPrice($0))" }
         // An Apple ID new to the group is offered the intro offer; one that had the group's, or any of it, is not.
         let intro = status == nil ? state.introOffer(for: product)?.line[lang] : nil
         return ProductList.Row(title: product.title[lang], kind: product.kind.label(lang), summary: product.summary[lang],
                                status: status?.line(lang) ?? intro, statusStyle: status.map(statusStyle) ?? (intro == nil ? nil : theme.good),
                                price: price ?? product.price[lang],
-                               period: offer == nil ? product.subscription?.period.perPrice[lang] ?? "" : "",
+                               period: price == nil ? product.subscription?.period.perPrice[lang] ?? "" : "",
                                owned: !product.kind.isConsumable && state.account.owned.contains(product.id),
                                ownedAs: state.account.familyShared.contains(product.id) ? Text.familyShared(lang) : nil)
     }

@@ -12,11 +12,11 @@ struct StateView {
         return state.product(id)?.title[lang] ?? id
     }
 
-    /// "Monthly VIP · ¥30", or at the promotional offer `offerId` the purchase asks for: "Monthly VIP · ¥12/month ×3".
+    /// "Monthly VIP · ¥30", or at the promotional or win-back offer `offerId` the purchase asks for: "Monthly VIP · ¥12/month ×3".
     func productLine(_ id: String?, offer offerId: String? = nil) -> String {
         guard let id else { return "" }
         guard let product = state.product(id) else { return id }
-        let offer = offerId.flatMap { product.subscription?.promotionalOffer($0) }
+        let offer = offerId.flatMap { product.subscription?.offer(asked: $0) }
         return "\(product.title[lang]) · \(offer.map(offerPrice) ?? product.price[lang])"
     }
 
