@@ -17,10 +17,23 @@ public struct AppleTransaction: Sendable, Equatable {
     public let appAccountToken: UUID?
     /// The win-back offer the charge was priced at: a signed transaction's offerType 4, which the receipt has no field for.
     public let winBackOfferId: String?
+    /// A month of a 12-month commitment: which, and when the commitment ends (the Server API's `commitmentInfo`).
+    public let commitment: Commitment?
+
+    public struct Commitment: Sendable, Equatable {
+        public let billingPeriod: Int
+        public let endsAt: Date
+
+        public init(billingPeriod: Int, endsAt: Date) {
+            self.billingPeriod = billingPeriod
+            self.endsAt = endsAt
+        }
+    }
 
     public init(entry: Receipt.Entry, account: String?, product: Product?, isRestore: Bool, applicationUsername: String?, isRenewal: Bool,
-                appAccountToken: UUID? = nil, winBackOfferId: String? = nil) {
+                appAccountToken: UUID? = nil, winBackOfferId: String? = nil, commitment: Commitment? = nil) {
         self.winBackOfferId = winBackOfferId
+        self.commitment = commitment
         self.entry = entry
         self.account = account
         self.product = product
@@ -39,10 +52,23 @@ public struct AppleSubscription: Sendable {
     public let expires: Date
     /// The win-back offers the customer may take now, best first (renewal info's `eligibleWinBackOfferIds`).
     public let eligibleWinBackOfferIds: [String]
+    /// Inside a 12-month commitment: when it ends, and whether another starts then (renewal info's `commitmentInfo`).
+    public let commitment: RenewalCommitment?
+
+    public struct RenewalCommitment: Sendable, Equatable {
+        public let endsAt: Date
+        public let renews: Bool
+
+        public init(endsAt: Date, renews: Bool) {
+            self.endsAt = endsAt
+            self.renews = renews
+        }
+    }
 
     public init(latest: AppleTransaction, state: SubscriptionStatus.State, renewal: PendingRenewalInfo, expires: Date,
-                eligibleWinBackOfferIds: [String] = []) {
+                eligibleWinBackOfferIds: [String] = [], commitment: RenewalCommitment? = nil) {
         self.eligibleWinBackOfferIds = eligibleWinBackOfferIds
+        self.commitment = commitment
         self.latest = latest
         self.state = state
         self.renewal = renewal

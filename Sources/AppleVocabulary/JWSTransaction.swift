@@ -22,7 +22,8 @@ public struct JWSTransaction: Codable, Equatable, Sendable {
     public var revocationDate: Int64?
     /// An upgrade ended this charge early: it is no longer the subscription's.
     public var isUpgraded: Bool?
-    /// 1: an introductory offer (a free trial or an intro price); 2: a promotional offer; 3: an offer code.
+    /// 1: an introductory offer (a free trial or an intro price); 2: a promotional offer; 3: an offer code; 4: a win-back
+    /// offer.
     public var offerType: Int?
     /// The promotional offer's identifier.
     public var offerIdentifier: String?
@@ -32,6 +33,26 @@ public struct JWSTransaction: Codable, Equatable, Sendable {
     public var transactionReason: String = ""
     public var storefront: String = ""
     public var storefrontId: String = ""
+    /// A subscription with billing plans: `BILLED_UPFRONT`, or `MONTHLY` (a month of a 12-month commitment).
+    public var billingPlanType: String?
+    /// A `MONTHLY` charge's place in its commitment.
+    public var commitmentInfo: CommitmentInfo?
+
+    /// Apple's `TransactionCommitmentInfo`.
+    public struct CommitmentInfo: Codable, Equatable, Sendable {
+        public var billingPeriodNumber: Int
+        public var totalBillingPeriods: Int
+        public var commitmentExpiresDate: Int64
+        /// In thousandths of the currency.
+        public var commitmentPrice: Int64?
+
+        public init(billingPeriodNumber: Int, totalBillingPeriods: Int, commitmentExpiresDate: Int64, commitmentPrice: Int64?) {
+            self.billingPeriodNumber = billingPeriodNumber
+            self.totalBillingPeriods = totalBillingPeriods
+            self.commitmentExpiresDate = commitmentExpiresDate
+            self.commitmentPrice = commitmentPrice
+        }
+    }
 
     /// Empty, for the wire to fill in (AppleWire builds one from a store transaction).
     public init() {}

@@ -46,6 +46,14 @@ extension JWSTransaction: JWTPayload {
             offerType = 4
             offerIdentifier = winBack
         }
+        if let plan = transaction.product?.subscription?.monthlyCommitment {
+            // A subscription sold with billing plans says which one each charge is.
+            billingPlanType = transaction.commitment == nil ? BillingPlan.upFront.rawValue : BillingPlan.monthly.rawValue
+            commitmentInfo = transaction.commitment.map {
+                CommitmentInfo(billingPeriodNumber: $0.billingPeriod, totalBillingPeriods: CommitmentPlan.billingPeriods,
+                               commitmentExpiresDate: AppleDate.milliseconds($0.endsAt), commitmentPrice: plan.totalMilliunits)
+            }
+        }
         environment = AppleWire.environment
         transactionReason = transaction.isRenewal ? "RENEWAL" : "PURCHASE"
         storefront = AppleWire.storefront.code
@@ -78,13 +86,35 @@ public struct JWSRenewalInfo: JWTPayload, Equatable {
     public var priceIncreaseStatus: Int?
     /// The win-back offers the customer may take, best first; absent when none.
     public var eligibleWinBackOfferIds: [String]?
+    /// Inside a 12-month commitment: the plan the months renew on, and what happens at the commitment's end.
+    public var renewalBillingPlanType: String?
+    public var commitmentInfo: CommitmentInfo?
     public var signedDate: Int64
     public var environment: String
 
+    /// Apple's `RenewalCommitmentInfo`.
+    public struct CommitmentInfo: Codable, Equatable, Sendable {
+        public var commitmentAutoRenewProductId: String
+        /// 1: another commitment starts at the end; 0: the subscription ends there.
+        public var commitmentAutoRenewStatus: Int
+        public var commitmentRenewalBillingPlanType: String
+        public var commitmentRenewalDate: Int64
+        /// In thousandths of the currency.
+        public var commitmentRenewalPrice: Int64?
+    }
+
     public func verify(using algorithm: some JWTAlgorithm) throws {}
 
-    public init(_ renewal: PendingRenewalInfo, expires: Date?, eligibleWinBackOfferIds: [String] = [], signedAt signed: Date) {
+    public init(_ renewal: PendingRenewalInfo, expires: Date?, eligibleWinBackOfferIds: [String] = [],
+                commitment: (AppleSubscription.RenewalCommitment, price: Int64?)? = nil, signedAt signed: Date) {
         self.eligibleWinBackOfferIds = eligibleWinBackOfferIds.isEmpty ? nil : eligibleWinBackOfferIds
+        if let (commitment, price) = commitment {
+            renewalBillingPlanType = BillingPlan.monthly.rawValue
+            commitmentInfo = CommitmentInfo(commitmentAutoRenewProductId: renewal.auto_renew_product_id,
+                                            commitmentAutoRenewStatus: commitment.renews ? 1 : 0,
+                                            commitmentRenewalBillingPlanType: BillingPlan.monthly.rawValue,
+                                            commitmentRenewalDate: AppleDate.milliseconds(commitment.endsAt), commitmentRenewalPrice: price)
+        }
         originalTransactionId = renewal.original_transaction_id
         autoRenewProductId = renewal.auto_renew_product_id
         productId = renewal.product_id
@@ -96,6 +126,15 @@ public struct JWSRenewalInfo: JWTPayload, Equatable {
         priceIncreaseStatus = renewal.price_consent_status.flatMap(Int.init)
         signedDate = AppleDate.milliseconds(signed)
         environment = AppleWire.environment
+    }
+}
+
+extension JWSRenewalInfo {
+    /// A chain's renewal info as Apple's server reports it.
+    public init(_ chain: AppleSubscription, signedAt signed: Date) {
+        let price = chain.latest.product?.subscription?.monthlyCommitment?.totalMilliunits
+        self.init(chain.renewal, expires: chain.expires, eligibleWinBackOfferIds: chain.eligibleWinBackOfferIds,
+                  commitment: chain.commitment.map { ($0, price) }, signedAt: signed)
     }
 }
 

@@ -24,6 +24,8 @@ public struct AppState: Sendable, Equatable {
         public var introductoryOfferEligibility: String?
         /// StoreKit 2: the win-back offer the purchase takes, which needs no signature.
         public var winBackOfferId: String?
+        /// StoreKit 2: the billing plan chosen on the paywall.
+        public var billingPlan: BillingPlan?
 
         public init(user: String, productId: String, paymentId: Int64? = nil, transactionId: String? = nil, appAccountToken: UUID? = nil,
                     awaitingToken: Bool = false, offerId: String? = nil) {
@@ -56,6 +58,8 @@ public struct AppState: Sendable, Equatable {
     public var selection = 0
     /// The promotional offer the paywall shows for a product (chosen with `o`): buying it asks the server to sign it.
     public var offerChoices: [String: String] = [:]
+    /// StoreKit 2: the one-year subscriptions whose plan "monthly with a 12-month commitment" the paywall shows (`o`).
+    public var monthlyPlanChoices: Set<String> = []
     public var modal: Modal?
     public var quitting = false
     /// The scenarios the UI can start (shipped beside the binary), read when the list is first opened.
@@ -222,13 +226,16 @@ public struct HUD: Sendable, Equatable {
     public var count: Int?
     /// The store's error behind an outcome (an offer's refusal).
     public var error: StoreError?
-    /// The promotional offer the purchase asks for: its price is what the sheet charges.
+    /// The promotional or win-back offer the purchase asks for: its price is what the sheet charges.
     public var offerId: String?
+    /// StoreKit 2: the billing plan the purchase asks for (monthly with a 12-month commitment), whose price the sheet says.
+    public var billingPlan: BillingPlan?
 
     public init(_ kind: Kind, productId: String? = nil, transactionId: String? = nil, count: Int? = nil, error: StoreError? = nil,
-                offerId: String? = nil) {
+                offerId: String? = nil, billingPlan: BillingPlan? = nil) {
         self.kind = kind
         self.offerId = offerId
+        self.billingPlan = billingPlan
         self.productId = productId
         self.transactionId = transactionId
         self.count = count

@@ -35,7 +35,9 @@ extension AppState {
         // A promotional offer chosen on the paywall goes first; else the win-back offer the Apple ID may take.
         let winBack = offerChoices[productId] == nil ? product(productId).flatMap(winBackOffer(for:)) : nil
         device.purchase?.winBackOfferId = winBack?.id
-        device.hud = HUD(.purchasing, productId: productId, offerId: offerChoices[productId] ?? winBack?.id)
+        let plan: BillingPlan? = storeKit == .two && monthlyPlanChoices.contains(productId) ? .monthly : nil
+        device.purchase?.billingPlan = plan
+        device.hud = HUD(.purchasing, productId: productId, offerId: offerChoices[productId] ?? winBack?.id, billingPlan: plan)
         let first: Effect = awaiting ? .fetchAppAccountToken(user: buyer) : .createOrder(user: buyer, productId: productId, storeKit: storeKit)
         return [first] + triggerVerifyQueue()
     }
@@ -86,22 +88,31 @@ extension AppState {
         if let offerId {
             guard terms.promotionalOffer(offerId) != nil else { return [] }
             offerChoices[productId] = offerId
+            monthlyPlanChoices.remove(productId)
         } else {
             offerChoices[productId] = nil
         }
         return []
     }
 
-    /// `o` on the product list, the paywall's offers in turn: the highlighted subscription's promotional offers, then
-    /// StoreKit's offer code redemption sheet (the regular price again behind it); on a product without promotional
-    /// offers, the sheet at once.
+    /// `o` on the product list, the paywall's offers in turn: the highlighted subscription's promotional offers, then in
+    /// StoreKit 2 its plan "monthly with a 12-month commitment", then StoreKit's offer code redemption sheet (the regular
+    /// price again behind it); on a product with none of these, the sheet at once.
     mutating func nextOffer() -> [Effect] {
         guard let product = selectedProduct, device.hud == nil else { return [] }
+        if monthlyPlanChoices.remove(product.id) != nil {
+            modal = .redeemCode(text: "")
+            return []
+        }
         let offers = product.subscription?.promotionalOffers ?? []
         let index = offerChoices[product.id].flatMap { id in offers.firstIndex { $0.id == id } }
         let next = index.map { $0 + 1 < offers.count ? offers[$0 + 1].id : nil } ?? offers.first?.id
         _ = chooseOffer(product.id, next)
-        if next == nil { modal = .redeemCode(text: "") }
+        if next == nil, storeKit == .two, product.subscription?.monthlyCommitment != nil {
+            monthlyPlanChoices.insert(product.id)
+        } else if next == nil {
+            modal = .redeemCode(text: "")
+        }
         return []
     }
 
@@ -121,7 +132,8 @@ extension AppState {
         return [
             .addPayment(Payment(productId: productId, applicationUsername: intent.orderId, pressedBy: buyer, id: intent.id,
                                 appAccountToken: device.purchase?.appAccountToken, offerSignature: current.offerSignature,
-                                introductoryOfferEligibility: current.introductoryOfferEligibility, winBackOfferId: current.winBackOfferId)),
+                                introductoryOfferEligibility: current.introductoryOfferEligibility, winBackOfferId: current.winBackOfferId,
+                                billingPlan: current.billingPlan)),
             .readStoreQueue(after: Self.lookAgainAfterPayment),
         ]
     }
@@ -166,7 +178,8 @@ extension AppState {
                 default: .failed
                 }
                 device.hud = HUD(kind, productId: transaction.productId, transactionId: transaction.id,
-                                 error: kind == .offerRefused ? transaction.error : nil, offerId: device.hud?.offerId)
+                                 error: kind == .offerRefused ? transaction.error : nil, offerId: device.hud?.offerId,
+                                 billingPlan: device.hud?.billingPlan)
                 device.purchase = nil
             }
             var effects: [Effect] = []
@@ -272,7 +285,7 @@ extension AppState {
             // A restore keeps saying what it is: owned already, coming back for free.
             let kind = device.hud?.kind ?? .confirming
             device.hud = HUD(kind.isFreeSheet ? kind : .confirming, productId: order.productId, transactionId: order.transactionId,
-                             offerId: device.hud?.offerId)
+                             offerId: device.hud?.offerId, billingPlan: device.hud?.billingPlan)
             session?.queue.priority = order.transactionId
         }
         return pumpVerifyQueue()

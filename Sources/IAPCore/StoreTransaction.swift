@@ -116,10 +116,14 @@ public struct Payment: Sendable, Equatable {
     /// StoreKit 2's purchase option `winBackOffer(_:)`: the win-back offer's identifier (no signature: Apple decides who
     /// may have it).
     public let winBackOfferId: String?
+    /// StoreKit 2's purchase option `billingPlanType(_:)`: `.monthly` for the 12-month commitment; nil, up front.
+    public let billingPlan: BillingPlan?
 
     public init(productId: String, applicationUsername: String?, pressedBy: String? = nil, id: Int64? = nil, appAccountToken: UUID? = nil,
-                offerSignature: OfferSignature? = nil, introductoryOfferEligibility: String? = nil, winBackOfferId: String? = nil) {
+                offerSignature: OfferSignature? = nil, introductoryOfferEligibility: String? = nil, winBackOfferId: String? = nil,
+                billingPlan: BillingPlan? = nil) {
         self.winBackOfferId = winBackOfferId
+        self.billingPlan = billingPlan
         self.productId = productId
         self.applicationUsername = applicationUsername
         self.pressedBy = pressedBy

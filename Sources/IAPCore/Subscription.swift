@@ -125,6 +125,8 @@ public struct SubscriptionTerms: Sendable, Equatable {
     public let codeOffers: [SubscriptionOffer]
     /// The win-back offers, for Apple IDs whose subscription churned, best first.
     public let winBackOffers: [SubscriptionOffer]
+    /// A one-year subscription's billing plan "monthly with a 12-month commitment", when it has one.
+    public let monthlyCommitment: CommitmentPlan?
     /// The key the app's server signs promotional offers with, when the catalog brought one (a .storekit file's
     /// `subscriptionOffersKeyPair`); without it, iapsim's own.
     public var offersKey: SubscriptionOffersKey?
@@ -155,7 +157,8 @@ public struct SubscriptionTerms: Sendable, Equatable {
 
     public init(group: String, level: Int = 1, period: SubscriptionPeriod = .month, introOffer: IntroOffer? = nil, offers: [ListedOffer] = [],
                 gracePeriod: Bool = true, promotionalOffers: [SubscriptionOffer] = [], codeOffers: [SubscriptionOffer] = [],
-                winBackOffers: [SubscriptionOffer] = [], offersKey: SubscriptionOffersKey? = nil) {
+                winBackOffers: [SubscriptionOffer] = [], monthlyCommitment: CommitmentPlan? = nil, offersKey: SubscriptionOffersKey? = nil) {
+        self.monthlyCommitment = monthlyCommitment
         self.group = group
         self.level = level
         self.period = period

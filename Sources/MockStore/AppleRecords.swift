@@ -50,8 +50,9 @@ public struct AppleRecords {
     /// A chain as Apple's server reports it, with the win-back offers its customer may take on the store's clock.
     private func subscription(_ chain: SubscriptionRecord, latest: AppleTransaction) throws -> AppleSubscription {
         let winBack = try database.eligibleWinBackOfferIds(chain: chain, terms: catalog[chain.productId]?.subscription)
+        let commitment = chain.isOver ? nil : chain.commitmentEndsAt.map { AppleSubscription.RenewalCommitment(endsAt: $0, renews: chain.autoRenew) }
         return AppleSubscription(latest: latest, state: chain.status(offer: nil).state, renewal: PendingRenewalInfo(chain), expires: chain.expiresAt,
-                                 eligibleWinBackOfferIds: winBack)
+                                 eligibleWinBackOfferIds: winBack, commitment: commitment)
     }
 
     /// The charges of the customer order `orderId` (Apple's, on the e-mail receipt), oldest first; none for an order id
@@ -99,7 +100,10 @@ public struct AppleRecords {
                                 isRestore: transaction.state == .restored, applicationUsername: transaction.applicationUsername,
                                 isRenewal: (row["earlierCharges"] as Int? ?? 0) > 0 && product?.subscription != nil,
                                 appAccountToken: (row.text("appAccountToken") ?? row.text("chainToken")).flatMap(UUID.init(uuidString:)),
-                                winBackOfferId: details.offer == .winBack ? details.offerId : nil)
+                                winBackOfferId: details.offer == .winBack ? details.offerId : nil,
+                                commitment: details.billingPeriod.flatMap { month in
+                                    details.commitmentEndsAt.map { AppleTransaction.Commitment(billingPeriod: month, endsAt: $0) }
+                                })
     }
 }
 

@@ -32,6 +32,14 @@ struct CatalogFile: Decodable {
             let codeOffers: [Offer]?
             /// Win-back offers, best first, each with its `id` and who may take it.
             let winBackOffers: [Offer]?
+            /// A one-year subscription's billing plan "monthly with a 12-month commitment": each month's price and the
+            /// whole commitment's.
+            let monthlyCommitment: Commitment?
+        }
+
+        struct Commitment: Decodable {
+            let price: String
+            let total: String
         }
 
         struct Offer: Decodable {
@@ -96,10 +104,15 @@ extension CatalogFile.Entry.Terms {
                 return SubscriptionOffer(id: id, terms: try Self.offer(offer, at: place), codes: codes, winBack: winBack)
             }
         }
-        return SubscriptionTerms(group: group, level: level ?? 1, period: try Self.period(period ?? "P1M", at: "\(location).period"),
+        let renews = try Self.period(period ?? "P1M", at: "\(location).period")
+        if monthlyCommitment != nil, renews != .year {
+            throw Problem(location: "\(location).monthlyCommitment", message: "is a one-year subscription's plan; this one renews every \(renews)")
+        }
+        return SubscriptionTerms(group: group, level: level ?? 1, period: renews,
                                  introOffer: try introOffer.map { try Self.offer($0, at: "\(location).introOffer") },
                                  promotionalOffers: try named(promotionalOffers, "promotionalOffers"), codeOffers: try named(codeOffers, "codeOffers"),
-                                 winBackOffers: try named(winBackOffers, "winBackOffers"))
+                                 winBackOffers: try named(winBackOffers, "winBackOffers"),
+                                 monthlyCommitment: monthlyCommitment.map { CommitmentPlan(monthlyPrice: Localized($0.price), totalPrice: Localized($0.total)) })
     }
 
     /// A win-back offer's customer eligibility, checked: whole months up to ten years, the window's least not over its

@@ -399,7 +399,7 @@ public final class MockPaymentQueue: PaymentQueue {
             try database.insert(productId: payment.productId, state: state, applicationUsername: name,
                                 account: payment.pressedBy.map(database.appleId(for:)), pressedBy: payment.pressedBy, date: scheduler.now, error: error, originalTransactionId: originalTransactionId,
                                 plan: steps.isEmpty ? nil : StorePlan(steps: steps), appAccountToken: payment.appAccountToken,
-                                offerId: offerId, introEligible: introEligible)
+                                offerId: offerId, introEligible: introEligible, billingPlan: payment.billingPlan)
         }) else { return }
         if let id = payment.id { paymentIds[transaction.id] = id }
         notify(identified(transaction))

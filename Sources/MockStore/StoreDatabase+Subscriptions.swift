@@ -60,6 +60,17 @@ extension StoreDatabase {
         try db.execute(sql: "ALTER TABLE storeTransaction ADD COLUMN introEligible INTEGER")
     }
 
+    /// The billing plan a payment asked for, and a charge's place in a 12-month commitment; a chain's commitment.
+    static func billingPlanMigration(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE storeTransaction ADD COLUMN billingPlan TEXT;
+            ALTER TABLE storeTransaction ADD COLUMN billingPeriod INTEGER;
+            ALTER TABLE storeTransaction ADD COLUMN commitmentEndsAt DOUBLE;
+            ALTER TABLE subscription ADD COLUMN commitmentPeriod INTEGER;
+            ALTER TABLE subscription ADD COLUMN commitmentEndsAt DOUBLE;
+            """)
+    }
+
     /// Each offer an Apple ID redeemed a code of: once per offer.
     static func offerCodeMigration(_ db: Database) throws {
         try db.execute(sql: """
@@ -156,9 +167,10 @@ extension StoreDatabase {
         let time = { (date: Date?) in date?.timeIntervalSince1970 }
         try db.cachedStatement(sql: """
             UPDATE storeTransaction SET expiresDate = ?, offer = ?, cancellationDate = ?, cancellationReason = ?, webOrderLineItemId = ?,
-            refundedShare = ?, offerId = ? WHERE id = ?
+            refundedShare = ?, offerId = ?, billingPeriod = ?, commitmentEndsAt = ? WHERE id = ?
             """).execute(arguments: [time(details.expiresDate), details.offer?.rawValue, time(details.cancellationDate), details.cancellationReason,
-                                     details.webOrderLineItemId, details.refundedShare, details.offerId, id])
+                                     details.webOrderLineItemId, details.refundedShare, details.offerId, details.billingPeriod,
+                                     time(details.commitmentEndsAt), id])
     }
 
     /// Apple's `web_order_line_item_id`: one per charge of a subscription (a purchase or a renewal), the same on every
@@ -174,7 +186,7 @@ extension StoreDatabase {
     /// the transaction became and what Apple tells the app's server.
     static func subscriptionCharged(_ db: Database, id: String, account: String, productId: String, terms: SubscriptionTerms,
                                     offer: SubscriptionOffer? = nil, kind: TransactionDetails.Offer = .promotional, introEligible: Bool? = nil,
-                                    at date: Date) throws -> (original: String, StoreNotification) {
+                                    plan: BillingPlan? = nil, at date: Date) throws -> (original: String, StoreNotification) {
         let existing = try subscription(db, account: account, group: terms.group)
         var latest: (start: Date, details: TransactionDetails)?
         if let current = existing, !current.isOver {
@@ -183,7 +195,7 @@ extension StoreDatabase {
             latest = (start, try Self.details(db, current.latestTransactionId))
         }
         let charge = SubscriptionCharge(existing: existing, latest: latest, id: id, account: account, productId: productId, terms: terms,
-                                        offer: offer, kind: kind, introEligible: introEligible, webOrder: try nextWebOrder(db), at: date)
+                                        offer: offer, kind: kind, introEligible: introEligible, plan: plan, webOrder: try nextWebOrder(db), at: date)
         if let ended = charge.endedLatest, let current = existing { try setDetails(db, current.latestTransactionId, ended) }
         try setDetails(db, id, charge.details)
         try charge.chain.insert(db, onConflict: .replace)

@@ -114,6 +114,7 @@ public final class StoreDatabase {
             ("v20-offer-codes", StoreDatabase.offerCodeMigration),
             ("v21-intro-eligibility", StoreDatabase.introEligibilityMigration),
             ("v22-one-time-codes", StoreDatabase.oneTimeCodeMigration),
+            ("v23-billing-plans", StoreDatabase.billingPlanMigration),
         ])
         appleId = try queue.inDatabase { db in try Self.signedIn(db, device: device) }
     }
@@ -126,7 +127,7 @@ public final class StoreDatabase {
     /// Inserts a new transaction with the next id, atomically.
     func insert(productId: String, state: TransactionState, applicationUsername: String?, account: String?, pressedBy: String?, date: Date,
                 error: StoreError? = nil, originalTransactionId: String? = nil, plan: StorePlan? = nil,
-                appAccountToken: UUID? = nil, offerId: String? = nil, introEligible: Bool? = nil) throws -> StoreTransaction {
+                appAccountToken: UUID? = nil, offerId: String? = nil, introEligible: Bool? = nil, billingPlan: BillingPlan? = nil) throws -> StoreTransaction {
         let planText = try plan?.encoded()
         return try queue.write { db in
             let transaction = StoreTransaction(id: try Self.nextId(db), productId: productId, state: state, applicationUsername: applicationUsername,
@@ -134,11 +135,11 @@ public final class StoreDatabase {
             try Self.noteClock(db, date)
             try db.cachedStatement(sql: """
                 INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, error, account, originalTransactionId, plan, device,
-                                              pressedBy, appAccountToken, offerId, introEligible)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                              pressedBy, appAccountToken, offerId, introEligible, billingPlan)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [transaction.id, productId, state.rawValue, applicationUsername, date.timeIntervalSince1970,
                                          error?.rawValue, account, originalTransactionId, planText, device, pressedBy,
-                                         appAccountToken?.uuidString.lowercased(), offerId, introEligible])
+                                         appAccountToken?.uuidString.lowercased(), offerId, introEligible, billingPlan?.rawValue])
             return transaction
         }
     }
@@ -173,7 +174,7 @@ public final class StoreDatabase {
 
     private func takeDueStep(_ db: Database, _ id: String, now: Date, ownedOnce: Set<String>, subscriptions terms: [String: SubscriptionTerms])
         throws -> (StoreTransaction?, StoreNotification?)? {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.columns), offerId, introEligible FROM storeTransaction WHERE id = ?"),
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.columns), offerId, introEligible, billingPlan FROM storeTransaction WHERE id = ?"),
                                          arguments: [id]),
               var plan = StorePlan.decode(row.text("plan")), let step = plan.steps.first, step.date <= now
         else { return nil }
@@ -228,7 +229,8 @@ public final class StoreDatabase {
         if decision.subscription == .charge, let subscription, let account {
             let (chain, news) = try Self.subscriptionCharged(db, id: target, account: account, productId: current.productId,
                                                              terms: subscription, offer: asked, kind: winBack ? .winBack : .promotional,
-                                                             introEligible: row["introEligible"], at: step.date)
+                                                             introEligible: row["introEligible"],
+                                                             plan: row.text("billingPlan").flatMap(BillingPlan.init(rawValue:)), at: step.date)
             notification = news
             if chain != target {
                 try db.cachedStatement(sql: "UPDATE storeTransaction SET originalTransactionId = ? WHERE id = ?").execute(arguments: [chain, target])

@@ -21,6 +21,13 @@ struct StoreKitFile: Decodable {
         let displayPrice: String?
     }
 
+    struct BillingPlanEntry: Decodable {
+        let billingPlanType: String?
+        let displayPrice: String?
+        let commitmentDisplayPrice: String?
+        let isEnabled: Bool?
+    }
+
     struct Entry: Decodable {
         let productID: String?
         /// Format 1 names the product id `identifier`.
@@ -37,6 +44,8 @@ struct StoreKitFile: Decodable {
         let adHocOffers: [Offer]?
         let codeOffers: [Offer]?
         let winbackOffers: [Offer]?
+        /// Format 6: how a one-year subscription may be billed (`BILLED_UPFRONT`, `MONTHLY` with a 12-month commitment).
+        let billingPlans: [BillingPlanEntry]?
 
         var id: String? { productID ?? identifier }
     }
@@ -295,7 +304,47 @@ extension StoreKitFile.Entry {
             }
         }
         return SubscriptionTerms(group: group, level: level ?? 1, period: period, introOffer: intro, offers: offers, promotionalOffers: promotional,
-                                 codeOffers: codes, winBackOffers: winBacks)
+                                 codeOffers: codes, winBackOffers: winBacks,
+                                 monthlyCommitment: try monthlyCommitment(period: period, at: location, prices: prices, notes: &notes))
+    }
+
+    /// The plan "monthly with a 12-month commitment", from `billingPlans`: the `MONTHLY` entry of a one-year subscription
+    /// (its `displayPrice` each month, its `commitmentDisplayPrice` the whole commitment). What cannot be honoured is
+    /// named: a plan turned off, on another period, of another type, or an up-front price other than the product's.
+    private func monthlyCommitment(period: SubscriptionPeriod, at location: String, prices: StorefrontPrice, notes: inout [String]) throws
+        -> CommitmentPlan? {
+        var plan: CommitmentPlan?
+        for (i, entry) in (billingPlans ?? []).enumerated() {
+            let place = "billingPlans[\(i)]"
+            guard entry.isEnabled != false else {
+                notes.append("\(place): \(entry.billingPlanType ?? "a plan") is turned off (isEnabled false); not sold")
+                continue
+            }
+            switch entry.billingPlanType {
+            case "BILLED_UPFRONT":
+                if let shown = entry.displayPrice, shown != displayPrice {
+                    notes.append("\(place): BILLED_UPFRONT at \(shown), not the product's displayPrice \(displayPrice ?? ""); iapsim bills the product's")
+                }
+            case "MONTHLY":
+                guard period == .year else {
+                    notes.append("\(place): MONTHLY (a 12-month commitment) is for one-year subscriptions, this one renews every \(period); not sold")
+                    continue
+                }
+                guard let monthly = entry.displayPrice, let total = entry.commitmentDisplayPrice else {
+                    notes.append("\(place): MONTHLY without a displayPrice and a commitmentDisplayPrice; not sold")
+                    continue
+                }
+                plan = CommitmentPlan(monthlyPrice: Localized(try prices.checked(monthly, at: "\(location).\(place).displayPrice")),
+                                      totalPrice: Localized(try prices.checked(total, at: "\(location).\(place).commitmentDisplayPrice")))
+            default:
+                notes.append("\(place): billingPlanType \"\(entry.billingPlanType ?? "")\" not known (BILLED_UPFRONT, MONTHLY); not sold")
+            }
+        }
+        if plan != nil {
+            notes.append("billingPlans: MONTHLY is sold to StoreKit 2 apps (purchase option billingPlanType(.monthly)); its own offers, the "
+                         + "App Store's disclosure sheet and an upgrade or crossgrade inside a commitment are not simulated")
+        }
+        return plan
     }
 }
 

@@ -67,13 +67,9 @@ extension StoreKitFileKeys {
         // familyShareable and the offers beyond the intro offer are named by the product's own notes, where they are read.
         var product = StoreKitFileKeys(quiet: ["productID", "identifier", "internalID", "referenceName", "type", "displayPrice", "familyShareable",
                                                "groupNumber", "recurringSubscriptionPeriod", "subscriptionGroupID"])
+        let billingPlan = StoreKitFileKeys(quiet: ["billingPlanType", "displayPrice", "commitmentDisplayPrice", "internalID", "isEnabled"])
         product.nested = ["localizations": localization, "introductoryOffer": offer, "adHocOffers": offer, "codeOffers": offer,
-                          "winbackOffers": offer]
-        product.notSimulated["billingPlans"] = { plans in
-            let types = ((plans as? [[String: Any]]) ?? []).compactMap { $0["billingPlanType"] as? String }
-            return "billing plans\(types.isEmpty ? "" : " " + types.joined(separator: ", ")) are not simulated: iapsim charges the displayPrice "
-                + "once each recurringSubscriptionPeriod, with no commitment"
-        }
+                          "winbackOffers": offer, "billingPlans": billingPlan]
         var group = StoreKitFileKeys(quiet: ["id", "name"])
         group.nested = ["subscriptions": product]
         group.notSimulated["localizations"] = { _ in "the group's own display name is not shown; its products' names are" }

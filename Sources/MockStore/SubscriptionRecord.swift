@@ -38,11 +38,18 @@ struct SubscriptionRecord: Equatable, Codable, FetchableRecord, PersistableRecor
     var dueAt: Date?
     /// A price increase waiting for the next renewal, and whether the customer agreed to it.
     var priceIncrease: SubscriptionStatus.PriceIncrease?
+    /// Billed monthly with a 12-month commitment: the month of the commitment the latest charge paid (1 to 12), and
+    /// when the commitment ends. Nil when billed up front.
+    var commitmentPeriod: Int?
+    var commitmentEndsAt: Date?
 
     enum CodingKeys: String, CodingKey {
         case originalTransactionId, account, group = "groupId", productId, renewsAs, autoRenew, expiresAt, latestTransactionId, introLeft
-        case retryUntil, graceUntil, failuresLeft, expirationIntent, revokedAt, dueAt, priceIncrease, offerId
+        case retryUntil, graceUntil, failuresLeft, expirationIntent, revokedAt, dueAt, priceIncrease, offerId, commitmentPeriod, commitmentEndsAt
     }
+
+    /// Inside a commitment with months still to pay: the next renewal charges whatever auto-renew says.
+    var committed: Bool { (commitmentPeriod ?? CommitmentPlan.billingPeriods) < CommitmentPlan.billingPeriods }
 
     init(originalTransactionId: String, account: String, group: String, productId: String, expiresAt: Date, latestTransactionId: String,
          introLeft: Int) {
@@ -72,7 +79,8 @@ struct SubscriptionRecord: Equatable, Codable, FetchableRecord, PersistableRecor
             else if expirationIntent != nil { (.expired, expiresAt) }
             else if let graceUntil { (.gracePeriod, graceUntil) }
             else if let retryUntil { (.billingRetry, retryUntil) }
-            else if !autoRenew { (.cancelled, expiresAt) }
+            // Inside a 12-month commitment it ends with the commitment.
+            else if !autoRenew { (.cancelled, commitmentPeriod == nil ? expiresAt : commitmentEndsAt ?? expiresAt) }
             // A promotional offer's price is the subscriber's price for now, not a trial.
             else if offer == .trial || offer == .intro { (.trial, expiresAt) }
             else { (.active, expiresAt) }
@@ -128,8 +136,11 @@ struct SubscriptionCharge: Equatable {
     /// of a new subscription or a resubscription in Apple's place (an upgrade has none either way); nil: Apple's rule.
     init(existing: SubscriptionRecord?, latest: (start: Date, details: TransactionDetails)?, id: String, account: String,
          productId: String, terms: SubscriptionTerms, offer: SubscriptionOffer? = nil, kind offerKind: TransactionDetails.Offer = .promotional,
-         introEligible: Bool? = nil, webOrder: String, at date: Date) {
+         introEligible: Bool? = nil, plan: BillingPlan? = nil, webOrder: String, at date: Date) {
         details = TransactionDetails(webOrderLineItemId: webOrder)
+        // Monthly with a 12-month commitment: a new subscription or a resubscription bills its first month now, at no
+        // offer (iapsim configures none for the plan).
+        let monthly = plan == .monthly && terms.monthlyCommitment != nil && existing?.isOver != false ? CommitmentPlan.billingPeriod : nil
         // A win-back offer is for a subscription that churned: a new or running one pays the regular price.
         let offer = offerKind == .winBack && existing?.isOver != true ? nil : offer
         let promotional = offer.map { $0.terms }
@@ -159,29 +170,40 @@ struct SubscriptionCharge: Equatable {
         } else if let lapsed = existing {
             // A resubscription: the same chain, with no second intro offer unless the app's server signed it one; a
             // promotional or win-back offer is for just such a lapsed subscriber.
-            let intro = promotional ?? (introEligible == true ? terms.introOffer : nil)
-            details.mark(offer, kind: offerKind, intro: intro)
-            let expires = intro.map { $0.period.end(from: date, count: $0.chargedPeriods) } ?? terms.period.end(from: date)
+            let intro = monthly != nil ? nil : promotional ?? (introEligible == true ? terms.introOffer : nil)
+            details.mark(monthly != nil ? nil : offer, kind: offerKind, intro: intro)
+            let expires = monthly?.end(from: date) ?? intro.map { $0.period.end(from: date, count: $0.chargedPeriods) } ?? terms.period.end(from: date)
             details.expiresDate = expires
             chain = SubscriptionRecord(originalTransactionId: lapsed.originalTransactionId, account: account, group: terms.group,
                                        productId: productId, expiresAt: expires, latestTransactionId: id,
                                        introLeft: intro?.periodsAfterFirstCharge ?? 0)
-            chain.offerId = offer?.id
+            chain.offerId = monthly != nil ? nil : offer?.id
+            if monthly != nil { chain.startCommitment(at: date, details: &details) }
             (kind, subtype) = (.subscribed, .resubscribe)
         } else {
             // A first subscription in the group: the intro offer, if the product has one, is the account's once (unless
             // the app's server signed it none); an offer code's offer takes its place.
-            let intro = promotional ?? (introEligible == false ? nil : terms.introOffer)
-            details.mark(offer, kind: offerKind, intro: intro)
-            let expires = intro.map { $0.period.end(from: date, count: $0.chargedPeriods) } ?? terms.period.end(from: date)
+            let intro = monthly != nil ? nil : promotional ?? (introEligible == false ? nil : terms.introOffer)
+            details.mark(monthly != nil ? nil : offer, kind: offerKind, intro: intro)
+            let expires = monthly?.end(from: date) ?? intro.map { $0.period.end(from: date, count: $0.chargedPeriods) } ?? terms.period.end(from: date)
             details.expiresDate = expires
             chain = SubscriptionRecord(originalTransactionId: id, account: account, group: terms.group, productId: productId,
                                        expiresAt: expires, latestTransactionId: id, introLeft: intro?.periodsAfterFirstCharge ?? 0)
-            chain.offerId = offer?.id
+            chain.offerId = monthly != nil ? nil : offer?.id
+            if monthly != nil { chain.startCommitment(at: date, details: &details) }
             (kind, subtype) = (.subscribed, .initialBuy)
         }
         news = chain.notification(offer != nil && offerKind == .code && kind == .subscribed ? .offerRedeemed : kind, subtype,
                                   transaction: id, at: date)
+    }
+}
+
+extension SubscriptionRecord {
+    /// A 12-month commitment starts with the charge at `date`, its first month.
+    mutating func startCommitment(at date: Date, details: inout TransactionDetails) {
+        commitmentPeriod = 1
+        commitmentEndsAt = SubscriptionPeriod(months: CommitmentPlan.billingPeriods).end(from: date)
+        (details.billingPeriod, details.commitmentEndsAt) = (commitmentPeriod, commitmentEndsAt)
     }
 }
 
@@ -308,7 +330,8 @@ extension SubscriptionRecord {
             return DueStep(chain: chain, outcome: .expired(subtype), at: at)
         }
         guard let product = terms[renewsAs] ?? terms[productId] else { return expire(ExpirationIntent.productUnavailable, .voluntary) }
-        guard autoRenew else { return expire(ExpirationIntent.cancelled, .voluntary) }
+        // Auto-renew off inside a 12-month commitment ends it at the commitment's end: the months left are still billed.
+        guard autoRenew || committed else { return expire(ExpirationIntent.cancelled, .voluntary) }
         // A price increase the customer never agreed to ends the subscription at the renewal, uncharged.
         if priceIncrease == .pending { return expire(ExpirationIntent.priceIncrease, .priceIncrease) }
         // Apple stopped retrying: the subscription ends for a billing error.
@@ -332,14 +355,24 @@ extension SubscriptionRecord {
         // The charge goes through, for the product the renewal was set to; a renewal starts where the period ended, and
         // after a failed billing where the charge finally went through.
         let recovered = retryUntil != nil
-        let renewed = terms[renewsAs] != nil ? renewsAs : productId
+        // Inside a commitment the plan and its product stay until its end; a change waits for the next commitment.
+        let renewed = committed || terms[renewsAs] == nil ? productId : renewsAs
         let start = recovered ? at : expiresAt
         var details = TransactionDetails(webOrderLineItemId: try webOrder())
         // The offer the coming periods are priced at: a promotional, win-back or offer code's offer, else the intro offer's.
         let promotional = offerId.flatMap { product.promotionalOffer($0) }
         let winBack = offerId.flatMap { product.winBackOffer($0) }
         let named = promotional ?? winBack ?? offerId.flatMap { id in product.codeOffers.first { $0.id == id } }
-        if introLeft > 0, let offer = named?.terms ?? (offerId == nil ? product.introOffer : nil) {
+        if let month = commitmentPeriod {
+            // Billed monthly: the next month of the commitment, or the first of a new one.
+            if month < CommitmentPlan.billingPeriods {
+                chain.commitmentPeriod = month + 1
+                (details.billingPeriod, details.commitmentEndsAt) = (chain.commitmentPeriod, commitmentEndsAt)
+            } else {
+                chain.startCommitment(at: start, details: &details)
+            }
+            details.expiresDate = CommitmentPlan.billingPeriod.end(from: start)
+        } else if introLeft > 0, let offer = named?.terms ?? (offerId == nil ? product.introOffer : nil) {
             details.offer = named == nil ? .intro : promotional != nil ? .promotional : winBack != nil ? .winBack : .code
             details.offerId = named?.id
             details.expiresDate = offer.period.end(from: start, count: offer.chargedPeriods)

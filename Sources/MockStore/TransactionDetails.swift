@@ -31,6 +31,10 @@ public struct TransactionDetails: Sendable, Equatable {
     /// The promotional offer the charge was priced at (`promotional_offer_id`); on a payment not yet charged, the
     /// offer it was signed for.
     public var offerId: String?
+    /// A charge of the plan "monthly with a 12-month commitment": which month of the commitment it pays (1 to 12), and
+    /// when the commitment ends. Nil for a charge paid up front.
+    public var billingPeriod: Int?
+    public var commitmentEndsAt: Date?
 
     public init(expiresDate: Date? = nil, offer: Offer? = nil, cancellationDate: Date? = nil, cancellationReason: Int? = nil,
                 webOrderLineItemId: String? = nil, refundedShare: Double? = nil) {
@@ -42,7 +46,8 @@ public struct TransactionDetails: Sendable, Equatable {
         self.refundedShare = refundedShare
     }
 
-    static let columns = "expiresDate, offer, cancellationDate, cancellationReason, webOrderLineItemId, refundedShare, sharedFrom, offerId"
+    static let columns = "expiresDate, offer, cancellationDate, cancellationReason, webOrderLineItemId, refundedShare, sharedFrom, offerId, "
+        + "billingPeriod, commitmentEndsAt"
 
     /// From a row of `storeTransaction` that selected `columns`, by name.
     init(row: Row) {
@@ -52,6 +57,8 @@ public struct TransactionDetails: Sendable, Equatable {
                   webOrderLineItemId: row.text("webOrderLineItemId"), refundedShare: row.real("refundedShare"))
         familyShared = row.text("sharedFrom") != nil
         offerId = row.text("offerId")
+        billingPeriod = row["billingPeriod"]
+        commitmentEndsAt = date("commitmentEndsAt")
     }
 
     /// What offer priced a new subscription's or a resubscription's first charge: the offer named (a promotional offer

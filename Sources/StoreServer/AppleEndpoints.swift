@@ -61,7 +61,7 @@ struct AppleEndpoints: Sendable {
                         let item = StatusResponse.LastTransactionsItem(
                             status: chain.state.appleStatus, originalTransactionId: chain.renewal.original_transaction_id,
                             signedTransactionInfo: try await signer.sign(JWSTransaction(chain.latest, signedAt: now)),
-                            signedRenewalInfo: try await signer.sign(JWSRenewalInfo(chain.renewal, expires: chain.expires, eligibleWinBackOfferIds: chain.eligibleWinBackOfferIds, signedAt: now)))
+                            signedRenewalInfo: try await signer.sign(JWSRenewalInfo(chain, signedAt: now)))
                         groups[chain.latest.entry.subscription_group_identifier ?? "", default: []].append(item)
                     }
                     return StatusResponse(environment: AppleWire.environment, bundleId: Receipt.bundleId,

@@ -37,6 +37,7 @@ struct CatalogCommand: ParsableCommand {
                 let named = [offer.type, offer.id.map { "\"\($0)\"" }, offer.mode, offer.period].compactMap { $0 } + rules
                 line += "  [\(named.joined(separator: " "))]"
             }
+            if let plan = product.monthlyCommitment { line += "  [billing plan MONTHLY \(plan.price) ×12, \(plan.total) in all]" }
             print(line)
         }
         var honoured: [String] = []
@@ -63,6 +64,13 @@ struct CatalogListing: Encodable {
         let offers: [Offer]?
         /// True for what the buyer's family owns too (Family Sharing); absent otherwise.
         var familyShareable: Bool?
+        /// A one-year subscription's plan "monthly with a 12-month commitment": each month's price and the whole.
+        var monthlyCommitment: Commitment?
+    }
+
+    struct Commitment: Encodable {
+        let price: String
+        let total: String
     }
 
     struct Offer: Encodable {
@@ -126,7 +134,8 @@ struct CatalogListing: Encodable {
             }
             return Item(id: product.id, type: product.kind.rawValue, name: product.title[.en], price: product.price[.en], group: terms?.group,
                         level: terms?.level, period: terms?.period.description, offers: offers.isEmpty ? nil : offers,
-                        familyShareable: product.familyShareable ? true : nil)
+                        familyShareable: product.familyShareable ? true : nil,
+                        monthlyCommitment: terms?.monthlyCommitment.map { Commitment(price: $0.monthlyPrice[.en], total: $0.totalPrice[.en]) })
         }
         settings = Settings(billingGracePeriod: loaded.billingGracePeriod)
         warnings = loaded.warnings

@@ -16,6 +16,7 @@ struct CatalogImportTests {
             let period: String?
             let offers: [Offer]?
             let familyShareable: Bool?
+            let monthlyCommitment: [String: String]?
         }
 
         struct Offer: Decodable {
@@ -125,6 +126,8 @@ struct CatalogImportTests {
         "entry.adHocOffers[].numberOfPeriods", "entry.adHocOffers[].displayPrice", "entry.codeOffers", "entry.codeOffers[].internalID",
         "entry.codeOffers[].offerID", "entry.codeOffers[].referenceName", "entry.codeOffers[].paymentMode", "entry.codeOffers[].subscriptionPeriod",
         "entry.codeOffers[].numberOfPeriods", "entry.codeOffers[].displayPrice",
+        "entry.billingPlans", "entry.billingPlans[].billingPlanType", "entry.billingPlans[].displayPrice",
+        "entry.billingPlans[].commitmentDisplayPrice", "entry.billingPlans[].internalID", "entry.billingPlans[].isEnabled",
         "settings._storefront", "settings._locale", "settings._timeRate", "settings._askToBuyEnabled", "settings._failTransactionsEnabled",
         "settings._interruptedPurchasesEnabled", "settings._billingIssuesEnabled", "settings._renewalBillingIssuesEnabled",
         "settings._billingGracePeriodEnabled", "settings._storeKitErrors", "settings._storeKitErrors[].name", "settings._storeKitErrors[].enabled",
@@ -146,6 +149,9 @@ struct CatalogImportTests {
         let list = try #require(listing)
         #expect(list.products.map(\.id) == ["org.fixture.gems", "org.fixture.noads", "org.fixture.season", "org.fixture.plus.yearly"])
         #expect(!list.warnings.contains { $0.contains("newer than iapsim knows") }, "format 6 is known")
+        // Format 6's billing plan and the win-back offer are sold.
+        #expect(list.product("org.fixture.plus.yearly")?.monthlyCommitment == ["price": "$9.99", "total": "$119.88"])
+        #expect(list.product("org.fixture.plus.yearly")?.offers?.contains { $0.type == "winback" && $0.id == "winback1" } == true)
         let root = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: fixture("v6-every-key.storekit")))) as? [String: Any])
         var checked = 0
         /// `generic`: the key's place as `honoured` spells it; `anchor`: the warning's first words (its product, group or list).
@@ -176,7 +182,7 @@ struct CatalogImportTests {
                               ("settings._futureSetting", "_futureSetting")] {
             #expect(list.warnings.contains { $0.hasPrefix(anchor) && $0.contains("\(key): not used by iapsim") }, "\(key)")
         }
-        #expect(list.warnings.contains { $0.contains("billingPlans: not used by iapsim (billing plans BILLED_UPFRONT, MONTHLY are not simulated") })
+        #expect(list.warnings.contains { $0.contains("billingPlans: MONTHLY is sold to StoreKit 2 apps") && $0.contains("not simulated") })
     }
 
     @Test("a file's subscriptionOffersKeyPair that cannot be read is named, and its private key is never printed: not by `catalog`, `catalog --json`, nor the warnings at launch")

@@ -35,7 +35,7 @@ struct KeyWords {
         case .inspector: KeyWords(Localized(en: "inspector: parties, timeline", zh: "检查器:三方与时间线"))
         case .explain: KeyWords(Localized(en: "explain what is on screen", zh: "解释当前画面"), hint: Localized(en: "explain", zh: "解释"))
         case .language: KeyWords(Localized(en: "language: English / 简体中文", zh: "语言:English / 简体中文"))
-        case .chooseOffer: KeyWords(Localized(en: "offers, then redeem a code", zh: "优惠,然后兑换优惠码"))
+        case .chooseOffer: KeyWords(Localized(en: "offers, plans, redeem a code", zh: "优惠、方案,兑换优惠码"))
         case .restore: KeyWords(Localized(en: "restore purchases", zh: "恢复购买"), hint: Localized(en: "restore", zh: "恢复购买"))
         case .logout: KeyWords(Localized(en: "log out", zh: "退出登录"), hint: Localized(en: "log out", zh: "退出登录"))
         case .help: KeyWords(Localized(en: "help: every key", zh: "帮助:所有按键"), hint: Localized(en: "help", zh: "帮助"))

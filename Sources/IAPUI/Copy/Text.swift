@@ -30,7 +30,7 @@ public enum Text: String, Sendable, CaseIterable {
     /// Family Sharing of a product ended (REVOKE).
     case familyRevoked
     /// A promotional offer refused (StoreKit's error, then why) or never signed; the product list's chosen offer.
-    case offerRefused, offerNotSigned, offerInvalidSignature, offerInvalidIdentifier, offerInvalidPrice, offerIneligible, offerChosen, offerFree, winBackOffer
+    case offerRefused, offerNotSigned, offerInvalidSignature, offerInvalidIdentifier, offerInvalidPrice, offerIneligible, offerChosen, offerFree, winBackOffer, monthlyPlan
     /// The offer code redemption sheet, and its refusals.
     case offerCodePrompt, offerCodeHint, offerCodeInvalid, offerCodeUsed, oneTimeCodeUsed, offerCodeLimitReached, offerCodeIneligible
     case codeRedeemed, codeRedeemedNextRenewal
@@ -107,6 +107,7 @@ public enum Text: String, Sendable, CaseIterable {
         case .offerIneligible: Localized(en: "only for current or past subscribers", zh: "仅限当前或曾经的订阅者")
         case .offerChosen: Localized(en: "Offer", zh: "优惠")
         case .winBackOffer: Localized(en: "Welcome back", zh: "回归优惠")
+        case .monthlyPlan: Localized(en: "Monthly, 12-month commitment", zh: "按月付费,承诺12个月")
         case .offerFree: Localized(en: "Free", zh: "免费")
         case .offerCodePrompt: Localized(en: "Offer code:", zh: "优惠码:")
         case .offerCodeHint: Localized(en: "Enter redeem · Esc cancel", zh: "Enter 兑换 · Esc 取消")

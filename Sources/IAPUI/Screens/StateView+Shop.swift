@@ -31,8 +31,10 @@ extension StateView {
         let offer = state.offerChoices[product.id].flatMap { product.subscription?.promotionalOffer($0) }
         // StoreKit 2: a churned subscriber is offered the win-back offer the store says they may take.
         let winBack = offer == nil ? state.winBackOffer(for: product) : nil
+        let commitment = state.storeKit == .two && state.monthlyPlanChoices.contains(product.id) ? product.subscription?.monthlyCommitment : nil
         let price = offer.map { "\(Text.offerChosen(lang)) \($0.id): \(offerPrice($0))" }
             ?? winBack.map { "\(Text.winBackOffer(lang)): \(offerPrice($0))" }
+            ?? commitment.map { "\(Text.monthlyPlan(lang)): \(commitmentPrice($0)) (\($0.totalPrice[lang]))" }
         // An Apple ID new to the group is offered the intro offer; one that had the group's, or any of it, is not.
         let intro = status == nil ? state.introOffer(for: product)?.line[lang] : nil
         return ProductList.Row(title: product.title[lang], kind: product.kind.label(lang), summary: product.summary[lang],
@@ -99,7 +101,7 @@ extension StateView {
         if hud.kind == .codeRedeemed { return hud.transactionId == nil ? [Text.codeRedeemedNextRenewal(lang)] : [] }
         guard hud.productId != nil else { return [] }
         // A restore costs nothing: the product without a price.
-        var lines = [hud.kind.isFreeSheet || hud.kind == .restored ? productTitle(hud.productId) : productLine(hud.productId, offer: hud.offerId)]
+        var lines = [hud.kind.isFreeSheet || hud.kind == .restored ? productTitle(hud.productId) : productLine(hud.productId, offer: hud.offerId, plan: hud.billingPlan)]
         switch hud.kind {
         case .offerRefused:
             let why: Text? = switch hud.error {

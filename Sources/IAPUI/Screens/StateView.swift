@@ -13,11 +13,18 @@ struct StateView {
     }
 
     /// "Monthly VIP · ¥30", or at the promotional or win-back offer `offerId` the purchase asks for: "Monthly VIP · ¥12/month ×3".
-    func productLine(_ id: String?, offer offerId: String? = nil) -> String {
+    /// With the billing plan `plan` (monthly with a 12-month commitment): "Yearly VIP · ¥28/month ×12".
+    func productLine(_ id: String?, offer offerId: String? = nil, plan: BillingPlan? = nil) -> String {
         guard let id else { return "" }
         guard let product = state.product(id) else { return id }
         let offer = offerId.flatMap { product.subscription?.offer(asked: $0) }
-        return "\(product.title[lang]) · \(offer.map(offerPrice) ?? product.price[lang])"
+        let commitment = plan == .monthly ? product.subscription?.monthlyCommitment : nil
+        return "\(product.title[lang]) · \(offer.map(offerPrice) ?? commitment.map(commitmentPrice) ?? product.price[lang])"
+    }
+
+    /// The plan's price each month for its months: "¥28/month ×12".
+    func commitmentPrice(_ plan: CommitmentPlan) -> String {
+        "\(plan.monthlyPrice[lang])\(CommitmentPlan.billingPeriod.perPrice[lang]) ×\(CommitmentPlan.billingPeriods)"
     }
 
     /// An offer's price for its periods: "¥12/month ×3", "Free/month ×1".

@@ -36,7 +36,7 @@ struct OutgoingNotification: Sendable {
         // A notification about a subscription as a whole (auto-renew turned off, an expiry) carries its latest charge.
         let charge = notification.transactionId.flatMap { try? records.transaction($0) } ?? chain?.latest
         transaction = charge.map { JWSTransaction($0, signedAt: now) }
-        renewal = chain.map { JWSRenewalInfo($0.renewal, expires: $0.expires, eligibleWinBackOfferIds: $0.eligibleWinBackOfferIds, signedAt: now) }
+        renewal = chain.map { JWSRenewalInfo($0, signedAt: now) }
         status = chain?.state.appleStatus
     }
 
