@@ -46,6 +46,9 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
     // a generator of their own, so that every other draw, and so each seed's schedule around them, stays what it was.
     var familyRng = SplitMix64(state: seed ^ 0xFA_417E)
     let families = !appleIds.isEmpty && Bool.random(using: &familyRng)
+    // Whether a StoreKit 2 purchase of a one-year subscription takes its plan "monthly with a 12-month commitment": a
+    // generator of its own, so that the schedules drawn before plans existed stay as they were.
+    var planRng = SplitMix64(state: seed ^ 0x12_C0_77)
     var inFamily = false
     var log: [String] = []
     /// What each device's keychain has held: a device's orders are never another's.
@@ -201,6 +204,11 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
             if app.state.hud?.kind.isWaiting == false { app.press(.escape) }
             for _ in 0..<shippedCatalog.count { app.press(.up) }
             for _ in 0..<index { app.press(.down) }
+            if storeKitMode(seed: seed) == .two, shippedCatalog[index].subscription?.monthlyCommitment != nil, app.state.keyContext == .products,
+               Bool.random(using: &planRng) {
+                log[log.count - 1] += " on the plan monthly with a 12-month commitment"
+                app.press(.char("o"))
+            }
             app.press(.enter)
         case 20..<34:
             let seconds = pick([0.1, 0.25, 0.5, 1, 1.5, 3, 6, 12])
