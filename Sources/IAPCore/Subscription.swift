@@ -227,6 +227,10 @@ public struct SubscriptionStatus: Sendable, Equatable {
     public var priceIncrease: PriceIncrease? = nil
     /// The renewal info's `eligibleWinBackOfferIDs`: the win-back offers the Apple ID may take now, best first.
     public var eligibleWinBackOfferIds: [String] = []
+    /// The offer the next renewal is priced at (a promotional, win-back or code offer's period still to come).
+    public var renewalOfferId: String?
+    /// The plan the next renewal bills: monthly inside a 12-month commitment.
+    public var billingPlan: BillingPlan?
 
     public init(productId: String, group: String, state: State, date: Date?, renewsAs: String? = nil, originalTransactionId: String,
                 priceIncrease: PriceIncrease? = nil, eligibleWinBackOfferIds: [String] = []) {

@@ -73,7 +73,8 @@ struct SubscriptionRecord: Equatable, Codable, FetchableRecord, PersistableRecor
     var isOver: Bool { expirationIntent != nil || revokedAt != nil }
 
     /// What StoreKit reports for it; `offer` is the latest transaction's.
-    func status(offer: TransactionDetails.Offer?) -> SubscriptionStatus {
+    /// `free`: the latest charge's offer is a free one (a free trial, or a promotional or code offer's free period).
+    func status(offer: TransactionDetails.Offer?, free: Bool = false) -> SubscriptionStatus {
         let (state, date): (SubscriptionStatus.State, Date?) =
             if revokedAt != nil { (.revoked, revokedAt) }
             else if expirationIntent != nil { (.expired, expiresAt) }
@@ -82,11 +83,14 @@ struct SubscriptionRecord: Equatable, Codable, FetchableRecord, PersistableRecor
             // Inside a 12-month commitment it ends with the commitment.
             else if !autoRenew { (.cancelled, commitmentPeriod == nil ? expiresAt : commitmentEndsAt ?? expiresAt) }
             // A promotional offer's price is the subscriber's price for now, not a trial.
-            else if offer == .trial || offer == .intro { (.trial, expiresAt) }
+            else if offer == .trial || offer == .intro || free { (.trial, expiresAt) }
             else { (.active, expiresAt) }
-        return SubscriptionStatus(productId: productId, group: group, state: state, date: date,
-                                  renewsAs: renewsAs == productId || !autoRenew ? nil : renewsAs, originalTransactionId: originalTransactionId,
-                                  priceIncrease: isOver ? nil : priceIncrease)
+        var status = SubscriptionStatus(productId: productId, group: group, state: state, date: date,
+                                        renewsAs: renewsAs == productId || !autoRenew ? nil : renewsAs, originalTransactionId: originalTransactionId,
+                                        priceIncrease: isOver ? nil : priceIncrease)
+        status.renewalOfferId = introLeft > 0 ? offerId : nil
+        status.billingPlan = commitmentPeriod == nil ? nil : .monthly
+        return status
     }
 
     /// What Apple tells the app's server of the chain as it now is.

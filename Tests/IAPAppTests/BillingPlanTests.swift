@@ -56,6 +56,8 @@ struct BillingPlanTests {
         #expect(second.transaction.id != first.transaction.id && second.transaction.originalTransactionId == first.transaction.id)
         #expect(try details(app, second).billingPeriod == 2 && details(app, second).commitmentEndsAt == ends)
         #expect(try app.credits().filter { $0.user == "alice" }.count == 2)
+        app.press(.char("m"))
+        #expect(app.screen(width: 100).contains("Next renewal: Yearly VIP, ¥28/month"))
     }
 
     @Test("auto-renew off in the second month: still billed through the twelfth, cancelled until the commitment's end, then expired; the renewal info says the commitment does not renew")

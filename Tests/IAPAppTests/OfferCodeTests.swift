@@ -39,6 +39,24 @@ struct OfferCodeTests {
         #expect(try kinds(app) == ["OFFER_REDEEMED/INITIAL_BUY", "DID_RENEW"])
     }
 
+    @Test("what the subscriber sees of a code: its free month reads as a trial, and a current subscriber's next renewal names the offer's price (found by a newcomer's walk)")
+    func seenBySubscriber() throws {
+        let app = try Harness(user: "carol")
+        app.advance(0.5)
+        _ = app.parties.store.redeem(code: "VIPSPRING", account: "carol")
+        app.advance(5)
+        #expect(app.parties.store.subscriptions(account: "carol").first?.state == .trial)
+        let current = try Harness(user: "alice")
+        current.advance(0.5)
+        current.buy(Self.monthly)
+        let due = try #require(current.parties.store.nextSubscriptionEvent())
+        current.advance(due.timeIntervalSince(current.timers.now) + 5)
+        #expect(try current.parties.store.redeem(code: "VIPHALF", account: "alice").get() == nil)
+        current.advance(1)
+        current.press(.escape, .char("m"))
+        #expect(current.screen(width: 100).contains("Next renewal: Monthly VIP, ¥15/month"))
+    }
+
     @Test("the App Store's refusals: a code no offer has, and a second redemption of the offer by the same Apple ID; nothing is charged")
     func refusals() throws {
         let app = try Harness(user: "carol")
@@ -74,7 +92,8 @@ struct OfferCodeTests {
         app.advance(5)
         #expect(try app.storeRecords().first { $0.transaction.id == back.id }?.transaction.originalTransactionId == original)
         #expect(try kinds(app).last == "OFFER_REDEEMED/RESUBSCRIBE")
-        #expect(app.parties.store.subscriptions(account: "alice").first?.state == .active)
+        // VIPSPRING's month is free: it reads as a trial.
+        #expect(app.parties.store.subscriptions(account: "alice").first?.state == .trial)
     }
 
     @Test("in the app: o past the promotional offers opens StoreKit's redemption sheet; the typed code is redeemed for the device's Apple ID; a code no offer has, or a second one of the offer, is said on the HUD in both languages")
@@ -96,7 +115,7 @@ struct OfferCodeTests {
         app.advance(5)
         #expect(app.screen().contains("✓ Purchase complete"))
         app.press(.escape)
-        #expect(app.parties.store.subscriptions(account: "carol").first?.state == .active)
+        #expect(app.parties.store.subscriptions(account: "carol").first?.state == .trial)
         #expect(try app.credits().map(\.user) == ["carol"])
         app.select(Self.monthly)
         app.press(.char("o"), .char("o"), .char("o"))

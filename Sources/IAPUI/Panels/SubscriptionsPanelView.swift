@@ -63,8 +63,14 @@ extension StateView {
         case .active, .trial: break
         }
         let renewal = status.renewsAs.flatMap(state.product) ?? current
+        // An offer's period still to come, or a month of a commitment, is what the renewal charges.
+        let terms = renewal?.subscription
+        let offer = status.renewalOfferId.flatMap { id in terms?.offer(asked: id) ?? terms?.codeOffers.first { $0.id == id } }
+        let plan = status.billingPlan == .monthly ? terms?.monthlyCommitment : nil
+        let charged = offer.map { "\($0.terms.price?[lang] ?? Text.offerFree(lang))\($0.terms.period.perPrice[lang])" }
+            ?? plan.map { "\($0.monthlyPrice[lang])\(CommitmentPlan.billingPeriod.perPrice[lang])" } ?? price(renewal)
         let line = Text.subNext(lang).replacingOccurrences(of: "{product}", with: renewal?.title[lang] ?? status.renewsAs ?? status.productId)
-            .replacingOccurrences(of: "{price}", with: price(renewal))
+            .replacingOccurrences(of: "{price}", with: charged)
         guard status.renewsAs != nil, let from = current?.subscription?.level, let to = renewal?.subscription?.level else { return line }
         // An upgrade never waits for the renewal; a move to a lower level (a higher number) or across the same one does.
         return line + (to > from ? Text.subDowngrade(lang) : to == from ? Text.subCrossgrade(lang) : "")
