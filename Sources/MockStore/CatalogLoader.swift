@@ -139,7 +139,8 @@ public enum CatalogLoader {
             // Say why when every product was skipped: "no products" alone sends the reader looking.
             let skipped = loaded.skipped
             throw CatalogError(path: path, location: "products",
-                               problem: skipped.isEmpty ? "no products" : "no products iapsim can use (\(skipped.joined(separator: " · ")))")
+                               problem: skipped.isEmpty ? "no products: the catalog defines none, so there is nothing to sell; add one, or give another catalog"
+                                : "no products iapsim can use (\(skipped.joined(separator: " · ")))")
         }
         var seen = Set<String>()
         for (i, product) in products.enumerated() {

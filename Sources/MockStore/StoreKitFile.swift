@@ -19,6 +19,15 @@ struct StoreKitFile: Decodable {
         /// Decoded as any number, so that 1.5 is named with its range rather than called bad JSON.
         let numberOfPeriods: Decimal?
         let displayPrice: String?
+        /// Format 5 on: the billing plan the offer is for (`BILLED_UPFRONT`, `MONTHLY`); none, the product's own.
+        let billingPlanType: String?
+        /// A code offer's: who may redeem (`new`, `existing`, `expired`).
+        let eligibility: [String]?
+        /// A win-back offer's: Xcode's test switch for whether the customer is eligible.
+        let isEligible: Bool?
+
+        /// For the product's own, up-front billing: the offers iapsim sells.
+        var isUpFront: Bool { billingPlanType == nil || billingPlanType == BillingPlan.upFront.rawValue }
     }
 
     struct BillingPlanEntry: Decodable {
@@ -40,6 +49,8 @@ struct StoreKitFile: Decodable {
         let groupNumber: Decimal?
         let recurringSubscriptionPeriod: String?
         let introductoryOffer: Offer?
+        /// Format 5 on: the intro offers, one per billing plan.
+        let introductoryOffers: [Offer]?
         /// Promotional offers.
         let adHocOffers: [Offer]?
         let codeOffers: [Offer]?
@@ -57,8 +68,14 @@ struct StoreKitFile: Decodable {
     }
 
     struct StoreKitError: Decodable {
+        struct Current: Decodable {
+            let type: String?
+        }
+
         let name: String?
         let enabled: Bool?
+        /// The error Xcode throws when enabled.
+        let current: Current?
     }
 
     struct Settings: Decodable {
@@ -185,7 +202,8 @@ extension StoreKitFile.Settings {
             // Xcode's accelerated rates renew a month in seconds to an hour; iapsim's clock goes up to 1000× (a month in
             // about 43 minutes), and `t` skips straight to the next renewal.
             loaded.speed = Self.fastest
-            warnings.append("settings._timeRate \(rate): an accelerated renewal rate; the clock runs at iapsim's fastest, \(Int(Self.fastest))× (t skips to the next renewal)")
+            warnings.append("settings._timeRate \(rate): an accelerated renewal rate; the clock runs at iapsim's fastest, \(Int(Self.fastest))× "
+                            + "(in the app, t skips to the next renewal; in a script, skip)")
         }
         // Xcode's default, for a file that does not say, is no grace period (SKTestSession.billingGracePeriodIsEnabled).
         loaded.billingGracePeriod = _billingGracePeriodEnabled == true
@@ -199,6 +217,9 @@ extension StoreKitFile.Settings {
             let name = error.name ?? "?"
             if let fault = errors[name] {
                 loaded.faults.insert(fault)
+                if let current = error.current?.type {
+                    warnings.append("settings._storeKitErrors \"\(name)\": the error \"\(current)\" is not chosen; iapsim's \(fault.rawValue) fault fails it its own way")
+                }
             } else {
                 warnings.append("settings._storeKitErrors \"\(name)\" has no matching iapsim fault; not armed")
             }
@@ -252,8 +273,17 @@ extension StoreKitFile.Entry {
         let modes: [String: IntroOffer.Mode] = ["free": .freeTrial, "payAsYouGo": .payAsYouGo, "payUpFront": .payUpFront]
         let level = try SubscriptionTerms.checkLevel(groupNumber, at: "\(location).groupNumber")
         var intro: IntroOffer?
-        if let offer = introductoryOffer {
-            let place = "\(location).introductoryOffer"
+        // Format 5 lists the intro offers per billing plan and may leave the singular key out: the up-front plan's is sold.
+        let plural = introductoryOffers ?? []
+        for (i, offer) in plural.enumerated() where !offer.isUpFront {
+            notes.append("introductoryOffers[\(i)]: an intro offer of the \(offer.billingPlanType ?? "") plan; iapsim sells no offer of that plan")
+        }
+        if let offer = introductoryOffer ?? plural.first(where: \.isUpFront) {
+            let place = introductoryOffer == nil ? "\(location).introductoryOffers" : "\(location).introductoryOffer"
+            if offer.paymentMode == "free", let shown = offer.displayPrice, Decimal(string: shown) != 0 {
+                notes.append("\(introductoryOffer == nil ? "introductoryOffers" : "introductoryOffer").displayPrice \(shown) on a free trial: "
+                             + "a free trial charges nothing, so it is not used")
+            }
             let periods = try IntroOffer.checkPeriods(offer.numberOfPeriods, at: "\(place).numberOfPeriods")
             let period = try offer.subscriptionPeriod.map { try CatalogFile.Entry.Terms.period($0, at: "\(place).subscriptionPeriod") }
             if let mode = offer.paymentMode.flatMap({ modes[$0] }), let period {
@@ -275,6 +305,14 @@ extension StoreKitFile.Entry {
             for (i, offer) in (list ?? []).enumerated() {
                 let id = offer.offerID ?? offer.referenceName ?? offer.internalID ?? "?"
                 let place = "\(["promotional": "adHocOffers", "code": "codeOffers", "winback": "winbackOffers"][kind.rawValue] ?? kind.rawValue)[\(i)]"
+                guard offer.isUpFront else {
+                    notes.append("\(place): the offer \"\(id)\" is the \(offer.billingPlanType ?? "") plan's; iapsim sells no offer of that plan")
+                    continue
+                }
+                if kind == .winback, offer.isEligible == false {
+                    notes.append("\(place): isEligible false: the win-back offer \"\(id)\" is offered to no one")
+                    continue
+                }
                 do {
                     let periods = try IntroOffer.checkPeriods(offer.numberOfPeriods, at: "\(place).numberOfPeriods")
                     if let text = offer.subscriptionPeriod { _ = try CatalogFile.Entry.Terms.period(text, at: "\(place).subscriptionPeriod") }
@@ -288,7 +326,7 @@ extension StoreKitFile.Entry {
                         let terms = IntroOffer(mode: mode, period: period, periods: periods ?? 1, price: price)
                         switch kind {
                         case .promotional: promotional.append(SubscriptionOffer(id: offerId, terms: terms))
-                        case .code: codes.append(SubscriptionOffer(id: offerId, terms: terms))
+                        case .code: codes.append(SubscriptionOffer(id: offerId, terms: terms, codes: try Self.codeRules(offer, at: "\(location).\(place)")))
                         case .winback: winBacks.append(SubscriptionOffer(id: offerId, terms: terms, winBack: .anyLapsed))
                         }
                     } else {
@@ -298,14 +336,29 @@ extension StoreKitFile.Entry {
                     notes.append("\(problem.location): \(problem.message); the offer \"\(id)\" is not listed")
                 }
             }
-            if let list, !list.isEmpty, kind == .winback {
-                notes.append("winbackOffers: \(list.count) win-back offer(s) sold to any lapsed subscriber of the product (StoreKit 2's winBackOffer "
-                             + "purchase option): the file names no customer eligibility")
+            let offered = (list ?? []).filter { $0.isUpFront && $0.isEligible != false }
+            if !offered.isEmpty, kind == .winback {
+                let why = offered.allSatisfy { $0.isEligible == true } ? "Xcode's isEligible true stands for App Store Connect's customer eligibility"
+                    : "the file names no customer eligibility"
+                notes.append("winbackOffers: \(offered.count) win-back offer(s) sold to any lapsed subscriber of the product (StoreKit 2's winBackOffer "
+                             + "purchase option): \(why)")
             }
         }
         return SubscriptionTerms(group: group, level: level ?? 1, period: period, introOffer: intro, offers: offers, promotionalOffers: promotional,
                                  codeOffers: codes, winBackOffers: winBacks,
                                  monthlyCommitment: try monthlyCommitment(period: period, at: location, prices: prices, notes: &notes))
+    }
+
+    /// A code offer's eligibility as Xcode writes it (the same names as iapsim's catalog); all when left out.
+    private static func codeRules(_ offer: StoreKitFile.Offer, at location: String) throws -> SubscriptionOffer.CodeRules {
+        guard let names = offer.eligibility, !names.isEmpty else { return .custom }
+        let known = SubscriptionOffer.CodeRules.Eligibility.allCases.map(\.rawValue).joined(separator: ", ")
+        return SubscriptionOffer.CodeRules(eligibility: Set(try names.map { name in
+            guard let found = SubscriptionOffer.CodeRules.Eligibility(rawValue: name) else {
+                throw Problem(location: "\(location).eligibility", message: "unknown \"\(name)\" (expected \(known))")
+            }
+            return found
+        }))
     }
 
     /// The plan "monthly with a 12-month commitment", from `billingPlans`: the `MONTHLY` entry of a one-year subscription

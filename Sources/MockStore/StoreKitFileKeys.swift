@@ -40,9 +40,12 @@ struct StoreKitFileKeys: Sendable {
     private static func present(_ value: Any?) -> Bool {
         switch value {
         case nil, is NSNull: false
-        case let list as [Any]: !list.isEmpty
-        case let map as [String: Any]: map.values.contains { present($0) }
+        case let list as [Any]: list.contains { present($0) }
+        // A locale alone (a policy or localization with nothing filled in) says nothing either.
+        case let map as [String: Any]: map.contains { $0.key != "locale" && present($0.value) }
         case let flag as Bool: flag
+        // Xcode writes empty texts where nothing was filled in (an `appPolicies` block with no EULA or policy).
+        case let text as String: !text.isEmpty
         default: true
         }
     }
@@ -63,12 +66,12 @@ extension StoreKitFileKeys {
     static let file: StoreKitFileKeys = {
         let localization = StoreKitFileKeys(quiet: ["locale", "displayName", "description"])
         let offer = StoreKitFileKeys(quiet: ["internalID", "offerID", "referenceName", "paymentMode", "subscriptionPeriod", "numberOfPeriods",
-                                             "displayPrice"])
+                                             "displayPrice", "billingPlanType", "eligibility", "isEligible"])
         // familyShareable and the offers beyond the intro offer are named by the product's own notes, where they are read.
         var product = StoreKitFileKeys(quiet: ["productID", "identifier", "internalID", "referenceName", "type", "displayPrice", "familyShareable",
                                                "groupNumber", "recurringSubscriptionPeriod", "subscriptionGroupID"])
         let billingPlan = StoreKitFileKeys(quiet: ["billingPlanType", "displayPrice", "commitmentDisplayPrice", "internalID", "isEnabled"])
-        product.nested = ["localizations": localization, "introductoryOffer": offer, "adHocOffers": offer, "codeOffers": offer,
+        product.nested = ["localizations": localization, "introductoryOffer": offer, "introductoryOffers": offer, "adHocOffers": offer, "codeOffers": offer,
                           "winbackOffers": offer, "billingPlans": billingPlan]
         var group = StoreKitFileKeys(quiet: ["id", "name"])
         group.nested = ["subscriptions": product]

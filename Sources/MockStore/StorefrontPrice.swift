@@ -49,6 +49,9 @@ struct StorefrontPrice {
     /// The price shown for `displayPrice` at `location`, or the problem that skips its product.
     func checked(_ displayPrice: String?, at location: String) throws -> String {
         guard let displayPrice else { throw Problem(location: location, message: "missing; give \(Self.expected)") }
+        guard !displayPrice.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw Problem(location: location, message: "empty: no price was filled in; give \(Self.expected)")
+        }
         guard let text = format(displayPrice) else { throw Problem(location: location, message: "\"\(displayPrice)\" is not \(Self.expected)") }
         return text
     }

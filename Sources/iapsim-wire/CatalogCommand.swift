@@ -34,9 +34,11 @@ struct CatalogCommand: ParsableCommand {
                 if let paid = offer.paidMonths, paid > 0 { rules.append("paid \(paid)+ months") }
                 if let window = offer.monthsSinceLapsed, window != [0, WinBackRules.mostMonths] { rules.append("lapsed \(window[0])–\(window[1]) months") }
                 if let wait = offer.waitMonths, wait > 0 { rules.append("once per \(wait) months") }
-                let named = [offer.type, offer.id.map { "\"\($0)\"" }, offer.mode, offer.period].compactMap { $0 } + rules
+                let terms = [offer.price, offer.periods.map { "×\($0)" }].compactMap { $0 }
+                let named = [offer.type, offer.id.map { "\"\($0)\"" }, offer.mode, offer.period].compactMap { $0 } + terms + rules
                 line += "  [\(named.joined(separator: " "))]"
             }
+            if product.familyShareable == true { line += "  family-shareable" }
             if let plan = product.monthlyCommitment { line += "  [billing plan MONTHLY \(plan.price) ×12, \(plan.total) in all]" }
             print(line)
         }
@@ -91,9 +93,14 @@ struct CatalogListing: Encodable {
         var waitMonths: Int?
     }
 
-    /// The settings iapsim honours that hold for the whole catalog.
+    /// The settings iapsim honours that hold for the whole catalog: a .storekit file's storefront, locale, clock speed and
+    /// the faults its settings arm.
     struct Settings: Encodable {
         let billingGracePeriod: Bool
+        let storefront: String?
+        let locale: String?
+        let speed: Double?
+        let faults: [String]?
     }
 
     let products: [Item]
@@ -137,7 +144,8 @@ struct CatalogListing: Encodable {
                         familyShareable: product.familyShareable ? true : nil,
                         monthlyCommitment: terms?.monthlyCommitment.map { Commitment(price: $0.monthlyPrice[.en], total: $0.totalPrice[.en]) })
         }
-        settings = Settings(billingGracePeriod: loaded.billingGracePeriod)
+        settings = Settings(billingGracePeriod: loaded.billingGracePeriod, storefront: loaded.storefront, locale: loaded.locale, speed: loaded.speed,
+                            faults: loaded.faults.isEmpty ? nil : loaded.faults.map(\.rawValue))
         warnings = loaded.warnings
     }
 }

@@ -126,6 +126,9 @@ struct CatalogImportTests {
         "entry.adHocOffers[].numberOfPeriods", "entry.adHocOffers[].displayPrice", "entry.codeOffers", "entry.codeOffers[].internalID",
         "entry.codeOffers[].offerID", "entry.codeOffers[].referenceName", "entry.codeOffers[].paymentMode", "entry.codeOffers[].subscriptionPeriod",
         "entry.codeOffers[].numberOfPeriods", "entry.codeOffers[].displayPrice",
+        "entry.codeOffers[].eligibility", "entry.introductoryOffers", "entry.introductoryOffers[].billingPlanType",
+        "entry.introductoryOffers[].internalID", "entry.introductoryOffers[].numberOfPeriods", "entry.introductoryOffers[].paymentMode",
+        "entry.introductoryOffers[].subscriptionPeriod",
         "entry.billingPlans", "entry.billingPlans[].billingPlanType", "entry.billingPlans[].displayPrice",
         "entry.billingPlans[].commitmentDisplayPrice", "entry.billingPlans[].internalID", "entry.billingPlans[].isEnabled",
         "settings._storefront", "settings._locale", "settings._timeRate", "settings._askToBuyEnabled", "settings._failTransactionsEnabled",
@@ -139,7 +142,7 @@ struct CatalogImportTests {
     private static let namedAs = [
         "familyShareable": "familyShareable: Family Sharing is simulated for non-consumables only",
         "subscriptionOffersKeyPair": "subscriptionOffersKeyPair: no id, or its privateKey is not a P-256 key",
-        "winbackOffers": "winbackOffers: 1 win-back offer(s) sold to any lapsed subscriber", "_disableDialogs": "settings._disableDialogs:",
+        "winbackOffers": "winbackOffers: 1 win-back offer(s) sold to any lapsed subscriber of the product (StoreKit 2's winBackOffer purchase option): Xcode's isEligible true", "_disableDialogs": "settings._disableDialogs:",
     ]
 
     @Test("format 6 with every key of Xcode's format (and some of a newer one): each key iapsim does not use is named in a warning at its place")

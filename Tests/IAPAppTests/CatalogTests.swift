@@ -96,3 +96,65 @@ extension CatalogTests {
         #expect(app.screen(width: 100).text.contains("Balance Coins 🪙 ×2"))
     }
 }
+
+/// What a walk through 25 real .storekit files from public projects found dropped or said wrongly (issue 30, item 7),
+/// each in the shape those files have.
+@Suite("Real .storekit files: format 5's intro offers, offers per billing plan, Xcode's eligibility switches, empty blocks")
+struct RealStoreKitFileTests {
+    let scratch = Scratch()
+
+    private func load(_ subscription: String, settings: String = #"{"_storefront": "USA"}"#, extra: String = "") throws -> LoadedCatalog {
+        let path = try scratch.write("""
+            {"subscriptionGroups": [{"id": "G", "name": "Pro", "subscriptions": [
+              {"displayPrice": "4.99", "productID": "pro.monthly", "recurringSubscriptionPeriod": "P1M", "type": "RecurringSubscription",
+               "localizations": [{"locale": "en_US", "displayName": "Pro", "description": "Pro"}], \(subscription)}]}],
+             "settings": \(settings), \(extra) "version": {"major": 5, "minor": 0}}
+            """, named: "real.storekit")
+        return try CatalogLoader.importCatalog(path: path)
+    }
+
+    @Test("format 5's introductoryOffers without the singular key: the up-front plan's trial is sold; a MONTHLY plan's is named")
+    func pluralIntroOffers() throws {
+        let loaded = try load("""
+            "introductoryOffers": [{"billingPlanType": "BILLED_UPFRONT", "internalID": "1", "numberOfPeriods": 1, "paymentMode": "free", "subscriptionPeriod": "P2W"},
+                                   {"billingPlanType": "MONTHLY", "internalID": "2", "numberOfPeriods": 1, "paymentMode": "free", "subscriptionPeriod": "P1M"}]
+            """)
+        let intro = try #require(loaded.products.first?.subscription?.introOffer)
+        #expect(intro.mode == .freeTrial && intro.period == SubscriptionPeriod(weeks: 2))
+        #expect(loaded.warnings.contains { $0.contains("introductoryOffers[1]: an intro offer of the MONTHLY plan") })
+        #expect(!loaded.warnings.contains { $0.contains("introductoryOffers: not used") })
+    }
+
+    @Test("a code offer's eligibility is honoured; a win-back offer's isEligible false offers it to no one, true says so in the warning")
+    func eligibilitySwitches() throws {
+        let loaded = try load("""
+            "codeOffers": [{"internalID": "3", "offerID": "PRESS", "paymentMode": "free", "subscriptionPeriod": "P1M", "numberOfPeriods": 1,
+                            "eligibility": ["existing"]}],
+            "winbackOffers": [{"internalID": "4", "offerID": "back", "paymentMode": "free", "subscriptionPeriod": "P1M", "numberOfPeriods": 1, "isEligible": true},
+                              {"internalID": "5", "offerID": "never", "paymentMode": "free", "subscriptionPeriod": "P1M", "numberOfPeriods": 1, "isEligible": false}]
+            """)
+        let terms = try #require(loaded.products.first?.subscription)
+        #expect(terms.codeOffers.first?.codes?.eligibility == [.existing])
+        #expect(terms.winBackOffers.map(\.id) == ["back"])
+        #expect(loaded.warnings.contains { $0.contains("isEligible false: the win-back offer \"never\" is offered to no one") })
+        #expect(loaded.warnings.contains { $0.contains("winbackOffers: 1 win-back offer(s) sold") && $0.contains("Xcode's isEligible true stands for") })
+        #expect(!loaded.warnings.contains { $0.contains("eligibility: not used") || $0.contains("isEligible: not used") })
+    }
+
+    @Test("what Xcode leaves empty says nothing (appPolicies with no EULA or policy); an empty price is said as such; a free trial's price and a StoreKit error's chosen case are named")
+    func emptyAndIgnored() throws {
+        let loaded = try load("""
+            "introductoryOffer": {"displayPrice": "0.99", "internalID": "6", "numberOfPeriods": 1, "paymentMode": "free", "subscriptionPeriod": "P1W"}
+            """, settings: #"{"_storefront": "USA", "_storeKitErrors": [{"current": {"index": 2, "type": "generic"}, "enabled": true, "name": "Load Products"}]}"#,
+            extra: #""appPolicies": {"eula": "", "policies": [{"locale": "en_US", "policyText": "", "policyURL": ""}]},"#)
+        #expect(!loaded.warnings.contains { $0.contains("appPolicies") })
+        #expect(loaded.warnings.contains { $0.contains("introductoryOffer.displayPrice 0.99 on a free trial") })
+        #expect(loaded.warnings.contains { $0.contains("_storeKitErrors \"Load Products\": the error \"generic\" is not chosen") })
+        let empty = try scratch.write("""
+            {"products": [{"displayPrice": "", "productID": "gems", "type": "Consumable", "localizations": [{"locale": "en_US", "displayName": "Gems"}]},
+                          {"displayPrice": "1.99", "productID": "more", "type": "Consumable", "localizations": [{"locale": "en_US", "displayName": "More"}]}],
+             "version": {"major": 4, "minor": 0}}
+            """, named: "empty-price.storekit")
+        #expect(try CatalogLoader.importCatalog(path: empty).warnings.contains { $0.contains("displayPrice: empty: no price was filled in") })
+    }
+}
