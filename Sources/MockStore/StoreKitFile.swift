@@ -134,6 +134,8 @@ public struct LoadedCatalog: Sendable {
     /// The key the app's server signs promotional offers with (a .storekit file's `subscriptionOffersKeyPair`);
     /// every subscription of `products` carries it.
     public var offersKey: SubscriptionOffersKey?
+    /// A .storekit file's subscription groups' reference names, by group id, for `iapsim catalog`.
+    public var groupNames: [String: String] = [:]
 
     public init(products: [Product]) {
         self.products = products
@@ -150,6 +152,7 @@ extension StoreKitFile {
         warnings += prices.warnings
         var found: [Product] = []
         var skipped: [String] = []
+        var groupNames: [String: String] = [:]
         func add(_ entry: Entry, at location: String, group: String? = nil) {
             do {
                 let (product, notes) = try entry.product(at: location, prices: prices, group: group, fileLocale: settings?._locale)
@@ -167,6 +170,7 @@ extension StoreKitFile {
         }
         for (g, group) in (subscriptionGroups ?? []).enumerated() {
             let groupId = group.id ?? group.name ?? "group \(g + 1)"
+            if let name = group.name, !name.isEmpty, name != groupId { groupNames[groupId] = name }
             for (i, entry) in (group.subscriptions ?? []).enumerated() {
                 add(entry, at: "subscriptionGroups[\(g)].subscriptions[\(i)]", group: groupId)
             }
@@ -174,6 +178,7 @@ extension StoreKitFile {
         warnings += skipped
         var loaded = LoadedCatalog(products: found)
         loaded.skipped = skipped
+        loaded.groupNames = groupNames
         loaded.storefront = settings?._storefront
         loaded.currency = prices.currency
         loaded.locale = settings?._locale

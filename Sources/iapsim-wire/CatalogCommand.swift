@@ -24,7 +24,7 @@ struct CatalogCommand: ParsableCommand {
             var line = "\(product.id)  \(product.type)  \(product.name)  \(product.price)"
             if imported.kind.isConsumable { line += imported.grantsUnit ? "  grants one unit" : "  grants \(imported.coins) coins" }
             if let group = product.group, let level = product.level, let period = product.period {
-                line += "  group \(group) · level \(level) · \(period)"
+                line += "  group \(product.groupName.map { "\"\($0)\" (\(group))" } ?? group) · level \(level) · \(period)"
             }
             for offer in product.offers ?? [] {
                 // A code offer's id is the code to type, unless it has one-time codes (`iapsim state` lists those).
@@ -68,6 +68,8 @@ struct CatalogListing: Encodable {
         var familyShareable: Bool?
         /// A one-year subscription's plan "monthly with a 12-month commitment": each month's price and the whole.
         var monthlyCommitment: Commitment?
+        /// The group's reference name, when the catalog gives one besides its id.
+        var groupName: String?
     }
 
     struct Commitment: Encodable {
@@ -142,7 +144,8 @@ struct CatalogListing: Encodable {
             return Item(id: product.id, type: product.kind.rawValue, name: product.title[.en], price: product.price[.en], group: terms?.group,
                         level: terms?.level, period: terms?.period.description, offers: offers.isEmpty ? nil : offers,
                         familyShareable: product.familyShareable ? true : nil,
-                        monthlyCommitment: terms?.monthlyCommitment.map { Commitment(price: $0.monthlyPrice[.en], total: $0.totalPrice[.en]) })
+                        monthlyCommitment: terms?.monthlyCommitment.map { Commitment(price: $0.monthlyPrice[.en], total: $0.totalPrice[.en]) },
+                        groupName: terms.flatMap { loaded.groupNames[$0.group] })
         }
         settings = Settings(billingGracePeriod: loaded.billingGracePeriod, storefront: loaded.storefront, locale: loaded.locale, speed: loaded.speed,
                             faults: loaded.faults.isEmpty ? nil : loaded.faults.map(\.rawValue))

@@ -17,6 +17,7 @@ struct CatalogImportTests {
             let offers: [Offer]?
             let familyShareable: Bool?
             let monthlyCommitment: [String: String]?
+            let groupName: String?
         }
 
         struct Offer: Decodable {
@@ -154,6 +155,8 @@ struct CatalogImportTests {
         #expect(!list.warnings.contains { $0.contains("newer than iapsim knows") }, "format 6 is known")
         // Format 6's billing plan and the win-back offer are sold.
         #expect(list.product("org.fixture.plus.yearly")?.monthlyCommitment == ["price": "$9.99", "total": "$119.88"])
+        // The group's reference name is shown with its id.
+        #expect(list.product("org.fixture.plus.yearly")?.groupName == "Plus")
         #expect(list.product("org.fixture.plus.yearly")?.offers?.contains { $0.type == "winback" && $0.id == "winback1" } == true)
         let root = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: fixture("v6-every-key.storekit")))) as? [String: Any])
         var checked = 0
