@@ -230,12 +230,15 @@ public struct HUD: Sendable, Equatable {
     public var offerId: String?
     /// StoreKit 2: the billing plan the purchase asks for (monthly with a 12-month commitment), whose price the sheet says.
     public var billingPlan: BillingPlan?
+    /// The intro offer the Apple ID was eligible for when it pressed Buy: the sheet says it ("Free for 1 week").
+    public var intro: IntroOffer?
 
     public init(_ kind: Kind, productId: String? = nil, transactionId: String? = nil, count: Int? = nil, error: StoreError? = nil,
-                offerId: String? = nil, billingPlan: BillingPlan? = nil) {
+                offerId: String? = nil, billingPlan: BillingPlan? = nil, intro: IntroOffer? = nil) {
         self.kind = kind
         self.offerId = offerId
         self.billingPlan = billingPlan
+        self.intro = intro
         self.productId = productId
         self.transactionId = transactionId
         self.count = count

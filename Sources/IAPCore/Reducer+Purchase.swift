@@ -37,7 +37,12 @@ extension AppState {
         device.purchase?.winBackOfferId = winBack?.id
         let plan: BillingPlan? = storeKit == .two && monthlyPlanChoices.contains(productId) ? .monthly : nil
         device.purchase?.billingPlan = plan
-        device.hud = HUD(.purchasing, productId: productId, offerId: offerChoices[productId] ?? winBack?.id, billingPlan: plan)
+        let offerId = offerChoices[productId] ?? winBack?.id
+        let intro = offerId == nil && plan == nil ? product(productId).flatMap(introOffer(for:)) : nil
+        device.hud = HUD(.purchasing, productId: productId, offerId: offerId, billingPlan: plan, intro: intro)
+        // The paywall's choice is spent on this purchase: the list shows the regular price again behind it.
+        offerChoices[productId] = nil
+        monthlyPlanChoices.remove(productId)
         let first: Effect = awaiting ? .fetchAppAccountToken(user: buyer) : .createOrder(user: buyer, productId: productId, storeKit: storeKit)
         return [first] + triggerVerifyQueue()
     }
@@ -179,10 +184,13 @@ extension AppState {
                 }
                 device.hud = HUD(kind, productId: transaction.productId, transactionId: transaction.id,
                                  error: kind == .offerRefused ? transaction.error : nil, offerId: device.hud?.offerId,
-                                 billingPlan: device.hud?.billingPlan)
+                                 billingPlan: device.hud?.billingPlan, intro: device.hud?.intro)
                 device.purchase = nil
             }
             var effects: [Effect] = []
+            // Apple turned an offer away as not the Apple ID's (a win-back offer past its window): read the
+            // subscriptions again, so the list stops offering it.
+            if ours, transaction.error == .ineligibleForOffer, let user { effects.append(.refreshAccount(user)) }
             for intent in seenBefore?.state == .failed ? [] : device.intentsOfFailed(transaction) {
                 if transaction.error == .interrupted {
                     // Apple may still complete an interrupted payment with a new transaction: the intent waits for it.
@@ -285,7 +293,7 @@ extension AppState {
             // A restore keeps saying what it is: owned already, coming back for free.
             let kind = device.hud?.kind ?? .confirming
             device.hud = HUD(kind.isFreeSheet ? kind : .confirming, productId: order.productId, transactionId: order.transactionId,
-                             offerId: device.hud?.offerId, billingPlan: device.hud?.billingPlan)
+                             offerId: device.hud?.offerId, billingPlan: device.hud?.billingPlan, intro: device.hud?.intro)
             session?.queue.priority = order.transactionId
         }
         return pumpVerifyQueue()

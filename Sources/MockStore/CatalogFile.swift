@@ -105,8 +105,24 @@ extension CatalogFile.Entry.Terms {
             }
         }
         let renews = try Self.period(period ?? "P1M", at: "\(location).period")
-        if monthlyCommitment != nil, renews != .year {
-            throw Problem(location: "\(location).monthlyCommitment", message: "is a one-year subscription's plan; this one renews every \(renews)")
+        if let plan = monthlyCommitment {
+            guard renews == .year else {
+                throw Problem(location: "\(location).monthlyCommitment", message: "is a one-year subscription's plan; this one renews every \(renews)")
+            }
+            let amount = { (text: String) in Decimal(string: text.filter { $0.isASCII && ($0.isNumber || $0 == ".") }) }
+            if let monthly = amount(plan.price), let total = amount(plan.total), total != monthly * Decimal(CommitmentPlan.billingPeriods) {
+                throw Problem(location: "\(location).monthlyCommitment.total",
+                              message: "\"\(plan.total)\" is not \(CommitmentPlan.billingPeriods) × \(plan.price): the commitment's total is its twelve months")
+            }
+        }
+        // App Store Connect keeps offer identifiers unique: a payment names its offer by one.
+        var seen = Set<String>()
+        for (key, list) in [("promotionalOffers", promotionalOffers), ("codeOffers", codeOffers), ("winBackOffers", winBackOffers)] {
+            for (i, offer) in (list ?? []).enumerated() {
+                if let id = offer.id, !seen.insert(id).inserted {
+                    throw Problem(location: "\(location).\(key)[\(i)].id", message: "duplicate offer id \"\(id)\"; each offer of a product needs its own")
+                }
+            }
         }
         return SubscriptionTerms(group: group, level: level ?? 1, period: renews,
                                  introOffer: try introOffer.map { try Self.offer($0, at: "\(location).introOffer") },
@@ -165,6 +181,9 @@ extension CatalogFile.Entry.Terms {
                           message: "unknown mode \"\(offer.mode)\" (expected \(IntroOffer.Mode.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
         let periods = try IntroOffer.checkPeriods(offer.periods, at: "\(location).periods")
+        if mode != .freeTrial, offer.price == nil {
+            throw Problem(location: "\(location).price", message: "missing: a \(mode.rawValue) offer charges a price (e.g. \"¥12\")")
+        }
         return IntroOffer(mode: mode, period: try Self.period(offer.period, at: "\(location).period"),
                           periods: periods ?? 1, price: offer.price.map { Localized($0) })
     }

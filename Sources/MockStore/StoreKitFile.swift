@@ -399,8 +399,8 @@ extension StoreKitFile.Entry {
             }
         }
         if plan != nil {
-            notes.append("billingPlans: MONTHLY is sold to StoreKit 2 apps (purchase option billingPlanType(.monthly)); its own offers, the "
-                         + "App Store's disclosure sheet and an upgrade or crossgrade inside a commitment are not simulated")
+            notes.append("billingPlans: MONTHLY is sold to StoreKit 2 apps (purchase option billingPlanType(.monthly)); its own offers and the "
+                         + "App Store's disclosure sheet are not simulated")
         }
         return plan
     }

@@ -166,6 +166,8 @@ struct SubscriptionCharge: Equatable {
             current.latestTransactionId = id
             current.introLeft = promotional?.periodsAfterFirstCharge ?? 0
             current.offerId = offer?.id
+            // An upgrade inside a 12-month commitment ends it: the new level is billed on its own period.
+            (current.commitmentPeriod, current.commitmentEndsAt) = (nil, nil)
             if let offer { (details.offer, details.offerId) = (offerKind, offer.id) }
             current.endRetry()
             current.dueAt = expires
@@ -367,7 +369,7 @@ extension SubscriptionRecord {
         let promotional = offerId.flatMap { product.promotionalOffer($0) }
         let winBack = offerId.flatMap { product.winBackOffer($0) }
         let named = promotional ?? winBack ?? offerId.flatMap { id in product.codeOffers.first { $0.id == id } }
-        if let month = commitmentPeriod {
+        if let month = commitmentPeriod, committed || renewed == productId {
             // Billed monthly: the next month of the commitment, or the first of a new one.
             if month < CommitmentPlan.billingPeriods {
                 chain.commitmentPeriod = month + 1
@@ -376,6 +378,11 @@ extension SubscriptionRecord {
                 chain.startCommitment(at: start, details: &details)
             }
             details.expiresDate = CommitmentPlan.billingPeriod.end(from: start)
+        } else if commitmentPeriod != nil {
+            // The commitment ended with a change of plan: the new product renews on its own period.
+            (chain.commitmentPeriod, chain.commitmentEndsAt) = (nil, nil)
+            details.expiresDate = (terms[renewed] ?? product).period.end(from: start)
+            chain.introLeft = 0
         } else if introLeft > 0, let offer = named?.terms ?? (offerId == nil ? product.introOffer : nil) {
             details.offer = named == nil ? .intro : promotional != nil ? .promotional : winBack != nil ? .winBack : .code
             details.offerId = named?.id
@@ -387,7 +394,8 @@ extension SubscriptionRecord {
         }
         if chain.introLeft == 0 { chain.offerId = nil }
         chain.productId = renewed
-        chain.renewsAs = renewed
+        // A change asked for inside a commitment waits for its end.
+        chain.renewsAs = committed ? renewsAs : renewed
         // The renewal charges the new price: it is the price from now on.
         chain.priceIncrease = nil
         chain.expiresAt = details.expiresDate ?? start

@@ -19,7 +19,8 @@ struct BillingPlanTests {
         app.advance(0.5)
         app.select(Self.yearly)
         app.press(.char("o"))
-        #expect(app.screen(width: 120).contains("Monthly, 12-month commitment: ¥28/month ×12 (¥336)"))
+        #expect(app.screen().contains("12 months: ¥28/month (¥336)"))
+        #expect(app.screen().contains("Yearly VIP"), "the names keep their column at 80 columns")
         app.press(.enter)
         app.advance(0.5)
         #expect(app.screen(width: 120).contains("Yearly VIP · ¥28/month ×12"))
@@ -68,6 +69,9 @@ struct BillingPlanTests {
         let ends = try #require(try details(app, first).commitmentEndsAt)
         let status = try #require(app.parties.store.subscriptions(account: "alice").first)
         #expect(status.state == .cancelled && status.date == ends)
+        app.press(.char("m"))
+        #expect(app.screen(width: 120).contains("Auto-renew is off: the commitment's months are still billed, until it ends on"))
+        app.press(.escape)
         let records = AppleRecords(database: app.parties.store.database, catalog: shippedCatalog)
         let chain = try #require(try records.subscription(original: first.transaction.id))
         let renewal = JWSRenewalInfo(chain, signedAt: app.timers.now)
@@ -90,6 +94,35 @@ struct BillingPlanTests {
         let fields = try details(app, thirteenth)
         #expect(fields.billingPeriod == 1)
         #expect(abs(try #require(fields.commitmentEndsAt).timeIntervalSince(SubscriptionPeriod(months: 12).end(from: ends))) < 10)
+    }
+
+    @Test("a crossgrade asked for inside the commitment waits for its end: the months are billed on the plan, then the new product renews on its own period (found by a newcomer's walk)")
+    func changeWaitsForTheEnd() throws {
+        let (app, first) = try committed()
+        try nextRenewal(app)
+        app.buy("com.iapsim.vip.monthly")
+        #expect(app.parties.store.subscriptions(account: "alice").first?.renewsAs == "com.iapsim.vip.monthly")
+        for _ in 3...12 { try nextRenewal(app) }
+        #expect(try app.charges().filter { $0.transaction.productId == Self.yearly }.count == 12)
+        #expect(app.parties.store.subscriptions(account: "alice").first?.renewsAs == "com.iapsim.vip.monthly")
+        try nextRenewal(app)
+        let thirteenth = try #require(try app.charges().last)
+        #expect(thirteenth.transaction.productId == "com.iapsim.vip.monthly" && thirteenth.transaction.originalTransactionId == first.transaction.id)
+        #expect(try details(app, thirteenth).billingPeriod == nil)
+        #expect(abs(try #require(try details(app, thirteenth).expiresDate).timeIntervalSince(SubscriptionPeriod.month.end(from: thirteenth.transaction.date))) < 10)
+    }
+
+    @Test("an upgrade inside the commitment takes effect at once and ends it: VIP Plus renews monthly, no longer numbered")
+    func upgradeEndsTheCommitment() throws {
+        let (app, first) = try committed()
+        try nextRenewal(app)
+        app.buy("com.iapsim.vip.plus")
+        let upgrade = try #require(try app.charges().last)
+        #expect(upgrade.transaction.productId == "com.iapsim.vip.plus" && upgrade.transaction.originalTransactionId == first.transaction.id)
+        try nextRenewal(app)
+        let renewal = try #require(try app.charges().last)
+        let renewed = try details(app, renewal)
+        #expect(renewal.transaction.productId == "com.iapsim.vip.plus" && renewed.billingPeriod == nil)
     }
 
     @Test("StoreKit 1 has no billing plan option: o on Yearly VIP opens the redemption sheet, and a purchase is billed for the year")

@@ -65,6 +65,13 @@ struct CatalogTests {
         (#"{"products": [{"id": "a", "type": "consumable", "price": 6, "title": {"en": "", "zh": ""}, "description": {"en": "", "zh": ""}}]}"#, "products[0].price: expected a string"),
         (#"{"products": []}"#, "products: no products"),
         (#"{"products": [ oops ]}"#, "is not valid JSON"),
+        // Found by a newcomer's walk: each was accepted, and sold something other than what it says.
+        (#"{"products": [{"id": "y", "type": "subscription", "price": "¥298", "title": {"en": "Y", "zh": "Y"}, "description": {"en": "", "zh": ""}, "subscription": {"group": "g", "period": "P1Y", "monthlyCommitment": {"price": "¥28", "total": "¥300"}}}]}"#,
+         "monthlyCommitment.total: \"¥300\" is not 12 × ¥28"),
+        (#"{"products": [{"id": "m", "type": "subscription", "price": "¥30", "title": {"en": "M", "zh": "M"}, "description": {"en": "", "zh": ""}, "subscription": {"group": "g", "winBackOffers": [{"id": "w", "mode": "pay-as-you-go", "period": "P1M", "periods": 2}]}}]}"#,
+         "winBackOffers[0].price: missing: a pay-as-you-go offer charges a price"),
+        (#"{"products": [{"id": "m", "type": "subscription", "price": "¥30", "title": {"en": "M", "zh": "M"}, "description": {"en": "", "zh": ""}, "subscription": {"group": "g", "winBackOffers": [{"id": "w", "mode": "free-trial", "period": "P1M"}, {"id": "w", "mode": "free-trial", "period": "P1W"}]}}]}"#,
+         "winBackOffers[1].id: duplicate offer id \"w\""),
     ])
     func errors(text: String, expected: String) throws {
         let path = try write(text, named: "catalog.json")

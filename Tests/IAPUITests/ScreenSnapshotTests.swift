@@ -38,6 +38,20 @@ struct ScreenSnapshotTests {
         }
     }
 
+    @Test("the HUD says what the sheet charges: a free trial as free, a win-back offer Apple turned away as no longer the Apple ID's (found by a newcomer's walk)")
+    func hudSaysWhatIsCharged() {
+        let monthly = "com.iapsim.vip.monthly"
+        var state = screen("products").state(.en)
+        state.hud = HUD(.success, productId: monthly, intro: shippedCatalog.first { $0.id == monthly }?.subscription?.introOffer)
+        var text = Renderer.render(state, width: 80, height: 24, theme: .monochrome).text
+        #expect(text.contains("Monthly VIP · Free for 1 week"), "\(text)")
+        state.storeKit = .two
+        state.hud = HUD(.offerRefused, productId: monthly, error: .ineligibleForOffer, offerId: "vip_winback")
+        text = Renderer.render(state, width: 80, height: 24, theme: .monochrome).text
+        #expect(text.contains("no longer yours"), "\(text)")
+        #expect(!text.contains("only for current or past subscribers"))
+    }
+
     @Test("the logout warning counts every pending order, not only the page in memory (I6)")
     func logoutWarningCountsTheBacklog() {
         var state = screen("logout-warning").state(.en)

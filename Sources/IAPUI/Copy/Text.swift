@@ -30,7 +30,7 @@ public enum Text: String, Sendable, CaseIterable {
     /// Family Sharing of a product ended (REVOKE).
     case familyRevoked
     /// A promotional offer refused (StoreKit's error, then why) or never signed; the product list's chosen offer.
-    case offerRefused, offerNotSigned, offerInvalidSignature, offerInvalidIdentifier, offerInvalidPrice, offerIneligible, offerChosen, offerFree, winBackOffer, monthlyPlan
+    case offerRefused, offerNotSigned, offerInvalidSignature, offerInvalidIdentifier, offerInvalidPrice, offerIneligible, offerChosen, offerFree, winBackOffer, monthlyPlan, winBackIneligible
     /// The offer code redemption sheet, and its refusals.
     case offerCodePrompt, offerCodeHint, offerCodeInvalid, offerCodeUsed, oneTimeCodeUsed, offerCodeLimitReached, offerCodeIneligible
     case codeRedeemed, codeRedeemedNextRenewal
@@ -66,7 +66,7 @@ public enum Text: String, Sendable, CaseIterable {
     /// What comes next for a subscription that will not renew as it is.
     case subAutoRenewOff, subRetrying, subOver
     /// `{date}`: when Apple stops retrying the charge.
-    case subRetryingOff
+    case subRetryingOff, subCommitmentOff
     /// What Enter does to the selected subscription.
     case subHintCancel, subHintResume
     /// A price increase waiting for the next renewal: not agreed to yet (what `p` does), agreed.
@@ -107,7 +107,9 @@ public enum Text: String, Sendable, CaseIterable {
         case .offerIneligible: Localized(en: "only for current or past subscribers", zh: "仅限当前或曾经的订阅者")
         case .offerChosen: Localized(en: "Offer", zh: "优惠")
         case .winBackOffer: Localized(en: "Welcome back", zh: "回归优惠")
-        case .monthlyPlan: Localized(en: "Monthly, 12-month commitment", zh: "按月付费,承诺12个月")
+        case .monthlyPlan: Localized(en: "12 months", zh: "12个月")
+        case .winBackIneligible: Localized(en: "the win-back offer is no longer yours (its eligibility); buy at the regular price",
+                                           zh: "回归优惠已不再适用(资格条件);请按原价购买")
         case .offerFree: Localized(en: "Free", zh: "免费")
         case .offerCodePrompt: Localized(en: "Offer code:", zh: "优惠码:")
         case .offerCodeHint: Localized(en: "Enter redeem · Esc cancel", zh: "Enter 兑换 · Esc 取消")
@@ -202,6 +204,8 @@ public enum Text: String, Sendable, CaseIterable {
         case .subDowngrade: Localized(en: " (a downgrade)", zh: "(降级)")
         case .subCrossgrade: Localized(en: " (a crossgrade)", zh: "(同级切换)")
         case .subAutoRenewOff: Localized(en: "Auto-renew is off: nothing more will be charged.", zh: "自动续期已关闭:不会再扣款。")
+        case .subCommitmentOff: Localized(en: "Auto-renew is off: the commitment's months are still billed, until it ends on {date}.",
+                                          zh: "自动续期已关闭:承诺期内的月份仍会扣款,直到 {date} 结束。")
         case .subRetrying: Localized(en: "Apple retries the charge daily; the service stays on until the grace period ends.",
                                      zh: "Apple 每天重试扣款;宽限期结束前服务不中断。")
         case .subRetryingOff: Localized(en: "The grace period is over: the service is off while Apple retries the charge daily, until {date}.",

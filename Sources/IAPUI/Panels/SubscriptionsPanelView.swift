@@ -56,7 +56,8 @@ extension StateView {
     /// What the next renewal charges, and whether that changes the plan; or why there will be none.
     private func next(_ status: SubscriptionStatus, from current: Product?) -> String {
         switch status.state {
-        case .cancelled: return Text.subAutoRenewOff(lang)
+        // Inside a 12-month commitment the months left are still billed.
+        case .cancelled: return status.billingPlan == .monthly ? status.dated(.subCommitmentOff, lang) : Text.subAutoRenewOff(lang)
         case .gracePeriod: return Text.subRetrying(lang)
         case .billingRetry: return status.dated(.subRetryingOff, lang)
         case .expired, .revoked: return Text.subOver(lang)

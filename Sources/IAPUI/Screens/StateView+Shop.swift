@@ -27,20 +27,21 @@ extension StateView {
     private func row(_ product: Product) -> ProductList.Row {
         // A subscription the user has (or had) says where it stands instead of what it is.
         let status = state.subscriptionStatus(of: product.id)
-        // The paywall's promotional offer, when one is chosen (`o`), in place of the regular price.
+        // What the paywall offers besides the regular price, said where the status goes (the price column keeps the
+        // regular price, as for the intro offer, so that the names keep their room): the promotional offer chosen with
+        // `o`; in StoreKit 2 the win-back offer the store says a churned subscriber may take, or the 12-month plan.
         let offer = state.offerChoices[product.id].flatMap { product.subscription?.promotionalOffer($0) }
-        // StoreKit 2: a churned subscriber is offered the win-back offer the store says they may take.
         let winBack = offer == nil ? state.winBackOffer(for: product) : nil
         let commitment = state.storeKit == .two && state.monthlyPlanChoices.contains(product.id) ? product.subscription?.monthlyCommitment : nil
-        let price = offer.map { "\(Text.offerChosen(lang)) \($0.id): \(offerPrice($0))" }
+        let offered = offer.map { "\(Text.offerChosen(lang)) \($0.id): \(offerPrice($0))" }
             ?? winBack.map { "\(Text.winBackOffer(lang)): \(offerPrice($0))" }
-            ?? commitment.map { "\(Text.monthlyPlan(lang)): \(commitmentPrice($0)) (\($0.totalPrice[lang]))" }
+            ?? commitment.map { "\(Text.monthlyPlan(lang)): \($0.monthlyPrice[lang])\(CommitmentPlan.billingPeriod.perPrice[lang]) (\($0.totalPrice[lang]))" }
         // An Apple ID new to the group is offered the intro offer; one that had the group's, or any of it, is not.
         let intro = status == nil ? state.introOffer(for: product)?.line[lang] : nil
         return ProductList.Row(title: product.title[lang], kind: product.kind.label(lang), summary: product.summary[lang],
-                               status: status?.line(lang) ?? intro, statusStyle: status.map(statusStyle) ?? (intro == nil ? nil : theme.good),
-                               price: price ?? product.price[lang],
-                               period: price == nil ? product.subscription?.period.perPrice[lang] ?? "" : "",
+                               status: offered ?? status?.line(lang) ?? intro,
+                               statusStyle: offered != nil ? theme.good : status.map(statusStyle) ?? (intro == nil ? nil : theme.good),
+                               price: product.price[lang], period: product.subscription?.period.perPrice[lang] ?? "",
                                owned: !product.kind.isConsumable && state.account.owned.contains(product.id),
                                ownedAs: state.account.familyShared.contains(product.id) ? Text.familyShared(lang) : nil)
     }
@@ -101,14 +102,14 @@ extension StateView {
         if hud.kind == .codeRedeemed { return hud.transactionId == nil ? [Text.codeRedeemedNextRenewal(lang)] : [] }
         guard hud.productId != nil else { return [] }
         // A restore costs nothing: the product without a price.
-        var lines = [hud.kind.isFreeSheet || hud.kind == .restored ? productTitle(hud.productId) : productLine(hud.productId, offer: hud.offerId, plan: hud.billingPlan)]
+        var lines = [hud.kind.isFreeSheet || hud.kind == .restored ? productTitle(hud.productId) : productLine(hud.productId, offer: hud.offerId, plan: hud.billingPlan, intro: hud.intro)]
         switch hud.kind {
         case .offerRefused:
             let why: Text? = switch hud.error {
             case .invalidSignature?: .offerInvalidSignature
             case .invalidOfferIdentifier?: .offerInvalidIdentifier
             case .invalidOfferPrice?: .offerInvalidPrice
-            case .ineligibleForOffer?: .offerIneligible
+            case .ineligibleForOffer?: state.product(hud.productId ?? "")?.subscription?.winBackOffer(hud.offerId ?? "") != nil ? .winBackIneligible : .offerIneligible
             default: nil
             }
             if let name = hud.error?.appleName(in: state.storeKit), let why { lines += [name, why(lang)] } else { lines.append(Text.offerNotSigned(lang)) }

@@ -14,12 +14,13 @@ struct StateView {
 
     /// "Monthly VIP · ¥30", or at the promotional or win-back offer `offerId` the purchase asks for: "Monthly VIP · ¥12/month ×3".
     /// With the billing plan `plan` (monthly with a 12-month commitment): "Yearly VIP · ¥28/month ×12".
-    func productLine(_ id: String?, offer offerId: String? = nil, plan: BillingPlan? = nil) -> String {
+    /// With the intro offer `intro`: "Monthly VIP · Free for 1 week".
+    func productLine(_ id: String?, offer offerId: String? = nil, plan: BillingPlan? = nil, intro: IntroOffer? = nil) -> String {
         guard let id else { return "" }
         guard let product = state.product(id) else { return id }
         let offer = offerId.flatMap { product.subscription?.offer(asked: $0) }
         let commitment = plan == .monthly ? product.subscription?.monthlyCommitment : nil
-        return "\(product.title[lang]) · \(offer.map(offerPrice) ?? commitment.map(commitmentPrice) ?? product.price[lang])"
+        return "\(product.title[lang]) · \(offer.map(offerPrice) ?? commitment.map(commitmentPrice) ?? intro?.line[lang] ?? product.price[lang])"
     }
 
     /// The plan's price each month for its months: "¥28/month ×12".
