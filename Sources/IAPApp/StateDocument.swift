@@ -111,13 +111,17 @@ struct StoreTransactionEntry: Encodable {
     let appAccountToken: String?
     /// Apple's fields, for what Apple lists in a receipt (purchased and restored transactions); nil otherwise.
     var apple: Receipt.Entry?
+    /// What a signed transaction says and the receipt cannot: the win-back offer that priced the charge (offerType 4),
+    /// and its month of a 12-month commitment (`billingPeriodNumber`).
+    var winBackOfferId: String?
+    var billingPeriod: Int?
     /// The app users who hold the purchase it is or repeats, by the backend's restore policy: what is owned for ever and
     /// subscriptions, once the backend has credited it.
     var heldBy: [String]?
 
     private enum Key: String, CodingKey {
         case transactionId, productId, state, finished, applicationUsername, error, account, originalTransactionId, device, appleOrderId, consumption, heldBy
-        case appAccountToken
+        case appAccountToken, winBackOfferId, billingPeriodNumber
         case original_transaction_id, purchase_date_ms, original_purchase_date_ms, subscription_group_identifier, expires_date_ms
         case is_trial_period, is_in_intro_offer_period, promotional_offer_id, offer_code_ref_name, web_order_line_item_id, cancellation_date_ms, cancellation_reason
         case in_app_ownership_type
@@ -139,6 +143,8 @@ struct StoreTransactionEntry: Encodable {
         try out.encodeIfPresent(consumption, forKey: .consumption)
         try out.encodeIfPresent(appAccountToken, forKey: .appAccountToken)
         try out.encodeIfPresent(heldBy, forKey: .heldBy)
+        try out.encodeIfPresent(winBackOfferId, forKey: .winBackOfferId)
+        try out.encodeIfPresent(billingPeriod, forKey: .billingPeriodNumber)
         guard let apple else { return }
         try out.encode(apple.original_transaction_id, forKey: .original_transaction_id)
         try out.encode(apple.purchase_date_ms, forKey: .purchase_date_ms)

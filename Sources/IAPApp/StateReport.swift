@@ -146,7 +146,8 @@ public enum StateReport {
                                          error: transaction.error?.rawValue, account: reported.record.account,
                                          originalTransactionId: transaction.originalTransactionId, device: reported.device,
                                          appleOrderId: reported.appleOrderId, consumption: reported.consumption,
-                                         appAccountToken: transaction.appAccountToken?.uuidString.lowercased(), apple: reported.entry)
+                                         appAccountToken: transaction.appAccountToken?.uuidString.lowercased(), apple: reported.entry,
+                                         winBackOfferId: reported.winBackOfferId, billingPeriod: reported.billingPeriod)
         }
         let latest = reported.flatMap { [$0.record.transaction.date, $0.entry?.cancellationDate] }.compactMap { $0 }.max()
         holdings.clock = [try StoreDatabase.clock(db), latest].compactMap { $0 }.max()

@@ -23,6 +23,10 @@ public struct ReportedTransaction: Sendable {
     public let appleOrderId: String?
     /// The consumption information a team's server last sent for it, as JSON.
     public let consumption: String?
+    /// What the receipt has no field for: the win-back offer that priced the charge, and its month of a 12-month
+    /// commitment.
+    public var winBackOfferId: String?
+    public var billingPeriod: Int?
 }
 
 /// What `iapsim state` reads of the store through its own read-only connection, with the store's own rules, so that
@@ -52,9 +56,13 @@ extension StoreDatabase {
                 return ReportedTransaction(record: record, device: device, entry: nil, appleOrderId: nil, consumption: nil)
             }
             let original = transaction.originalId
-            let listed = ReceiptRow(transaction: transaction, details: TransactionDetails(row: row), originalDate: dates[original] ?? transaction.date)
-            return ReportedTransaction(record: record, device: device, entry: Receipt.Entry(listed, group: groups[original]),
-                                       appleOrderId: row.text("appleOrderId"), consumption: row.text("consumption"))
+            let details = TransactionDetails(row: row)
+            let listed = ReceiptRow(transaction: transaction, details: details, originalDate: dates[original] ?? transaction.date)
+            var reported = ReportedTransaction(record: record, device: device, entry: Receipt.Entry(listed, group: groups[original]),
+                                               appleOrderId: row.text("appleOrderId"), consumption: row.text("consumption"))
+            reported.winBackOfferId = details.offer == .winBack ? details.offerId : nil
+            reported.billingPeriod = details.billingPeriod
+            return reported
         }
     }
 

@@ -56,6 +56,7 @@ struct BillingPlanTests {
         let second = try #require(try app.charges().last)
         #expect(second.transaction.id != first.transaction.id && second.transaction.originalTransactionId == first.transaction.id)
         #expect(try details(app, second).billingPeriod == 2 && details(app, second).commitmentEndsAt == ends)
+        #expect(try StateReport.json(for: app.directory, catalog: shippedCatalog).contains("\"billingPeriodNumber\" : 2"))
         #expect(try app.credits().filter { $0.user == "alice" }.count == 2)
         app.press(.char("m"))
         #expect(app.screen(width: 100).contains("Next renewal: Yearly VIP, ¥28/month"))

@@ -64,6 +64,8 @@ struct WinBackOfferTests {
         let records = AppleRecords(database: app.parties.store.database, catalog: shippedCatalog)
         let signed = JWSTransaction(try #require(try records.transaction(charge.transaction.id)), signedAt: app.timers.now)
         #expect(signed.offerType == 4 && signed.offerIdentifier == "vip_winback")
+        // `iapsim state` says it too, though the receipt has no field for it (found by a newcomer's walk).
+        #expect(try StateReport.json(for: app.directory, catalog: shippedCatalog).contains("\"winBackOfferId\" : \"vip_winback\""))
         #expect(try app.credits().filter { $0.transactionId == charge.transaction.id }.map(\.user) == ["alice"])
         // The second period is the offer's too; the third the regular price.
         let second = try #require(app.parties.store.nextSubscriptionEvent())
