@@ -63,7 +63,15 @@ extension BackendDatabase {
             } else {
                 let order = try orderId.flatMap { try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM orders WHERE id = ?"), arguments: [$0]) }
                 guard let owner: String = subscriber ?? (entry.transaction_id == chain ? order?["user"] ?? requester : nil) else { return nil }
-                let resolvedOrder: String? = subscriber == nil ? order?["id"] : nil
+                // A charge that continues the chain keeps the order it names only when that is the subscriber's own, for
+                // the product charged, and no other charge took it: the subscriber paying again (a resubscription, a
+                // plan change). The order a client finds for a renewal is anyone's, and the ledger makes one instead.
+                let own = try order.flatMap { row -> String? in
+                    guard row["user"] == subscriber, row["productId"] == entry.product_id, let id: String = row["id"] else { return nil }
+                    let taken = try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM credit WHERE orderId = ?)"), arguments: [id]) ?? true
+                    return taken ? nil : id
+                }
+                let resolvedOrder: String? = subscriber == nil ? order?["id"] : own
                 result = (try Self.creditCharge(db, key: key, transactionId: entry.transaction_id, user: owner, productId: entry.product_id,
                                                 orderId: resolvedOrder, at: date), true)
             }

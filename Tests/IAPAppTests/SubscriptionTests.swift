@@ -110,6 +110,25 @@ struct SubscriptionTests {
         #expect(!app.state.account.owned.contains(Self.yearly))
     }
 
+    @Test("a resubscription is credited under the order its buyer paid with, as the first purchase is: the ledger and the transaction name the same order (found by a newcomer's walk: the backend made a new one)")
+    func resubscriptionKeepsItsOrder() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        app.buy(Self.yearly)
+        app.press(.char("m"))
+        app.press(.enter, .escape)
+        try skipToNextRenewal(app)
+        #expect(status(app, Self.yearly)?.state == .expired)
+        app.buy(Self.yearly)
+        let charges = try app.charges().filter { $0.transaction.productId == Self.yearly }
+        #expect(charges.count == 2)
+        let credits = try app.credits()
+        for charge in charges {
+            let credit = try #require(credits.first { $0.transactionId == charge.transaction.id })
+            #expect(credit.orderId == charge.transaction.applicationUsername, "\(charge.transaction.id)")
+        }
+    }
+
     @Test("billing fails twice: grace period, then recovery; failing throughout: the service stops when the grace period ends, Apple retries for 60 days, then it expires")
     func billingRetry() throws {
         let app = try yearlyWithBilling(failing: "2")
