@@ -39,6 +39,8 @@ extension AppState {
             products = list
             productsStatus = list.isEmpty ? .empty : .loaded
             selection = min(selection, max(shopIdentifiers.count - 1, 0))
+            if let wanted = selectOnLoad, let index = shopIdentifiers.firstIndex(of: wanted) { selection = index }
+            selectOnLoad = nil
             return []
         case .productsLoaded(.failure):
             productsStatus = .failed

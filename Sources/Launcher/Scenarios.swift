@@ -32,6 +32,13 @@ public enum Scenarios {
         let prepared = player.session
         var options = options
         if let mode = script.storeKit { options.storeKit = mode }
+        // The paywall as the script left it: the steps after the handover, read by hand, mean that product and offers.
+        if let prepared {
+            // The cursor too, once the new session's product list loads (a login starts at the top).
+            options.selectOnLoad = prepared.state.selectedProduct?.id
+            options.offerChoices = prepared.state.offerChoices
+            options.monthlyPlanChoices = prepared.state.monthlyPlanChoices
+        }
         // On the device the script left the app on (`device NAME`).
         let session = try AppSession(directory: prepared?.directory ?? directory, catalog: player.catalog, options: options, faults: prepared?.parties.faults.armed ?? [],
                                      user: prepared?.state.user, clock: .live(speed: speed, start: prepared?.timers.now))

@@ -169,6 +169,21 @@ struct DeviceTests {
         #expect(try session.parties.vault.lastUser() == "alice")
     }
 
+    @Test("a scenario is handed over with the cursor where its script left it, so the next step read by hand (press Enter) buys what the script meant (found by a newcomer's walk)")
+    func scenarioKeepsTheCursor() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("iapsim-test-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let session = try Scenarios.setUp("win-back-offer", under: DataDirectory(path: path), catalog: shippedCatalog,
+                                          options: AppState(), speed: 1)
+        defer { try? session.close() }
+        #expect(session.state.selectOnLoad == "com.iapsim.vip.monthly")
+        #expect(session.state.storeKit == .two)
+        // When the list loads, the cursor goes there.
+        var state = session.state
+        _ = state.reduce(.productsLoaded(.success(shippedCatalog)), now: state.now)
+        #expect(state.selectedProduct?.id == "com.iapsim.vip.monthly")
+    }
+
     @Test("`iapsim state` names each transaction's device and lists every device's keychain")
     func stateNamesDevices() throws {
         let app = try Harness.paidWhile()
