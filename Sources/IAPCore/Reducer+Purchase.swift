@@ -40,8 +40,8 @@ extension AppState {
         let offerId = offerChoices[productId] ?? winBack?.id
         let intro = offerId == nil && plan == nil ? product(productId).flatMap(introOffer(for:)) : nil
         device.hud = HUD(.purchasing, productId: productId, offerId: offerId, billingPlan: plan, intro: intro)
-        // The paywall's choice is spent on this purchase: the list shows the regular price again behind it.
-        offerChoices[productId] = nil
+        // The plan is chosen for this purchase (a subscription starts on it): the list says the subscription's status
+        // behind it. A promotional offer stays chosen, for a subscriber who buys it again.
         monthlyPlanChoices.remove(productId)
         let first: Effect = awaiting ? .fetchAppAccountToken(user: buyer) : .createOrder(user: buyer, productId: productId, storeKit: storeKit)
         return [first] + triggerVerifyQueue()
