@@ -52,23 +52,14 @@ public struct AppleSubscription: Sendable {
     public let expires: Date
     /// The win-back offers the customer may take now, best first (renewal info's `eligibleWinBackOfferIds`).
     public let eligibleWinBackOfferIds: [String]
-    /// Inside a 12-month commitment: when it ends, and whether another starts then (renewal info's `commitmentInfo`).
-    public let commitment: RenewalCommitment?
-
-    public struct RenewalCommitment: Sendable, Equatable {
-        public let endsAt: Date
-        public let renews: Bool
-
-        public init(endsAt: Date, renews: Bool) {
-            self.endsAt = endsAt
-            self.renews = renews
-        }
-    }
+    /// Inside a 12-month commitment: when it ends (renewal info's `commitmentInfo`; whether another starts then is the
+    /// renewal's auto-renew status).
+    public let commitmentEndsAt: Date?
 
     public init(latest: AppleTransaction, state: SubscriptionStatus.State, renewal: PendingRenewalInfo, expires: Date,
-                eligibleWinBackOfferIds: [String] = [], commitment: RenewalCommitment? = nil) {
+                eligibleWinBackOfferIds: [String] = [], commitmentEndsAt: Date? = nil) {
         self.eligibleWinBackOfferIds = eligibleWinBackOfferIds
-        self.commitment = commitment
+        self.commitmentEndsAt = commitmentEndsAt
         self.latest = latest
         self.state = state
         self.renewal = renewal

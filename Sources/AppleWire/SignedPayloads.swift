@@ -105,15 +105,17 @@ public struct JWSRenewalInfo: JWTPayload, Equatable {
 
     public func verify(using algorithm: some JWTAlgorithm) throws {}
 
-    public init(_ renewal: PendingRenewalInfo, expires: Date?, eligibleWinBackOfferIds: [String] = [],
-                commitment: (AppleSubscription.RenewalCommitment, price: Int64?)? = nil, signedAt signed: Date) {
+    /// `commitmentEndsAt`, `commitmentPrice`: a 12-month commitment's end and whole price, while the chain is inside one.
+    public init(_ renewal: PendingRenewalInfo, expires: Date?, eligibleWinBackOfferIds: [String] = [], commitmentEndsAt: Date? = nil,
+                commitmentPrice: Int64? = nil, signedAt signed: Date) {
         self.eligibleWinBackOfferIds = eligibleWinBackOfferIds.isEmpty ? nil : eligibleWinBackOfferIds
-        if let (commitment, price) = commitment {
+        if let commitmentEndsAt {
+            // Whether another commitment starts at the end is the renewal's own auto-renew status.
             renewalBillingPlanType = BillingPlan.monthly.rawValue
             commitmentInfo = CommitmentInfo(commitmentAutoRenewProductId: renewal.auto_renew_product_id,
-                                            commitmentAutoRenewStatus: commitment.renews ? 1 : 0,
+                                            commitmentAutoRenewStatus: Int(renewal.auto_renew_status) ?? 0,
                                             commitmentRenewalBillingPlanType: BillingPlan.monthly.rawValue,
-                                            commitmentRenewalDate: AppleDate.milliseconds(commitment.endsAt), commitmentRenewalPrice: price)
+                                            commitmentRenewalDate: AppleDate.milliseconds(commitmentEndsAt), commitmentRenewalPrice: commitmentPrice)
         }
         originalTransactionId = renewal.original_transaction_id
         autoRenewProductId = renewal.auto_renew_product_id
@@ -132,9 +134,9 @@ public struct JWSRenewalInfo: JWTPayload, Equatable {
 extension JWSRenewalInfo {
     /// A chain's renewal info as Apple's server reports it.
     public init(_ chain: AppleSubscription, signedAt signed: Date) {
-        let price = chain.latest.product?.subscription?.monthlyCommitment?.totalMilliunits
         self.init(chain.renewal, expires: chain.expires, eligibleWinBackOfferIds: chain.eligibleWinBackOfferIds,
-                  commitment: chain.commitment.map { ($0, price) }, signedAt: signed)
+                  commitmentEndsAt: chain.commitmentEndsAt, commitmentPrice: chain.latest.product?.subscription?.monthlyCommitment?.totalMilliunits,
+                  signedAt: signed)
     }
 }
 

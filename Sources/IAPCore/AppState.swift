@@ -228,19 +228,29 @@ public struct HUD: Sendable, Equatable {
     public var count: Int?
     /// The store's error behind an outcome (an offer's refusal).
     public var error: StoreError?
-    /// The promotional or win-back offer the purchase asks for: its price is what the sheet charges.
-    public var offerId: String?
-    /// StoreKit 2: the billing plan the purchase asks for (monthly with a 12-month commitment), whose price the sheet says.
-    public var billingPlan: BillingPlan?
-    /// The intro offer the Apple ID was eligible for when it pressed Buy: the sheet says it ("Free for 1 week").
-    public var intro: IntroOffer?
+    /// What the sheet charges, when not the regular price; it stays with the purchase's HUD to its outcome.
+    public var charge: Charge?
+
+    /// What a purchase is charged at, other than the product's regular price.
+    public struct Charge: Sendable, Equatable {
+        /// The promotional or win-back offer the purchase asks for.
+        public var offerId: String?
+        /// StoreKit 2: the billing plan the purchase asks for (monthly with a 12-month commitment).
+        public var billingPlan: BillingPlan?
+        /// The intro offer the Apple ID was eligible for when it pressed Buy ("Free for 1 week").
+        public var intro: IntroOffer?
+
+        public init(offerId: String? = nil, billingPlan: BillingPlan? = nil, intro: IntroOffer? = nil) {
+            self.offerId = offerId
+            self.billingPlan = billingPlan
+            self.intro = intro
+        }
+    }
 
     public init(_ kind: Kind, productId: String? = nil, transactionId: String? = nil, count: Int? = nil, error: StoreError? = nil,
-                offerId: String? = nil, billingPlan: BillingPlan? = nil, intro: IntroOffer? = nil) {
+                charge: Charge? = nil) {
         self.kind = kind
-        self.offerId = offerId
-        self.billingPlan = billingPlan
-        self.intro = intro
+        self.charge = charge
         self.productId = productId
         self.transactionId = transactionId
         self.count = count

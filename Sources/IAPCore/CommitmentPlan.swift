@@ -18,9 +18,12 @@ public struct CommitmentPlan: Sendable, Equatable {
     /// The whole commitment's price in thousandths of the currency, as the Server API writes prices (`commitmentPrice`);
     /// nil when the shown price holds no number.
     public var totalMilliunits: Int64? {
-        let digits = totalPrice[.en].filter { $0.isASCII && ($0.isNumber || $0 == ".") }
-        guard let amount = Decimal(string: digits) else { return nil }
-        return NSDecimalNumber(decimal: amount * 1000).int64Value
+        Self.amount(totalPrice).map { NSDecimalNumber(decimal: $0 * 1000).int64Value }
+    }
+
+    /// The amount a shown price carries ("¥336", "119.88"), as a product's price is read.
+    public static func amount(_ shown: Localized) -> Decimal? {
+        Money(shown: shown[.en], currency: "")?.amount
     }
 
     /// Billing periods in one commitment.

@@ -39,7 +39,8 @@ extension AppState {
         device.purchase?.billingPlan = plan
         let offerId = offerChoices[productId] ?? winBack?.id
         let intro = offerId == nil && plan == nil ? product(productId).flatMap(introOffer(for:)) : nil
-        device.hud = HUD(.purchasing, productId: productId, offerId: offerId, billingPlan: plan, intro: intro)
+        let charge = offerId == nil && plan == nil && intro == nil ? nil : HUD.Charge(offerId: offerId, billingPlan: plan, intro: intro)
+        device.hud = HUD(.purchasing, productId: productId, charge: charge)
         // The plan is chosen for this purchase (a subscription starts on it): the list says the subscription's status
         // behind it. A promotional offer stays chosen, for a subscriber who buys it again.
         monthlyPlanChoices.remove(productId)
@@ -183,8 +184,7 @@ extension AppState {
                 default: .failed
                 }
                 device.hud = HUD(kind, productId: transaction.productId, transactionId: transaction.id,
-                                 error: kind == .offerRefused ? transaction.error : nil, offerId: device.hud?.offerId,
-                                 billingPlan: device.hud?.billingPlan, intro: device.hud?.intro)
+                                 error: kind == .offerRefused ? transaction.error : nil, charge: device.hud?.charge)
                 device.purchase = nil
             }
             var effects: [Effect] = []
@@ -293,7 +293,7 @@ extension AppState {
             // A restore keeps saying what it is: owned already, coming back for free.
             let kind = device.hud?.kind ?? .confirming
             device.hud = HUD(kind.isFreeSheet ? kind : .confirming, productId: order.productId, transactionId: order.transactionId,
-                             offerId: device.hud?.offerId, billingPlan: device.hud?.billingPlan, intro: device.hud?.intro)
+                             charge: device.hud?.charge)
             session?.queue.priority = order.transactionId
         }
         return pumpVerifyQueue()

@@ -233,9 +233,8 @@ public struct SubscriptionStatus: Sendable, Equatable {
     public var billingPlan: BillingPlan?
 
     public init(productId: String, group: String, state: State, date: Date?, renewsAs: String? = nil, originalTransactionId: String,
-                priceIncrease: PriceIncrease? = nil, eligibleWinBackOfferIds: [String] = []) {
+                priceIncrease: PriceIncrease? = nil) {
         self.priceIncrease = priceIncrease
-        self.eligibleWinBackOfferIds = eligibleWinBackOfferIds
         self.productId = productId
         self.group = group
         self.state = state

@@ -63,6 +63,11 @@ extension SubscriptionTerms {
         promotionalOffer(id) ?? winBackOffer(id)
     }
 
+    /// Any offer of the subscription by identifier, an offer code's included: what priced a charge or prices a renewal.
+    public func offer(named id: String) -> SubscriptionOffer? {
+        offer(asked: id) ?? codeOffers.first { $0.id == id }
+    }
+
     /// The win-back offers an Apple ID standing so may take, best first (App Store Connect's order: the catalog's).
     public func eligibleWinBackOfferIds(_ standing: WinBackRules.Standing, at now: Date) -> [String] {
         winBackOffers.filter { ($0.winBack ?? .anyLapsed).admits(standing, at: now) }.map(\.id)

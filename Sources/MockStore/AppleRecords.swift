@@ -50,9 +50,8 @@ public struct AppleRecords {
     /// A chain as Apple's server reports it, with the win-back offers its customer may take on the store's clock.
     private func subscription(_ chain: SubscriptionRecord, latest: AppleTransaction) throws -> AppleSubscription {
         let winBack = try database.eligibleWinBackOfferIds(chain: chain, terms: catalog[chain.productId]?.subscription)
-        let commitment = chain.isOver ? nil : chain.commitmentEndsAt.map { AppleSubscription.RenewalCommitment(endsAt: $0, renews: chain.autoRenew) }
         return AppleSubscription(latest: latest, state: chain.status(offer: nil).state, renewal: PendingRenewalInfo(chain), expires: chain.expiresAt,
-                                 eligibleWinBackOfferIds: winBack, commitment: commitment)
+                                 eligibleWinBackOfferIds: winBack, commitmentEndsAt: chain.isOver ? nil : chain.commitmentEndsAt)
     }
 
     /// The charges of the customer order `orderId` (Apple's, on the e-mail receipt), oldest first; none for an order id

@@ -70,6 +70,23 @@ struct CatalogFile: Decodable {
     let billingGracePeriod: Bool?
 }
 
+extension CatalogFile {
+    /// A price as a person reads it: an amount of 0 or more with digits ("¥6", "$0.99"), whatever its currency sign.
+    static func isPrice(_ text: String) -> Bool {
+        !text.trimmingCharacters(in: .whitespaces).isEmpty && !text.contains("-") && !text.contains("−") && text.contains(where: \.isNumber)
+    }
+
+    static func notAPrice(_ text: String) -> String {
+        "\"\(text)\" is not a price; write an amount of 0 or more, e.g. \"¥6\""
+    }
+
+    /// `text` when it is a price (`isPrice`); else the problem, at `location`.
+    static func checkedPrice(_ text: String, at location: String) throws -> String {
+        guard isPrice(text) else { throw Problem(location: location, message: notAPrice(text)) }
+        return text
+    }
+}
+
 extension CatalogFile.Entry {
     /// `currency`: the file's, which makes the price an amount an order can keep.
     func product(at location: String, currency: String?) throws -> Product {
@@ -106,11 +123,13 @@ extension CatalogFile.Entry.Terms {
         }
         let renews = try Self.period(period ?? "P1M", at: "\(location).period")
         if let plan = monthlyCommitment {
+            _ = try CatalogFile.checkedPrice(plan.price, at: "\(location).monthlyCommitment.price")
+            _ = try CatalogFile.checkedPrice(plan.total, at: "\(location).monthlyCommitment.total")
             guard renews == .year else {
                 throw Problem(location: "\(location).monthlyCommitment", message: "is a one-year subscription's plan; this one renews every \(renews)")
             }
-            let amount = { (text: String) in Decimal(string: text.filter { $0.isASCII && ($0.isNumber || $0 == ".") }) }
-            if let monthly = amount(plan.price), let total = amount(plan.total), total != monthly * Decimal(CommitmentPlan.billingPeriods) {
+            if let monthly = CommitmentPlan.amount(Localized(plan.price)), let total = CommitmentPlan.amount(Localized(plan.total)),
+               total != monthly * Decimal(CommitmentPlan.billingPeriods) {
                 throw Problem(location: "\(location).monthlyCommitment.total",
                               message: "\"\(plan.total)\" is not \(CommitmentPlan.billingPeriods) × \(plan.price): the commitment's total is its twelve months")
             }
@@ -161,18 +180,22 @@ extension CatalogFile.Entry.Terms {
         if oneTime != nil, limit != nil {
             throw Problem(location: "\(location).limit", message: "a limit is a custom code's; one-time codes are each redeemed once")
         }
-        var eligibility = Set(SubscriptionOffer.CodeRules.Eligibility.allCases)
-        if let names = offer.eligibility {
-            let known = SubscriptionOffer.CodeRules.Eligibility.allCases.map(\.rawValue).joined(separator: ", ")
-            eligibility = try Set(names.map { name in
-                guard let found = SubscriptionOffer.CodeRules.Eligibility(rawValue: name) else {
-                    throw Problem(location: "\(location).eligibility", message: "unknown \"\(name)\" (expected \(known))")
-                }
-                return found
-            })
-            guard !eligibility.isEmpty else { throw Problem(location: "\(location).eligibility", message: "empty: name at least one of \(known)") }
-        }
-        return SubscriptionOffer.CodeRules(oneTimeCodes: oneTime ?? 0, limit: limit, eligibility: eligibility)
+        return SubscriptionOffer.CodeRules(oneTimeCodes: oneTime ?? 0, limit: limit, eligibility: try eligibility(offer.eligibility, at: location))
+    }
+
+    /// Who may redeem a code, by name (`new`, `existing`, `expired`), as iapsim's catalog and Xcode's files both write it;
+    /// everyone when left out.
+    static func eligibility(_ names: [String]?, at location: String) throws -> Set<SubscriptionOffer.CodeRules.Eligibility> {
+        guard let names else { return Set(SubscriptionOffer.CodeRules.Eligibility.allCases) }
+        let known = SubscriptionOffer.CodeRules.Eligibility.allCases.map(\.rawValue).joined(separator: ", ")
+        let eligibility = try Set(names.map { name in
+            guard let found = SubscriptionOffer.CodeRules.Eligibility(rawValue: name) else {
+                throw Problem(location: "\(location).eligibility", message: "unknown \"\(name)\" (expected \(known))")
+            }
+            return found
+        })
+        guard !eligibility.isEmpty else { throw Problem(location: "\(location).eligibility", message: "empty: name at least one of \(known)") }
+        return eligibility
     }
 
     static func offer(_ offer: CatalogFile.Entry.Offer, at location: String) throws -> IntroOffer {
@@ -185,7 +208,7 @@ extension CatalogFile.Entry.Terms {
             throw Problem(location: "\(location).price", message: "missing: a \(mode.rawValue) offer charges a price (e.g. \"¥12\")")
         }
         return IntroOffer(mode: mode, period: try Self.period(offer.period, at: "\(location).period"),
-                          periods: periods ?? 1, price: offer.price.map { Localized($0) })
+                          periods: periods ?? 1, price: try offer.price.map { Localized(try CatalogFile.checkedPrice($0, at: "\(location).price")) })
     }
 
     static func period(_ text: String, at location: String) throws -> SubscriptionPeriod {

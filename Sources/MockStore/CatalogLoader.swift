@@ -158,8 +158,8 @@ public enum CatalogLoader {
             }
             for lang in Language.allCases {
                 let price = product.price[lang]
-                if price.contains("-") || price.contains("−") || !price.contains(where: \.isNumber) {
-                    throw CatalogError(path: path, location: "\(place).price", problem: "\"\(price)\" is not a price; write an amount of 0 or more, e.g. \"¥6\"")
+                if !CatalogFile.isPrice(price) {
+                    throw CatalogError(path: path, location: "\(place).price", problem: CatalogFile.notAPrice(price))
                 }
             }
             if !(0...mostCoins).contains(product.coins) {

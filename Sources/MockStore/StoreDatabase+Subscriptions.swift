@@ -241,7 +241,7 @@ extension StoreDatabase {
         try queue.inDatabase { db in
             try Self.accountChains(db, account: account).map { chain in
                 let latest = try Self.details(db, chain.latestTransactionId)
-                let named = latest.offerId.flatMap { id in terms[chain.productId].flatMap { $0.offer(asked: id) ?? $0.codeOffers.first { $0.id == id } } }
+                let named = latest.offerId.flatMap { id in terms[chain.productId]?.offer(named: id) }
                 var status = chain.status(offer: latest.offer, free: named?.terms.mode == .freeTrial)
                 status.eligibleWinBackOfferIds = try Self.eligibleWinBackOfferIds(db, chain: chain, terms: terms[chain.productId], at: now)
                 return status

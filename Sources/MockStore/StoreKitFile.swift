@@ -321,17 +321,19 @@ extension StoreKitFile.Entry {
                 do {
                     let periods = try IntroOffer.checkPeriods(offer.numberOfPeriods, at: "\(place).numberOfPeriods")
                     if let text = offer.subscriptionPeriod { _ = try CatalogFile.Entry.Terms.period(text, at: "\(place).subscriptionPeriod") }
+                    // Checked before the offer is listed: an offer the warning says is not listed is not.
+                    let price = try offer.displayPrice.map { Localized(try prices.checked($0, at: "\(place).displayPrice")) }
                     offers.append(.init(kind: kind, id: id, mode: offer.paymentMode.map { modes[$0]?.rawValue ?? $0 }, period: offer.subscriptionPeriod,
                                         periods: periods))
                     // A code offer's code is its offerID, else its reference name (Xcode's files often have no offerID).
                     let offerId = offer.offerID ?? (kind == .code ? offer.referenceName : nil)
                     if let offerId, !offerId.isEmpty, let mode = offer.paymentMode.flatMap({ modes[$0] }),
                        let period = try offer.subscriptionPeriod.map({ try CatalogFile.Entry.Terms.period($0, at: "\(place).subscriptionPeriod") }) {
-                        let price = try offer.displayPrice.map { Localized(try prices.checked($0, at: "\(place).displayPrice")) }
                         let terms = IntroOffer(mode: mode, period: period, periods: periods ?? 1, price: price)
                         switch kind {
                         case .promotional: promotional.append(SubscriptionOffer(id: offerId, terms: terms))
-                        case .code: codes.append(SubscriptionOffer(id: offerId, terms: terms, codes: try Self.codeRules(offer, at: "\(location).\(place)")))
+                        case .code: codes.append(SubscriptionOffer(id: offerId, terms: terms, codes: SubscriptionOffer.CodeRules(
+                            eligibility: try CatalogFile.Entry.Terms.eligibility(offer.eligibility.flatMap { $0.isEmpty ? nil : $0 }, at: "\(location).\(place)"))))
                         case .winback: winBacks.append(SubscriptionOffer(id: offerId, terms: terms, winBack: .anyLapsed))
                         }
                     } else {
@@ -352,18 +354,6 @@ extension StoreKitFile.Entry {
         return SubscriptionTerms(group: group, level: level ?? 1, period: period, introOffer: intro, offers: offers, promotionalOffers: promotional,
                                  codeOffers: codes, winBackOffers: winBacks,
                                  monthlyCommitment: try monthlyCommitment(period: period, at: location, prices: prices, notes: &notes))
-    }
-
-    /// A code offer's eligibility as Xcode writes it (the same names as iapsim's catalog); all when left out.
-    private static func codeRules(_ offer: StoreKitFile.Offer, at location: String) throws -> SubscriptionOffer.CodeRules {
-        guard let names = offer.eligibility, !names.isEmpty else { return .custom }
-        let known = SubscriptionOffer.CodeRules.Eligibility.allCases.map(\.rawValue).joined(separator: ", ")
-        return SubscriptionOffer.CodeRules(eligibility: Set(try names.map { name in
-            guard let found = SubscriptionOffer.CodeRules.Eligibility(rawValue: name) else {
-                throw Problem(location: "\(location).eligibility", message: "unknown \"\(name)\" (expected \(known))")
-            }
-            return found
-        }))
     }
 
     /// The plan "monthly with a 12-month commitment", from `billingPlans`: the `MONTHLY` entry of a one-year subscription
@@ -388,12 +378,18 @@ extension StoreKitFile.Entry {
                     notes.append("\(place): MONTHLY (a 12-month commitment) is for one-year subscriptions, this one renews every \(period); not sold")
                     continue
                 }
-                guard let monthly = entry.displayPrice, let total = entry.commitmentDisplayPrice else {
-                    notes.append("\(place): MONTHLY without a displayPrice and a commitmentDisplayPrice; not sold")
+                let missing = [("displayPrice", entry.displayPrice), ("commitmentDisplayPrice", entry.commitmentDisplayPrice)].filter { $0.1 == nil }
+                guard missing.isEmpty, let monthly = entry.displayPrice, let total = entry.commitmentDisplayPrice else {
+                    notes.append("\(place): MONTHLY without its \(missing.map(\.0).joined(separator: " and ")); not sold")
                     continue
                 }
-                plan = CommitmentPlan(monthlyPrice: Localized(try prices.checked(monthly, at: "\(location).\(place).displayPrice")),
-                                      totalPrice: Localized(try prices.checked(total, at: "\(location).\(place).commitmentDisplayPrice")))
+                do {
+                    plan = CommitmentPlan(monthlyPrice: Localized(try prices.checked(monthly, at: "\(place).displayPrice")),
+                                          totalPrice: Localized(try prices.checked(total, at: "\(place).commitmentDisplayPrice")))
+                } catch let problem as Problem {
+                    // A bad plan price drops the plan, as a bad offer price drops the offer: the product still sells.
+                    notes.append("\(problem.location): \(problem.message); MONTHLY not sold")
+                }
             default:
                 notes.append("\(place): billingPlanType \"\(entry.billingPlanType ?? "")\" not known (BILLED_UPFRONT, MONTHLY); not sold")
             }

@@ -145,8 +145,9 @@ struct SubscriptionCharge: Equatable {
         // Monthly with a 12-month commitment: a new subscription or a resubscription bills its first month now, at no
         // offer (iapsim configures none for the plan).
         let monthly = plan == .monthly && terms.monthlyCommitment != nil && existing?.isOver != false ? CommitmentPlan.billingPeriod : nil
-        // A win-back offer is for a subscription that churned: a new or running one pays the regular price.
-        let offer = offerKind == .winBack && existing?.isOver != true ? nil : offer
+        // A win-back offer is for a subscription that churned: a new or running one pays the regular price. The plan's
+        // first month takes no offer either.
+        let offer = monthly != nil || (offerKind == .winBack && existing?.isOver != true) ? nil : offer
         let promotional = offer.map { $0.terms }
         let kind: StoreNotification.Kind, subtype: StoreNotification.Subtype
         if var current = existing, !current.isOver {
@@ -173,31 +174,22 @@ struct SubscriptionCharge: Equatable {
             current.dueAt = expires
             chain = current
             (kind, subtype) = (.didChangeRenewalPref, .upgrade)
-        } else if let lapsed = existing {
-            // A resubscription: the same chain, with no second intro offer unless the app's server signed it one; a
-            // promotional or win-back offer is for just such a lapsed subscriber.
-            let intro = monthly != nil ? nil : promotional ?? (introEligible == true ? terms.introOffer : nil)
-            details.mark(monthly != nil ? nil : offer, kind: offerKind, intro: intro)
+        } else {
+            // A first subscription in the group, or a resubscription of a lapsed chain (the same chain). The intro offer
+            // is the Apple ID's once per group: a first subscription has it unless the app's server signed it none, a
+            // resubscription only if the server signed it one. An offer (an offer code's, or a promotional or win-back
+            // offer, which are for just such a lapsed subscriber) or the plan's first month takes its place.
+            let introAllowed = existing == nil ? introEligible != false : introEligible == true
+            let intro = monthly != nil ? nil : promotional ?? (introAllowed ? terms.introOffer : nil)
+            details.mark(offer, kind: offerKind, intro: intro)
             let expires = monthly?.end(from: date) ?? intro.map { $0.period.end(from: date, count: $0.chargedPeriods) } ?? terms.period.end(from: date)
             details.expiresDate = expires
-            chain = SubscriptionRecord(originalTransactionId: lapsed.originalTransactionId, account: account, group: terms.group,
+            chain = SubscriptionRecord(originalTransactionId: existing?.originalTransactionId ?? id, account: account, group: terms.group,
                                        productId: productId, expiresAt: expires, latestTransactionId: id,
                                        introLeft: intro?.periodsAfterFirstCharge ?? 0)
-            chain.offerId = monthly != nil ? nil : offer?.id
+            chain.offerId = offer?.id
             if monthly != nil { chain.startCommitment(at: date, details: &details) }
-            (kind, subtype) = (.subscribed, .resubscribe)
-        } else {
-            // A first subscription in the group: the intro offer, if the product has one, is the account's once (unless
-            // the app's server signed it none); an offer code's offer takes its place.
-            let intro = monthly != nil ? nil : promotional ?? (introEligible == false ? nil : terms.introOffer)
-            details.mark(monthly != nil ? nil : offer, kind: offerKind, intro: intro)
-            let expires = monthly?.end(from: date) ?? intro.map { $0.period.end(from: date, count: $0.chargedPeriods) } ?? terms.period.end(from: date)
-            details.expiresDate = expires
-            chain = SubscriptionRecord(originalTransactionId: id, account: account, group: terms.group, productId: productId,
-                                       expiresAt: expires, latestTransactionId: id, introLeft: intro?.periodsAfterFirstCharge ?? 0)
-            chain.offerId = monthly != nil ? nil : offer?.id
-            if monthly != nil { chain.startCommitment(at: date, details: &details) }
-            (kind, subtype) = (.subscribed, .initialBuy)
+            (kind, subtype) = (.subscribed, existing == nil ? .initialBuy : .resubscribe)
         }
         news = chain.notification(offer != nil && offerKind == .code && kind == .subscribed ? .offerRedeemed : kind, subtype,
                                   transaction: id, at: date)

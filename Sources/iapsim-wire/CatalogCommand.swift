@@ -39,7 +39,7 @@ struct CatalogCommand: ParsableCommand {
                 line += "  [\(named.joined(separator: " "))]"
             }
             if product.familyShareable == true { line += "  family-shareable" }
-            if let plan = product.monthlyCommitment { line += "  [billing plan MONTHLY \(plan.price) ×12, \(plan.total) in all]" }
+            if let plan = product.monthlyCommitment { line += "  [billing plan MONTHLY \(plan.price) ×\(CommitmentPlan.billingPeriods), \(plan.total) in all]" }
             print(line)
         }
         var honoured: [String] = []

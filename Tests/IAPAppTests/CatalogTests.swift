@@ -72,6 +72,11 @@ struct CatalogTests {
          "winBackOffers[0].price: missing: a pay-as-you-go offer charges a price"),
         (#"{"products": [{"id": "m", "type": "subscription", "price": "¥30", "title": {"en": "M", "zh": "M"}, "description": {"en": "", "zh": ""}, "subscription": {"group": "g", "winBackOffers": [{"id": "w", "mode": "free-trial", "period": "P1M"}, {"id": "w", "mode": "free-trial", "period": "P1W"}]}}]}"#,
          "winBackOffers[1].id: duplicate offer id \"w\""),
+        // Found by a helper's bad inputs: an empty price was sold as "/month".
+        (#"{"products": [{"id": "y", "type": "subscription", "price": "¥298", "title": {"en": "Y", "zh": "Y"}, "description": {"en": "", "zh": ""}, "subscription": {"group": "g", "period": "P1Y", "monthlyCommitment": {"price": "", "total": "¥336"}}}]}"#,
+         "monthlyCommitment.price: \"\" is not a price"),
+        (#"{"products": [{"id": "m", "type": "subscription", "price": "¥30", "title": {"en": "M", "zh": "M"}, "description": {"en": "", "zh": ""}, "subscription": {"group": "g", "winBackOffers": [{"id": "w", "mode": "pay-as-you-go", "period": "P1M", "periods": 2, "price": "abc"}]}}]}"#,
+         "winBackOffers[0].price: \"abc\" is not a price"),
     ])
     func errors(text: String, expected: String) throws {
         let path = try write(text, named: "catalog.json")
@@ -110,10 +115,11 @@ extension CatalogTests {
 struct RealStoreKitFileTests {
     let scratch = Scratch()
 
-    private func load(_ subscription: String, settings: String = #"{"_storefront": "USA"}"#, extra: String = "") throws -> LoadedCatalog {
+    private func load(_ subscription: String, period: String = "P1M", settings: String = #"{"_storefront": "USA"}"#, extra: String = "") throws
+        -> LoadedCatalog {
         let path = try scratch.write("""
             {"subscriptionGroups": [{"id": "G", "name": "Pro", "subscriptions": [
-              {"displayPrice": "4.99", "productID": "pro.monthly", "recurringSubscriptionPeriod": "P1M", "type": "RecurringSubscription",
+              {"displayPrice": "4.99", "productID": "pro.monthly", "recurringSubscriptionPeriod": "\(period)", "type": "RecurringSubscription",
                "localizations": [{"locale": "en_US", "displayName": "Pro", "description": "Pro"}], \(subscription)}]}],
              "settings": \(settings), \(extra) "version": {"major": 5, "minor": 0}}
             """, named: "real.storekit")
@@ -146,6 +152,20 @@ struct RealStoreKitFileTests {
         #expect(loaded.warnings.contains { $0.contains("isEligible false: the win-back offer \"never\" is offered to no one") })
         #expect(loaded.warnings.contains { $0.contains("winbackOffers: 1 win-back offer(s) sold") && $0.contains("Xcode's isEligible true stands for") })
         #expect(!loaded.warnings.contains { $0.contains("eligibility: not used") || $0.contains("isEligible: not used") })
+    }
+
+    @Test("a bad price drops only what it prices: a MONTHLY plan's, the plan (the product still sells); an offer's, the offer, which is then not listed either; a missing price is named as such")
+    func badPricesDropOnlyTheirPart() throws {
+        let loaded = try load("""
+            "adHocOffers": [{"internalID": "7", "offerID": "promo1", "paymentMode": "payAsYouGo", "subscriptionPeriod": "P1M", "numberOfPeriods": 3, "displayPrice": "abc"}],
+            "billingPlans": [{"billingPlanType": "MONTHLY", "displayPrice": "abc", "commitmentDisplayPrice": "59.88"},
+                             {"billingPlanType": "MONTHLY", "displayPrice": "4.99"}]
+            """, period: "P1Y")
+        let product = try #require(loaded.products.first)
+        #expect(product.subscription?.monthlyCommitment == nil)
+        #expect(product.subscription?.offers.contains { $0.id == "promo1" } == false)
+        #expect(loaded.warnings.contains { $0.contains("billingPlans[0].displayPrice: \"abc\"") && $0.contains("MONTHLY not sold") })
+        #expect(loaded.warnings.contains { $0.contains("billingPlans[1]: MONTHLY without its commitmentDisplayPrice; not sold") })
     }
 
     @Test("what Xcode leaves empty says nothing (appPolicies with no EULA or policy); an empty price is said as such; a free trial's price and a StoreKit error's chosen case are named")

@@ -594,7 +594,7 @@ func subscriptionInvariants(_ app: Harness, _ records: [StoreRecord], credited: 
         }
         // The offer that priced the charge: one the catalog names (promotional, win-back, a code's), else the intro offer.
         let fields = details[charge.transaction.id]
-        let named = fields?.offerId.flatMap { id in product.offer(asked: id) ?? product.codeOffers.first { $0.id == id } }
+        let named = fields?.offerId.flatMap(product.offer(named:))
         let intro = named?.terms ?? (fields?.offer != nil ? product.introOffer : nil)
         let period = intro?.period ?? product.period
         let back = period.end(from: expires, count: -(intro?.mode == .payUpFront ? intro?.periods ?? 1 : 1))

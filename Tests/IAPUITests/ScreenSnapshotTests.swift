@@ -42,11 +42,11 @@ struct ScreenSnapshotTests {
     func hudSaysWhatIsCharged() {
         let monthly = "com.iapsim.vip.monthly"
         var state = screen("products").state(.en)
-        state.hud = HUD(.success, productId: monthly, intro: shippedCatalog.first { $0.id == monthly }?.subscription?.introOffer)
+        state.hud = HUD(.success, productId: monthly, charge: HUD.Charge(intro: shippedCatalog.first { $0.id == monthly }?.subscription?.introOffer))
         var text = Renderer.render(state, width: 80, height: 24, theme: .monochrome).text
         #expect(text.contains("Monthly VIP · Free for 1 week"), "\(text)")
         state.storeKit = .two
-        state.hud = HUD(.offerRefused, productId: monthly, error: .ineligibleForOffer, offerId: "vip_winback")
+        state.hud = HUD(.offerRefused, productId: monthly, error: .ineligibleForOffer, charge: HUD.Charge(offerId: "vip_winback"))
         text = Renderer.render(state, width: 80, height: 24, theme: .monochrome).text
         #expect(text.contains("no longer yours"), "\(text)")
         #expect(!text.contains("only for current or past subscribers"))

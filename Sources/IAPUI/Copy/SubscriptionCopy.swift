@@ -41,6 +41,11 @@ extension SubscriptionStatus {
 }
 
 extension IntroOffer {
+    /// One period's price: "¥12/month", "Free/month".
+    func perPeriod(_ lang: Language) -> String {
+        "\(price?[lang] ?? Text.offerFree(lang))\(period.perPrice[lang])"
+    }
+
     /// What the product list says of the intro offer to an Apple ID that may still have it: "Free for 1 week",
     /// "¥6/month ×3", "¥12 for 3 months"; "免费试用1周", "¥6/月 ×3", "¥12 3个月".
     var line: Localized {
@@ -56,6 +61,13 @@ extension IntroOffer {
             let price = self.price ?? Localized("")
             return Localized(en: "\(price.en) for \(length.en)", zh: "\(price.zh) \(length.zh)")
         }
+    }
+}
+
+extension CommitmentPlan {
+    /// Each month's price: "¥28/month".
+    func monthly(_ lang: Language) -> String {
+        "\(monthlyPrice[lang])\(Self.billingPeriod.perPrice[lang])"
     }
 }
 

@@ -66,10 +66,9 @@ extension StateView {
         let renewal = status.renewsAs.flatMap(state.product) ?? current
         // An offer's period still to come, or a month of a commitment, is what the renewal charges.
         let terms = renewal?.subscription
-        let offer = status.renewalOfferId.flatMap { id in terms?.offer(asked: id) ?? terms?.codeOffers.first { $0.id == id } }
+        let offer = status.renewalOfferId.flatMap { terms?.offer(named: $0) }
         let plan = status.billingPlan == .monthly ? terms?.monthlyCommitment : nil
-        let charged = offer.map { "\($0.terms.price?[lang] ?? Text.offerFree(lang))\($0.terms.period.perPrice[lang])" }
-            ?? plan.map { "\($0.monthlyPrice[lang])\(CommitmentPlan.billingPeriod.perPrice[lang])" } ?? price(renewal)
+        let charged = offer?.terms.perPeriod(lang) ?? plan?.monthly(lang) ?? price(renewal)
         let line = Text.subNext(lang).replacingOccurrences(of: "{product}", with: renewal?.title[lang] ?? status.renewsAs ?? status.productId)
             .replacingOccurrences(of: "{price}", with: charged)
         guard status.renewsAs != nil, let from = current?.subscription?.level, let to = renewal?.subscription?.level else { return line }

@@ -35,7 +35,7 @@ extension StateView {
         let commitment = state.storeKit == .two && state.monthlyPlanChoices.contains(product.id) ? product.subscription?.monthlyCommitment : nil
         let offered = offer.map { "\(Text.offerChosen(lang)) \($0.id): \(offerPrice($0))" }
             ?? winBack.map { "\(Text.winBackOffer(lang)): \(offerPrice($0))" }
-            ?? commitment.map { "\(Text.monthlyPlan(lang)): \($0.monthlyPrice[lang])\(CommitmentPlan.billingPeriod.perPrice[lang]) (\($0.totalPrice[lang]))" }
+            ?? commitment.map { "\(Text.monthlyPlan(lang)): \($0.monthly(lang)) (\($0.totalPrice[lang]))" }
         // An Apple ID new to the group is offered the intro offer; one that had the group's, or any of it, is not.
         let intro = status == nil ? state.introOffer(for: product)?.line[lang] : nil
         return ProductList.Row(title: product.title[lang], kind: product.kind.label(lang), summary: product.summary[lang],
@@ -102,14 +102,14 @@ extension StateView {
         if hud.kind == .codeRedeemed { return hud.transactionId == nil ? [Text.codeRedeemedNextRenewal(lang)] : [] }
         guard hud.productId != nil else { return [] }
         // A restore costs nothing: the product without a price.
-        var lines = [hud.kind.isFreeSheet || hud.kind == .restored ? productTitle(hud.productId) : productLine(hud.productId, offer: hud.offerId, plan: hud.billingPlan, intro: hud.intro)]
+        var lines = [hud.kind.isFreeSheet || hud.kind == .restored ? productTitle(hud.productId) : productLine(hud.productId, charge: hud.charge)]
         switch hud.kind {
         case .offerRefused:
             let why: Text? = switch hud.error {
             case .invalidSignature?: .offerInvalidSignature
             case .invalidOfferIdentifier?: .offerInvalidIdentifier
             case .invalidOfferPrice?: .offerInvalidPrice
-            case .ineligibleForOffer?: state.product(hud.productId ?? "")?.subscription?.winBackOffer(hud.offerId ?? "") != nil ? .winBackIneligible : .offerIneligible
+            case .ineligibleForOffer?: state.product(hud.productId ?? "")?.subscription?.winBackOffer(hud.charge?.offerId ?? "") != nil ? .winBackIneligible : .offerIneligible
             default: nil
             }
             if let name = hud.error?.appleName(in: state.storeKit), let why { lines += [name, why(lang)] } else { lines.append(Text.offerNotSigned(lang)) }

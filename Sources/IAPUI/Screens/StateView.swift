@@ -12,25 +12,20 @@ struct StateView {
         return state.product(id)?.title[lang] ?? id
     }
 
-    /// "Monthly VIP · ¥30", or at the promotional or win-back offer `offerId` the purchase asks for: "Monthly VIP · ¥12/month ×3".
-    /// With the billing plan `plan` (monthly with a 12-month commitment): "Yearly VIP · ¥28/month ×12".
-    /// With the intro offer `intro`: "Monthly VIP · Free for 1 week".
-    func productLine(_ id: String?, offer offerId: String? = nil, plan: BillingPlan? = nil, intro: IntroOffer? = nil) -> String {
+    /// "Monthly VIP · ¥30", or at what the purchase is charged instead: a promotional or win-back offer ("Monthly VIP ·
+    /// ¥12/month ×3"), the 12-month plan ("Yearly VIP · ¥28/month ×12"), the intro offer ("Monthly VIP · Free for 1 week").
+    func productLine(_ id: String?, charge: HUD.Charge? = nil) -> String {
         guard let id else { return "" }
         guard let product = state.product(id) else { return id }
-        let offer = offerId.flatMap { product.subscription?.offer(asked: $0) }
-        let commitment = plan == .monthly ? product.subscription?.monthlyCommitment : nil
-        return "\(product.title[lang]) · \(offer.map(offerPrice) ?? commitment.map(commitmentPrice) ?? intro?.line[lang] ?? product.price[lang])"
-    }
-
-    /// The plan's price each month for its months: "¥28/month ×12".
-    func commitmentPrice(_ plan: CommitmentPlan) -> String {
-        "\(plan.monthlyPrice[lang])\(CommitmentPlan.billingPeriod.perPrice[lang]) ×\(CommitmentPlan.billingPeriods)"
+        let offer = charge?.offerId.flatMap { product.subscription?.offer(asked: $0) }
+        let commitment = charge?.billingPlan == .monthly ? product.subscription?.monthlyCommitment : nil
+        let price = offer.map(offerPrice) ?? commitment.map { "\($0.monthly(lang)) ×\(CommitmentPlan.billingPeriods)" }
+        return "\(product.title[lang]) · \(price ?? charge?.intro?.line[lang] ?? product.price[lang])"
     }
 
     /// An offer's price for its periods: "¥12/month ×3", "Free/month ×1".
     func offerPrice(_ offer: SubscriptionOffer) -> String {
-        "\(offer.terms.price?[lang] ?? Text.offerFree(lang))\(offer.terms.period.perPrice[lang]) ×\(offer.terms.periods)"
+        "\(offer.terms.perPeriod(lang)) ×\(offer.terms.periods)"
     }
 
     /// What the order paid, as the product list would say it now: its value in the screen's language, else the words an
