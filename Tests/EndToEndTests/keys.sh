@@ -41,10 +41,7 @@ case $case_ in
     wait_for "retry 1"
     kill -9 "$(app_pid)"
     wait_status > /dev/null
-    tmux_ kill-server
-    # A new server on a socket of its own: one started on the old path while the old server is still exiting attaches
-    # to it and fails with "server exited unexpectedly".
-    sock="$work/tmux-relaunch.sock"
+    tmux_ kill-session
     start 100x30 "$kterm"
     wait_for "Unfinished order found"
     tmux_ send-keys KPEnter

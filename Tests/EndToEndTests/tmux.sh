@@ -2,7 +2,11 @@
 # Needs $work (a folder of the test's own); sets $data and $sock.
 data="$work/data"
 sock="$work/tmux.sock"
-tmux_() { tmux -S "$sock" -f /dev/null "$@"; }
+# The server stays up between the app's runs: one that exits with its last session can take the next
+# new-session down with it ("server exited unexpectedly") while the relaunch connects.
+conf="$work/tmux.conf"
+echo 'set -s exit-empty off' >"$conf"
+tmux_() { tmux -S "$sock" -f "$conf" "$@"; }
 trap 'tmux_ kill-server 2>/dev/null || true' EXIT
 
 fail() {
