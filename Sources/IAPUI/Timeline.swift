@@ -32,7 +32,7 @@ public struct Timeline: Sendable {
         case let .accountLoaded(user, account):
             text = reading(user)?.accountReading.flatMap { Self.losses(of: user, since: $0, account) }
         default:
-            text = Self.line(action, effects, date, nothingDone: Self.nothingDone(action, effects, before))
+            text = Self.line(action, effects, date, StoreKitWords(before.storeKit), nothingDone: Self.nothingDone(action, effects, before))
         }
         guard let text else { return }
         note(text, at: date)
@@ -69,9 +69,10 @@ public struct Timeline: Sendable {
         return lines.isEmpty ? nil : lines.joined(separator: Localized("; "))
     }
 
-    private static func line(_ action: Action, _ effects: [Effect], _ now: Date, nothingDone: Localized? = nil) -> Localized? {
-        guard let text = describe(action) else { return nil }
-        let work = effects.compactMap { describe($0, now: now) }
+    private static func line(_ action: Action, _ effects: [Effect], _ now: Date, _ words: StoreKitWords,
+                             nothingDone: Localized? = nil) -> Localized? {
+        guard let text = describe(action, words) else { return nil }
+        let work = effects.compactMap { describe($0, now: now, words) }
         if work.isEmpty, let nothingDone { return text + " → " + nothingDone }
         return work.isEmpty ? text : text + " → " + work.joined(separator: Localized(en: ", ", zh: "、"))
     }
@@ -84,7 +85,7 @@ public struct Timeline: Sendable {
         return Localized(en: "nothing to compensate: no order of \(user)'s is waiting with an order id", zh: "无可补单:\(user) 没有带订单号的待处理订单")
     }
 
-    static func describe(_ action: Action) -> Localized? {
+    static func describe(_ action: Action, _ words: StoreKitWords) -> Localized? {
         switch action {
         case let .launched(canPay, user):
             let who = user.map { Localized(en: " as \($0)", zh: ",用户 \($0)") } ?? Localized("")
@@ -95,9 +96,9 @@ public struct Timeline: Sendable {
         case let .intent(intent):
             return Localized(en: "asked: ", zh: "请求:") + Localized("\(intent)")
         case let .productsLoaded(.success(list)):
-            return Localized(en: "store: \(list.count) products", zh: "商店:\(list.count) 个商品")
+            return words.products(list.count)
         case .productsLoaded(.failure):
-            return Localized(en: "store: product request failed", zh: "商店:商品请求失败")
+            return words.productsFailed
         case let .userLoaded(name, snapshot):
             let count = snapshot.map { $0.pendingTotal + $0.pending.filter { $0.status != .pending }.count } ?? 0
             return Localized(en: "client: \(name)'s store read, \(count) orders", zh: "客户端:读取 \(name) 的存储,\(count) 笔订单")
@@ -140,21 +141,21 @@ public struct Timeline: Sendable {
             return Localized(en: "client: \(user) noted as the buyer of \(productId) (intent \(intent.id))",
                              zh: "客户端:已记下 \(user) 为 \(productId) 的买家(意图 \(intent.id))")
         case let .restoreAnswered(user, .success(ids)):
-            return Localized(en: "store: \(ids.count) purchases restored to \(user)", zh: "商店:为 \(user) 恢复了 \(ids.count) 项购买")
+            return words.restored(ids.count, to: user)
         case let .restoreAnswered(user, .failure):
-            return Localized(en: "store: restore for \(user) failed", zh: "商店:为 \(user) 恢复购买失败")
+            return words.restoreFailed(for: user)
         case let .cancelAnswered(id, cancelled):
             if cancelled { return nil }
             return Localized(en: "store: too late to cancel tx \(id), the payment went through", zh: "商店:tx \(id) 已付款,无法取消")
         case let .assignToBuyer(id, user):
             return Localized(en: "support: tx \(id) assigned to \(user)", zh: "客服:tx \(id) 分配给 \(user)")
         case let .storeUpdated(transactions, _, _) where transactions.isEmpty:
-            return Localized(en: "store: nothing unfinished", zh: "商店:没有未完成的交易")
+            return words.nothingUnfinished
         case let .storeUpdated(transactions, _, _):
             let listed = transactions.prefix(3).map {
-                Localized("tx \($0.id) ") + state($0.state) + ($0.error.map { " (\($0.rawValue))" } ?? "") + renewal($0)
+                Localized("tx \($0.id) ") + words.state($0.state) + ($0.error.map { " (\(words.error($0)))" } ?? "") + renewal($0)
             }
-            return Localized(en: "store: ", zh: "商店:") + listed.joined(separator: Localized("; "))
+            return words.delivered + listed.joined(separator: Localized("; "))
                 + (transactions.count > 3 ? "; +\(transactions.count - 3)" : "")
         case let .persisted(order, ok):
             let failed = ok ? Localized("") : Localized(en: " — WRITE FAILED", zh: " —— 写入失败")
@@ -177,8 +178,7 @@ public struct Timeline: Sendable {
                                  zh: "后端:tx \(id) 未验证,服务器配置有误(\(status));等下次启动再试")
             }
         case let .finished(id, _, found):
-            if found { return Localized(en: "store: tx \(id) finished", zh: "商店:tx \(id) 已结束") }
-            return Localized(en: "store: finish could not find tx \(id)", zh: "商店:结束交易时找不到 tx \(id)")
+            return words.finished(id, found: found)
         case .tick:
             return Localized(en: "retry timer", zh: "重试计时到")
         case let .setFault(fault, arm):
@@ -217,17 +217,6 @@ public struct Timeline: Sendable {
         return Localized(en: ", a renewal of \(original)", zh: ",为 \(original) 的续期")
     }
 
-    /// A store transaction's state; in English its StoreKit name.
-    static func state(_ state: TransactionState) -> Localized {
-        switch state {
-        case .purchasing: Localized(en: state.rawValue, zh: "购买中")
-        case .purchased: Localized(en: state.rawValue, zh: "已购买")
-        case .failed: Localized(en: state.rawValue, zh: "失败")
-        case .restored: Localized(en: state.rawValue, zh: "已恢复")
-        case .deferred: Localized(en: state.rawValue, zh: "等待批准")
-        }
-    }
-
     /// An order's status; in English its stored name.
     private static func status(_ status: PendingOrder.Status) -> Localized {
         switch status {
@@ -255,20 +244,20 @@ public struct Timeline: Sendable {
         }
     }
 
-    static func describe(_ effect: Effect, now: Date) -> Localized? {
+    static func describe(_ effect: Effect, now: Date, _ words: StoreKitWords) -> Localized? {
         switch effect {
         case let .verify(order): return Localized(en: "verify ", zh: "验证 ") + order.transactionId
         case let .persist(order, _): return Localized(en: "save ", zh: "保存 ") + order.transactionId
         case .closeIntent: return Localized(en: "close the buyer's note", zh: "关闭买家记录")
         case .lookUpPayers: return Localized(en: "support looks the payers up in Apple's records", zh: "客服在苹果记录中查询付款人")
-        case let .readStoreQueue(after): return after > 0 ? nil : Localized(en: "look at the store's queue", zh: "查看商店队列")
-        case let .finish(id, _): return Localized(en: "finish ", zh: "结束 ") + id
+        case let .readStoreQueue(after): return after > 0 ? nil : words.readUnfinished
+        case let .finish(id, _): return words.finish(id)
         case let .remove(id, _): return Localized(en: "drop \(id) from the client", zh: "从客户端删除 \(id)")
         case let .createOrder(_, productId, _): return Localized(en: "create order (\(productId))", zh: "创建订单(\(productId))")
         case .recordIntent: return Localized(en: "note the buyer", zh: "记下买家")
-        case let .addPayment(payment): return Localized(en: "pay ", zh: "付款 ") + payment.productId
+        case let .addPayment(payment): return words.pay(payment.productId)
         case .cancelPayment: return Localized(en: "cancel the payment", zh: "取消付款")
-        case .restorePurchases: return Localized(en: "restore purchases", zh: "恢复购买")
+        case .restorePurchases: return words.restore
         case let .wake(date):
             let seconds = Int(date.timeIntervalSince(now).rounded(.up))
             return Localized(en: "next retry in \(seconds)s", zh: "\(seconds) 秒后重试")

@@ -49,7 +49,7 @@ public enum Text: String, Sendable, CaseIterable {
     /// Before the StoreKit version the client runs (shown in StoreKit 2 only: StoreKit 1 is the seeds' default).
     case storeKitBadge
     case faultPanel, faultPanelHint, scenariosTitle, scenariosHint, noScenarios
-    case inspectorStore, inspectorClient, inspectorBackend, inspectorTimeline, inspectorNotifications
+    case inspectorClient, inspectorBackend, inspectorTimeline, inspectorNotifications
     /// Above the URL of a team's own server (`--backend`), whose credits iapsim does not read.
     case creditsKeptAt
     case explainSees, explainUnderneath, explainSupport, explainReach, explainClose, stateCatalogTitle, stateCatalogClose
@@ -174,7 +174,6 @@ public enum Text: String, Sendable, CaseIterable {
         case .scenariosHint: Localized(en: "Enter sets it up on its own data and hands it to you · Esc close",
                                        zh: "Enter 在独立数据上布置好场景后交给你操作 · Esc 关闭")
         case .noScenarios: Localized(en: "No scenarios are shipped beside this binary.", zh: "此程序旁没有附带场景。")
-        case .inspectorStore: Localized(en: "Store queue", zh: "商店队列")
         case .inspectorClient: Localized(en: "Client", zh: "客户端")
         case .inspectorBackend: Localized(en: "Backend", zh: "后端")
         case .explainSees: Localized(en: "What the user sees", zh: "用户看到")

@@ -5,9 +5,8 @@ import IAPCore
 extension StateView {
     func inspectorColumns(_ view: InspectorView) -> InspectorColumns {
         let who = state.user ?? "—"
-        let store = view.storeQueue.map {
-            ("\($0.id) \(Timeline.state($0.state)[lang]) \($0.applicationUsername ?? "∅")", theme.plain)
-        }
+        let words = StoreKitWords(state.storeKit)
+        let store = view.storeQueue.map { ("\($0.id) \(words.state($0.state)[lang]) \(words.accountLink(of: $0))", theme.plain) }
         let client = state.pendingOrders.map { order in
             let next = state.nextAttempt(for: order).map {
                 " " + Text.nextRetry(lang) + " " + String(max(Int($0.timeIntervalSince(state.now).rounded(.up)), 0)) + "s"
@@ -39,7 +38,7 @@ extension StateView {
             InspectorColumns.Column(heading: "\(Text.inspectorBackend(lang)) \(who) (\(view.creditTotal))", rows: backend)
         }
         return InspectorColumns(columns: [
-            InspectorColumns.Column(heading: "\(Text.inspectorStore(lang)) (\(view.storeTotal))", rows: store),
+            InspectorColumns.Column(heading: "\(words.queue[lang]) (\(view.storeTotal))", rows: store),
             InspectorColumns.Column(heading: "\(Text.inspectorClient(lang)) \(who) (\(state.pendingCount))", rows: client + unclaimed),
             backendColumn,
         ], theme: theme)

@@ -1,0 +1,104 @@
+import IAPCore
+
+/// The store's side of the timeline and the inspector in the names of the StoreKit the app is written against:
+/// support staff learn the words of the API the app they answer for calls (`SKPaymentQueue`'s in StoreKit 1;
+/// `purchase(options:)`, `Transaction.updates`, `finish()` and `AppStore.sync()` in StoreKit 2).
+struct StoreKitWords {
+    let mode: StoreKitMode
+
+    init(_ mode: StoreKitMode) {
+        self.mode = mode
+    }
+
+    private var two: Bool { mode == .two }
+
+    /// Before what the store delivered to the app: the payment queue's observer, or the `updates` listener (which also
+    /// hands over, once at launch, what is unfinished).
+    var delivered: Localized {
+        two ? Localized(en: "Transaction.updates: ", zh: "Transaction.updates:") : Localized(en: "store: ", zh: "商店:")
+    }
+
+    var nothingUnfinished: Localized {
+        two ? Localized(en: "Transaction.unfinished: none", zh: "Transaction.unfinished:无")
+            : Localized(en: "store: nothing unfinished", zh: "商店:没有未完成的交易")
+    }
+
+    func products(_ count: Int) -> Localized {
+        two ? Localized(en: "Product.products(for:): \(count) products", zh: "Product.products(for:):\(count) 个商品")
+            : Localized(en: "store: \(count) products", zh: "商店:\(count) 个商品")
+    }
+
+    var productsFailed: Localized {
+        two ? Localized(en: "Product.products(for:) failed", zh: "Product.products(for:) 失败")
+            : Localized(en: "store: product request failed", zh: "商店:商品请求失败")
+    }
+
+    func restored(_ count: Int, to user: String) -> Localized {
+        two ? Localized(en: "AppStore.sync(): \(count) transactions for \(user)", zh: "AppStore.sync():为 \(user) 同步了 \(count) 笔交易")
+            : Localized(en: "store: \(count) purchases restored to \(user)", zh: "商店:为 \(user) 恢复了 \(count) 项购买")
+    }
+
+    func restoreFailed(for user: String) -> Localized {
+        two ? Localized(en: "AppStore.sync() for \(user) failed", zh: "AppStore.sync() 为 \(user) 同步失败")
+            : Localized(en: "store: restore for \(user) failed", zh: "商店:为 \(user) 恢复购买失败")
+    }
+
+    func finished(_ id: String, found: Bool) -> Localized {
+        switch (two, found) {
+        case (true, true): Localized(en: "Transaction.finish(): tx \(id)", zh: "Transaction.finish():tx \(id)")
+        case (true, false): Localized(en: "Transaction.finish(): tx \(id) not found", zh: "Transaction.finish():找不到 tx \(id)")
+        case (false, true): Localized(en: "store: tx \(id) finished", zh: "商店:tx \(id) 已结束")
+        case (false, false): Localized(en: "store: finish could not find tx \(id)", zh: "商店:结束交易时找不到 tx \(id)")
+        }
+    }
+
+    /// The work the client asks of the store, as an effect the timeline lists.
+    func pay(_ productId: String) -> Localized {
+        two ? Localized("purchase(options:) \(productId)") : Localized(en: "pay ", zh: "付款 ") + productId
+    }
+
+    var restore: Localized {
+        two ? Localized("AppStore.sync()") : Localized(en: "restore purchases", zh: "恢复购买")
+    }
+
+    func finish(_ id: String) -> Localized {
+        two ? Localized("finish() \(id)") : Localized(en: "finish ", zh: "结束 ") + id
+    }
+
+    var readUnfinished: Localized {
+        two ? Localized(en: "read Transaction.unfinished", zh: "读取 Transaction.unfinished")
+            : Localized(en: "look at the store's queue", zh: "查看商店队列")
+    }
+
+    /// The inspector's store column: the payment queue, or what `Transaction.unfinished` holds (its count is not cut at
+    /// 80 columns, where the API's name would push it out).
+    var queue: Localized {
+        two ? Localized(en: "Unfinished", zh: "未完成交易") : Localized(en: "Store queue", zh: "商店队列")
+    }
+
+    /// A transaction's state: StoreKit 1's `SKPaymentTransactionState`, or where a StoreKit 2 app meets it (a purchase
+    /// in flight, `VerificationResult.verified`, `PurchaseResult.pending`, a transaction `AppStore.sync()` brought back).
+    func state(_ state: TransactionState) -> Localized {
+        switch state {
+        case .purchasing: Localized(en: state.rawValue, zh: "购买中")
+        case .purchased: two ? Localized(en: "verified", zh: "已验证") : Localized(en: state.rawValue, zh: "已购买")
+        case .failed: Localized(en: state.rawValue, zh: "失败")
+        case .restored: two ? Localized(en: "synced", zh: "已同步") : Localized(en: state.rawValue, zh: "已恢复")
+        case .deferred: two ? Localized(en: "pending", zh: "等待批准") : Localized(en: state.rawValue, zh: "等待批准")
+        }
+    }
+
+    /// Why a payment failed: a cancel is StoreKit 2's `userCancelled` result, a refused offer its `Product.PurchaseError`.
+    func error(_ error: StoreError) -> String {
+        guard two else { return error.rawValue }
+        if error == .cancelled { return "userCancelled" }
+        return error.appleName(in: .two) ?? error.rawValue
+    }
+
+    /// What links a transaction to the app's account on the inspector: the `applicationUsername`, or the start of the
+    /// `appAccountToken` (∅ when it has none).
+    func accountLink(of transaction: StoreTransaction) -> String {
+        let link = two ? transaction.appAccountToken.map { String($0.uuidString.lowercased().prefix(8)) + "…" } : transaction.applicationUsername
+        return link ?? "∅"
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import IAPApp
+import IAPCore
+import Testing
+
+/// Issue 28, item 6: support staff who learn from the inspector read the names of the StoreKit the app is written
+/// against: `SKPaymentQueue`'s in StoreKit 1, `purchase(options:)`, `Transaction.updates`, `finish()` and
+/// `AppStore.sync()` in StoreKit 2.
+@Suite("The timeline and the inspector speak the StoreKit the app is written against")
+struct StoreKitNamesTests {
+    static let coins = "com.iapsim.coins.60"
+
+    /// Alice buys 60 Coins and presses Restore; the timeline in English and 简体中文, and the inspector's screen.
+    private func walk(_ storeKit: StoreKitMode) throws -> (en: [String], zh: [String], inspector: String, app: Harness) {
+        let app = try Harness(user: "alice", storeKit: storeKit)
+        app.advance(0.5)
+        app.buy(Self.coins)
+        app.press(.escape, .char("R"))
+        app.advance(5)
+        let en = app.session.timeline.entries(.en).map(\.text), zh = app.session.timeline.entries(.zh).map(\.text)
+        return (en, zh, app.screen(), app)
+    }
+
+    @Test("StoreKit 2: purchase(options:), Transaction.updates with the transaction verified, finish(), AppStore.sync()")
+    func storeKitTwo() throws {
+        let (en, zh, _, app) = try walk(.two)
+        let said = en.joined(separator: "\n")
+        let tx = try #require(try app.storeTransactions().first?.0.id)
+        #expect(said.contains("purchase(options:) \(Self.coins)"), "\(said)")
+        #expect(said.contains("Transaction.updates: tx \(tx) verified"), "\(said)")
+        #expect(said.contains("Transaction.finish(): tx \(tx)"), "\(said)")
+        #expect(said.contains("→ AppStore.sync()"), "\(said)")
+        #expect(said.contains("AppStore.sync(): 0 transactions for alice"), "\(said)")
+        for word in ["SKPayment", "restore purchases", "store: tx", " purchased"] { #expect(!said.contains(word), "\(word) in \(said)") }
+        #expect(zh.joined().contains("Transaction.updates:tx \(tx) 已验证"), "\(zh)")
+
+        app.press(.escape, .char("i"))
+        let inspector = app.screen()
+        #expect(inspector.contains("Unfinished (0)") && !inspector.contains("Store queue"), "\(inspector)")
+    }
+
+    @Test("StoreKit 1 keeps SKPaymentQueue's words: pay, the queue's purchased, finish, restore purchases")
+    func storeKitOne() throws {
+        let (en, _, _, app) = try walk(.one)
+        let said = en.joined(separator: "\n")
+        let tx = try #require(try app.storeTransactions().first?.0.id)
+        #expect(said.contains("pay \(Self.coins)"), "\(said)")
+        #expect(said.contains("store: tx \(tx) purchased"), "\(said)")
+        #expect(said.contains("store: tx \(tx) finished"), "\(said)")
+        #expect(said.contains("→ restore purchases"), "\(said)")
+        for word in ["Transaction.", "AppStore.sync", "purchase(options:)"] { #expect(!said.contains(word), "\(word) in \(said)") }
+        app.press(.escape, .char("i"))
+        #expect(app.screen().contains("Store queue (0)"), "\(app.screen())")
+    }
+}
