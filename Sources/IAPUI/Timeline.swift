@@ -152,10 +152,7 @@ public struct Timeline: Sendable {
         case let .storeUpdated(transactions, _, _) where transactions.isEmpty:
             return words.nothingUnfinished
         case let .storeUpdated(transactions, _, _):
-            let listed = transactions.prefix(3).map {
-                Localized("tx \($0.id) ") + words.state($0.state) + ($0.error.map { " (\(words.error($0)))" } ?? "") + renewal($0)
-            }
-            return words.delivered + listed.joined(separator: Localized("; "))
+            return words.delivered(transactions.prefix(3).map { words.delivered($0) + renewal($0) })
                 + (transactions.count > 3 ? "; +\(transactions.count - 3)" : "")
         case let .persisted(order, ok):
             let failed = ok ? Localized("") : Localized(en: " — WRITE FAILED", zh: " —— 写入失败")

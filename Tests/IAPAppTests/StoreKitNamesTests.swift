@@ -39,6 +39,22 @@ struct StoreKitNamesTests {
         #expect(inspector.contains("Unfinished (0)") && !inspector.contains("Store queue"), "\(inspector)")
     }
 
+    @Test("StoreKit 2: a cancelled purchase and an Ask to Buy are purchase(options:)'s results, not transactions from updates")
+    func results() throws {
+        var faults = ArmedFaults()
+        faults.insert(.userCancels, FaultArm(once: true))
+        let app = try Harness(user: "alice", faults: faults, storeKit: .two)
+        app.advance(0.5)
+        app.buy(Self.coins)
+        app.runtime.send(.setFault(.askToBuy, FaultArm(value: "decline", once: true)))
+        app.press(.escape)
+        app.buy(Self.coins)
+        let said = app.session.timeline.entries(.en).map(\.text).joined(separator: "\n")
+        #expect(said.contains("purchase(options:) → userCancelled (tx "), "\(said)")
+        #expect(said.contains("purchase(options:) → pending (tx "), "\(said)")
+        #expect(!said.contains("Transaction.updates: tx 1000000001 failed"), "\(said)")
+    }
+
     @Test("StoreKit 1 keeps SKPaymentQueue's words: pay, the queue's purchased, finish, restore purchases")
     func storeKitOne() throws {
         let (en, _, _, app) = try walk(.one)

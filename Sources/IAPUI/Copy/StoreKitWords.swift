@@ -12,10 +12,27 @@ struct StoreKitWords {
 
     private var two: Bool { mode == .two }
 
-    /// Before what the store delivered to the app: the payment queue's observer, or the `updates` listener (which also
-    /// hands over, once at launch, what is unfinished).
-    var delivered: Localized {
-        two ? Localized(en: "Transaction.updates: ", zh: "Transaction.updates:") : Localized(en: "store: ", zh: "商店:")
+    /// What the store delivered to the app, a transaction at a time: in StoreKit 1 the payment queue's observer is
+    /// told each transaction's state; in StoreKit 2 a transaction arrives verified through the `updates` listener (which
+    /// also hands over, once at launch, what is unfinished), while a purchase that made none is `purchase(options:)`'s
+    /// result.
+    func delivered(_ transactions: [Localized]) -> Localized {
+        (two ? Localized("") : Localized(en: "store: ", zh: "商店:")) + transactions.joined(separator: Localized("; "))
+    }
+
+    func delivered(_ transaction: StoreTransaction) -> Localized {
+        let id = transaction.id
+        guard two else {
+            return Localized("tx \(id) ") + state(transaction.state) + (transaction.error.map { " (\($0.rawValue))" } ?? "")
+        }
+        let result = Localized("purchase(options:) → ")
+        switch transaction.state {
+        case .purchased: return Localized(en: "Transaction.updates: tx \(id) verified", zh: "Transaction.updates:tx \(id) 已验证")
+        case .restored: return Localized(en: "Transaction.updates: tx \(id) synced", zh: "Transaction.updates:tx \(id) 已同步")
+        case .deferred: return result + Localized("pending (tx \(id))")
+        case .purchasing: return Localized(en: "purchase(options:) in flight (tx \(id))", zh: "purchase(options:) 进行中(tx \(id))")
+        case .failed: return result + Localized("\(transaction.error.map(error) ?? "failed") (tx \(id))")
+        }
     }
 
     var nothingUnfinished: Localized {
