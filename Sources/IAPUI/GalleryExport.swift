@@ -102,7 +102,8 @@ public enum GalleryExport {
                 out += "<figure><img src=\"\(escape(shot.file))\" alt=\"\(escape(entry.title[shot.lang]))\"><figcaption>\(shot.lang.rawValue)</figcaption></figure>\n"
             }
             out += "</div>\n<dl>\n"
-            for (heading, text) in [(Text.explainSees, entry.sees), (.explainUnderneath, entry.underneath), (.explainSupport, entry.support)] {
+            let storeKit2 = entry.storeKit2.map { [(Text.explainStoreKit2, $0)] } ?? []
+            for (heading, text) in [(Text.explainSees, entry.sees), (.explainUnderneath, entry.underneath)] + storeKit2 + [(.explainSupport, entry.support)] {
                 out += "<dt>\(escape(heading(.en))) · \(escape(heading(.zh)))</dt><dd>\(escape(text.en))<br>\(escape(text.zh))</dd>\n"
             }
             out += "<dt>\(escape(Text.explainReach(.en))) · \(escape(Text.explainReach(.zh)))</dt><dd><code>\(escape(entry.reach))</code></dd>\n</dl>\n</section>\n"

@@ -54,6 +54,26 @@ struct StateCatalogTests {
         }
     }
 
+    @Test("what differs in StoreKit 2 is said for every state of a purchase's life, in both languages, and shown with it")
+    func storeKit2Differences() {
+        let ids = Set(StateCatalog.entries.map(\.id))
+        for (id, text) in StateCatalog.storeKit2 {
+            #expect(ids.contains(id), "\(id) is not a state")
+            #expect(!text.en.isEmpty && !text.zh.isEmpty && text.en != text.zh, "\(id)")
+        }
+        for id in ["products", "hud-purchasing", "hud-confirming", "hud-success", "hud-failed", "hud-cancelled", "hud-deferred",
+                   "hud-restoring", "hud-restored", "prompt-unfinished", "unattributed", "hud-verify-failed", "sub-expired"] {
+            #expect(StateCatalog.entry(id)?.storeKit2 != nil, "\(id) says nothing of StoreKit 2")
+        }
+        for lang in Language.allCases {
+            var state = AppState(lang: lang)
+            state.user = "alice"
+            state.modal = .stateCatalog(selection: StateCatalog.entries.firstIndex { $0.id == "hud-deferred" }!)
+            let screen = Renderer.render(state, width: 100, height: 40, theme: .monochrome).text
+            #expect(screen.contains(Text.explainStoreKit2(lang)) && screen.contains(".pending"), "\(screen)")
+        }
+    }
+
     @Test("the gallery has one screen per explained state, and each shows what its explanation says")
     func galleryCoversCatalog() {
         let screens = GalleryScreen.all(catalog: shippedCatalog)

@@ -10,6 +10,9 @@ public struct StateExplanation: Sendable {
     public let support: Localized
     /// A scenario (`iapsim scenarios`), a flag or keys that bring the state on screen.
     public let reach: String
+
+    /// What differs for an app written against StoreKit 2, where something does.
+    public var storeKit2: Localized? { StateCatalog.storeKit2[id] }
 }
 
 /// Every user-visible state the app has, explained. `AppState.visibleStateId` names the one on screen; a test fails

@@ -52,7 +52,7 @@ public enum Text: String, Sendable, CaseIterable {
     case inspectorClient, inspectorBackend, inspectorTimeline, inspectorNotifications
     /// Above the URL of a team's own server (`--backend`), whose credits iapsim does not read.
     case creditsKeptAt
-    case explainSees, explainUnderneath, explainSupport, explainReach, explainClose, stateCatalogTitle, stateCatalogClose
+    case explainSees, explainUnderneath, explainStoreKit2, explainSupport, explainReach, explainClose, stateCatalogTitle, stateCatalogClose
     case escCancel, escClose
     /// `{date}`: when a refunded subscription ended.
     case subRevoked
@@ -178,6 +178,7 @@ public enum Text: String, Sendable, CaseIterable {
         case .inspectorBackend: Localized(en: "Backend", zh: "后端")
         case .explainSees: Localized(en: "What the user sees", zh: "用户看到")
         case .explainUnderneath: Localized(en: "What is happening underneath", zh: "背后发生了什么")
+        case .explainStoreKit2: Localized(en: "In an app written against StoreKit 2", zh: "基于 StoreKit 2 的应用中")
         case .explainSupport: Localized(en: "What support should do", zh: "客服应当怎么做")
         case .explainReach: Localized(en: "How to reach it", zh: "如何重现")
         case .explainClose: Localized(en: "Esc or e closes · E every state", zh: "Esc 或 e 关闭 · E 所有状态")

@@ -25,11 +25,13 @@ extension StateView {
     }
 
     private func explanation(_ entry: StateExplanation) -> Explanation {
-        Explanation(sections: [
+        // StoreKit 2's difference comes last, where a small terminal cuts it rather than what support should do.
+        let storeKit2 = entry.storeKit2.map { [Explanation.Section(heading: Text.explainStoreKit2(lang), body: $0[lang])] } ?? []
+        return Explanation(sections: [
             Explanation.Section(heading: Text.explainSees(lang), body: entry.sees[lang]),
             Explanation.Section(heading: Text.explainUnderneath(lang), body: entry.underneath[lang]),
             Explanation.Section(heading: Text.explainSupport(lang), body: entry.support[lang]),
             Explanation.Section(heading: Text.explainReach(lang), body: entry.reach),
-        ], theme: theme)
+        ] + storeKit2, theme: theme)
     }
 }
