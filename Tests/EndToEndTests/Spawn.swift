@@ -45,7 +45,13 @@ private func start(_ arguments: [String], stdin: String, output: String) throws 
     var pid = pid_t()
     let argv = arguments.map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
-    let result = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, environ)
+    var result = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, environ)
+    // A binary just copied can be "busy" for a moment: a child another test forks meanwhile holds the copy's write
+    // descriptor until it closes it on its way to exec (the fork/exec race Go's os/exec also retries).
+    for _ in 0..<100 where result == ETXTBSY {
+        usleep(20_000)
+        result = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, environ)
+    }
     guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EINVAL) }
     return pid
 }
