@@ -48,11 +48,12 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
-        // The mock backend: orders, verifyReceipt, exactly-once ledger, its own database.
+        // The mock backend: orders, verifyReceipt, StoreKit 2's signed transactions, exactly-once ledger, its own database.
         .target(name: "MockBackend", dependencies: [
             "IAPCore", "AppleVocabulary", "DataFiles",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "X509", package: "swift-certificates"),
         ]),
         // Apple's signatures: signed transactions, renewal info and notifications as JWS, and the App Store Server API's
         // keys.

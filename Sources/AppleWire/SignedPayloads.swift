@@ -6,68 +6,6 @@ import JWTKit
 /// A signed transaction is what JWTKit signs and verifies.
 extension JWSTransaction: JWTPayload {
     public func verify(using algorithm: some JWTAlgorithm) throws {}
-
-    public init(_ transaction: AppleTransaction, signedAt signed: Date) {
-        self.init()
-        let entry = transaction.entry
-        let ms = { (text: String?) in text.flatMap(Int64.init) }
-        originalTransactionId = entry.original_transaction_id
-        transactionId = entry.transaction_id
-        webOrderLineItemId = entry.web_order_line_item_id
-        bundleId = Receipt.bundleId
-        productId = entry.product_id
-        subscriptionGroupIdentifier = entry.subscription_group_identifier
-        purchaseDate = ms(entry.purchase_date_ms) ?? 0
-        originalPurchaseDate = ms(entry.original_purchase_date_ms) ?? purchaseDate
-        expiresDate = ms(entry.expires_date_ms)
-        quantity = Int(entry.quantity) ?? 1
-        type = transaction.product.map { Self.type(of: $0.kind) } ?? "Consumable"
-        appAccountToken = (transaction.appAccountToken ?? transaction.applicationUsername.flatMap(UUID.init(uuidString:)))?.uuidString.lowercased()
-        inAppOwnershipType = entry.in_app_ownership_type ?? "PURCHASED"
-        signedDate = AppleDate.milliseconds(signed)
-        if entry.isRefunded {
-            revocationReason = entry.cancellation_reason.flatMap(Int.init)
-            revocationDate = ms(entry.cancellation_date_ms)
-        } else if entry.cancellation_date_ms != nil {
-            isUpgraded = true
-        }
-        if entry.is_trial_period == "true" {
-            offerType = 1
-            offerDiscountType = "FREE_TRIAL"
-        } else if entry.is_in_intro_offer_period == "true" {
-            offerType = 1
-        } else if let offer = entry.promotional_offer_id {
-            offerType = 2
-            offerIdentifier = offer
-        } else if let code = entry.offer_code_ref_name {
-            offerType = 3
-            offerIdentifier = code
-        } else if let winBack = transaction.winBackOfferId {
-            offerType = 4
-            offerIdentifier = winBack
-        }
-        if let plan = transaction.product?.subscription?.monthlyCommitment {
-            // A subscription sold with billing plans says which one each charge is.
-            billingPlanType = transaction.commitment == nil ? BillingPlan.upFront.rawValue : BillingPlan.monthly.rawValue
-            commitmentInfo = transaction.commitment.map {
-                CommitmentInfo(billingPeriodNumber: $0.billingPeriod, totalBillingPeriods: CommitmentPlan.billingPeriods,
-                               commitmentExpiresDate: AppleDate.milliseconds($0.endsAt), commitmentPrice: plan.totalMilliunits)
-            }
-        }
-        environment = AppleWire.environment
-        transactionReason = transaction.isRenewal ? "RENEWAL" : "PURCHASE"
-        storefront = AppleWire.storefront.code
-        storefrontId = AppleWire.storefront.id
-    }
-
-    static func type(of kind: Product.Kind) -> String {
-        switch kind {
-        case .consumable: "Consumable"
-        case .nonConsumable: "Non-Consumable"
-        case .subscription: "Auto-Renewable Subscription"
-        case .nonRenewing: "Non-Renewing Subscription"
-        }
-    }
 }
 
 /// Apple's `JWSRenewalInfoDecodedPayload`: what a subscription's next renewal will do.
@@ -127,7 +65,7 @@ public struct JWSRenewalInfo: JWTPayload, Equatable {
         renewalDate = autoRenewStatus == 1 ? expires.map(AppleDate.milliseconds) : nil
         priceIncreaseStatus = renewal.price_consent_status.flatMap(Int.init)
         signedDate = AppleDate.milliseconds(signed)
-        environment = AppleWire.environment
+        environment = AppleSandbox.environment
     }
 }
 
@@ -155,11 +93,11 @@ public struct JWSAppTransaction: JWTPayload, Equatable {
     public func verify(using algorithm: some JWTAlgorithm) throws {}
 
     public init(_ download: AppleAppTransaction, signedAt signed: Date) {
-        receiptType = AppleWire.environment
+        receiptType = AppleSandbox.environment
         bundleId = Receipt.bundleId
-        applicationVersion = AppleWire.bundleVersion
+        applicationVersion = AppleSandbox.bundleVersion
         // The version the account first downloaded: iapsim has had one.
-        originalApplicationVersion = AppleWire.bundleVersion
+        originalApplicationVersion = AppleSandbox.bundleVersion
         receiptCreationDate = AppleDate.milliseconds(signed)
         originalPurchaseDate = AppleDate.milliseconds(download.originalPurchaseDate)
         appTransactionId = download.appTransactionId
@@ -184,8 +122,8 @@ public struct NotificationPayload: JWTPayload, Equatable {
         /// For this app (`Receipt.bundleId`) in iapsim's one environment.
         public init(signedTransactionInfo: String?, signedRenewalInfo: String?, status: Int?, consumptionRequestReason: String? = nil) {
             bundleId = Receipt.bundleId
-            bundleVersion = AppleWire.bundleVersion
-            environment = AppleWire.environment
+            bundleVersion = AppleSandbox.bundleVersion
+            environment = AppleSandbox.environment
             self.signedTransactionInfo = signedTransactionInfo
             self.signedRenewalInfo = signedRenewalInfo
             self.status = status
@@ -205,7 +143,7 @@ public struct NotificationPayload: JWTPayload, Equatable {
 
         public init(_ summary: StoreNotification.ExtensionSummary) {
             bundleId = Receipt.bundleId
-            environment = AppleWire.environment
+            environment = AppleSandbox.environment
             productId = summary.productId
             requestIdentifier = summary.requestIdentifier
             storefrontCountryCodes = summary.storefrontCountryCodes
@@ -236,10 +174,3 @@ public struct NotificationPayload: JWTPayload, Equatable {
     }
 }
 
-/// What every signed payload shares: the one environment iapsim's App Store signs for, and its storefront.
-public enum AppleWire {
-    /// iapsim is a sandbox: what it signs never passes for a production purchase.
-    public static let environment = "Sandbox"
-    public static let storefront = (code: "USA", id: "143441")
-    public static let bundleVersion = "1"
-}

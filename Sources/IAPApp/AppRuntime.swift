@@ -165,7 +165,7 @@ public final class AppRuntime {
         case let .persist(order, intent):
             persist(order, closingIntent: intent)
         case let .verify(order):
-            VerifyTask(order: order, store: store, backend: backend) { [weak self] in self?.send(.verified($0, $1)) }.run()
+            VerifyTask(order: order, store: store, backend: backend, storeKit: state.storeKit) { [weak self] in self?.send(.verified($0, $1)) }.run()
         case let .finish(id, user):
             send(.finished(transactionId: id, user: user, found: store.finish(transactionId: id)))
         case let .remove(id, user):
@@ -286,6 +286,7 @@ struct VerifyTask {
     let order: PendingOrder
     let store: PaymentQueue
     let backend: Backend
+    let storeKit: StoreKitMode
     let report: (PendingOrder, VerifyOutcome) -> Void
 
     func run() {
@@ -310,9 +311,11 @@ struct VerifyTask {
     }
 
     private func send(receipt: String, order: PendingOrder) {
+        // StoreKit 2 asks for the transaction afresh at each try: one that failed the server's check may pass the next.
+        let signed = storeKit == .two ? store.signedTransaction(id: order.transactionId) : nil
         let request = VerifyRequest(receipt: receipt, transactionId: order.transactionId, productId: order.productId,
                                     orderId: order.orderId, user: order.user, receiptHash: ReceiptHash.of(receipt),
-                                    claimsOwnership: order.claimsOwnership ? true : nil)
+                                    claimsOwnership: order.claimsOwnership ? true : nil, signedTransaction: signed)
         backend.verify(request) { report(order, VerifyOutcome($0, requester: order.user)) }
     }
 }

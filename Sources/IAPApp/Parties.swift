@@ -50,6 +50,8 @@ public final class Parties {
         store.onNotification = { [unowned backend] in backend.receive($0) }
         // The team downloaded the subscription offers key from App Store Connect: the server signs with what Apple checks.
         backend.offersKey = { [unowned store] in store.offersKeyPair?.key }
+        // The server trusts Apple's root: here, the one the store signs with.
+        backend.trustedRoot = { [unowned store] in store.trustedRoot }
         return Parties(store: store, backend: backend, vault: vault, faults: board)
     }
 

@@ -27,6 +27,9 @@ public protocol PaymentQueue: AnyObject {
     func finish(transactionId: String) -> Bool
     /// The app receipt, base64, as the app reads it to verify; nil when the device has none yet.
     func appReceipt() -> String?
+    /// StoreKit 2's `jwsRepresentation` of a transaction the store made, as the app sends it to its server; nil when
+    /// the store has no such purchase or restore.
+    func signedTransaction(id: String) -> String?
     /// The same receipt for the client's own bookkeeping (the hash it keeps with an order): no fault fires, so a
     /// one-shot `receipt-empty` is left for the verify it is meant for.
     func heldReceipt() -> String?

@@ -9,9 +9,11 @@ public struct VerifyRequest: Codable, Sendable, Equatable {
     public let receiptHash: String?
     /// True when `user` pressed Buy or Restore for this transaction (`PendingOrder.claimsOwnership`); absent otherwise.
     public let claimsOwnership: Bool?
+    /// StoreKit 2: the transaction's `jwsRepresentation`, which the server checks before it credits; absent in StoreKit 1.
+    public let signedTransaction: String?
 
     public init(receipt: String, transactionId: String, productId: String, orderId: String?, user: String, receiptHash: String? = nil,
-                claimsOwnership: Bool? = nil) {
+                claimsOwnership: Bool? = nil, signedTransaction: String? = nil) {
         self.receipt = receipt
         self.transactionId = transactionId
         self.productId = productId
@@ -19,6 +21,7 @@ public struct VerifyRequest: Codable, Sendable, Equatable {
         self.user = user
         self.receiptHash = receiptHash
         self.claimsOwnership = claimsOwnership
+        self.signedTransaction = signedTransaction
     }
 }
 

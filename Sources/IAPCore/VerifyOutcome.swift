@@ -47,6 +47,7 @@ public enum VerifyOutcome: Sendable, Equatable {
             case .notInReceipt: self = .retry(reason: .notInReceipt)
             case .appleUnavailable: self = .retry(reason: .appleUnavailable(status))
             case .serverMisconfigured: self = .misconfigured(status: status)
+            case .unverified: self = .retry(reason: .unverified(response.failedCheck))
             }
         }
     }
@@ -68,6 +69,8 @@ public enum RetryReason: Sendable, Equatable {
     case appleUnavailable(Int)
     /// The backend keeps the request and asks Apple again itself (Apple's latest status).
     case backendRetryingApple(Int)
+    /// StoreKit 2: the signed transaction failed the server's check (which one, when it said).
+    case unverified(SignedTransactionFlaw?)
 
     /// In English, as the timeline, the alarms and the backend's list of alarms say it.
     public var english: String {
@@ -82,6 +85,7 @@ public enum RetryReason: Sendable, Equatable {
         case .notInReceipt: "not in the receipt yet"
         case let .appleUnavailable(status): "Apple unavailable (\(status))"
         case let .backendRetryingApple(status): "backend retrying Apple (\(status))"
+        case let .unverified(flaw): "signed transaction unverified" + (flaw.map { " (\($0.rawValue))" } ?? "")
         }
     }
 }

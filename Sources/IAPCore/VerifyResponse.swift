@@ -30,6 +30,9 @@ public struct VerifyResponse: Codable, Sendable, Equatable {
         /// The server's own setup is wrong (21004: its shared secret; 21000: its request to Apple): asking again
         /// changes nothing until someone fixes the server. Do not finish; raise an alarm.
         case serverMisconfigured
+        /// StoreKit 2: the signed transaction failed the server's check (`failedCheck` says which). Nothing is credited
+        /// or decided: ask StoreKit for the transaction again and retry with back-off; never finish it for this.
+        case unverified
     }
 
     /// The JSON's discriminator.
@@ -38,12 +41,20 @@ public struct VerifyResponse: Codable, Sendable, Equatable {
     public let appleStatus: Int?
     public let creditedUser: String?
     public let newlyCredited: Bool?
+    /// With `unverified`: which of the signed transaction's checks failed.
+    public let failedCheck: SignedTransactionFlaw?
 
-    public init(result: Verdict, appleStatus: Int? = nil, creditedUser: String? = nil, newlyCredited: Bool? = nil) {
+    public init(result: Verdict, appleStatus: Int? = nil, creditedUser: String? = nil, newlyCredited: Bool? = nil,
+                failedCheck: SignedTransactionFlaw? = nil) {
         self.result = result
         self.appleStatus = appleStatus
         self.creditedUser = creditedUser
         self.newlyCredited = newlyCredited
+        self.failedCheck = failedCheck
+    }
+
+    public static func unverified(_ flaw: SignedTransactionFlaw) -> VerifyResponse {
+        VerifyResponse(result: .unverified, failedCheck: flaw)
     }
 
     public static func credited(user: String, new: Bool) -> VerifyResponse {

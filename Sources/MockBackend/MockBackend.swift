@@ -88,6 +88,8 @@ public final class MockBackend: Backend {
     /// The subscription offers key the server signs promotional offers with (the store's, as a team downloads it from
     /// App Store Connect), read when first asked for; nil: it signs none.
     public var offersKey: () -> SubscriptionOffersKey? = { nil }
+    /// The root the server trusts as Apple's for StoreKit 2's signed transactions (the store's, in iapsim).
+    public var trustedRoot: () -> [UInt8]? = { nil }
 
     public func signOffer(user: String, productId: String, offerId: String, applicationUsername: String?, storeKit: StoreKitMode,
                           _ completion: @escaping (Result<OfferSignature, BackendError>) -> Void) {
@@ -164,6 +166,12 @@ public final class MockBackend: Backend {
 
     /// The backend's own handling of one request: Apple's answer first, then orders, support marks and the ledger.
     private func decide(_ request: VerifyRequest) throws -> VerifyResponse {
+        // StoreKit 2: nothing is decided on a signed transaction that is not Apple's, this app's and this environment's.
+        if let signed = request.signedTransaction, let root = trustedRoot(),
+           let flaw = SignedTransactionCheck(trustedRoot: root, bundleId: Receipt.bundleId, environment: AppleSandbox.environment)
+               .flaw(of: signed, transactionId: request.transactionId) {
+            return .unverified(flaw)
+        }
         if let polls = faults.fire(.verificationPending).flatMap(Int.init), pendingAnswers[request.transactionId, default: 0] < polls {
             pendingAnswers[request.transactionId, default: 0] += 1
             return .pending

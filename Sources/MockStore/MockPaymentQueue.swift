@@ -1,5 +1,6 @@
 import AppleReceiptFormat
 import AppleVocabulary
+import Crypto
 import Foundation
 import IAPCore
 
@@ -84,8 +85,12 @@ public final class MockPaymentQueue: PaymentQueue {
     public private(set) lazy var receiptService = AppleReceiptService(database: database, sealer: { [unowned self] in sealer },
                                                                              now: { [unowned self] in scheduler.now })
 
-    /// The store's chain, read (or made, the first time) when a receipt is first sealed or opened, not at launch.
-    private lazy var sealer: ReceiptSealer? = attempt { try ReceiptSealer(StoreCertificates.of(database)) }
+    /// The store's chain, read (or made, the first time) when a receipt or a transaction is first signed, not at launch.
+    private lazy var certificates: StoreCertificates? = attempt { try StoreCertificates.of(database) }
+    private lazy var sealer: ReceiptSealer? = certificates.flatMap { certificates in attempt { try ReceiptSealer(certificates) } }
+
+    /// The root of the chain that signs this store's receipts and transactions: what an app's server trusts as Apple's.
+    public var trustedRoot: [UInt8]? { certificates?.root }
 
     public var canMakePayments: Bool { !faults.isArmed(.paymentsDisabled) }
 
@@ -217,6 +222,24 @@ public final class MockPaymentQueue: PaymentQueue {
     public func finishedByServer(transactionId: String) throws -> Bool {
         signedReceipt = nil
         return try database.finish(transactionId)
+    }
+
+    public func signedTransaction(id: String) -> String? {
+        guard let certificates, let transaction = attempt({ try AppleRecords(database: database, catalog: catalog).transaction(id) }) ?? nil
+        else { return nil }
+        var payload = JWSTransaction(transaction, signedAt: scheduler.now)
+        var key = certificates.signingKey
+        switch faults.fire(.unverifiedTransaction).flatMap(SignedTransactionFlaw.init(rawValue:)) {
+        case .signature?: key = P256.Signing.PrivateKey()
+        case .bundle?: payload.bundleId = "com.example.another-app"
+        case .environment?: payload.environment = "Production"
+        case nil: break
+        }
+        return attempt {
+            try SignedTransaction.compactJWS(payload, chain: [certificates.leaf, certificates.intermediate, certificates.root]) {
+                try key.signature(for: $0).rawRepresentation
+            }
+        }
     }
 
     public func appReceipt() -> String? {

@@ -44,7 +44,7 @@ struct AppleEndpoints: Sendable {
                 let page = try Page(charges, revision: query.get("revision").map { String($0) })
                 return {
                     HistoryResponse(revision: page.revision, hasMore: page.hasMore, bundleId: Receipt.bundleId,
-                                    environment: AppleWire.environment, signedTransactions: try await signer.sign(page.items, at: now))
+                                    environment: AppleSandbox.environment, signedTransactions: try await signer.sign(page.items, at: now))
                 }
             }
         }
@@ -64,7 +64,7 @@ struct AppleEndpoints: Sendable {
                             signedRenewalInfo: try await signer.sign(JWSRenewalInfo(chain, signedAt: now)))
                         groups[chain.latest.entry.subscription_group_identifier ?? "", default: []].append(item)
                     }
-                    return StatusResponse(environment: AppleWire.environment, bundleId: Receipt.bundleId,
+                    return StatusResponse(environment: AppleSandbox.environment, bundleId: Receipt.bundleId,
                                           data: groups.sorted { $0.key < $1.key }.map { .init(subscriptionGroupIdentifier: $0.key, lastTransactions: $0.value) })
                 }
             }

@@ -44,7 +44,7 @@ extension AppleEndpoints {
                     throw APIErrorBody.invalidStorefrontCountryCode
                 }
                 // Every subscriber is in iapsim's one storefront: a list without it extends no one.
-                let reached = storefronts.isEmpty || storefronts.contains(AppleWire.storefront.code)
+                let reached = storefronts.isEmpty || storefronts.contains(AppleSandbox.storefront.code)
                 _ = try parties.store.extendAll(productId: productId, days: days, requestIdentifier: requestIdentifier, reached: reached,
                                              storefronts: storefronts)
                 let answer = MassExtendRenewalDateResponse(requestIdentifier: requestIdentifier)

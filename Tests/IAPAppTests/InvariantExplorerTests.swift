@@ -85,7 +85,7 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
         (.observerLost, nil), (.observerDelayed, "2"), (.askToBuy, "approve"), (.askToBuy, "decline"),
         (.failedThenPurchased, nil), (.userCancels, nil), (.purchaseFails, nil), (.duplicateCallback, nil),
         (.emptyApplicationUsername, nil), (.backendTimeout, nil), (.restoreFails, nil), (.billingFails, "2"), (.billingFails, "99"),
-        (.refund, "5"),
+        (.refund, "5"), (.unverifiedTransaction, "signature"), (.unverifiedTransaction, "environment"),
     ]
     let subscriptions = Set(shippedCatalog.filter { $0.subscription != nil }.map(\.id))
 

@@ -151,7 +151,9 @@ struct VerifyReceiptWireTests {
         let misconfigured = try json(VerifyResponse.apple(21004))
         #expect(misconfigured["result"] as? String == "serverMisconfigured" && misconfigured["appleStatus"] as? Int == 21004)
         #expect(VerifyResponse.Verdict.allCases.map(\.rawValue)
-            == ["credited", "compensated", "pending", "notInReceipt", "rejected", "appleUnavailable", "serverMisconfigured"])
+            == ["credited", "compensated", "pending", "notInReceipt", "rejected", "appleUnavailable", "serverMisconfigured", "unverified"])
+        let unverified = try json(VerifyResponse.unverified(.bundle))
+        #expect(unverified["result"] as? String == "unverified" && unverified["failedCheck"] as? String == "bundle")
         let bytes = try JSONEncoder().encode(VerifyResponse.apple(21005))
         #expect(try JSONDecoder().decode(VerifyResponse.self, from: bytes) == VerifyResponse(result: .appleUnavailable, appleStatus: 21005))
     }

@@ -1,7 +1,8 @@
 """A team's own backend, as small as the contract allows: what `--backend URL` talks to. It keeps orders and credits
 in SQLite, asks iapsim's verifyReceipt (the sandbox endpoint, with the shared secret) and credits each transaction
 once, to the order's owner. Given the subscription offers key, it signs promotional offers with Apple's own
-PromotionalOfferSignatureCreator. Run it: python3 team_server.py PORT VERIFY_RECEIPT_URL SHARED_SECRET DB_PATH
+PromotionalOfferSignatureCreator. Given Apple's SignedDataVerifier, it checks a StoreKit 2 app's signed transaction
+before anything else and keeps what it decoded (`server.signed`) or why it refused it (`server.unverified`). Run it: python3 team_server.py PORT VERIFY_RECEIPT_URL SHARED_SECRET DB_PATH
 """
 import json
 import sqlite3
@@ -90,7 +91,7 @@ class OfferSigner:
         return self.last
 
 
-def handler(ledger, verify_url, secret, offers=None):
+def handler(ledger, verify_url, secret, offers=None, verifier=None):
     class Handler(BaseHTTPRequestHandler):
         def log_message(self, *args):
             pass
@@ -140,6 +141,15 @@ def handler(ledger, verify_url, secret, offers=None):
                     return
                 if not all(isinstance(body.get(k), str) for k in ("receipt", "transactionId", "productId", "user")):
                     return self.error(400, "badRequest", "receipt, transactionId, productId and user are strings")
+                if body.get("signedTransaction") and verifier is not None:
+                    from appstoreserverlibrary.signed_data_verifier import VerificationException, VerificationStatus
+                    try:
+                        self.server.signed.append(verifier.verify_and_decode_signed_transaction(body["signedTransaction"]))
+                    except VerificationException as refusal:
+                        self.server.unverified.append(refusal.status)
+                        check = {VerificationStatus.INVALID_APP_IDENTIFIER: "bundle",
+                                 VerificationStatus.INVALID_ENVIRONMENT: "environment"}.get(refusal.status, "signature")
+                        return self.answer(200, {"result": "unverified", "failedCheck": check})
                 request = urllib.request.Request(verify_url, data=json.dumps(
                     {"receipt-data": body["receipt"], "password": secret}).encode(), headers={"Content-Type": "application/json"})
                 try:
@@ -175,8 +185,9 @@ def handler(ledger, verify_url, secret, offers=None):
     return Handler
 
 
-def serve(port, verify_url, secret, db_path, offers=None):
-    server = ThreadingHTTPServer(("127.0.0.1", port), handler(Ledger(db_path), verify_url, secret, offers))
+def serve(port, verify_url, secret, db_path, offers=None, verifier=None):
+    server = ThreadingHTTPServer(("127.0.0.1", port), handler(Ledger(db_path), verify_url, secret, offers, verifier))
+    server.signed, server.unverified = [], []
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
 

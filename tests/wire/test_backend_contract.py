@@ -227,5 +227,59 @@ class AppWithTeamBackend(unittest.TestCase):
         self.assertTrue(all(t["finished"] for t in state["store"]["transactions"]))
 
 
+
+class StoreKit2WithTeamBackend(unittest.TestCase):
+    """StoreKit 2 against a team's server that checks each signed transaction with Apple's own SignedDataVerifier,
+    trusting the data directory's root: iapsim's jwsRepresentation passes it, and the one the fault spoils is refused
+    for the reason iapsim gives (failedCheck), credited by nobody and never finished."""
+
+    def team_app(self, *faults):
+        root = tempfile.mkdtemp(prefix="iapsim-sk2-team-")
+        self.addCleanup(shutil.rmtree, root, True)
+        data = os.path.join(root, "data")
+        os.mkdir(data)
+        secret = json.loads(run("keys", "--data-dir", data, "--json").stdout)["sharedSecret"]
+        run("certs", "--data-dir", data, "--out", os.path.join(root, "certs"))
+        with open(os.path.join(root, "certs", "iapsim-root.cer"), "rb") as f:
+            from appstoreserverlibrary.models.Environment import Environment
+            from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
+            verifier = SignedDataVerifier([f.read()], False, Environment.SANDBOX, "com.iapsim.app")
+        serve_port, team_port = free_port(), free_port()
+        team = team_server.serve(team_port, f"http://127.0.0.1:{serve_port}/sandbox/verifyReceipt", secret,
+                                 os.path.join(root, "team.sqlite"), verifier=verifier)
+        self.addCleanup(team.server_close)
+        self.addCleanup(team.shutdown)
+        arguments = ["--data-dir", data, "--user", "alice", "--storekit", "2", "--serve", str(serve_port),
+                     "--backend", f"http://127.0.0.1:{team_port}"]
+        for fault in faults:
+            arguments += ["--fault", fault]
+        tmux, wait_for = live_app(self, root, 110, *arguments)
+        wait_for(f"serving 127.0.0.1:{serve_port}")
+        wait_for("60 Coins")
+        tmux("send-keys", "Enter")
+        return team, data, wait_for
+
+    def test_apple_verifier_accepts_the_signed_transaction(self):
+        team, data, wait_for = self.team_app()
+        wait_for("Purchase complete")
+        wait_for("Balance 60 coins")
+        state = json.loads(run("state", "--data-dir", data).stdout)
+        paid = [t for t in state["store"]["transactions"] if t["state"] == "purchased"]
+        self.assertEqual([(t.transactionId, t.productId, t.bundleId, t.rawEnvironment) for t in team.signed],
+                         [(paid[0]["transactionId"], "com.iapsim.coins.60", "com.iapsim.app", "Sandbox")])
+
+    def test_a_signed_transaction_for_another_app_is_refused_and_nothing_is_lost(self):
+        team, data, wait_for = self.team_app("unverified-transaction=bundle")
+        wait_for("Confirming payment")
+        deadline = time.monotonic() + 20
+        while not team.unverified and time.monotonic() < deadline:
+            time.sleep(0.05)
+        from appstoreserverlibrary.signed_data_verifier import VerificationStatus
+        self.assertEqual(team.unverified[0], VerificationStatus.INVALID_APP_IDENTIFIER)
+        self.assertEqual(team.signed, [])
+        state = json.loads(run("state", "--data-dir", data).stdout)
+        self.assertEqual([t["finished"] for t in state["store"]["transactions"]], [False])
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -13,6 +13,7 @@ public enum Fault: String, Sendable, Equatable, CaseIterable, Comparable {
     case observerLost = "observer-lost"
     case emptyApplicationUsername = "empty-application-username"
     case receiptEmpty = "receipt-empty"
+    case unverifiedTransaction = "unverified-transaction"
     case failedThenPurchased = "failed-then-purchased"
     case duplicateCallback = "duplicate-callback"
     case finishNotFound = "finish-not-found"
@@ -108,6 +109,7 @@ extension Fault {
         case .observerLost: Rule(.store)
         case .emptyApplicationUsername: Rule(.store)
         case .receiptEmpty: Rule(.store)
+        case .unverifiedTransaction: Rule(.store, .word(SignedTransactionFlaw.allCases.map(\.rawValue)), default: SignedTransactionFlaw.signature.rawValue)
         case .failedThenPurchased: Rule(.store)
         case .duplicateCallback: Rule(.store)
         case .finishNotFound: Rule(.store)

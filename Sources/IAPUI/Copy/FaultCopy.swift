@@ -20,6 +20,8 @@ extension Fault {
                                                   zh: "商店返回的交易没有 applicationUsername")
         case .receiptEmpty: Localized(en: "the app receipt is empty (as right after a purchase, before a refresh)",
                                       zh: "应用收据为空(如刚购买后、刷新前)")
+        case .unverifiedTransaction: Localized(en: "StoreKit 2: the signed transaction the app gets fails a check, VALUE (its signature, another app's bundle id, the Production environment)",
+                                               zh: "StoreKit 2:应用拿到的签名交易有一项校验不过:VALUE(签名、别的应用的 bundle id、Production 环境)")
         case .failedThenPurchased: Localized(en: "the payment first reports failed, then purchased 2 s later (interrupted purchase)",
                                              zh: "支付先报告失败,2 秒后又报告已购买(购买被中断)")
         case .duplicateCallback: Localized(en: "the observer hears of each payment twice", zh: "每笔支付观察者都收到两次通知")
