@@ -416,12 +416,14 @@ public final class MockPaymentQueue: PaymentQueue {
 
     private func record(_ payment: Payment, state: TransactionState, error: StoreError? = nil, originalTransactionId: String? = nil,
                         plan steps: [StorePlan.Step] = [], offerId: String? = nil, introEligible: Bool? = nil) {
-        let name = faults.fire(.emptyApplicationUsername) != nil ? nil : payment.applicationUsername
+        // StoreKit 2's meaning of the same fault: the transaction comes back without its appAccountToken.
+        let unnamed = faults.fire(.emptyApplicationUsername) != nil
+        let name = unnamed ? nil : payment.applicationUsername
         signedReceipt = nil
         guard let transaction = attempt({
             try database.insert(productId: payment.productId, state: state, applicationUsername: name,
                                 account: payment.pressedBy.map(database.appleId(for:)), pressedBy: payment.pressedBy, date: scheduler.now, error: error, originalTransactionId: originalTransactionId,
-                                plan: steps.isEmpty ? nil : StorePlan(steps: steps), appAccountToken: payment.appAccountToken,
+                                plan: steps.isEmpty ? nil : StorePlan(steps: steps), appAccountToken: unnamed ? nil : payment.appAccountToken,
                                 offerId: offerId, introEligible: introEligible, billingPlan: payment.billingPlan)
         }) else { return }
         if let id = payment.id { paymentIds[transaction.id] = id }

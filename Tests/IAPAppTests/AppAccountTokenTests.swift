@@ -48,6 +48,16 @@ struct AppAccountTokenTests {
         #expect(carried.count == 2 && carried[0] != nil && carried[0] == carried[1])
     }
 
+    @Test("empty-application-username means, in StoreKit 2, a transaction without its token: credited to alice by the evidence rules")
+    func tokenDropped() throws {
+        let app = try Harness(user: "alice", faults: [.emptyApplicationUsername], storeKit: .two)
+        app.advance(0.5)
+        app.buy(Self.coins)
+        #expect(try tokens(app) == [nil])
+        #expect(try app.credits().map(\.user) == ["alice"])
+        #expect(try app.storeTransactions().map(\.finished) == [true])
+    }
+
     @Test("StoreKit 1 pays without a token, as SKPayment has none")
     func noneInStoreKitOne() throws {
         let app = try Harness(user: "alice")

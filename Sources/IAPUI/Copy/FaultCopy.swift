@@ -12,12 +12,12 @@ extension Fault {
         case .purchaseFails: Localized(en: "the store fails every payment", zh: "商店让每笔支付都失败")
         case .askToBuy: Localized(en: "Ask to Buy: the payment waits for a parent, who decides VALUE 10 s later",
                                   zh: "家长批准购买:支付等家长决定,10 秒后结果为 VALUE")
-        case .observerDelayed: Localized(en: "the observer hears of a payment VALUE seconds after it went through",
-                                         zh: "支付完成 VALUE 秒后观察者才收到通知")
-        case .observerLost: Localized(en: "the observer never hears of the payment until the app is relaunched",
-                                      zh: "观察者收不到支付通知,直到应用重启")
-        case .emptyApplicationUsername: Localized(en: "the store returns transactions without applicationUsername",
-                                                  zh: "商店返回的交易没有 applicationUsername")
+        case .observerDelayed: Localized(en: "the observer (StoreKit 2: Transaction.updates) hears of a payment VALUE seconds after it went through",
+                                         zh: "支付完成 VALUE 秒后观察者(StoreKit 2:Transaction.updates)才收到通知")
+        case .observerLost: Localized(en: "the observer (StoreKit 2: Transaction.updates) never hears of the payment until the app is relaunched",
+                                      zh: "观察者(StoreKit 2:Transaction.updates)收不到支付通知,直到应用重启")
+        case .emptyApplicationUsername: Localized(en: "the store returns transactions without applicationUsername (StoreKit 2: without appAccountToken)",
+                                                  zh: "商店返回的交易没有 applicationUsername(StoreKit 2:没有 appAccountToken)")
         case .receiptEmpty: Localized(en: "the app receipt is empty (as right after a purchase, before a refresh)",
                                       zh: "应用收据为空(如刚购买后、刷新前)")
         case .unverifiedTransaction: Localized(en: "StoreKit 2: the signed transaction the app gets fails a check, VALUE (its signature, another app's bundle id, the Production environment)",
