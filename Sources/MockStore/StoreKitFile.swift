@@ -217,7 +217,9 @@ extension StoreKitFile.Settings {
         if _interruptedPurchasesEnabled == true { loaded.faults.insert(.failedThenPurchased) }
         if _billingIssuesEnabled == true || _renewalBillingIssuesEnabled == true { loaded.faults.insert(.billingFails) }
         if _disableDialogs == true { warnings.append("settings._disableDialogs: iapsim always shows the payment sheet") }
-        let errors: [String: Fault] = ["Load Products": .productsFail, "Purchase": .purchaseFails, "Verification": .verifyStatus]
+        // Xcode's errors fail StoreKit 2's calls: Verification is the device's VerificationResult of a signed transaction.
+        let errors: [String: Fault] = ["Load Products": .productsFail, "Purchase": .purchaseFails, "Verification": .unverifiedTransaction,
+                                       "App Store Sync": .restoreFails]
         for error in _storeKitErrors ?? [] where error.enabled == true {
             let name = error.name ?? "?"
             if let fault = errors[name] {

@@ -82,7 +82,7 @@ struct CatalogImportTests {
         let list = try #require(try await catalog("v3-settings.storekit").listing)
         #expect(list.product("org.fixture.gems100")?.price == "₩1,500")
         #expect(list.warnings.contains { $0.contains("_timeRate") })
-        #expect(list.warnings.contains { $0.contains("App Store Sync") })
+        #expect(list.warnings.contains { $0.contains("Subscription Status") })
         #expect(list.warnings.contains { $0.contains("settings._someFutureSetting: not used") })
         let work = try makeWorkDirectory()
         defer { try? FileManager.default.removeItem(atPath: work) }

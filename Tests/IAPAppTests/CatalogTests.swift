@@ -168,6 +168,16 @@ struct RealStoreKitFileTests {
         #expect(loaded.warnings.contains { $0.contains("billingPlans[1]: MONTHLY without its commitmentDisplayPrice; not sold") })
     }
 
+    @Test("Xcode's StoreKit errors arm the fault of the same StoreKit 2 call: Verification a signed transaction that fails its check, App Store Sync a failing restore; one without a fault is named")
+    func storeKitErrors() throws {
+        let errors = ["Verification", "App Store Sync", "Subscription Status"].map { #"{"current": null, "enabled": true, "name": "\#($0)"}"# }
+        let loaded = try load(#""familyShareable": false"#, settings: #"{"_storefront": "USA", "_storeKitErrors": [\#(errors.joined(separator: ","))]}"#)
+        #expect(loaded.faults.contains(.unverifiedTransaction) && loaded.faults.contains(.restoreFails))
+        #expect(!loaded.faults.contains(.verifyStatus))
+        #expect(loaded.warnings.contains { $0.contains("\"Subscription Status\" has no matching iapsim fault") })
+        #expect(!loaded.warnings.contains { $0.contains("\"Verification\"") || $0.contains("\"App Store Sync\"") })
+    }
+
     @Test("what Xcode leaves empty says nothing (appPolicies with no EULA or policy); an empty price is said as such; a free trial's price and a StoreKit error's chosen case are named")
     func emptyAndIgnored() throws {
         let loaded = try load("""
