@@ -74,7 +74,18 @@ extension RetryReason {
         case .notInReceipt: Localized(en: english, zh: "收据中尚无此交易")
         case let .appleUnavailable(status): Localized(en: english, zh: "Apple 暂时无法验证(\(status))")
         case let .backendRetryingApple(status): Localized(en: english, zh: "后端正在重试 Apple(\(status))")
-        case let .unverified(flaw): Localized(en: english, zh: "签名交易未通过校验" + (flaw.map { "(\($0.rawValue))" } ?? ""))
+        case let .unverified(flaw): Localized(en: english, zh: "签名交易未通过校验" + (flaw.map { "(\($0.chinese))" } ?? ""))
+        }
+    }
+}
+
+extension SignedTransactionFlaw {
+    /// Which check failed, in Chinese.
+    var chinese: String {
+        switch self {
+        case .signature: "签名"
+        case .bundle: "bundle id"
+        case .environment: "环境"
         }
     }
 }

@@ -14,8 +14,8 @@ extension StateCatalog {
             en: "purchase(options:) returned success with a VerificationResult: StoreKit checked the transaction's signature (JWS) on the device. The app sends the signed transaction, not the app receipt, to its server, which checks the signature, the bundle id and the environment before it credits.",
             zh: "purchase(options:) 返回 success 和 VerificationResult:StoreKit 已在设备上校验交易签名(JWS)。应用把签名交易(而非 App 收据)发给服务器,服务器校验签名、bundle id 和环境后才入账。"),
         "hud-confirming-retry": Localized(
-            en: "The same back-off; there is no \"not in the receipt yet\" (the signed transaction is the evidence) and no 21005 from verifyReceipt, which Apple deprecated: the server asks the App Store Server API when it needs more.",
-            zh: "同样按退避重试;不会出现“收据中尚无此交易”(签名交易本身就是凭证),也没有已被 Apple 弃用的 verifyReceipt 的 21005:服务器需要时查询 App Store Server API。"),
+            en: "The same back-off, and one more reason: the server found the signed transaction unverified (its signature, another app's bundle id, another environment; fault unverified-transaction). It credits nothing and decides nothing; the client asks StoreKit for the transaction again at each try and never finishes it for this. An app on the App Store Server API sees no \"not in the receipt yet\" and no 21005 from verifyReceipt, which Apple deprecated.",
+            zh: "同样按退避重试,另多一种原因:服务器发现签名交易未通过校验(签名、别的应用的 bundle id、别的环境;故障 unverified-transaction)。服务器不入账也不下结论;客户端每次重试都向 StoreKit 重新索取交易,绝不因此结束它。使用 App Store Server API 的应用不会遇到“收据中尚无此交易”,也没有已被 Apple 弃用的 verifyReceipt 的 21005。"),
         "hud-success": Localized(
             en: "The client calls transaction.finish() after the server granted it, as finishTransaction in StoreKit 1; an unfinished transaction comes back through Transaction.updates and Transaction.unfinished at the next launch.",
             zh: "服务器发放后客户端调用 transaction.finish(),相当于 StoreKit 1 的 finishTransaction;未结束的交易会在下次启动时经 Transaction.updates 和 Transaction.unfinished 回来。"),
@@ -59,8 +59,8 @@ extension StateCatalog {
             en: "The transaction carries no appAccountToken: made outside the app (an offer code, the App Store, a family member) or paid while the server could not give one. The same evidence rules decide, and support assigns what they cannot.",
             zh: "交易不带 appAccountToken:在应用外产生(优惠码、App Store、家庭成员),或付款时服务器给不出令牌。同样按证据规则判断,判断不了的由客服分配。"),
         "hud-verify-failed": Localized(
-            en: "The server found the signed transaction not Apple's (its x5c chain does not reach Apple's root), for another bundle id or another environment, and rejected it for good; the client finishes it without a credit.",
-            zh: "服务器发现签名交易不是 Apple 的(x5c 证书链不到 Apple 根证书)、属于别的 bundle id 或别的环境,永久拒绝;客户端结束交易,不入账。"),
+            en: "A signed transaction that fails the server's check (not Apple's chain, another app, another environment) does not end here: it is asked for again and retried (see Confirming, retrying), since a genuine payment's may pass the next time. This state is a verdict for good on a transaction that passed the check, and the client finishes it without a credit.",
+            zh: "未通过服务器校验的签名交易(证书链不是 Apple 的、别的应用、别的环境)不会停在这里:会重新索取并重试(见“确认中,重试”),因为真实付款的交易下次可能通过。本状态是对已通过校验的交易的最终结论,客户端结束交易,不入账。"),
         "hud-jailbroken": Localized(
             en: "A forged transaction fails VerificationResult on the device (.unverified) and the server's check of the JWS: an app that credits only .verified transactions its server accepted is not fooled.",
             zh: "伪造的交易在设备上校验失败(.unverified),服务器校验 JWS 也不通过:只为服务器认可的 .verified 交易入账的应用不会被骗。"),
@@ -73,6 +73,9 @@ extension StateCatalog {
         "sub-trial": Localized(
             en: "Product.SubscriptionInfo.RenewalState is .subscribed; the transaction's offer (offerType .introductory, paymentMode .freeTrial) says it is a trial. Eligibility is product.subscription.isEligibleForIntroOffer, or the server's signed word on it.",
             zh: "Product.SubscriptionInfo.RenewalState 为 .subscribed;交易的 offer(offerType .introductory,paymentMode .freeTrial)表明是试用。资格看 product.subscription.isEligibleForIntroOffer,或服务器对其的签名意见。"),
+        "sub-active": Localized(
+            en: "Product.SubscriptionInfo.RenewalState is .subscribed, the renewal info's willAutoRenew true; Transaction.currentEntitlements holds its latest transaction.",
+            zh: "Product.SubscriptionInfo.RenewalState 为 .subscribed,续期信息的 willAutoRenew 为 true;Transaction.currentEntitlements 中有其最新交易。"),
         "sub-cancelled": Localized(
             en: "RenewalState is still .subscribed; the renewal info's willAutoRenew is false and its expirationReason says why once it ends.",
             zh: "RenewalState 仍为 .subscribed;续期信息的 willAutoRenew 为 false,结束后 expirationReason 说明原因。"),

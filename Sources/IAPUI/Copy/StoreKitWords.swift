@@ -27,7 +27,7 @@ struct StoreKitWords {
         }
         let result = Localized("purchase(options:) → ")
         switch transaction.state {
-        case .purchased: return Localized(en: "Transaction.updates: tx \(id) verified", zh: "Transaction.updates:tx \(id) 已验证")
+        case .purchased: return Localized(en: "Transaction.updates: tx \(id) purchased", zh: "Transaction.updates:tx \(id) 已购买")
         case .restored: return Localized(en: "Transaction.updates: tx \(id) synced", zh: "Transaction.updates:tx \(id) 已同步")
         case .deferred: return result + Localized("pending (tx \(id))")
         case .purchasing: return Localized(en: "purchase(options:) in flight (tx \(id))", zh: "purchase(options:) 进行中(tx \(id))")
@@ -51,7 +51,7 @@ struct StoreKitWords {
     }
 
     func restored(_ count: Int, to user: String) -> Localized {
-        two ? Localized(en: "AppStore.sync(): \(count) transactions for \(user)", zh: "AppStore.sync():为 \(user) 同步了 \(count) 笔交易")
+        two ? Localized(en: "AppStore.sync(): \(count) transaction\(count == 1 ? "" : "s") for \(user)", zh: "AppStore.sync():为 \(user) 同步了 \(count) 笔交易")
             : Localized(en: "store: \(count) purchases restored to \(user)", zh: "商店:为 \(user) 恢复了 \(count) 项购买")
     }
 
@@ -94,11 +94,12 @@ struct StoreKitWords {
     }
 
     /// A transaction's state: StoreKit 1's `SKPaymentTransactionState`, or where a StoreKit 2 app meets it (a purchase
-    /// in flight, `VerificationResult.verified`, `PurchaseResult.pending`, a transaction `AppStore.sync()` brought back).
+    /// in flight, `PurchaseResult.pending`, a transaction `AppStore.sync()` brought back). A purchase is not called
+    /// verified: whether it is, is the device's and the server's check, which the timeline tells.
     func state(_ state: TransactionState) -> Localized {
         switch state {
         case .purchasing: Localized(en: state.rawValue, zh: "购买中")
-        case .purchased: two ? Localized(en: "verified", zh: "已验证") : Localized(en: state.rawValue, zh: "已购买")
+        case .purchased: Localized(en: state.rawValue, zh: "已购买")
         case .failed: Localized(en: state.rawValue, zh: "失败")
         case .restored: two ? Localized(en: "synced", zh: "已同步") : Localized(en: state.rawValue, zh: "已恢复")
         case .deferred: two ? Localized(en: "pending", zh: "等待批准") : Localized(en: state.rawValue, zh: "等待批准")
@@ -112,10 +113,10 @@ struct StoreKitWords {
         return error.appleName(in: .two) ?? error.rawValue
     }
 
-    /// What links a transaction to the app's account on the inspector: the `applicationUsername`, or the start of the
-    /// `appAccountToken` (∅ when it has none).
+    /// What links a transaction to the app's account on the inspector: the `applicationUsername`, or the end of the
+    /// `appAccountToken`, as the timeline shows it (∅ when it has none).
     func accountLink(of transaction: StoreTransaction) -> String {
-        let link = two ? transaction.appAccountToken.map { String($0.uuidString.lowercased().prefix(8)) + "…" } : transaction.applicationUsername
+        let link = two ? transaction.appAccountToken.map { "…" + String($0.uuidString.lowercased().suffix(8)) } : transaction.applicationUsername
         return link ?? "∅"
     }
 }
