@@ -53,6 +53,10 @@ struct StoreKitNamesTests {
         #expect(said.contains("purchase(options:) → userCancelled (tx "), "\(said)")
         #expect(said.contains("purchase(options:) → pending (tx "), "\(said)")
         #expect(!said.contains("Transaction.updates: tx 1000000001 failed"), "\(said)")
+        app.runtime.send(.setFault(.purchaseFails, FaultArm(once: true)))
+        app.press(.escape)
+        app.buy("com.iapsim.coins.300")
+        #expect(app.session.timeline.entries(.en).map(\.text).joined().contains("purchase(options:) → StoreKitError.unknown (tx "))
     }
 
     @Test("StoreKit 1 keeps SKPaymentQueue's words: pay, the queue's purchased, finish, restore purchases")

@@ -106,11 +106,17 @@ struct StoreKitWords {
         }
     }
 
-    /// Why a payment failed: a cancel is StoreKit 2's `userCancelled` result, a refused offer its `Product.PurchaseError`.
+    /// Why a payment failed: a cancel is StoreKit 2's `userCancelled` result, a refused offer its `Product.PurchaseError`,
+    /// a failed payment `StoreKitError.unknown` (what Xcode's failing transactions throw unless told otherwise); a
+    /// parent's no to Ask to Buy has no StoreKit 2 result at all.
     func error(_ error: StoreError) -> String {
         guard two else { return error.rawValue }
-        if error == .cancelled { return "userCancelled" }
-        return error.appleName(in: .two) ?? error.rawValue
+        switch error {
+        case .cancelled: return "userCancelled"
+        case .paymentFailed: return "StoreKitError.unknown"
+        case .declined: return "declined by a parent"
+        default: return error.appleName(in: .two) ?? error.rawValue
+        }
     }
 
     /// What links a transaction to the app's account on the inspector: the `applicationUsername`, or the end of the
