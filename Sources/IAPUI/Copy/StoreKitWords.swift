@@ -27,8 +27,8 @@ struct StoreKitWords {
         }
         let result = Localized("purchase(options:) → ")
         switch transaction.state {
-        case .purchased: return Localized(en: "Transaction.updates: tx \(id) purchased", zh: "Transaction.updates:tx \(id) 已购买")
-        case .restored: return Localized(en: "Transaction.updates: tx \(id) synced", zh: "Transaction.updates:tx \(id) 已同步")
+        case .purchased, .restored:
+            return Localized(en: "Transaction.updates: tx \(id) ", zh: "Transaction.updates:tx \(id) ") + state(transaction.state)
         case .deferred: return result + Localized("pending (tx \(id))")
         case .purchasing: return Localized(en: "purchase(options:) in flight (tx \(id))", zh: "purchase(options:) 进行中(tx \(id))")
         case .failed: return result + Localized("\(transaction.error.map(error) ?? "failed") (tx \(id))")
@@ -51,7 +51,8 @@ struct StoreKitWords {
     }
 
     func restored(_ count: Int, to user: String) -> Localized {
-        two ? Localized(en: "AppStore.sync(): \(count) transaction\(count == 1 ? "" : "s") for \(user)", zh: "AppStore.sync():为 \(user) 同步了 \(count) 笔交易")
+        two ? Localized(en: "AppStore.sync(): \(count) transaction\(count == 1 ? "" : "s") for \(user)",
+                        zh: "AppStore.sync():为 \(user) 同步了 \(count) 笔交易")
             : Localized(en: "store: \(count) purchases restored to \(user)", zh: "商店:为 \(user) 恢复了 \(count) 项购买")
     }
 
@@ -102,7 +103,7 @@ struct StoreKitWords {
         case .purchased: Localized(en: state.rawValue, zh: "已购买")
         case .failed: Localized(en: state.rawValue, zh: "失败")
         case .restored: two ? Localized(en: "synced", zh: "已同步") : Localized(en: state.rawValue, zh: "已恢复")
-        case .deferred: two ? Localized(en: "pending", zh: "等待批准") : Localized(en: state.rawValue, zh: "等待批准")
+        case .deferred: Localized(en: two ? "pending" : state.rawValue, zh: "等待批准")
         }
     }
 
