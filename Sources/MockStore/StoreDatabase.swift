@@ -223,8 +223,11 @@ public final class StoreDatabase {
                                          step.at, error?.rawValue, account, original, id])
         } else {
             target = id
-            try db.cachedStatement(sql: "UPDATE storeTransaction SET state = ?, error = ?, originalTransactionId = ? WHERE id = ?").execute(
-                arguments: [state.rawValue, error?.rawValue, original, id])
+            // An Ask to Buy a parent approved is charged at the approval: that is its purchase date (Apple's
+            // purchase_date, "the time the App Store charged the user's account"), not when the child asked.
+            let charged = current.state == .deferred && state == .purchased ? step.at : current.date.timeIntervalSince1970
+            try db.cachedStatement(sql: "UPDATE storeTransaction SET state = ?, error = ?, originalTransactionId = ?, date = ? WHERE id = ?").execute(
+                arguments: [state.rawValue, error?.rawValue, original, charged, id])
         }
         if decision.subscription == .charge, let subscription, let account {
             let (chain, news) = try Self.subscriptionCharged(db, id: target, account: account, productId: current.productId,

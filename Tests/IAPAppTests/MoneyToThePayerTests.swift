@@ -1,5 +1,6 @@
 import Foundation
 import IAPCore
+import MockStore
 import Testing
 
 /// The stories of issue 11, each ending with the money where it belongs. They use only what a person does (keys,
@@ -161,6 +162,21 @@ struct MoneyToThePayerTests {
         #expect(try app.credits().isEmpty)
         #expect(try app.storeTransactions().allSatisfy { $0.0.state == .failed && $0.finished })
         #expect(try app.clientOrders().isEmpty)
+    }
+
+    @Test("Ask to Buy approved: charged, and dated (the receipt's purchase_date), when the parent approves, not when alice asked")
+    func askToBuyDatedAtApproval() throws {
+        var once = ArmedFaults()
+        once.insert(.askToBuy, FaultArm(value: "approve", once: true))
+        let app = try Harness(user: "alice", faults: once)
+        app.advance(0.5)
+        let asked = app.timers.now
+        app.press(.enter)
+        app.advance(20)
+        let (transaction, finished) = try #require(try app.storeTransactions().first)
+        #expect(transaction.state == .purchased && finished)
+        #expect(transaction.date.timeIntervalSince(asked) >= MockPaymentQueue.askToBuyDecision, "\(transaction.date) vs \(asked)")
+        #expect(try app.credits().map(\.user) == ["alice"])
     }
 
     @Test("interrupted purchase: killed between 'failed' and 'purchased', Apple still completes it and alice is credited")
