@@ -33,6 +33,8 @@ public final class MockPaymentQueue: PaymentQueue {
 
     public let database: StoreDatabase
     let catalog: [Product]
+    /// Apple's records of this store, as its servers read them (the Server API, notifications, signed transactions).
+    public let records: AppleRecords
     let scheduler: Scheduler
     let latency: Latency
     private var observer: (([StoreTransaction]) -> Void)?
@@ -53,6 +55,7 @@ public final class MockPaymentQueue: PaymentQueue {
         self.database = database
         self.faults = faults
         self.catalog = catalog
+        records = AppleRecords(database: database, catalog: catalog)
         ownedOnce = Set(catalog.filter(\.kind.isOwnedOnce).map(\.id))
         subscriptionTerms = Dictionary(catalog.compactMap { product in product.subscription.map { (product.id, $0) } },
                                        uniquingKeysWith: { first, _ in first })
@@ -225,7 +228,7 @@ public final class MockPaymentQueue: PaymentQueue {
     }
 
     public func signedTransaction(id: String) -> String? {
-        guard let certificates, let transaction = attempt({ try AppleRecords(database: database, catalog: catalog).transaction(id) }) ?? nil
+        guard let certificates, let transaction = attempt({ try records.transaction(id) }) ?? nil
         else { return nil }
         var payload = JWSTransaction(transaction, signedAt: scheduler.now)
         var key = certificates.signingKey

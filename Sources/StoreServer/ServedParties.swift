@@ -10,7 +10,7 @@ public final class ServedParties {
     private(set) var store: MockPaymentQueue
     private(set) var backend: MockBackend
     private(set) var faults: FaultBoard
-    private(set) var records: AppleRecords
+    var records: AppleRecords { store.records }
     /// The parties' clock: when a signed payload says it was signed.
     let now: () -> Date
     let catalog: [Product]
@@ -22,7 +22,6 @@ public final class ServedParties {
         self.store = store
         self.backend = backend
         self.faults = faults
-        records = AppleRecords(database: store.database, catalog: catalog)
         self.now = now
         self.catalog = catalog
     }
@@ -33,7 +32,6 @@ public final class ServedParties {
         self.store = store
         self.backend = backend
         self.faults = faults
-        records = AppleRecords(database: store.database, catalog: catalog)
     }
 
     /// Apple's `verifyReceipt` for a request body as it came.

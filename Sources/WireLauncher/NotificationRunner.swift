@@ -23,7 +23,7 @@ public final class NotificationRunner {
         sender?.stop()
         parties = session.parties
         do {
-            sender = try NotificationSender(url: url, store: session.parties.store, catalog: session.catalog, scheduler: session.timers,
+            sender = try NotificationSender(url: url, store: session.parties.store, scheduler: session.timers,
                                             thread: thread, onAttempt: { [weak session] in session?.note($0) })
         } catch {
             sender = nil

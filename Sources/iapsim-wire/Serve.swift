@@ -47,7 +47,7 @@ struct ServeCommand: ParsableCommand {
             runner = try ServerRunner(parties: parties, catalog: products, now: { timers.now })
             if let notify {
                 parties.store.database.outbox.goesOut = true
-                let sender = try NotificationSender(url: notify, store: parties.store, catalog: products, scheduler: timers, thread: runner.thread,
+                let sender = try NotificationSender(url: notify, store: parties.store, scheduler: timers, thread: runner.thread,
                                                     onAttempt: { print("iapsim: " + NotificationDelivery($0).attemptWords.en); fflush(nil) })
                 runner.served.onTestNotification = { sender.sendTest(uuid: $0) }
                 stopSending = sender.stop

@@ -37,7 +37,7 @@ final class NotifyingApp {
     /// A sender on the session's parties, as the app starts one at launch.
     func send() throws {
         sender?.stop()
-        sender = try NotificationSender(url: receiver.url, store: session.parties.store, catalog: catalog, scheduler: session.timers,
+        sender = try NotificationSender(url: receiver.url, store: session.parties.store, scheduler: session.timers,
                                         thread: thread, onAttempt: { [weak session] in session?.note($0) })
     }
 

@@ -17,11 +17,11 @@ public final class NotificationSender: Sendable {
     static let batch = 16
 
     /// Call on the parties' thread, once the parties are open. `onAttempt` is told there of each attempt as it ended.
-    public init(url: URL, store: MockPaymentQueue, catalog: [Product], scheduler: Scheduler, thread: PartyThread,
+    public init(url: URL, store: MockPaymentQueue, scheduler: Scheduler, thread: PartyThread,
                 transport: NotificationTransport = HTTPNotificationTransport(), onAttempt: @escaping (OutboxEntry) -> Void = { _ in }) throws {
         let signer = try AppleSigner(StoreCertificates.of(store.database))
         let (stream, wakeups) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        let desk = Confined(value: OutboxDesk(store: store, records: AppleRecords(database: store.database, catalog: catalog),
+        let desk = Confined(value: OutboxDesk(store: store, records: store.records,
                                               scheduler: scheduler, wake: { wakeups.yield() }, onAttempt: onAttempt))
         store.onOutboxWritten = { wakeups.yield() }
         self.url = url
