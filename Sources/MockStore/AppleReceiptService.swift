@@ -63,9 +63,14 @@ public final class AppleReceiptService: ReceiptVerifying {
         // Apple reports a receipt's subscriptions in full only to whoever knows the shared secret.
         guard !subscriptions.isEmpty, request.password != nil else { return response }
         let chains = Set(subscriptions.map(\.original_transaction_id))
-        guard let records = try? database.subscriptionRecords(originals: chains) else { return status(ReceiptStatus.internalDataAccess) }
+        // Apple answers any receipt of a chain with the chain as it is now: the renewals, upgrades and refunds since the
+        // receipt was made are in its latest transactions, not only in a newer receipt.
+        guard let records = try? database.subscriptionRecords(originals: chains),
+              let rows = try? database.chainEntries(originals: chains) else { return status(ReceiptStatus.internalDataAccess) }
         response.pending_renewal_info = records.map(PendingRenewalInfo.init)
-        let newestFirst = subscriptions.reversed().sorted { (Int64($0.purchase_date_ms) ?? 0) > (Int64($1.purchase_date_ms) ?? 0) }
+        let groups = Dictionary(records.map { ($0.originalTransactionId, $0.group) }, uniquingKeysWith: { first, _ in first })
+        let latest = rows.map { Receipt.Entry($0, group: groups[$0.transaction.originalId]) }
+        let newestFirst = latest.reversed().sorted { (Int64($0.purchase_date_ms) ?? 0) > (Int64($1.purchase_date_ms) ?? 0) }
         if request.excludeOldTransactions == true {
             var seen = Set<String>()
             response.latest_receipt_info = newestFirst.filter { seen.insert($0.original_transaction_id).inserted }

@@ -337,11 +337,22 @@ public final class StoreDatabase {
                     SELECT \(columns) FROM storeTransaction WHERE productId IN (\(placeholders)) AND state IN ('purchased', 'restored')
                     AND \(Self.signedInOnly)
                 ) AS listed ORDER BY date, id
-                """), arguments: StatementArguments([appleId, appleId] as [(any DatabaseValueConvertible)?] + nonConsumables + [appleId, appleId])).map { row in
-                let transaction = Self.transaction(row)
-                return ReceiptRow(transaction: transaction, details: TransactionDetails(row: row),
-                                  originalDate: row.real("originalDate").map(Date.init(timeIntervalSince1970:)) ?? transaction.date)
-            })
+                """), arguments: StatementArguments([appleId, appleId] as [(any DatabaseValueConvertible)?] + nonConsumables + [appleId, appleId])).map(ReceiptRow.init))
+        }
+    }
+
+    /// Every purchase and restore of the subscription chains `originals`, oldest first, as the store holds them now:
+    /// what Apple's `verifyReceipt` lists as a receipt's latest transactions, however old the receipt.
+    func chainEntries(originals: Set<String>) throws -> [ReceiptRow] {
+        guard !originals.isEmpty else { return [] }
+        let marks = Array(repeating: "?", count: originals.count).joined(separator: ", ")
+        return try queue.inDatabase { db in
+            try Array(Row.fetchCursor(db.cachedStatement(sql: """
+                SELECT \(Self.columns), \(TransactionDetails.columns),
+                    (SELECT date FROM storeTransaction o WHERE o.id = COALESCE(t.originalTransactionId, t.id)) AS originalDate
+                FROM storeTransaction t WHERE COALESCE(originalTransactionId, id) IN (\(marks)) AND state IN ('purchased', 'restored')
+                ORDER BY date, id
+                """), arguments: StatementArguments(originals.sorted())).map(ReceiptRow.init))
         }
     }
 

@@ -23,7 +23,8 @@ struct VerifyReceiptWireTests {
         return (response, try json(response))
     }
 
-    private func subscribed() throws -> Harness {
+    /// `beforeRenewal`: told the receipt the app held after its first charge.
+    private func subscribed(beforeRenewal: (String?) -> Void = { _ in }) throws -> Harness {
         let app = try Harness(user: "alice")
         app.advance(0.5)
         let index = shippedCatalog.firstIndex { $0.id == Self.monthly }!
@@ -31,6 +32,7 @@ struct VerifyReceiptWireTests {
         app.press(.enter)
         app.advance(5)
         app.press(.escape)
+        beforeRenewal(app.parties.store.appReceipt())
         // A renewal while the app was closed: a chain of two charges.
         try app.relaunch(user: "alice", faults: [.renewalWhileClosed])
         app.advance(5)
@@ -94,6 +96,18 @@ struct VerifyReceiptWireTests {
         let (_, anonymous) = try ask(app, VerifyReceiptRequest(receiptData: receipt))
         #expect(anonymous["status"] as? Int == 0 && anonymous["receipt"] != nil)
         #expect(anonymous["latest_receipt_info"] == nil && anonymous["pending_renewal_info"] == nil)
+    }
+
+    @Test("a receipt from before a renewal still answers with the chain's latest transactions, as Apple's does")
+    func oldReceiptLatestTransactions() throws {
+        var old: String?
+        let app = try subscribed { old = $0 }
+        let receipt = try #require(old)
+        let secret = try app.parties.store.receiptService.sharedSecret()
+        let (response, _) = try ask(app, VerifyReceiptRequest(receiptData: receipt, password: secret))
+        #expect(response.receipt?.in_app.count == 1)
+        #expect(response.latest_receipt_info?.count == 2)
+        #expect(response.latest_receipt_info?.first?.transaction_id != response.receipt?.in_app.first?.transaction_id)
     }
 
     @Test("exclude-old-transactions leaves the latest transaction of each subscription")
