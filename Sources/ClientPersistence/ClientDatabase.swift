@@ -109,6 +109,10 @@ public final class ClientDatabase: ClientVault {
         ("v8-order-apple-id", { db in
             try db.execute(sql: "ALTER TABLE pendingOrder ADD COLUMN appleId TEXT")
         }),
+        // StoreKit 2: the appAccountToken the intent's payment carries, by which its transaction finds it.
+        ("v9-intent-app-account-token", { db in
+            try db.execute(sql: "ALTER TABLE intent ADD COLUMN appAccountToken TEXT")
+        }),
     ]
 
     /// Closes both files: SQLite folds each WAL into its file and removes it. Nothing may be read or written after.
@@ -195,11 +199,13 @@ public final class ClientDatabase: ClientVault {
         guard let stored, stored.sameRecord(as: order) else { throw ReadBackMismatch(transactionId: order.transactionId) }
     }
 
-    public func recordIntent(user: String, productId: String, orderId: String?, appleId: String?, at date: Date) throws -> PaymentIntent {
+    public func recordIntent(user: String, productId: String, orderId: String?, appleId: String?, appAccountToken: UUID?,
+                             at date: Date) throws -> PaymentIntent {
         try keychain.write { db in
-            try db.cachedStatement(sql: "INSERT INTO intent (user, productId, orderId, createdAt, appleId) VALUES (?, ?, ?, ?, ?)").execute(
-                arguments: [user, productId, orderId, date.timeIntervalSince1970, appleId])
-            return PaymentIntent(id: db.lastInsertedRowID, user: user, productId: productId, orderId: orderId, createdAt: date, appleId: appleId)
+            try db.cachedStatement(sql: "INSERT INTO intent (user, productId, orderId, createdAt, appleId, appAccountToken) VALUES (?, ?, ?, ?, ?, ?)")
+                .execute(arguments: [user, productId, orderId, date.timeIntervalSince1970, appleId, appAccountToken?.uuidString.lowercased()])
+            return PaymentIntent(id: db.lastInsertedRowID, user: user, productId: productId, orderId: orderId, createdAt: date, appleId: appleId,
+                                 appAccountToken: appAccountToken)
         }
     }
 
@@ -260,10 +266,13 @@ public final class ClientDatabase: ClientVault {
 
     private static func intents(_ db: Database) throws -> [PaymentIntent] {
         // `iapsim state` reads a file of an earlier version as it is: without the Apple ID, none was recorded.
-        let appleId = try db.columns(in: "intent").contains { $0.name == "appleId" } ? "appleId" : "NULL"
-        return try Array(Row.fetchCursor(db.cachedStatement(sql: "SELECT id, user, productId, orderId, createdAt, interrupted, \(appleId) FROM intent ORDER BY id")).map {
+        let columns = Set(try db.columns(in: "intent").map(\.name))
+        let appleId = columns.contains("appleId") ? "appleId" : "NULL", token = columns.contains("appAccountToken") ? "appAccountToken" : "NULL"
+        return try Array(Row.fetchCursor(db.cachedStatement(sql: """
+            SELECT id, user, productId, orderId, createdAt, interrupted, \(appleId), \(token) FROM intent ORDER BY id
+            """)).map {
             PaymentIntent(id: $0[0], user: $0[1], productId: $0[2], orderId: $0.text(3), createdAt: Date(timeIntervalSince1970: $0[4]),
-                          interrupted: $0[5], appleId: $0.text(6))
+                          interrupted: $0[5], appleId: $0.text(6), appAccountToken: $0.text(7).flatMap(UUID.init(uuidString:)))
         })
     }
 

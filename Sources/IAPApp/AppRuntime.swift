@@ -133,8 +133,10 @@ public final class AppRuntime {
             }
         case let .fetchAppAccountToken(user):
             backend.appAccountToken(user: user) { [weak self] in self?.send(.appAccountTokenFetched(user: user, $0)) }
-        case let .recordIntent(user, productId, orderId, date):
-            let intent = record { try vault.recordIntent(user: user, productId: productId, orderId: orderId, appleId: store.database.appleId, at: date) }
+        case let .recordIntent(user, productId, orderId, token, date):
+            let intent = record {
+                try vault.recordIntent(user: user, productId: productId, orderId: orderId, appleId: store.database.appleId, appAccountToken: token, at: date)
+            }
             send(.intentRecorded(user: user, productId: productId, intent))
         case let .closeIntent(id):
             record { try vault.closeIntent(id) }

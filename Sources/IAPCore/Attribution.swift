@@ -4,11 +4,12 @@ import Foundation
 /// 1. the payment the app itself added in this process (the purchase in flight claims only the transaction its own
 ///    payment produced, never one that merely has the same product); likewise a transaction restored by the restore
 ///    this device asked for in this process belongs to the user who asked (the store restores to their account);
-/// 2. the order id in `applicationUsername`, through the intent recorded with that order;
+/// 2. the order id in `applicationUsername`, through the intent recorded with that order; in StoreKit 2, whose purchase
+///    carries no string of the app's, the `appAccountToken`, through the intents recorded with it;
 /// 3. with no order id on it (the backend was down, or `applicationUsername` came back empty): the open intents for
 ///    the product recorded no later than the transaction, when they all belong to one user: that user (an intent is closed when its payment is claimed, fails or is cancelled, and is never matched to a
 ///    payment older than itself);
-/// 4. an order id no intent names: the backend knows the order's owner and credits them, so the logged-in user may
+/// 4. an order id or a token no intent names: the backend knows whose it is and credits them, so the logged-in user may
 ///    carry it; likewise a transaction that cannot be a new payment (a restore, a renewal or another charge of a chain
 ///    the store holds already), which the backend credits to the original's owner or the chain's subscriber;
 /// 5. no order id and no user with any open intent for the product: the logged-in user, as the seeds assume.
@@ -38,6 +39,14 @@ extension Device {
         if let orderId, let intent = paymentIntents.first(where: { $0.orderId == orderId }) {
             return .buyer(user: intent.user, orderId: orderId, intent: intent.id)
         }
+        if let token = transaction.appAccountToken {
+            // 2. StoreKit 2: the token, through the intents written with it (its user's, for this product, before it).
+            if let chosen = possibleIntents(of: transaction).filter({ $0.appAccountToken == token }).max(by: Self.recordedEarlier) {
+                return .buyer(user: chosen.user, orderId: chosen.orderId, intent: chosen.id)
+            }
+            // 4. The backend credits the token's user; any logged-in user may carry it there.
+            return user.map { .buyer(user: $0, orderId: orderId, intent: nil) } ?? .awaitingLogin
+        }
         if let orderId {
             // 4. The backend credits the order's owner; any logged-in user may carry it there.
             return user.map { .buyer(user: $0, orderId: orderId, intent: nil) } ?? .awaitingLogin
@@ -53,7 +62,7 @@ extension Device {
         if buyers.count == 1 {
             // The latest intent before it: a payment follows its own intent at once, and whichever order a user's
             // transactions arrive in (an interrupted payment's second half among them), each still finds one of them.
-            let chosen = candidates.max { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }!
+            let chosen = candidates.max(by: Self.recordedEarlier)!
             return .buyer(user: chosen.user, orderId: chosen.orderId, intent: chosen.id)
         }
         if buyers.count > 1 { return .unattributable(candidates: buyers.sorted()) }
@@ -62,6 +71,10 @@ extension Device {
             return .unattributable(candidates: Set(paymentIntents.filter { $0.productId == transaction.productId }.map(\.user)).sorted())
         }
         return user.map { .buyer(user: $0, orderId: nil, intent: nil) } ?? .awaitingLogin
+    }
+
+    private static func recordedEarlier(_ one: PaymentIntent, _ other: PaymentIntent) -> Bool {
+        (one.createdAt, one.id) < (other.createdAt, other.id)
     }
 
     /// Who asked for the restore this device is running, when it brought `transaction` back: before the store answers, any
@@ -104,6 +117,7 @@ extension Device {
                 !claimed.contains(transaction.id) && orders[transaction.id] == nil && transaction.mayBeNewPayment
                     && transaction.productId == intent.productId && intent.precedes(transaction)
                     && (transaction.applicationUsername.map { $0.isEmpty || $0 == intent.orderId } ?? true)
+                    && (transaction.appAccountToken.map { $0 == intent.appAccountToken } ?? true)
             }
         }
     }

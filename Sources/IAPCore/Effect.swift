@@ -18,7 +18,7 @@ public enum Effect: Sendable, Equatable {
     /// StoreKit 2: the app user's `appAccountToken`, which the backend creates once and keeps; answers `.appAccountTokenFetched`.
     case fetchAppAccountToken(user: String)
     /// Answers `.intentRecorded`.
-    case recordIntent(user: String, productId: String, orderId: String?, at: Date)
+    case recordIntent(user: String, productId: String, orderId: String?, appAccountToken: UUID?, at: Date)
     case closeIntent(Int64)
     case markIntentInterrupted(Int64)
     /// Ask the app's server to sign the promotional offer for the payment about to be added; answers `.offerSigned`.

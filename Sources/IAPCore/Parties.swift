@@ -133,8 +133,11 @@ public struct PaymentIntent: Sendable, Equatable {
     /// The Apple ID signed in when it was written (nil: each app user's own): its payment shows in the device's queue
     /// only while that Apple ID is signed in, and is judged only then.
     public let appleId: String?
+    /// StoreKit 2: the `appAccountToken` its payment carries, the buyer's; it names this intent's user on the transaction.
+    public let appAccountToken: UUID?
 
-    public init(id: Int64, user: String, productId: String, orderId: String?, createdAt: Date, interrupted: Bool = false, appleId: String? = nil) {
+    public init(id: Int64, user: String, productId: String, orderId: String?, createdAt: Date, interrupted: Bool = false, appleId: String? = nil,
+                appAccountToken: UUID? = nil) {
         self.id = id
         self.user = user
         self.productId = productId
@@ -142,6 +145,7 @@ public struct PaymentIntent: Sendable, Equatable {
         self.createdAt = createdAt
         self.interrupted = interrupted
         self.appleId = appleId
+        self.appAccountToken = appAccountToken
     }
 }
 
@@ -158,7 +162,7 @@ public protocol ClientVault: AnyObject {
     func save(_ order: PendingOrder, closingIntent: Int64?) throws
     /// Writes an open intent before paying and answers it with its id.
     /// `appleId`: the Apple ID signed in on the device as it pays (nil: each app user's own).
-    func recordIntent(user: String, productId: String, orderId: String?, appleId: String?, at date: Date) throws -> PaymentIntent
+    func recordIntent(user: String, productId: String, orderId: String?, appleId: String?, appAccountToken: UUID?, at date: Date) throws -> PaymentIntent
     /// Its payment failed, was cancelled, or never reached the store.
     func closeIntent(_ id: Int64) throws
     func markIntentInterrupted(_ id: Int64) throws

@@ -72,7 +72,7 @@ extension AppState {
             // StoreKit 1's signature covers the payment's applicationUsername: the order id, signed before paying.
             return [.signOffer(user: buyer, productId: productId, offerId: offerId, applicationUsername: orderId, storeKit: storeKit)]
         }
-        return [.recordIntent(user: buyer, productId: productId, orderId: orderId, at: now)]
+        return [.recordIntent(user: buyer, productId: productId, orderId: orderId, appAccountToken: device.purchase?.appAccountToken, at: now)]
     }
 
     /// Apple sells a promotional offer only with the app's server's signature: without one, nothing is paid.
@@ -85,7 +85,7 @@ extension AppState {
             return []
         }
         device.purchase?.offerSignature = signature
-        return [.recordIntent(user: buyer, productId: productId, orderId: orderId, at: now)]
+        return [.recordIntent(user: buyer, productId: productId, orderId: orderId, appAccountToken: device.purchase?.appAccountToken, at: now)]
     }
 
     /// The paywall's offer for a subscription: one of its promotional offers, or none.
@@ -136,7 +136,8 @@ extension AppState {
         device.paymentIntents.append(intent)
         device.purchase?.paymentId = intent.id
         return [
-            .addPayment(Payment(productId: productId, applicationUsername: intent.orderId, pressedBy: buyer, id: intent.id,
+            // StoreKit 2's purchase carries no string of the app's: the order stays with the intent, the token names the buyer.
+            .addPayment(Payment(productId: productId, applicationUsername: storeKit == .two ? nil : intent.orderId, pressedBy: buyer, id: intent.id,
                                 appAccountToken: device.purchase?.appAccountToken, offerSignature: current.offerSignature,
                                 introductoryOfferEligibility: current.introductoryOfferEligibility, winBackOfferId: current.winBackOfferId,
                                 billingPlan: current.billingPlan)),

@@ -92,7 +92,7 @@ public struct GalleryScreen: Sendable {
         timeline.record(.key(.enter), [.createOrder(user: "alice", productId: order.productId)], from: before, at: now.addingTimeInterval(-60))
         let intent = PaymentIntent(id: 1, user: "alice", productId: order.productId, orderId: nil, createdAt: now.addingTimeInterval(-60))
         timeline.record(.orderCreated(user: "alice", productId: order.productId, .failure(.unreachable)),
-                        [.recordIntent(user: "alice", productId: order.productId, orderId: nil, at: intent.createdAt)], from: before, at: intent.createdAt)
+                        [.recordIntent(user: "alice", productId: order.productId, orderId: nil, appAccountToken: nil, at: intent.createdAt)], from: before, at: intent.createdAt)
         timeline.record(.intentRecorded(user: "alice", productId: order.productId, intent),
                         [.addPayment(Payment(productId: order.productId, applicationUsername: nil, pressedBy: "alice", id: 1))], from: before, at: intent.createdAt)
         timeline.record(.storeUpdated([transaction]), [.persist(order, closingIntent: 1)], from: before, at: now.addingTimeInterval(-59))

@@ -15,6 +15,8 @@ public struct AppleRetry: Codable, Sendable, Equatable, FetchableRecord, Persist
     public let productId: String
     public let orderId: String?
     public let receipt: String
+    /// StoreKit 2: the app user the signed transaction's appAccountToken names, when it names one of this server's.
+    public var payer: String?
     /// Apple's answers so far that asked to try again.
     public var attempts: Int
     public var lastStatus: Int

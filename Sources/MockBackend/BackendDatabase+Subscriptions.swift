@@ -51,7 +51,7 @@ extension BackendDatabase {
     /// its buyer, says whose the chain is, and the chain's every charge is that account's.
     /// `chain`: Apple's latest transactions of the subscription (its entries in `latest_receipt_info`).
     func creditSubscription(_ entry: Receipt.Entry, chain entries: [Receipt.Entry], renewal: PendingRenewalInfo?, orderId: String?,
-                            requester: String, at date: Date) throws -> (Credit, new: Bool)? {
+                            payer: String? = nil, requester: String, at date: Date) throws -> (Credit, new: Bool)? {
         try queue.write { db in
             let chain = entry.original_transaction_id
             let subscriber = try String.fetchOne(db.cachedStatement(sql: "SELECT user FROM entitlement WHERE originalTransactionId = ?"),
@@ -62,7 +62,8 @@ extension BackendDatabase {
                 result = (existing, false)
             } else {
                 let order = try orderId.flatMap { try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM orders WHERE id = ?"), arguments: [$0]) }
-                guard let owner: String = subscriber ?? (entry.transaction_id == chain ? order?["user"] ?? requester : nil) else { return nil }
+                let orderUser: String? = order?["user"]
+                guard let owner = subscriber ?? (entry.transaction_id == chain ? payer ?? orderUser ?? requester : nil) else { return nil }
                 // A charge that continues the chain keeps the order it names only when that is the subscriber's own, for
                 // the product charged, and no other charge took it: the subscriber paying again (a resubscription, a
                 // plan change). The order a client finds for a renewal is anyone's, and the ledger makes one instead.
@@ -71,7 +72,7 @@ extension BackendDatabase {
                     let taken = try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM credit WHERE orderId = ?)"), arguments: [id]) ?? true
                     return taken ? nil : id
                 }
-                let resolvedOrder: String? = subscriber == nil ? order?["id"] : own
+                let resolvedOrder: String? = subscriber == nil ? (orderUser == owner ? order?["id"] : nil) : own
                 result = (try Self.creditCharge(db, key: key, transactionId: entry.transaction_id, user: owner, productId: entry.product_id,
                                                 orderId: resolvedOrder, at: date), true)
             }

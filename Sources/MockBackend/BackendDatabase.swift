@@ -85,6 +85,10 @@ public final class BackendDatabase {
                 try db.execute(sql: "ALTER TABLE credit ADD COLUMN familyShared INTEGER NOT NULL DEFAULT 0")
             }),
             ("v13-app-account-tokens", BackendDatabase.appAccountTokenMigration),
+            // StoreKit 2: the app user a kept request's appAccountToken names, credited when Apple answers.
+            ("v14-apple-retry-payer", { db in
+                try db.execute(sql: "ALTER TABLE appleRetry ADD COLUMN payer TEXT")
+            }),
         ])
     }
 
@@ -121,7 +125,7 @@ public final class BackendDatabase {
     /// Credits the transaction unless it already was, in one database transaction: exactly once (B3).
     /// The credit goes to the order's owner (I3) for the product actually paid (B4). Nil when it is not credited yet and
     /// what was verified is not the `original` but a restore of it, which credits nothing of its own.
-    func credit(transactionId: String, paidProduct: String, orderId: String?, requester: String, coins: Int, at date: Date,
+    func credit(transactionId: String, paidProduct: String, orderId: String?, payer: String? = nil, requester: String, coins: Int, at date: Date,
                 original: Bool = true, familyShared: Bool = false) throws -> (Credit, new: Bool)? {
         try queue.write { db in
             if let existing = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM credit WHERE transactionId = ?"), arguments: [transactionId]) {
@@ -129,8 +133,10 @@ public final class BackendDatabase {
             }
             guard original else { return nil }
             let order = try orderId.flatMap { try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM orders WHERE id = ?"), arguments: [$0]) }
-            let owner: String = order?["user"] ?? requester
-            let resolvedOrder: String = try order?["id"] ?? Self.createOrder(db, user: owner, productId: paidProduct, at: date)
+            let orderUser: String? = order?["user"]
+            let owner = payer ?? orderUser ?? requester
+            // An order of someone other than the payer the token names is not this payment's.
+            let resolvedOrder: String = try (orderUser == owner ? order?["id"] : nil) ?? Self.createOrder(db, user: owner, productId: paidProduct, at: date)
             let credit = Credit(transactionId: transactionId, user: owner, productId: paidProduct, orderId: resolvedOrder, coins: coins)
             try db.cachedStatement(sql: """
                 INSERT INTO credit (transactionId, user, productId, orderId, coins, creditedAt, familyShared) VALUES (?, ?, ?, ?, ?, ?, ?)

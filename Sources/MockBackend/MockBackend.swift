@@ -167,10 +167,15 @@ public final class MockBackend: Backend {
     /// The backend's own handling of one request: Apple's answer first, then orders, support marks and the ledger.
     private func decide(_ request: VerifyRequest) throws -> VerifyResponse {
         // StoreKit 2: nothing is decided on a signed transaction that is not Apple's, this app's and this environment's.
-        if let signed = request.signedTransaction, let root = trustedRoot(),
-           let flaw = SignedTransactionCheck(trustedRoot: root, bundleId: Receipt.bundleId, environment: AppleSandbox.environment)
-               .flaw(of: signed, transactionId: request.transactionId) {
-            return .unverified(flaw)
+        // One that is names who paid by its appAccountToken, whoever's app sent it and whatever order it names.
+        var payer: String?
+        if let signed = request.signedTransaction, let root = trustedRoot() {
+            switch SignedTransactionCheck(trustedRoot: root, bundleId: Receipt.bundleId, environment: AppleSandbox.environment)
+                .check(signed, transactionId: request.transactionId) {
+            case let .failure(flaw): return .unverified(flaw)
+            case let .success(transaction):
+                payer = try transaction.appAccountToken.flatMap(UUID.init(uuidString:)).flatMap { try database.user(ofAppAccountToken: $0) }
+            }
         }
         if let polls = faults.fire(.verificationPending).flatMap(Int.init), pendingAnswers[request.transactionId, default: 0] < polls {
             pendingAnswers[request.transactionId, default: 0] += 1
@@ -186,12 +191,12 @@ public final class MockBackend: Backend {
             // The client polls while the server is still asking Apple.
             return .pending(appleStatus: kept.lastStatus)
         }
-        let answer = try verifyWithApple(request, orderId: orderId)
+        let answer = try verifyWithApple(request, orderId: orderId, payer: payer)
         guard answer.result == .appleUnavailable, let status = answer.appleStatus else { return answer }
         // Apple asked to try again: the server keeps the request, durably before the client hears "pending", and asks
         // Apple again itself (seeds 000, 003); the client polls until it is decided.
         try database.keepForApple(AppleRetry(transactionId: request.transactionId, user: request.user, productId: request.productId,
-                                             orderId: orderId, receipt: request.receipt, attempts: 1, lastStatus: status,
+                                             orderId: orderId, receipt: request.receipt, payer: payer, attempts: 1, lastStatus: status,
                                              nextAt: scheduler.now.addingTimeInterval(Self.appleBackoff(after: 1)), queuedAt: scheduler.now))
         scheduleAppleRetry()
         return .pending(appleStatus: status)
@@ -215,7 +220,7 @@ public final class MockBackend: Backend {
                     try database.dropFromAppleQueue(kept.transactionId)
                     continue
                 }
-                let answer = try verifyWithApple(kept.request, orderId: kept.orderId)
+                let answer = try verifyWithApple(kept.request, orderId: kept.orderId, payer: kept.payer)
                 if answer.result == .appleUnavailable {
                     kept.attempts += 1
                     kept.lastStatus = answer.appleStatus ?? kept.lastStatus
@@ -243,7 +248,8 @@ public final class MockBackend: Backend {
     }
 
     /// Apple's answer on the request, and what the server makes of it: the ledger, the subscriber, the verdicts.
-    private func verifyWithApple(_ request: VerifyRequest, orderId: String?) throws -> VerifyResponse {
+    /// `payer`: the app user a StoreKit 2 transaction's appAccountToken names.
+    private func verifyWithApple(_ request: VerifyRequest, orderId: String?, payer: String?) throws -> VerifyResponse {
         // The shared secret always goes along: without it Apple leaves out a subscription's latest transactions and renewal.
         let appleRequest = VerifyReceiptRequest(receiptData: request.receipt, password: try apple.sharedSecret())
         var apple = appleVerify(appleRequest, at: verifyEnvironment)
@@ -273,8 +279,8 @@ public final class MockBackend: Backend {
             // to the subscriber: whoever the chain's first charge was credited to, whoever verifies a renewal.
             let renewal = apple.pending_renewal_info?.first { $0.original_transaction_id == entry.original_transaction_id }
             let chain = apple.latest_receipt_info?.filter { $0.original_transaction_id == entry.original_transaction_id } ?? []
-            guard let credited = try database.creditSubscription(entry, chain: chain, renewal: renewal, orderId: orderId, requester: request.user,
-                                                                 at: scheduler.now)
+            guard let credited = try database.creditSubscription(entry, chain: chain, renewal: renewal, orderId: orderId, payer: payer,
+                                                                 requester: request.user, at: scheduler.now)
             else { return .pending }
             (credit, new) = credited
             if !new, credit.transactionId != entry.transaction_id { repeated = (entry.original_transaction_id, credit.user) }
@@ -286,7 +292,7 @@ public final class MockBackend: Backend {
             // The fault shows the mistake of a server that keys on the transaction id: a free re-buy (a new id, the same
             // original) is credited again. A family member's purchase (A4) went through no app: its first restore is its original.
             let key = faults.fire(.ledgerByTransactionId) != nil ? entry.transaction_id : entry.original_transaction_id
-            guard let credited = try database.credit(transactionId: key, paidProduct: entry.product_id, orderId: orderId,
+            guard let credited = try database.credit(transactionId: key, paidProduct: entry.product_id, orderId: orderId, payer: payer,
                                                      requester: request.user, coins: product?.coins ?? 0, at: scheduler.now,
                                                      original: key == entry.transaction_id || entry.transaction_id == entry.original_transaction_id
                                                         || entry.in_app_ownership_type == "FAMILY_SHARED",

@@ -14,21 +14,21 @@ struct SignedTransactionCheck {
     let bundleId: String
     let environment: String
 
-    /// The first check that failed; nil when the transaction passes them all.
-    func flaw(of compactJWS: String, transactionId: String) -> SignedTransactionFlaw? {
+    /// The transaction signed, when it passes every check; else the first check that failed.
+    func check(_ compactJWS: String, transactionId: String) -> Result<AppleVocabulary.JWSTransaction, SignedTransactionFlaw> {
         guard let signed = SignedTransaction(compactJWS: compactJWS), signed.chain.count == 3, Array(signed.chain[2]) == trustedRoot,
               let certificates = try? signed.chain.map({ try Certificate(derEncoded: Array($0)) }),
               Self.chainHolds(certificates, at: Date(timeIntervalSince1970: Double(signed.transaction.signedDate) / 1000)),
               let key = P256.Signing.PublicKey(certificates[0].publicKey),
               let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signed.signature),
               key.isValidSignature(signature, for: signed.signingInput)
-        else { return .signature }
+        else { return .failure(.signature) }
         let transaction = signed.transaction
-        guard transaction.bundleId == bundleId else { return .bundle }
-        guard transaction.environment == environment else { return .environment }
+        guard transaction.bundleId == bundleId else { return .failure(.bundle) }
+        guard transaction.environment == environment else { return .failure(.environment) }
         // Another transaction's signature, sent with this one's id, proves nothing of this one.
-        guard transaction.transactionId == transactionId else { return .signature }
-        return nil
+        guard transaction.transactionId == transactionId else { return .failure(.signature) }
+        return .success(transaction)
     }
 
     /// Each certificate signed by the next, and all of them valid at `date`.

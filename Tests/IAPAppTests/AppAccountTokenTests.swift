@@ -79,6 +79,40 @@ struct AppAccountTokenTests {
         #expect(try app.credits().map(\.user) == ["alice"])
     }
 
+    /// Alice's payment waits uncredited (its signature refused while she was logged in); bob logs in on the same phone,
+    /// and his app sends it with no order named, the server's check passing now. `faults` armed before it is sent.
+    private func bobSendsAlicesPayment(_ faults: [(Fault, FaultArm)] = []) throws -> (Harness, Result<VerifyResponse, BackendError>?) {
+        let app = try Harness(user: "alice", faults: [.unverifiedTransaction], storeKit: .two)
+        app.advance(0.5)
+        app.buy(Self.coins)
+        #expect(try app.credits().isEmpty)
+        app.logIn("bob")
+        app.runtime.send(.setFault(.unverifiedTransaction, nil))
+        for (fault, arm) in faults { app.runtime.send(.setFault(fault, arm)) }
+        let paid = try #require(try app.storeTransactions().first?.0)
+        var answer: Result<VerifyResponse, BackendError>?
+        app.parties.backend.verify(VerifyRequest(receipt: try #require(app.parties.store.appReceipt()), transactionId: paid.id,
+                                                 productId: Self.coins, orderId: nil, user: "bob",
+                                                 signedTransaction: app.parties.store.signedTransaction(id: paid.id))) { answer = $0 }
+        app.advance(1)
+        return (app, answer)
+    }
+
+    @Test("the server credits whom the signed transaction's token names, whoever's app sends it, with no order named")
+    func serverCreditsTheTokensUser() throws {
+        let (app, answer) = try bobSendsAlicesPayment()
+        #expect(answer == .success(.credited(user: "alice", new: true)))
+        #expect(try app.credits().map(\.user) == ["alice"])
+    }
+
+    @Test("the token's user is kept with a request Apple asked to try again, and credited when Apple answers")
+    func tokensUserKeptForApple() throws {
+        let (app, answer) = try bobSendsAlicesPayment([(.verifyStatus, FaultArm(value: "21005", once: true))])
+        #expect(answer == .success(.pending(appleStatus: 21005)))
+        app.advance(6)  // the server asks Apple again 5 s later
+        #expect(try app.credits().map(\.user) == ["alice"])
+    }
+
     @Test("a renewal carries its chain's token")
     func renewal() throws {
         let app = try Harness(user: "alice", storeKit: .two)

@@ -31,6 +31,25 @@ struct AttributionTests {
         #expect(device.attribute(paid("t", order: "O2"), loggedIn: "alice") == .buyer(user: "bob", orderId: "O2", intent: 2))
     }
 
+    @Test("2, StoreKit 2: the appAccountToken, through the intents written with it; one no intent carries goes with the logged-in user")
+    func appAccountToken() {
+        let aliceToken = UUID(), bobToken = UUID()
+        var device = Device()
+        device.paymentIntents = [
+            PaymentIntent(id: 1, user: "alice", productId: "coins", orderId: "O1", createdAt: t0, appAccountToken: aliceToken),
+            PaymentIntent(id: 2, user: "bob", productId: "coins", orderId: "O2", createdAt: t0, appAccountToken: bobToken),
+        ]
+        func paid(_ token: UUID) -> StoreTransaction {
+            StoreTransaction(id: "t", productId: "coins", state: .purchased, applicationUsername: nil, date: t0.addingTimeInterval(1),
+                             appAccountToken: token)
+        }
+        #expect(device.attribute(paid(bobToken), loggedIn: "alice") == .buyer(user: "bob", orderId: "O2", intent: 2))
+        #expect(device.attribute(paid(aliceToken), loggedIn: nil) == .buyer(user: "alice", orderId: "O1", intent: 1))
+        // The backend knows whose token it is and credits them; on this device nobody's intent is that payment.
+        #expect(device.attribute(paid(UUID()), loggedIn: "alice") == .buyer(user: "alice", orderId: nil, intent: nil))
+        #expect(device.attribute(paid(UUID()), loggedIn: nil) == .awaitingLogin)
+    }
+
     @Test("3: without an order id, the latest open intent for the product before it, when they are one user's")
     func oneUsersIntents() {
         var device = Device()

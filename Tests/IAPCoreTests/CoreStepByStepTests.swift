@@ -25,7 +25,7 @@ struct CoreTestStoreTests {
             $0.hud = HUD(.purchasing, productId: "coins")
         }
         store.send(.orderCreated(user: "a", productId: "coins", .success("O1")),
-                   effects: [.recordIntent(user: "a", productId: "coins", orderId: "O1", at: t0)])
+                   effects: [.recordIntent(user: "a", productId: "coins", orderId: "O1", appAccountToken: nil, at: t0)])
         let intent = PaymentIntent(id: 7, user: "a", productId: "coins", orderId: "O1", createdAt: t0)
         store.send(.intentRecorded(user: "a", productId: "coins", intent), effects: [
             .addPayment(Payment(productId: "coins", applicationUsername: "O1", pressedBy: "a", id: 7)),

@@ -42,19 +42,20 @@ struct StoreKitTwoTests {
         // The purchase's own request answered too: no second order.
         store.send(.appAccountTokenFetched(user: "a", .success(token)))
         store.send(.orderCreated(user: "a", productId: "coins", .success("O1")),
-                   effects: [.recordIntent(user: "a", productId: "coins", orderId: "O1", at: t0)])
-        let intent = PaymentIntent(id: 7, user: "a", productId: "coins", orderId: "O1", createdAt: t0)
+                   effects: [.recordIntent(user: "a", productId: "coins", orderId: "O1", appAccountToken: token, at: t0)])
+        let intent = PaymentIntent(id: 7, user: "a", productId: "coins", orderId: "O1", createdAt: t0, appAccountToken: token)
+        // StoreKit 2's purchase(options:) carries the token and no applicationUsername: the order id stays with the intent.
         store.send(.intentRecorded(user: "a", productId: "coins", intent), effects: [
-            .addPayment(Payment(productId: "coins", applicationUsername: "O1", pressedBy: "a", id: 7, appAccountToken: token)),
+            .addPayment(Payment(productId: "coins", applicationUsername: nil, pressedBy: "a", id: 7, appAccountToken: token)),
             .readStoreQueue(after: AppState.lookAgainAfterPayment),
         ]) {
             $0.device.paymentIntents = [intent]
             $0.purchase?.paymentId = 7
         }
-        store.send(.storeUpdated([StoreTransaction(id: "t1", productId: "coins", state: .failed, applicationUsername: "O1", date: t0,
+        store.send(.storeUpdated([StoreTransaction(id: "t1", productId: "coins", state: .failed, applicationUsername: nil, date: t0,
                                                    error: .cancelled, paymentId: 7, appAccountToken: token)]),
                    effects: [.closeIntent(7), .finish(transactionId: "t1", user: nil)]) {
-            $0.device.storeQueue = ["t1": StoreTransaction(id: "t1", productId: "coins", state: .failed, applicationUsername: "O1", date: t0,
+            $0.device.storeQueue = ["t1": StoreTransaction(id: "t1", productId: "coins", state: .failed, applicationUsername: nil, date: t0,
                                                            error: .cancelled, paymentId: 7, appAccountToken: token)]
             $0.device.paymentIntents = []
             $0.purchase = nil
@@ -80,7 +81,7 @@ struct StoreKitTwoTests {
         // The login's request answered late, with a token: the order was asked for already, the payment goes without it.
         store.send(.appAccountTokenFetched(user: "a", .success(token))) { $0.session?.appAccountToken = token }
         store.send(.orderCreated(user: "a", productId: "coins", .failure(.unreachable)),
-                   effects: [.recordIntent(user: "a", productId: "coins", orderId: nil, at: t0)])
+                   effects: [.recordIntent(user: "a", productId: "coins", orderId: nil, appAccountToken: nil, at: t0)])
         let intent = PaymentIntent(id: 8, user: "a", productId: "coins", orderId: nil, createdAt: t0)
         store.send(.intentRecorded(user: "a", productId: "coins", intent), effects: [
             .addPayment(Payment(productId: "coins", applicationUsername: nil, pressedBy: "a", id: 8)),

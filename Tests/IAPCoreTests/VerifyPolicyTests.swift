@@ -71,7 +71,7 @@ struct ReducerTests {
         var state = loggedIn()
         #expect(state.reduce(.key(.enter), now: t0) == [.createOrder(user: "a", productId: "coins")])
         let effects = state.reduce(.orderCreated(user: "a", productId: "coins", .success("ORD-1")), now: t0)
-        #expect(effects == [.recordIntent(user: "a", productId: "coins", orderId: "ORD-1", at: t0)])
+        #expect(effects == [.recordIntent(user: "a", productId: "coins", orderId: "ORD-1", appAccountToken: nil, at: t0)])
         let intent = PaymentIntent(id: 1, user: "a", productId: "coins", orderId: "ORD-1", createdAt: t0)
         #expect(state.reduce(.intentRecorded(user: "a", productId: "coins", intent), now: t0) == [
             .addPayment(Payment(productId: "coins", applicationUsername: "ORD-1", pressedBy: "a", id: 1)),
