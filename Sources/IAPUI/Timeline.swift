@@ -31,6 +31,12 @@ public struct Timeline: Sendable {
             text = reading(user)?.subscriptionsReading.flatMap { Self.news(since: $0, statuses) }
         case let .accountLoaded(user, account):
             text = reading(user)?.accountReading.flatMap { Self.losses(of: user, since: $0, account) }
+        case let .storeUpdated(transactions, held, more) where before.storeKit == .two && !transactions.isEmpty:
+            // purchase(options:) returns once: a later reading of a payment still in flight or pending is no news, unless
+            // it led to something.
+            let news = transactions.filter { ![.purchasing, .deferred].contains($0.state) || before.device.storeQueue[$0.id]?.state != $0.state }
+            text = news.isEmpty && effects.isEmpty ? nil
+                : Self.line(.storeUpdated(news.isEmpty ? transactions : news, held: held, more: more), effects, date, StoreKitWords(.two))
         default:
             text = Self.line(action, effects, date, StoreKitWords(before.storeKit), nothingDone: Self.nothingDone(action, effects, before))
         }

@@ -59,6 +59,19 @@ struct StoreKitNamesTests {
         #expect(app.session.timeline.entries(.en).map(\.text).joined().contains("purchase(options:) → StoreKitError.unknown (tx "))
     }
 
+    @Test("StoreKit 2: purchase(options:) returns pending once, however often the app reads the unfinished transactions after")
+    func pendingOnce() throws {
+        var faults = ArmedFaults()
+        faults.insert(.askToBuy, FaultArm(value: "approve", once: true))
+        let app = try Harness(user: "alice", faults: faults, storeKit: .two)
+        app.advance(0.5)
+        app.buy(Self.coins)
+        app.advance(30)
+        let said = app.session.timeline.entries(.en).map(\.text)
+        #expect(said.filter { $0.contains("→ pending") }.count == 1, "\(said.joined(separator: "\n"))")
+        #expect(said.contains { $0.contains("Transaction.updates: tx ") && $0.contains(" purchased") }, "\(said.joined(separator: "\n"))")
+    }
+
     @Test("StoreKit 1 keeps SKPaymentQueue's words: pay, the queue's purchased, finish, restore purchases")
     func storeKitOne() throws {
         let (en, _, _, app) = try walk(.one)
