@@ -31,6 +31,9 @@ public struct Timeline: Sendable {
             text = reading(user)?.subscriptionsReading.flatMap { Self.news(since: $0, statuses) }
         case let .accountLoaded(user, account):
             text = reading(user)?.accountReading.flatMap { Self.losses(of: user, since: $0, account) }
+        case .key(.char) where effects.isEmpty && [.login, .loginEmpty, .redeemSheet].contains(before.keyContext):
+            // A letter typed into a text field (a login name, an offer code) is text, not a command.
+            text = nil
         case let .storeUpdated(transactions, held, more) where before.storeKit == .two && !transactions.isEmpty:
             // purchase(options:) returns once: a later reading of a payment still in flight or pending is no news, unless
             // it led to something.

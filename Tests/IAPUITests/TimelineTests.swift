@@ -128,6 +128,16 @@ struct TimelineTests {
         #expect(session.timeline.entries(.zh).map(\.text) == ["按键 c → 无可补单:alice 没有带订单号的待处理订单"])
     }
 
+    @Test("letters typed into the login field are text, not keys: only Enter, which logs in, is told")
+    func typedName() {
+        var session = Reading()
+        session.state.session = nil
+        for key: Key in [.char("b"), .char("o"), .char("b")] { session.read(.key(key)) }
+        #expect(session.en.isEmpty, "\(session.en)")
+        session.read(.key(.enter))
+        #expect(session.en == ["key Enter"], "\(session.en)")
+    }
+
     @Test("a renewal reaching the app is told as one; what the backend takes back is told too")
     func renewalAndRevocation() {
         var session = Reading()
