@@ -140,7 +140,7 @@ extension AppState {
             .addPayment(Payment(productId: productId, applicationUsername: storeKit == .two ? nil : intent.orderId, pressedBy: buyer, id: intent.id,
                                 appAccountToken: device.purchase?.appAccountToken, offerSignature: current.offerSignature,
                                 introductoryOfferEligibility: current.introductoryOfferEligibility, winBackOfferId: current.winBackOfferId,
-                                billingPlan: current.billingPlan)),
+                                billingPlan: current.billingPlan, storeKit: storeKit)),
             .readStoreQueue(after: Self.lookAgainAfterPayment),
         ]
     }
@@ -203,6 +203,12 @@ extension AppState {
                     device.paymentIntents.removeAll { $0.id == intent.id }
                     effects.append(.closeIntent(intent.id))
                 }
+            }
+            if storeKit == .two && ours && transaction.error != .interrupted {
+                // StoreKit 2: purchase(options:)'s result, which leaves no transaction to finish (the store keeps an
+                // interrupted one, which Apple may still complete, for the app to finish as StoreKit 1's).
+                device.storeQueue[transaction.id] = nil
+                return effects
             }
             // A failed transaction was never charged: finish it so it leaves the queue.
             return effects + [.finish(transactionId: transaction.id, user: nil)]

@@ -118,10 +118,14 @@ public struct Payment: Sendable, Equatable {
     public let winBackOfferId: String?
     /// StoreKit 2's purchase option `billingPlanType(_:)`: `.monthly` for the 12-month commitment; nil, up front.
     public let billingPlan: BillingPlan?
+    /// The API that asked: StoreKit 2's `purchase(options:)` returns a purchase that failed or was cancelled as its
+    /// result, and no transaction is left of it to finish.
+    public let storeKit: StoreKitMode
 
     public init(productId: String, applicationUsername: String?, pressedBy: String? = nil, id: Int64? = nil, appAccountToken: UUID? = nil,
                 offerSignature: OfferSignature? = nil, introductoryOfferEligibility: String? = nil, winBackOfferId: String? = nil,
-                billingPlan: BillingPlan? = nil) {
+                billingPlan: BillingPlan? = nil, storeKit: StoreKitMode = .one) {
+        self.storeKit = storeKit
         self.winBackOfferId = winBackOfferId
         self.billingPlan = billingPlan
         self.productId = productId

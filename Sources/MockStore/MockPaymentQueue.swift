@@ -396,6 +396,9 @@ public final class MockPaymentQueue: PaymentQueue {
     /// Tells the observer, unless a fault delays, drops or doubles the news of a payment.
     func notify(_ transaction: StoreTransaction) {
         guard transaction.state == .purchased || transaction.state == .restored else {
+            // A StoreKit 2 purchase that failed is only its purchase(options:) call's result: one made by a process gone
+            // since has no call left to return to, and left no transaction to tell of.
+            if transaction.state == .failed, transaction.paymentId == nil, attempt({ try database.isFinished(transaction.id) }) == true { return }
             observer?([transaction])
             return
         }
@@ -427,7 +430,7 @@ public final class MockPaymentQueue: PaymentQueue {
             try database.insert(productId: payment.productId, state: state, applicationUsername: name,
                                 account: payment.pressedBy.map(database.appleId(for:)), pressedBy: payment.pressedBy, date: scheduler.now, error: error, originalTransactionId: originalTransactionId,
                                 plan: steps.isEmpty ? nil : StorePlan(steps: steps), appAccountToken: unnamed ? nil : payment.appAccountToken,
-                                offerId: offerId, introEligible: introEligible, billingPlan: payment.billingPlan)
+                                offerId: offerId, introEligible: introEligible, billingPlan: payment.billingPlan, storeKit: payment.storeKit)
         }) else { return }
         if let id = payment.id { paymentIds[transaction.id] = id }
         notify(identified(transaction))

@@ -61,6 +61,23 @@ extension StoreDatabase {
     }
 
     /// The billing plan a payment asked for, and a charge's place in a 12-month commitment; a chain's commitment.
+    /// StoreKit 2's `purchase(options:)` answers a payment that fails or is cancelled as its result: no transaction is
+    /// left of it, so none waits in `Transaction.unfinished` for the app to finish. The store notes which API paid and
+    /// finishes such a payment itself the moment it fails, in the same write, whichever path failed it (at once, on
+    /// the sheet, or when its planned step came due). Not an interrupted one: Apple may still complete it, and its
+    /// failed half is what tells an app killed meanwhile that its note of who is paying must wait for the rest.
+    static func storeKit2ResultMigration(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE storeTransaction ADD COLUMN purchasedWithStoreKit2 INTEGER NOT NULL DEFAULT 0;
+            CREATE TRIGGER storeKit2FailureAtOnce AFTER INSERT ON storeTransaction
+                WHEN NEW.state = 'failed' AND NEW.purchasedWithStoreKit2 = 1 AND NEW.error IS NOT 'interrupted'
+                BEGIN UPDATE storeTransaction SET finished = 1 WHERE id = NEW.id; END;
+            CREATE TRIGGER storeKit2FailureLater AFTER UPDATE OF state ON storeTransaction
+                WHEN NEW.state = 'failed' AND NEW.purchasedWithStoreKit2 = 1 AND NEW.error IS NOT 'interrupted'
+                BEGIN UPDATE storeTransaction SET finished = 1 WHERE id = NEW.id; END;
+            """)
+    }
+
     static func billingPlanMigration(_ db: Database) throws {
         try db.execute(sql: """
             ALTER TABLE storeTransaction ADD COLUMN billingPlan TEXT;

@@ -115,6 +115,7 @@ public final class StoreDatabase {
             ("v21-intro-eligibility", StoreDatabase.introEligibilityMigration),
             ("v22-one-time-codes", StoreDatabase.oneTimeCodeMigration),
             ("v23-billing-plans", StoreDatabase.billingPlanMigration),
+            ("v24-storekit-2-results", StoreDatabase.storeKit2ResultMigration),
         ])
         appleId = try queue.inDatabase { db in try Self.signedIn(db, device: device) }
     }
@@ -127,7 +128,8 @@ public final class StoreDatabase {
     /// Inserts a new transaction with the next id, atomically.
     func insert(productId: String, state: TransactionState, applicationUsername: String?, account: String?, pressedBy: String?, date: Date,
                 error: StoreError? = nil, originalTransactionId: String? = nil, plan: StorePlan? = nil,
-                appAccountToken: UUID? = nil, offerId: String? = nil, introEligible: Bool? = nil, billingPlan: BillingPlan? = nil) throws -> StoreTransaction {
+                appAccountToken: UUID? = nil, offerId: String? = nil, introEligible: Bool? = nil, billingPlan: BillingPlan? = nil,
+                storeKit: StoreKitMode = .one) throws -> StoreTransaction {
         let planText = try plan?.encoded()
         return try queue.write { db in
             let transaction = StoreTransaction(id: try Self.nextId(db), productId: productId, state: state, applicationUsername: applicationUsername,
@@ -135,11 +137,12 @@ public final class StoreDatabase {
             try Self.noteClock(db, date)
             try db.cachedStatement(sql: """
                 INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, error, account, originalTransactionId, plan, device,
-                                              pressedBy, appAccountToken, offerId, introEligible, billingPlan)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                              pressedBy, appAccountToken, offerId, introEligible, billingPlan, purchasedWithStoreKit2)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [transaction.id, productId, state.rawValue, applicationUsername, date.timeIntervalSince1970,
                                          error?.rawValue, account, originalTransactionId, planText, device, pressedBy,
-                                         appAccountToken?.uuidString.lowercased(), offerId, introEligible, billingPlan?.rawValue])
+                                         appAccountToken?.uuidString.lowercased(), offerId, introEligible, billingPlan?.rawValue,
+                                         storeKit == .two])
             return transaction
         }
     }
@@ -289,6 +292,13 @@ public final class StoreDatabase {
 
     func transaction(_ id: String) throws -> StoreTransaction? {
         try queue.inDatabase { db in try Self.transaction(db, id) }
+    }
+
+    /// Whether the app has nothing left to finish of it (a StoreKit 2 purchase that failed never had anything).
+    func isFinished(_ id: String) throws -> Bool {
+        try queue.inDatabase { db in
+            try Bool.fetchOne(db.cachedStatement(sql: "SELECT finished FROM storeTransaction WHERE id = ?"), arguments: [id]) ?? false
+        }
     }
 
     /// Through the queue's own index, named: left to itself SQLite takes the other partial index on unfinished rows and

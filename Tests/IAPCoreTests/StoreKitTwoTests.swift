@@ -46,7 +46,7 @@ struct StoreKitTwoTests {
         let intent = PaymentIntent(id: 7, user: "a", productId: "coins", orderId: "O1", createdAt: t0, appAccountToken: token)
         // StoreKit 2's purchase(options:) carries the token and no applicationUsername: the order id stays with the intent.
         store.send(.intentRecorded(user: "a", productId: "coins", intent), effects: [
-            .addPayment(Payment(productId: "coins", applicationUsername: nil, pressedBy: "a", id: 7, appAccountToken: token)),
+            .addPayment(Payment(productId: "coins", applicationUsername: nil, pressedBy: "a", id: 7, appAccountToken: token, storeKit: .two)),
             .readStoreQueue(after: AppState.lookAgainAfterPayment),
         ]) {
             $0.device.paymentIntents = [intent]
@@ -54,9 +54,8 @@ struct StoreKitTwoTests {
         }
         store.send(.storeUpdated([StoreTransaction(id: "t1", productId: "coins", state: .failed, applicationUsername: nil, date: t0,
                                                    error: .cancelled, paymentId: 7, appAccountToken: token)]),
-                   effects: [.closeIntent(7), .finish(transactionId: "t1", user: nil)]) {
-            $0.device.storeQueue = ["t1": StoreTransaction(id: "t1", productId: "coins", state: .failed, applicationUsername: nil, date: t0,
-                                                           error: .cancelled, paymentId: 7, appAccountToken: token)]
+                   effects: [.closeIntent(7)]) {
+            // purchase(options:)'s result: no transaction is left of it, so there is nothing to finish.
             $0.device.paymentIntents = []
             $0.purchase = nil
             $0.hud = HUD(.cancelled, productId: "coins", transactionId: "t1")
@@ -84,7 +83,7 @@ struct StoreKitTwoTests {
                    effects: [.recordIntent(user: "a", productId: "coins", orderId: nil, appAccountToken: nil, at: t0)])
         let intent = PaymentIntent(id: 8, user: "a", productId: "coins", orderId: nil, createdAt: t0)
         store.send(.intentRecorded(user: "a", productId: "coins", intent), effects: [
-            .addPayment(Payment(productId: "coins", applicationUsername: nil, pressedBy: "a", id: 8)),
+            .addPayment(Payment(productId: "coins", applicationUsername: nil, pressedBy: "a", id: 8, storeKit: .two)),
             .readStoreQueue(after: AppState.lookAgainAfterPayment),
         ]) {
             $0.device.paymentIntents = [intent]

@@ -29,9 +29,10 @@ struct StoreKitWords {
         switch transaction.state {
         case .purchased, .restored:
             return Localized(en: "Transaction.updates: tx \(id) ", zh: "Transaction.updates:tx \(id) ") + state(transaction.state)
-        case .deferred: return result + Localized("pending (tx \(id))")
-        case .purchasing: return Localized(en: "purchase(options:) in flight (tx \(id))", zh: "purchase(options:) 进行中(tx \(id))")
-        case .failed: return result + Localized("\(transaction.error.map(error) ?? "failed") (tx \(id))")
+        // purchase(options:) in flight, and its results other than success, carry no transaction.
+        case .deferred: return result + Localized("pending")
+        case .purchasing: return Localized(en: "purchase(options:) in flight", zh: "purchase(options:) 进行中")
+        case .failed: return result + Localized(transaction.error.map(error) ?? "failed")
         }
     }
 
