@@ -56,6 +56,8 @@ public struct AppState: Sendable, Equatable {
     /// The shell's: what is on screen apart from the app's own state.
     public var loginText = ""
     public var selection = 0
+    /// How many lines back from the newest the inspector's timeline shows (PgUp, PgDn); 0 follows the newest.
+    public var timelineScroll = 0
     /// The product the cursor goes to when the product list next loads (a scenario handed over where its script left it).
     public var selectOnLoad: String?
     /// The promotional offer the paywall shows for a product (chosen with `o`): buying it asks the server to sign it.

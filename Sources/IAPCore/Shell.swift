@@ -22,6 +22,10 @@ extension AppState {
             turnHelpPage(by: -1)
         case .pageDown where context == .help:
             turnHelpPage(by: 1)
+        case .pageUp where context == .inspector:
+            timelineScroll += Keymap.page
+        case .pageDown where context == .inspector:
+            timelineScroll = max(timelineScroll - Keymap.page, 0)
         case .pageUp:
             selection = max(selection - Keymap.page, 0)
         case .pageDown:
@@ -45,6 +49,7 @@ extension AppState {
         case .inspector:
             if modal == .inspector { return closeOverlay() }
             modal = .inspector
+            timelineScroll = 0
         case .language:
             lang = lang.next
         case .explain:

@@ -34,6 +34,9 @@ public struct Timeline: Sendable {
         case .key(.char) where effects.isEmpty && [.login, .loginEmpty, .redeemSheet].contains(before.keyContext):
             // A letter typed into a text field (a login name, an offer code) is text, not a command.
             text = nil
+        case let .key(key) where before.keyContext == .inspector && [.pageUp, .pageDown].contains(Keymap.command(for: key, in: .inspector)):
+            // Scrolling the timeline is not news in it: told, each page would push a line out of view.
+            text = nil
         case let .storeUpdated(transactions, held, more) where before.storeKit == .two && !transactions.isEmpty:
             // purchase(options:) returns once: a later reading of a payment still in flight or pending is no news, unless
             // it led to something.

@@ -47,7 +47,8 @@ extension StateView {
     func timeline(_ view: InspectorView) -> TimelinePane {
         let start = view.timeline.first?.at ?? state.now
         return TimelinePane(heading: Text.inspectorTimeline(lang),
-                            entries: view.timeline.map { (Self.elapsed($0.at.timeIntervalSince(start)), $0.text) }, theme: theme)
+                            entries: view.timeline.map { (Self.elapsed($0.at.timeIntervalSince(start)), $0.text) }, theme: theme,
+                            scrollBack: state.timelineScroll)
     }
 
     func notifications(_ view: InspectorView) -> TimelinePane {
