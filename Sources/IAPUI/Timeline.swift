@@ -42,7 +42,8 @@ public struct Timeline: Sendable {
             // it led to something.
             let news = transactions.filter { ![.purchasing, .deferred].contains($0.state) || before.device.storeQueue[$0.id]?.state != $0.state }
             text = news.isEmpty && effects.isEmpty ? nil
-                : Self.line(.storeUpdated(news.isEmpty ? transactions : news, held: held, more: more), effects, date, StoreKitWords(.two))
+                : Self.line(.storeUpdated(news.isEmpty ? transactions : news, held: held, more: more), effects, date,
+                            StoreKitWords(.two, purchaseInFlight: before.device.purchase?.paymentId))
         default:
             text = Self.line(action, effects, date, StoreKitWords(before.storeKit), nothingDone: Self.nothingDone(action, effects, before))
         }

@@ -5,17 +5,20 @@ import IAPCore
 /// `purchase(options:)`, `Transaction.updates`, `finish()` and `AppStore.sync()` in StoreKit 2).
 struct StoreKitWords {
     let mode: StoreKitMode
+    /// The payment whose `purchase(options:)` call is waiting for its result, if any.
+    let purchaseInFlight: Int64?
 
-    init(_ mode: StoreKitMode) {
+    init(_ mode: StoreKitMode, purchaseInFlight: Int64? = nil) {
         self.mode = mode
+        self.purchaseInFlight = purchaseInFlight
     }
 
     private var two: Bool { mode == .two }
 
     /// What the store delivered to the app, a transaction at a time: in StoreKit 1 the payment queue's observer is
-    /// told each transaction's state; in StoreKit 2 a transaction arrives verified through the `updates` listener (which
-    /// also hands over, once at launch, what is unfinished), while a purchase that made none is `purchase(options:)`'s
-    /// result.
+    /// told each transaction's state; in StoreKit 2 the purchase the app is waiting for is `purchase(options:)`'s
+    /// result (`success` with its transaction, or none), and any other transaction arrives verified through the
+    /// `updates` listener (which also hands over, once at launch, what is unfinished).
     func delivered(_ transactions: [Localized]) -> Localized {
         (two ? Localized("") : Localized(en: "store: ", zh: "商店:")) + transactions.joined(separator: Localized("; "))
     }
@@ -27,6 +30,9 @@ struct StoreKitWords {
         }
         let result = Localized("purchase(options:) → ")
         switch transaction.state {
+        case .purchased where purchaseInFlight != nil && transaction.paymentId == purchaseInFlight:
+            // The call's own result; the listener hears only what comes back some other way.
+            return result + Localized("success (tx \(id))")
         case .purchased, .restored:
             return Localized(en: "Transaction.updates: tx \(id) ", zh: "Transaction.updates:tx \(id) ") + state(transaction.state)
         // purchase(options:) in flight, and its results other than success, carry no transaction.
