@@ -221,6 +221,7 @@ public final class AppSession {
     public func inspectorView(rows: Int = 20) -> InspectorView {
         var view = InspectorView()
         (view.storeQueue, view.storeTotal) = parties.store.unfinished(limit: rows)
+        view.holders = ((try? parties.vault.held(view.storeQueue.map(\.id))) ?? [:]).mapValues(\.user)
         if let elsewhere = remoteBackend?.creditsKeptAt {
             view.creditsKeptAt = elsewhere
         } else if let user = state.user, let page = try? parties.backend.database.recentCredits(user: user, limit: rows) {

@@ -16,6 +16,8 @@ public struct InspectorView: Sendable, Equatable {
     /// The store's unfinished queue (first few), and how many it holds.
     public var storeQueue: [StoreTransaction] = []
     public var storeTotal = 0
+    /// The app user whose keychain holds each of those transactions, where one does: it waits for them.
+    public var holders: [String: String] = [:]
     /// The user's latest credits on the backend, and how many there are.
     public var credits: [(transactionId: String, productId: String, coins: Int)] = []
     public var creditTotal = 0
@@ -44,7 +46,7 @@ public struct InspectorView: Sendable, Equatable {
     }
 
     public static func == (a: InspectorView, b: InspectorView) -> Bool {
-        a.storeQueue == b.storeQueue && a.storeTotal == b.storeTotal && a.creditTotal == b.creditTotal && a.creditsKeptAt == b.creditsKeptAt
+        a.storeQueue == b.storeQueue && a.storeTotal == b.storeTotal && a.holders == b.holders && a.creditTotal == b.creditTotal && a.creditsKeptAt == b.creditsKeptAt
             && a.credits.map(\.transactionId) == b.credits.map(\.transactionId) && a.timeline == b.timeline
             && a.notifications == b.notifications && a.support == b.support
     }

@@ -6,7 +6,11 @@ extension StateView {
     func inspectorColumns(_ view: InspectorView) -> InspectorColumns {
         let who = state.user ?? "—"
         let words = StoreKitWords(state.storeKit)
-        let store = view.storeQueue.map { ("\($0.id) \(words.state($0.state)[lang]) \(words.accountLink(of: $0))", theme.plain) }
+        // Whose keychain holds it comes right after the id: at 80 columns a third of the screen ends soon after.
+        let store = view.storeQueue.map { transaction in
+            let holder = view.holders[transaction.id].map { " " + $0 } ?? ""
+            return ("\(transaction.id)\(holder) \(words.state(transaction.state)[lang]) \(words.accountLink(of: transaction))", theme.plain)
+        }
         let client = state.pendingOrders.map { order in
             let next = state.nextAttempt(for: order).map {
                 " " + Text.nextRetry(lang) + " " + String(max(Int($0.timeIntervalSince(state.now).rounded(.up)), 0)) + "s"

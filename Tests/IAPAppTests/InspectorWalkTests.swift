@@ -21,3 +21,19 @@ struct InspectorTimelineScrollTests {
         #expect(!app.session.timeline.entries(.en).map(\.text).contains { $0.contains("PgUp") || $0.contains("PgDn") })
     }
 }
+
+/// From a newcomer's walk: with bob logged in, alice's payment waiting in her keychain showed in the store column by its
+/// id and the end of its token only, nothing saying whose it is or why bob's app leaves it alone.
+@Suite("The inspector's store column names who holds each unfinished transaction")
+struct InspectorHolderTests {
+    @Test("alice's payment, waiting while the backend is down, reads as hers in bob's inspector", arguments: [StoreKitMode.one, .two])
+    func heldByAlice(storeKit: StoreKitMode) throws {
+        let app = try Harness(user: "alice", faults: [.backendDown], storeKit: storeKit)
+        app.advance(0.5)
+        app.buy(StoreKitNamesTests.coins)
+        app.logIn("bob")
+        app.press(.char("i"))
+        let row = app.screen().split(separator: "\n").first { $0.contains("1000000001") }
+        #expect(row?.contains("alice") == true, "\(app.screen())")
+    }
+}
