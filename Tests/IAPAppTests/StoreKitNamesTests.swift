@@ -94,3 +94,18 @@ struct StoreKitNamesTests {
         #expect(app.screen().contains("Store queue (0)"), "\(app.screen())")
     }
 }
+
+/// From a newcomer's walk: in StoreKit 2 the fault panel still said finishTransaction and applicationUsername.
+@Suite("The fault panel speaks the StoreKit the app is written against")
+struct FaultPanelStoreKitTests {
+    @Test("StoreKit 2: Transaction.finish(), appAccountToken, AppStore.sync(); StoreKit 1 keeps finishTransaction", arguments: [StoreKitMode.one, .two])
+    func words(storeKit: StoreKitMode) throws {
+        let app = try Harness(user: "alice", storeKit: storeKit)
+        app.advance(0.5)
+        app.press(.char("F"))
+        let panel = app.session.screen(width: 200, height: 60).text
+        let two = ["Transaction.finish() does not take", "without their appAccountToken", "AppStore.sync() throws"]
+        for words in two { #expect(panel.contains(words) == (storeKit == .two), "\(words): \(panel)") }
+        #expect(panel.contains("finishTransaction cannot find") == (storeKit == .one), "\(panel)")
+    }
+}

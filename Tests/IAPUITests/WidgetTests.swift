@@ -226,24 +226,27 @@ struct WidgetTests {
         #expect(!text.contains("…"))
     }
 
-    @Test("the fault panel keeps the selection mid-window and lights its whole row")
+    @Test("the fault panel keeps the selection mid-window, lights its whole row, and says the selected fault in full under the list")
     func faultPanel() {
         let rows = (1...8).map {
             FaultPanel.Row(status: $0 == 6 ? "x" : " ", party: "store", label: "fault-\($0)", summary: "what fault \($0) does to the store")
         }
-        let grid = FaultPanel(title: "Faults", rows: rows, selection: 5, hint: "Enter arms", theme: theme).rendered(width: 66, height: 9)
+        let grid = FaultPanel(title: "Faults", rows: rows, selection: 5, hint: "Enter arms", theme: theme).rendered(width: 66, height: 12)
         #expect(grid.lines == [
             "                                                                  ",
             " ┌─ Faults ─────────────────────────────────────────────────────┐ ",
+            " │    store     fault-4                        what fault 4 do… │ ",
             " │    store     fault-5                        what fault 5 do… │ ",
             " │ ▸x store     fault-6                        what fault 6 do… │ ",
             " │    store     fault-7                        what fault 7 do… │ ",
+            " │                                                              │ ",
+            " │ what fault 6 does to the store                               │ ",
             " │                                                              │ ",
             " │ Enter arms                                                   │ ",
             " └──────────────────────────────────────────────────────────────┘ ",
             "                                                                  ",
         ])
-        #expect((3..<63).allSatisfy { grid[$0, 3].style == theme.selected })
+        #expect((3..<63).allSatisfy { grid[$0, 4].style == theme.selected })
         #expect(grid[16, 2].style == theme.heading && grid[47, 2].style == theme.dimmed)
     }
 

@@ -66,6 +66,29 @@ extension Fault {
     }
 }
 
+extension Fault {
+    /// What the fault does to an app written against StoreKit 2, in its words, where they differ from StoreKit 1's.
+    public var storeKit2Summary: Localized? {
+        switch self {
+        case .paymentsDisabled: Localized(en: "AppStore.canMakePayments is false on this device", zh: "此设备的 AppStore.canMakePayments 为 false")
+        case .productsEmpty: Localized(en: "Product.products(for:) returns an empty list", zh: "Product.products(for:) 返回空列表")
+        case .productsFail: Localized(en: "Product.products(for:) throws", zh: "Product.products(for:) 抛出错误")
+        case .productsSlow: Localized(en: "Product.products(for:) returns after VALUE seconds", zh: "Product.products(for:) VALUE 秒后才返回")
+        case .userCancels: Localized(en: "the user taps Cancel: purchase(options:) returns .userCancelled", zh: "用户点了取消:purchase(options:) 返回 .userCancelled")
+        case .purchaseFails: Localized(en: "purchase(options:) throws StoreKitError.unknown for every payment", zh: "每笔支付 purchase(options:) 都抛出 StoreKitError.unknown")
+        case .observerDelayed: Localized(en: "Transaction.updates delivers a transaction VALUE seconds late", zh: "Transaction.updates 晚 VALUE 秒才送来交易")
+        case .observerLost: Localized(en: "Transaction.updates never delivers the transaction until the app is relaunched",
+                                      zh: "Transaction.updates 收不到交易,直到应用重启")
+        case .emptyApplicationUsername: Localized(en: "the store returns transactions without their appAccountToken", zh: "商店返回的交易没有 appAccountToken")
+        case .duplicateCallback: Localized(en: "Transaction.updates delivers each transaction twice", zh: "Transaction.updates 把每笔交易送来两次")
+        case .finishNotFound: Localized(en: "Transaction.finish() does not take: the transaction stays in Transaction.unfinished",
+                                        zh: "Transaction.finish() 没有生效:交易仍在 Transaction.unfinished 中")
+        case .restoreFails: Localized(en: "AppStore.sync() throws: nothing comes back", zh: "AppStore.sync() 抛出错误:没有任何购买被同步回来")
+        default: nil
+        }
+    }
+}
+
 extension Fault.Party {
     /// The panel's party column; in English the id itself.
     public var name: Localized {
@@ -88,7 +111,8 @@ extension FaultPanelRow {
         }
     }
 
-    public func summary(_ lang: Language) -> String {
-        summary[lang]
+    public func summary(_ lang: Language, storeKit: StoreKitMode = .one) -> String {
+        if storeKit == .two, case let .fault(fault) = self, let words = fault.storeKit2Summary { return words[lang] }
+        return summary[lang]
     }
 }

@@ -5,11 +5,11 @@ extension FaultsPanel: PanelView {
         let lang = view.lang, faults = view.state.faults
         let rows = FaultPanelRow.all.map { row -> FaultPanel.Row in
             guard case let .fault(fault) = row else {
-                return FaultPanel.Row(status: "·", party: Fault.Party.app.name[lang], label: row.label, summary: row.summary(lang))
+                return FaultPanel.Row(status: "·", party: Fault.Party.app.name[lang], label: row.label, summary: row.summary(lang, storeKit: view.state.storeKit))
             }
             let arm = faults.arm(fault)
             return FaultPanel.Row(status: arm.map { $0.once ? "1" : "x" } ?? " ", party: fault.party.name[lang], label: faults.label(fault),
-                                  summary: row.summary(lang))
+                                  summary: row.summary(lang, storeKit: view.state.storeKit))
         }
         return FaultPanel(title: Text.faultPanel(lang), rows: rows, selection: selection, hint: Text.faultPanelHint(lang), theme: view.theme)
     }

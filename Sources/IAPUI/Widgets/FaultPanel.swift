@@ -22,6 +22,10 @@ struct FaultPanel: Widget {
                 ScrollingList.Column(row.summary, style: theme.dimmed),
             ]
         }
-        ListBox(title: title, rows: table, selection: selection, minimumRows: 3, hint: hint, theme: theme).draw(in: area, on: &grid)
+        // A wide terminal shows more of each summary; the selected fault's is always there in full, under the list.
+        let selected = rows.indices.contains(selection) ? rows[selection].summary : ""
+        ListBox(title: title, rows: table, selection: selection, maxWidth: 160, minimumRows: 3,
+                details: ListBox.Details(lines: [selected], wrapped: true, height: 2, style: theme.plain), hint: hint, theme: theme)
+            .draw(in: area, on: &grid)
     }
 }
