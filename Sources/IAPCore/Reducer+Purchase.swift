@@ -184,8 +184,8 @@ extension AppState {
                 case let error? where error.appleName() != nil: .offerRefused
                 default: .failed
                 }
-                device.hud = HUD(kind, productId: transaction.productId, transactionId: transaction.id,
-                                 error: kind == .offerRefused ? transaction.error : nil, charge: device.hud?.charge)
+                let said = kind == .offerRefused || transaction.error == .alreadyPending ? transaction.error : nil
+                device.hud = HUD(kind, productId: transaction.productId, transactionId: transaction.id, error: said, charge: device.hud?.charge)
                 device.purchase = nil
             }
             var effects: [Effect] = []

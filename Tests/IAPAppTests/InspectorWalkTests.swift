@@ -37,3 +37,21 @@ struct InspectorHolderTests {
         #expect(row?.contains("alice") == true, "\(app.screen())")
     }
 }
+
+/// From a newcomer's walk: bob's purchase of what alice left unfinished said only "Purchase failed".
+@Suite("A purchase StoreKit refuses while the product's last transaction is unfinished says why")
+struct AlreadyPendingTests {
+    @Test("the HUD names the unfinished purchase, in both languages", arguments: [StoreKitMode.one, .two])
+    func says(storeKit: StoreKitMode) throws {
+        let app = try Harness(user: "alice", faults: [.backendDown], storeKit: storeKit)
+        app.advance(0.5)
+        app.buy("com.iapsim.noads")
+        app.logIn("bob")
+        app.select("com.iapsim.noads")
+        app.press(.enter)
+        app.advance(3)
+        #expect(app.screen().contains("not finished yet"), "\(app.screen())")
+        app.press(.char("l"))
+        #expect(app.screen().contains("尚未结束"), "\(app.screen())")
+    }
+}

@@ -30,7 +30,7 @@ public enum Text: String, Sendable, CaseIterable {
     /// Family Sharing of a product ended (REVOKE).
     case familyRevoked
     /// A promotional offer refused (StoreKit's error, then why) or never signed; the product list's chosen offer.
-    case offerRefused, offerNotSigned, offerInvalidSignature, offerInvalidIdentifier, offerInvalidPrice, offerIneligible, offerChosen, offerFree, winBackOffer, monthlyPlan, winBackIneligible
+    case alreadyPending, offerRefused, offerNotSigned, offerInvalidSignature, offerInvalidIdentifier, offerInvalidPrice, offerIneligible, offerChosen, offerFree, winBackOffer, monthlyPlan, winBackIneligible
     /// The offer code redemption sheet, and its refusals.
     case offerCodePrompt, offerCodeHint, offerCodeInvalid, offerCodeUsed, oneTimeCodeUsed, offerCodeLimitReached, offerCodeIneligible
     case codeRedeemed, codeRedeemedNextRenewal
@@ -101,6 +101,7 @@ public enum Text: String, Sendable, CaseIterable {
         case .familyRevoked: Localized(en: "Family Sharing ended: no longer shared with you", zh: "家人共享已结束:不再与你共享")
         case .offerRefused: Localized(en: "The offer could not be applied", zh: "无法使用此优惠")
         case .offerNotSigned: Localized(en: "The app's server did not sign the offer", zh: "应用服务器未签名此优惠")
+        case .alreadyPending: Localized(en: "An earlier purchase of it is not finished yet", zh: "它的上一笔购买尚未结束")
         case .offerInvalidSignature: Localized(en: "signature not valid, used before or over 24 h old", zh: "签名无效、已用过或超过 24 小时")
         case .offerInvalidIdentifier: Localized(en: "no such offer for this product", zh: "此商品没有该优惠")
         case .offerInvalidPrice: Localized(en: "the offer has no valid price", zh: "该优惠没有有效价格")

@@ -113,6 +113,10 @@ extension StateView {
             default: nil
             }
             if let name = hud.error?.appleName(in: state.storeKit), let why { lines += [name, why(lang)] } else { lines.append(Text.offerNotSigned(lang)) }
+        case .failed where hud.error == .alreadyPending:
+            // StoreKit sells nothing again while the product's last transaction waits to be finished (another app
+            // user's, maybe, waiting in their keychain).
+            lines.append(Text.alreadyPending(lang))
         case .confirming:
             if let id = hud.transactionId, let order = state.orders[id], order.attempts > 0 {
                 var retry = "\(Text.retryCount(lang)) \(order.attempts)"
