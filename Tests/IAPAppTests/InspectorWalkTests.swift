@@ -28,10 +28,7 @@ struct InspectorTimelineScrollTests {
 struct InspectorHolderTests {
     @Test("alice's payment, waiting while the backend is down, reads as hers in bob's inspector", arguments: [StoreKitMode.one, .two])
     func heldByAlice(storeKit: StoreKitMode) throws {
-        let app = try Harness(user: "alice", faults: [.backendDown], storeKit: storeKit)
-        app.advance(0.5)
-        app.buy(StoreKitNamesTests.coins)
-        app.logIn("bob")
+        let app = try Harness.aliceLeftUnfinished(StoreKitNamesTests.coins, storeKit: storeKit)
         app.press(.char("i"))
         let row = app.screen().split(separator: "\n").first { $0.contains("1000000001") }
         #expect(row?.contains("alice") == true, "\(app.screen())")
@@ -43,15 +40,24 @@ struct InspectorHolderTests {
 struct AlreadyPendingTests {
     @Test("the HUD names the unfinished purchase, in both languages", arguments: [StoreKitMode.one, .two])
     func says(storeKit: StoreKitMode) throws {
-        let app = try Harness(user: "alice", faults: [.backendDown], storeKit: storeKit)
-        app.advance(0.5)
-        app.buy("com.iapsim.noads")
-        app.logIn("bob")
+        let app = try Harness.aliceLeftUnfinished("com.iapsim.noads", storeKit: storeKit)
         app.select("com.iapsim.noads")
         app.press(.enter)
         app.advance(3)
         #expect(app.screen().contains("not finished yet"), "\(app.screen())")
         app.press(.char("l"))
         #expect(app.screen().contains("尚未结束"), "\(app.screen())")
+    }
+}
+
+extension Harness {
+    /// Alice bought `productId` while the backend was down, so its transaction waits unfinished in her keychain; then
+    /// bob logged in on the same phone.
+    static func aliceLeftUnfinished(_ productId: String, storeKit: StoreKitMode) throws -> Harness {
+        let app = try Harness(user: "alice", faults: [.backendDown], storeKit: storeKit)
+        app.advance(0.5)
+        app.buy(productId)
+        app.logIn("bob")
+        return app
     }
 }
