@@ -47,7 +47,8 @@ private func start(_ arguments: [String], stdin: String, output: String) throws 
     defer { argv.forEach { free($0) } }
     var result = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, environ)
     // A binary just copied can be "busy" for a moment: a child another test forks meanwhile holds the copy's write
-    // descriptor until it closes it on its way to exec (the fork/exec race Go's os/exec also retries).
+    // descriptor until it closes it on its way to exec (the fork/exec race Go's os/exec also retries). A test copies
+    // a binary with a child of its own, so that no descriptor of the copy is ever this process's to leak for longer.
     for _ in 0..<100 where result == ETXTBSY {
         usleep(20_000)
         result = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, environ)
