@@ -19,6 +19,9 @@ struct InspectorTimelineScrollTests {
         for _ in 0..<6 { app.press(.pageDown) }
         #expect(app.screen() == newest)
         #expect(!app.session.timeline.entries(.en).map(\.text).contains { $0.contains("PgUp") || $0.contains("PgDn") })
+        // `?` says so where the keys are listed.
+        app.press(.char("?"))
+        #expect(app.session.screen(width: 120, height: 60).text.contains("a page up (timeline too)"))
     }
 }
 
