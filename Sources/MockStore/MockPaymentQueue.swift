@@ -397,8 +397,10 @@ public final class MockPaymentQueue: PaymentQueue {
     func notify(_ transaction: StoreTransaction) {
         guard transaction.state == .purchased || transaction.state == .restored else {
             // A StoreKit 2 purchase that failed is only its purchase(options:) call's result: one made by a process gone
-            // since has no call left to return to, and left no transaction to tell of.
-            if transaction.state == .failed, transaction.paymentId == nil, attempt({ try database.isFinished(transaction.id) }) == true { return }
+            // since, or declined by a parent after the call returned .pending, has no call left to return to, and left no
+            // transaction to tell of.
+            if transaction.state == .failed, transaction.paymentId == nil || transaction.error == .declined,
+               attempt({ try database.isFinished(transaction.id) }) == true { return }
             observer?([transaction])
             return
         }

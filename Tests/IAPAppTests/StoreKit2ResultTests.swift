@@ -50,6 +50,29 @@ struct StoreKit2ResultTests {
         #expect(try app.parties.vault.openIntents().isEmpty)
     }
 
+    @Test("Ask to Buy declined: purchase(options:) returned .pending, and the parent's no reaches the app as nothing at all")
+    func askToBuyDeclined() throws {
+        var once = ArmedFaults()
+        once.insert(.askToBuy, FaultArm(value: "decline", once: true))
+        let app = try Harness(user: "alice", faults: once, storeKit: .two)
+        app.advance(0.5)
+        app.select(Self.coins)
+        app.press(.enter)
+        app.advance(2)
+        #expect(app.screen().contains("Waiting for approval"), "\(app.screen())")
+        app.advance(30)
+        let declined = try #require(try app.storeTransactions().first)
+        #expect(declined.0.state == .failed && declined.finished)
+        #expect(!told(app).contains("tx \(declined.0.id)"), "\(told(app))")
+        #expect(!told(app).contains("Transaction.finish()"), "\(told(app))")
+        // Nothing says the intent's payment will not come: it waits, and the next login finds it stale.
+        #expect(try app.parties.vault.openIntents().count == 1)
+        try app.relaunch(user: "alice")
+        app.advance(2)
+        #expect(try app.parties.vault.openIntents().isEmpty)
+        #expect(try app.credits().isEmpty)
+    }
+
     @Test("StoreKit 1 keeps its failed transaction for the app to finish, as SKPaymentQueue does")
     func storeKitOne() throws {
         let app = try buying(.userCancels, storeKit: .one, wait: 5)
