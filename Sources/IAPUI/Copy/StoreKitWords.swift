@@ -115,13 +115,15 @@ struct StoreKitWords {
     }
 
     /// Why a payment failed: a cancel is StoreKit 2's `userCancelled` result, a refused offer its `Product.PurchaseError`,
-    /// a failed payment `StoreKitError.unknown` (what Xcode's failing transactions throw unless told otherwise); a
-    /// parent's no to Ask to Buy has no StoreKit 2 result at all.
+    /// a failed payment `StoreKitError.unknown` (what Xcode's failing transactions throw unless told otherwise), as is a
+    /// purchase refused while the product's last transaction is unfinished (StoreKit 2 documents no error of its own for
+    /// it, so the timeline adds why); a parent's no to Ask to Buy has no StoreKit 2 result at all.
     func error(_ error: StoreError) -> String {
         guard two else { return error.rawValue }
         switch error {
         case .cancelled: return "userCancelled"
         case .paymentFailed: return "StoreKitError.unknown"
+        case .alreadyPending: return "StoreKitError.unknown (an earlier purchase is unfinished)"
         case .declined: return "declined by a parent"
         default: return error.appleName(in: .two) ?? error.rawValue
         }
