@@ -44,7 +44,7 @@ public final class Parties {
         let store = try MockPaymentQueue(database: StoreDatabase(path: directory.store, device: directory.device), catalog: catalog,
                                          scheduler: scheduler, latency: latency.store, faults: board)
         let backend = MockBackend(database: try BackendDatabase(path: directory.backend), catalog: catalog,
-                                  apple: store.receiptService, scheduler: scheduler, latency: latency.backend, faults: board)
+                                  apple: store.receiptService, serverAPI: store.records, scheduler: scheduler, latency: latency.backend, faults: board)
         let vault = try ClientDatabase(keychainPath: directory.keychain, sandboxPath: directory.sandbox)
         // Apple's side tells the app's server what happens without the app, as App Store Server Notifications do.
         store.onNotification = { [unowned backend] in backend.receive($0) }

@@ -17,6 +17,9 @@ public struct AppleRetry: Codable, Sendable, Equatable, FetchableRecord, Persist
     public let receipt: String
     /// StoreKit 2: the app user the signed transaction's appAccountToken names, when it names one of this server's.
     public var payer: String?
+    /// StoreKit 2: the request came with a signed transaction that passed the server's check, so Apple is asked through
+    /// the App Store Server API, not `verifyReceipt`.
+    public var byServerAPI: Bool
     /// Apple's answers so far that asked to try again.
     public var attempts: Int
     public var lastStatus: Int

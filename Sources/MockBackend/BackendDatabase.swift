@@ -89,6 +89,10 @@ public final class BackendDatabase {
             ("v14-apple-retry-payer", { db in
                 try db.execute(sql: "ALTER TABLE appleRetry ADD COLUMN payer TEXT")
             }),
+            // StoreKit 2: a kept request Apple is asked of again through the Server API.
+            ("v15-apple-retry-server-api", { db in
+                try db.execute(sql: "ALTER TABLE appleRetry ADD COLUMN byServerAPI BOOLEAN NOT NULL DEFAULT 0")
+            }),
         ])
     }
 

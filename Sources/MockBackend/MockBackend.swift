@@ -43,18 +43,20 @@ public final class MockBackend: Backend {
     private var policy: RestorePolicy
     private let catalog: [String: Product]
     private let apple: any ReceiptVerifying
+    private let serverAPI: any AppStoreServerAPI
     private let scheduler: Scheduler
     private let latency: Latency
 
     private let catalogOrder: [Product]
 
-    public init(database: BackendDatabase, catalog: [Product], apple: any ReceiptVerifying, scheduler: Scheduler, latency: Latency = Latency(),
+    public init(database: BackendDatabase, catalog: [Product], apple: any ReceiptVerifying, serverAPI: any AppStoreServerAPI, scheduler: Scheduler, latency: Latency = Latency(),
                 faults: FaultBoard = FaultBoard()) {
         self.database = database
         self.faults = faults
         catalogOrder = catalog
         self.catalog = Dictionary(catalog.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         self.apple = apple
+        self.serverAPI = serverAPI
         self.scheduler = scheduler
         self.latency = latency
         policy = (try? database.restorePolicy()) ?? .transfer
@@ -168,13 +170,14 @@ public final class MockBackend: Backend {
     private func decide(_ request: VerifyRequest) throws -> VerifyResponse {
         // StoreKit 2: nothing is decided on a signed transaction that is not Apple's, this app's and this environment's.
         // One that is names who paid by its appAccountToken, whoever's app sent it and whatever order it names.
-        var payer: String?
+        var payer: String?, byServerAPI = false
         if let signed = request.signedTransaction, let root = trustedRoot() {
             switch SignedTransactionCheck(trustedRoot: root, bundleId: Receipt.bundleId, environment: AppleSandbox.environment)
                 .check(signed, transactionId: request.transactionId) {
             case let .failure(flaw): return .unverified(flaw)
             case let .success(transaction):
                 payer = try transaction.appAccountToken.flatMap(UUID.init(uuidString:)).flatMap { try database.user(ofAppAccountToken: $0) }
+                byServerAPI = true
             }
         }
         if let polls = faults.fire(.verificationPending).flatMap(Int.init), pendingAnswers[request.transactionId, default: 0] < polls {
@@ -191,12 +194,12 @@ public final class MockBackend: Backend {
             // The client polls while the server is still asking Apple.
             return .pending(appleStatus: kept.lastStatus)
         }
-        let answer = try verifyWithApple(request, orderId: orderId, payer: payer)
+        let answer = try verifyWithApple(request, orderId: orderId, payer: payer, byServerAPI: byServerAPI)
         guard answer.result == .appleUnavailable, let status = answer.appleStatus else { return answer }
         // Apple asked to try again: the server keeps the request, durably before the client hears "pending", and asks
         // Apple again itself (seeds 000, 003); the client polls until it is decided.
         try database.keepForApple(AppleRetry(transactionId: request.transactionId, user: request.user, productId: request.productId,
-                                             orderId: orderId, receipt: request.receipt, payer: payer, attempts: 1, lastStatus: status,
+                                             orderId: orderId, receipt: request.receipt, payer: payer, byServerAPI: byServerAPI, attempts: 1, lastStatus: status,
                                              nextAt: scheduler.now.addingTimeInterval(Self.appleBackoff(after: 1)), queuedAt: scheduler.now))
         scheduleAppleRetry()
         return .pending(appleStatus: status)
@@ -220,7 +223,7 @@ public final class MockBackend: Backend {
                     try database.dropFromAppleQueue(kept.transactionId)
                     continue
                 }
-                let answer = try verifyWithApple(kept.request, orderId: kept.orderId, payer: kept.payer)
+                let answer = try verifyWithApple(kept.request, orderId: kept.orderId, payer: kept.payer, byServerAPI: kept.byServerAPI)
                 if answer.result == .appleUnavailable {
                     kept.attempts += 1
                     kept.lastStatus = answer.appleStatus ?? kept.lastStatus
@@ -248,27 +251,24 @@ public final class MockBackend: Backend {
     }
 
     /// Apple's answer on the request, and what the server makes of it: the ledger, the subscriber, the verdicts.
-    /// `payer`: the app user a StoreKit 2 transaction's appAccountToken names.
-    private func verifyWithApple(_ request: VerifyRequest, orderId: String?, payer: String?) throws -> VerifyResponse {
-        // The shared secret always goes along: without it Apple leaves out a subscription's latest transactions and renewal.
-        let appleRequest = VerifyReceiptRequest(receiptData: request.receipt, password: try apple.sharedSecret())
-        var apple = appleVerify(appleRequest, at: verifyEnvironment)
-        if apple.status == ReceiptStatus.sandboxReceiptInProduction {
-            apple = appleVerify(appleRequest, at: .sandbox)
-        } else if apple.status == ReceiptStatus.productionReceiptInSandbox {
-            apple = appleVerify(appleRequest, at: .production)
-        }
-        guard apple.status == ReceiptStatus.ok, let receipt = apple.receipt else {
-            let verdict = VerifyResponse.apple(apple.status)
+    /// `payer`: the app user a StoreKit 2 transaction's appAccountToken names. `byServerAPI`: the request's signed
+    /// transaction passed the server's check, and Apple is asked through the App Store Server API.
+    private func verifyWithApple(_ request: VerifyRequest, orderId: String?, payer: String?, byServerAPI: Bool) throws -> VerifyResponse {
+        let found: AppleEvidence
+        switch byServerAPI ? try serverAPIEvidence(request) : try receiptEvidence(request) {
+        case let .refused(status):
+            let verdict = VerifyResponse.apple(status)
             if verdict.result == .rejected {
-                try database.recordVerdict(transactionId: request.transactionId, verdict: .rejected, appleStatus: apple.status, at: scheduler.now)
+                try database.recordVerdict(transactionId: request.transactionId, verdict: .rejected, appleStatus: status, at: scheduler.now)
             }
             return verdict
-        }
-        guard let entry = receipt.in_app.first(where: { $0.transaction_id == request.transactionId }) else {
+        case .unknown:
             // Not in this receipt: the client should fetch a fresh one and try again.
             return .notInReceipt
+        case let .found(evidence):
+            found = evidence
         }
+        let entry = found.entry
         let product = catalog[entry.product_id]
         let credit: Credit, new: Bool
         /// The purchase the transaction repeats, when it is a free re-buy or a restore: its original (a chain for a
@@ -277,9 +277,7 @@ public final class MockBackend: Backend {
         if product?.subscription != nil {
             // A subscription is credited once per charge (its web order line item, the same for every restore of it),
             // to the subscriber: whoever the chain's first charge was credited to, whoever verifies a renewal.
-            let renewal = apple.pending_renewal_info?.first { $0.original_transaction_id == entry.original_transaction_id }
-            let chain = apple.latest_receipt_info?.filter { $0.original_transaction_id == entry.original_transaction_id } ?? []
-            guard let credited = try database.creditSubscription(entry, chain: chain, renewal: renewal, orderId: orderId, payer: payer,
+            guard let credited = try database.creditSubscription(entry, chain: found.chain, renewal: found.renewal, orderId: orderId, payer: payer,
                                                                  requester: request.user, at: scheduler.now)
             else { return .pending }
             (credit, new) = credited
@@ -316,13 +314,66 @@ public final class MockBackend: Backend {
         return .credited(user: creditedTo, new: new)
     }
 
-    /// Apple's `verifyReceipt` at one endpoint, unless a fault forces its status (0 is Apple's own answer: a forced
-    /// "ok" without a receipt would be no answer at all).
-    private func appleVerify(_ request: VerifyReceiptRequest, at environment: AppleEnvironment) -> VerifyReceiptResponse {
-        if let forced = faults.fire(.verifyStatus).flatMap(Int.init), forced != ReceiptStatus.ok {
-            return VerifyReceiptResponse(status: forced, environment: environment.rawValue)
+    /// What Apple says of a request's transaction, read from the receipt or from the Server API.
+    private enum AppleAnswer {
+        /// Apple's status, by `verifyReceipt`'s number, when it is not 0.
+        case refused(status: Int)
+        /// Apple has no such transaction (in this receipt).
+        case unknown
+        case found(AppleEvidence)
+    }
+
+    /// The transaction as Apple has it and, for a subscription, its chain's charges and what its renewal will do.
+    private struct AppleEvidence {
+        let entry: Receipt.Entry
+        var chain: [Receipt.Entry] = []
+        var renewal: PendingRenewalInfo?
+    }
+
+    /// StoreKit 1: Apple's `verifyReceipt` on the app receipt, at production first and, when Apple says the receipt is
+    /// the other environment's, there.
+    private func receiptEvidence(_ request: VerifyRequest) throws -> AppleAnswer {
+        // The shared secret always goes along: without it Apple leaves out a subscription's latest transactions and renewal.
+        let appleRequest = VerifyReceiptRequest(receiptData: request.receipt, password: try apple.sharedSecret())
+        var answer = appleVerify(appleRequest, at: verifyEnvironment)
+        if answer.status == ReceiptStatus.sandboxReceiptInProduction {
+            answer = appleVerify(appleRequest, at: .sandbox)
+        } else if answer.status == ReceiptStatus.productionReceiptInSandbox {
+            answer = appleVerify(appleRequest, at: .production)
         }
-        return apple.verify(request, at: environment)
+        guard answer.status == ReceiptStatus.ok, let receipt = answer.receipt else { return .refused(status: answer.status) }
+        guard let entry = receipt.in_app.first(where: { $0.transaction_id == request.transactionId }) else { return .unknown }
+        let original = entry.original_transaction_id
+        return .found(AppleEvidence(entry: entry, chain: answer.latest_receipt_info?.filter { $0.original_transaction_id == original } ?? [],
+                                    renewal: answer.pending_renewal_info?.first { $0.original_transaction_id == original }))
+    }
+
+    /// StoreKit 2: the signed transaction passed the server's own check; the App Store Server API says the rest, as a
+    /// server written against StoreKit 2 asks it: the transaction as Apple has it now (Get Transaction Info), and for a
+    /// subscription its chain's charges (Get Transaction History) and renewal (Get All Subscription Statuses). No receipt
+    /// is read. The `verify-status` fault makes the Server API fail as that status says: try again later, or ask the
+    /// other environment (which answers as the fault says again), or refuse.
+    private func serverAPIEvidence(_ request: VerifyRequest) throws -> AppleAnswer {
+        var forced = forcedAppleStatus()
+        if forced == ReceiptStatus.sandboxReceiptInProduction || forced == ReceiptStatus.productionReceiptInSandbox { forced = forcedAppleStatus() }
+        if let forced { return .refused(status: forced) }
+        guard let transaction = try serverAPI.transaction(request.transactionId) else { return .unknown }
+        let entry = transaction.entry
+        guard entry.subscription_group_identifier != nil else { return .found(AppleEvidence(entry: entry)) }
+        let original = entry.original_transaction_id
+        return .found(AppleEvidence(entry: entry, chain: try serverAPI.history(of: entry.transaction_id)?.map(\.entry).filter { $0.original_transaction_id == original } ?? [],
+                                    renewal: try serverAPI.subscription(original: original)?.renewal))
+    }
+
+    /// The status the `verify-status` fault forces on Apple's answer, unless it is 0 (Apple's own answer: a forced "ok"
+    /// without a receipt would be no answer at all).
+    private func forcedAppleStatus() -> Int? {
+        faults.fire(.verifyStatus).flatMap(Int.init).flatMap { $0 == ReceiptStatus.ok ? nil : $0 }
+    }
+
+    /// Apple's `verifyReceipt` at one endpoint, unless a fault forces its status.
+    private func appleVerify(_ request: VerifyReceiptRequest, at environment: AppleEnvironment) -> VerifyReceiptResponse {
+        forcedAppleStatus().map { VerifyReceiptResponse(status: $0, environment: environment.rawValue) } ?? apple.verify(request, at: environment)
     }
 
     /// What Apple tells this server when something happens without the app (App Store Server Notifications): a

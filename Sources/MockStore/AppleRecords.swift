@@ -139,3 +139,5 @@ extension Receipt.Entry {
         in_app_ownership_type = details.familyShared ? "FAMILY_SHARED" : "PURCHASED"
     }
 }
+
+extension AppleRecords: AppStoreServerAPI {}
