@@ -283,7 +283,9 @@ public final class AppRuntime {
     }
 }
 
-/// One verification, as the seeds' verify task: resolve the order id (C3), fetch the receipt, ask the backend.
+/// One verification, as the seeds' verify task: resolve the order id (C3), fetch the receipt, ask the backend. A
+/// StoreKit 2 app sends the transaction's `jwsRepresentation` instead, asked of the store afresh at each try (one that
+/// failed the server's check may pass the next), and no receipt: its server asks Apple's Server API.
 struct VerifyTask {
     let order: PendingOrder
     let store: PaymentQueue
@@ -292,31 +294,33 @@ struct VerifyTask {
     let report: (PendingOrder, VerifyOutcome) -> Void
 
     func run() {
+        if storeKit == .two, let signed = store.signedTransaction(id: order.transactionId) {
+            return withOrderId { send(receipt: "", signed: signed, order: $0) }
+        }
         guard let receipt = store.appReceipt() else {
             report(order, .receiptEmpty)
             return
         }
-        if order.orderId != nil {
-            send(receipt: receipt, order: order)
-            return
-        }
+        withOrderId { send(receipt: receipt, signed: nil, order: $0) }
+    }
+
+    private func withOrderId(_ then: @escaping (PendingOrder) -> Void) {
+        if order.orderId != nil { return then(order) }
         backend.createOrder(user: order.user, productId: order.productId) { result in
             switch result {
             case let .success(orderId):
                 var bound = order
                 bound.orderId = orderId
-                send(receipt: receipt, order: bound)
+                then(bound)
             case let .failure(error):
                 report(order, VerifyOutcome(.failure(error)))
             }
         }
     }
 
-    private func send(receipt: String, order: PendingOrder) {
-        // StoreKit 2 asks for the transaction afresh at each try: one that failed the server's check may pass the next.
-        let signed = storeKit == .two ? store.signedTransaction(id: order.transactionId) : nil
+    private func send(receipt: String, signed: String?, order: PendingOrder) {
         let request = VerifyRequest(receipt: receipt, transactionId: order.transactionId, productId: order.productId,
-                                    orderId: order.orderId, user: order.user, receiptHash: ReceiptHash.of(receipt),
+                                    orderId: order.orderId, user: order.user, receiptHash: signed == nil ? ReceiptHash.of(receipt) : nil,
                                     claimsOwnership: order.claimsOwnership ? true : nil, signedTransaction: signed)
         backend.verify(request) { report(order, VerifyOutcome($0, requester: order.user)) }
     }

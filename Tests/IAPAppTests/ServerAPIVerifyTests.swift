@@ -38,6 +38,17 @@ struct ServerAPIVerifyTests {
         #expect(try app.credits().map(\.user) == ["alice"])
     }
 
+    @Test("the StoreKit 2 app sends no receipt: an empty app receipt holds nothing back")
+    func appSendsNoReceipt() throws {
+        let app = try Harness(user: "alice", faults: [.receiptEmpty], storeKit: .two)
+        app.advance(0.5)
+        app.buy(AppAccountTokenTests.coins)
+        app.advance(5)
+        #expect(try app.credits().map(\.user) == ["alice"])
+        #expect(try app.storeTransactions().allSatisfy(\.finished))
+        #expect(try app.clientOrders().isEmpty)
+    }
+
     @Test("without a signed transaction the server still reads the receipt (StoreKit 1)")
     func storeKitOne() throws {
         let app = try Harness(user: "alice", faults: [.backendDown])

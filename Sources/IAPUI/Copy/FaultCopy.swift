@@ -83,6 +83,8 @@ extension Fault {
         case .duplicateCallback: Localized(en: "Transaction.updates delivers each transaction twice", zh: "Transaction.updates 把每笔交易送来两次")
         case .finishNotFound: Localized(en: "Transaction.finish() does not take: the transaction stays in Transaction.unfinished",
                                         zh: "Transaction.finish() 没有生效:交易仍在 Transaction.unfinished 中")
+        case .receiptEmpty: Localized(en: "the app receipt is empty: an app written against StoreKit 2 never reads it, so nothing changes",
+                                      zh: "应用收据为空:基于 StoreKit 2 的应用从不读取它,因此没有任何影响")
         case .restoreFails: Localized(en: "AppStore.sync() throws: nothing comes back", zh: "AppStore.sync() 抛出错误:没有任何购买被同步回来")
         case .verifyStatus: Localized(en: "Apple's App Store Server API fails as verifyReceipt's status VALUE says: try again later (21005, 21009, 21100–21199), ask the other environment (21007, 21008), or refuse",
                                       zh: "Apple 的 App Store Server API 按 verifyReceipt 状态码 VALUE 的含义失败:稍后重试(21005、21009、21100–21199)、改问另一环境(21007、21008)或拒绝")
