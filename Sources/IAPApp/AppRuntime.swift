@@ -152,6 +152,10 @@ public final class AppRuntime {
             store.add(payment)
         case let .restorePurchases(account):
             store.restoreCompletedTransactions(account: account) { [weak self] in self?.send(.restoreAnswered(user: account, $0)) }
+        case let .syncAppStore(account):
+            store.syncAppStore(account: account) { [weak self] in self?.send(.restoreAnswered(user: account, $0)) }
+        case let .sendEntitlement(id, user):
+            sendEntitlement(id, restoredBy: user)
         case let .cancelPayment(id):
             send(.cancelAnswered(transactionId: id, cancelled: store.cancelPayment(transactionId: id)))
         case let .lookUpPayers(ids):
@@ -270,6 +274,19 @@ public final class AppRuntime {
         }
         let ok = record { try parties.vault.save(order, closingIntent: closingIntent) } != nil
         send(.persisted(order, ok: ok))
+    }
+
+    /// StoreKit 2's Restore: one entitlement's signed transaction, to the app's server for the user who restored, claiming
+    /// it under the server's restore policy. No order, no receipt, nothing kept on the device: pressing Restore again sends
+    /// it again.
+    private func sendEntitlement(_ id: String, restoredBy user: String) {
+        let store = parties.store
+        guard let signed = store.signedTransaction(id: id), let productId = (record { try store.records.transaction(id) } ?? nil)?.entry.product_id else {
+            return send(.entitlementSent(user: user, transactionId: id, .retry(reason: .notInReceipt)))
+        }
+        let request = VerifyRequest(receipt: "", transactionId: id, productId: productId, orderId: nil, user: user, claimsOwnership: true,
+                                    signedTransaction: signed, restore: true)
+        parties.clientBackend.verify(request) { [weak self] in self?.send(.entitlementSent(user: user, transactionId: id, VerifyOutcome($0, requester: user))) }
     }
 
     @discardableResult

@@ -27,6 +27,8 @@ public enum Action: Sendable, Equatable {
     case pendingPageLoaded(user: String, PendingPage?)
     /// The store answered a restore for `user`'s store account: the transactions it restored, or a failure.
     case restoreAnswered(user: String, Result<[String], StoreRequestError>)
+    /// StoreKit 2: the app's server answered one entitlement sent for the user who restored.
+    case entitlementSent(user: String, transactionId: String, VerifyOutcome)
     /// The payment sheet's Cancel was answered: false when Apple had already taken the payment.
     case cancelAnswered(transactionId: String, cancelled: Bool)
     /// Support tied a transaction no evidence could attribute to the user who paid (from Apple's records).

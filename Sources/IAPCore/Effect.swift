@@ -28,6 +28,11 @@ public enum Effect: Sendable, Equatable {
     case redeemCode(String, account: String)
     /// Restore Purchases for the store account; answers `.restoreAnswered` (its transactions reach the observer first).
     case restorePurchases(account: String)
+    /// StoreKit 2's Restore for the store account; answers `.restoreAnswered` with its current entitlements.
+    case syncAppStore(account: String)
+    /// StoreKit 2: send one of the entitlements `AppStore.sync()` brought to the app's server for the user who restored
+    /// (its signed transaction, claiming it under the server's restore policy); answers `.entitlementSent`.
+    case sendEntitlement(transactionId: String, user: String)
     /// Answers `.cancelAnswered`.
     case cancelPayment(transactionId: String)
     /// Look at the store's unfinished transactions again after `after` seconds (a callback may have been lost);

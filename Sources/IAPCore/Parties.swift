@@ -23,6 +23,9 @@ public protocol PaymentQueue: AnyObject {
     /// answers, what the account owns comes back to this device's queue as `restored` transactions naming the purchase
     /// each restores, told to the observer; then `completion` names them (none: nothing to restore) (S8).
     func restoreCompletedTransactions(account: String, _ completion: @escaping (Result<[String], StoreRequestError>) -> Void)
+    /// StoreKit 2's Restore: `AppStore.sync()`, then `Transaction.currentEntitlements`: `completion` names the
+    /// transactions the account owns now (none: nothing to restore). Nothing is written and nothing is told to the observer.
+    func syncAppStore(account: String, _ completion: @escaping (Result<[String], StoreRequestError>) -> Void)
     /// Returns false when the queue does not hold that transaction (C5).
     func finish(transactionId: String) -> Bool
     /// The app receipt, base64, as the app reads it to verify; nil when the device has none yet.

@@ -82,6 +82,8 @@ extension AppState {
             return pendingPageLoaded(name, page)
         case let .restoreAnswered(account, result):
             return restoreAnswered(account, result)
+        case let .entitlementSent(user, transactionId, outcome):
+            return entitlementSent(user, transactionId, outcome)
         case let .cancelAnswered(transactionId, cancelled):
             return cancelAnswered(transactionId, cancelled: cancelled)
         case let .assignToBuyer(transactionId, buyer):

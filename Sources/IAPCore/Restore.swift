@@ -5,8 +5,11 @@ public struct Restore: Sendable, Equatable {
     public let user: String
     /// The store's answer: the transactions it restored; nil until it answers.
     public var restored: [String]?
-    /// Transactions finished since the restore began: some may be finished before the answer comes.
+    /// Transactions finished since the restore began: some may be finished before the answer comes. In StoreKit 2, the
+    /// entitlements the app's server has answered.
     public var finished: Set<String> = []
+    /// StoreKit 2: entitlements the app's server could not decide now.
+    public var unsent: Set<String> = []
     /// Restored transactions the backend keeps with another app user of the Apple ID (A2's "keep").
     public var elsewhere: Set<String> = []
     /// Another Apple ID signed in before the store answered: what its queue brings meanwhile (restored for someone

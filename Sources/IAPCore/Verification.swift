@@ -11,9 +11,12 @@ public struct VerifyRequest: Codable, Sendable, Equatable {
     public let claimsOwnership: Bool?
     /// StoreKit 2: the transaction's `jwsRepresentation`, which the server checks before it credits; absent in StoreKit 1.
     public let signedTransaction: String?
+    /// StoreKit 2: true when the transaction is one of the entitlements `AppStore.sync()` brought back for `user` (Restore),
+    /// not a payment: the server's restore policy decides who holds it; absent otherwise.
+    public let restore: Bool?
 
     public init(receipt: String, transactionId: String, productId: String, orderId: String?, user: String, receiptHash: String? = nil,
-                claimsOwnership: Bool? = nil, signedTransaction: String? = nil) {
+                claimsOwnership: Bool? = nil, signedTransaction: String? = nil, restore: Bool? = nil) {
         self.receipt = receipt
         self.transactionId = transactionId
         self.productId = productId
@@ -22,6 +25,7 @@ public struct VerifyRequest: Codable, Sendable, Equatable {
         self.receiptHash = receiptHash
         self.claimsOwnership = claimsOwnership
         self.signedTransaction = signedTransaction
+        self.restore = restore
     }
 }
 

@@ -172,21 +172,9 @@ public struct Timeline: Sendable {
             return Localized(en: "client: tx \(order.transactionId) saved for \(order.user), ", zh: "客户端:tx \(order.transactionId) 已为 \(order.user) 保存,")
                 + status(order.status) + Localized(en: ", \(order.attempts) tries", zh: ",已试 \(order.attempts) 次") + failed
         case let .verified(order, outcome):
-            let id = order.transactionId
-            switch outcome {
-            case .valid: return Localized(en: "backend: tx \(id) valid, credited", zh: "后端:tx \(id) 有效,已入账")
-            case let .creditedElsewhere(other):
-                return Localized(en: "backend: tx \(id) valid, kept with \(other) (another account)", zh: "后端:tx \(id) 有效,归属 \(other)(另一个账号)")
-            case let .invalid(status): return Localized(en: "backend: tx \(id) invalid (\(status))", zh: "后端:tx \(id) 无效(\(status))")
-            case let .retry(reason):
-                return Localized(en: "backend: tx \(id) not verified: ", zh: "后端:tx \(id) 未验证:") + reason.words
-            case let .kept(status):
-                return Localized(en: "backend: tx \(id) kept, backend retrying Apple (\(status)); the client polls",
-                                 zh: "后端:tx \(id) 已收下,后端正在重试 Apple(\(status));客户端轮询")
-            case let .misconfigured(status):
-                return Localized(en: "backend: tx \(id) not verified, server misconfigured (\(status)); waits for the next launch",
-                                 zh: "后端:tx \(id) 未验证,服务器配置有误(\(status));等下次启动再试")
-            }
+            return verdict(order.transactionId, outcome)
+        case let .entitlementSent(user, id, outcome):
+            return Localized(en: "restore for \(user): ", zh: "为 \(user) 恢复:") + verdict(id, outcome)
         case let .finished(id, _, found):
             return words.finished(id, found: found)
         case .tick:
@@ -254,6 +242,24 @@ public struct Timeline: Sendable {
         }
     }
 
+    /// The app's server's answer on one transaction, as the client takes it.
+    private static func verdict(_ id: String, _ outcome: VerifyOutcome) -> Localized {
+        switch outcome {
+        case .valid: return Localized(en: "backend: tx \(id) valid, credited", zh: "后端:tx \(id) 有效,已入账")
+        case let .creditedElsewhere(other):
+            return Localized(en: "backend: tx \(id) valid, kept with \(other) (another account)", zh: "后端:tx \(id) 有效,归属 \(other)(另一个账号)")
+        case let .invalid(status): return Localized(en: "backend: tx \(id) invalid (\(status))", zh: "后端:tx \(id) 无效(\(status))")
+        case let .retry(reason):
+            return Localized(en: "backend: tx \(id) not verified: ", zh: "后端:tx \(id) 未验证:") + reason.words
+        case let .kept(status):
+            return Localized(en: "backend: tx \(id) kept, backend retrying Apple (\(status)); the client polls",
+                             zh: "后端:tx \(id) 已收下,后端正在重试 Apple(\(status));客户端轮询")
+        case let .misconfigured(status):
+            return Localized(en: "backend: tx \(id) not verified, server misconfigured (\(status)); waits for the next launch",
+                             zh: "后端:tx \(id) 未验证,服务器配置有误(\(status));等下次启动再试")
+        }
+    }
+
     static func describe(_ effect: Effect, now: Date, _ words: StoreKitWords) -> Localized? {
         switch effect {
         case let .verify(order): return Localized(en: "verify ", zh: "验证 ") + order.transactionId
@@ -267,7 +273,9 @@ public struct Timeline: Sendable {
         case .recordIntent: return Localized(en: "note the buyer", zh: "记下买家")
         case let .addPayment(payment): return words.pay(payment.productId)
         case .cancelPayment: return Localized(en: "cancel the payment", zh: "取消付款")
-        case .restorePurchases: return words.restore
+        case .restorePurchases, .syncAppStore: return words.restore
+        case let .sendEntitlement(id, user):
+            return Localized(en: "send tx \(id) to the server, restored by \(user)", zh: "把 tx \(id) 发给服务器,由 \(user) 恢复")
         case let .wake(date):
             let seconds = Int(date.timeIntervalSince(now).rounded(.up))
             return Localized(en: "next retry in \(seconds)s", zh: "\(seconds) 秒后重试")

@@ -157,6 +157,13 @@ public final class BackendDatabase {
         }
     }
 
+    /// Whether support settled the transaction by hand: its verdict says so.
+    func isCompensated(transactionId: String) throws -> Bool {
+        try queue.inDatabase { db in
+            try Bool.fetchOne(db.cachedStatement(sql: "SELECT result = 'compensated' FROM verdict WHERE transactionId = ?"), arguments: [transactionId]) ?? false
+        }
+    }
+
     public func isCompensated(orderId: String) throws -> Bool {
         try queue.inDatabase { db in
             try Bool.fetchOne(db.cachedStatement(sql: "SELECT compensatedAt IS NOT NULL FROM orders WHERE id = ?"), arguments: [orderId]) ?? false

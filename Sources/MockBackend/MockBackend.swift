@@ -186,7 +186,8 @@ public final class MockBackend: Backend {
         }
         // order-missing: the server cannot find the order the client names, and proceeds as if none was named (B4).
         let orderId = faults.fire(.orderMissing) != nil ? nil : request.orderId
-        if let orderId, try database.isCompensated(orderId: orderId) {
+        // A restored entitlement (StoreKit 2) names no order: support's settlement is found by the transaction.
+        if try orderId.map(database.isCompensated(orderId:)) ?? (request.restore == true && database.isCompensated(transactionId: request.transactionId)) {
             try database.recordVerdict(transactionId: request.transactionId, verdict: .compensated, at: scheduler.now)
             return .compensated
         }
@@ -269,6 +270,9 @@ public final class MockBackend: Backend {
             found = evidence
         }
         let entry = found.entry
+        // StoreKit 2's Restore sends the transaction itself (an entitlement), where StoreKit 1's has its own id: either
+        // way the purchase is credited already, and the restore policy decides who holds it.
+        let restoring = byServerAPI && request.restore == true
         let product = catalog[entry.product_id]
         let credit: Credit, new: Bool
         /// The purchase the transaction repeats, when it is a free re-buy or a restore: its original (a chain for a
@@ -281,7 +285,7 @@ public final class MockBackend: Backend {
                                                                  requester: request.user, at: scheduler.now)
             else { return .pending }
             (credit, new) = credited
-            if !new, credit.transactionId != entry.transaction_id { repeated = (entry.original_transaction_id, credit.user) }
+            if !new, credit.transactionId != entry.transaction_id || restoring { repeated = (entry.original_transaction_id, credit.user) }
         } else {
             // B4: credit what was paid (the receipt's product), whatever product the order named. A restore (S7) names the
             // purchase it restores: the ledger keys on that original, so what is owned is credited once, however often restored,
@@ -297,7 +301,7 @@ public final class MockBackend: Backend {
                                                      familyShared: entry.in_app_ownership_type == "FAMILY_SHARED")
             else { return .pending }
             (credit, new) = credited
-            if !new, credit.transactionId != entry.transaction_id { repeated = (credit.transactionId, credit.user) }
+            if !new, credit.transactionId != entry.transaction_id || restoring { repeated = (credit.transactionId, credit.user) }
         }
         var creditedTo = credit.user
         if let repeated {

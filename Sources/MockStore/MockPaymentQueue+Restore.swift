@@ -20,3 +20,21 @@ extension MockPaymentQueue {
         }
     }
 }
+
+/// Restore in StoreKit 2: `AppStore.sync()`, then `Transaction.currentEntitlements`. Apple answers after the same
+/// latency (the password sheet), with what the account owns now; nothing is written, nothing reaches the observer and
+/// nothing is left to finish.
+extension MockPaymentQueue {
+    public func syncAppStore(account: String, _ completion: @escaping (Result<[String], StoreRequestError>) -> Void) {
+        let fails = faults.fire(.restoreFails) != nil
+        let nonConsumables = Set(catalog.filter { $0.kind == .nonConsumable }.map(\.id))
+        let subscriptions = Set(catalog.filter { $0.kind == .subscription }.map(\.id))
+        scheduler.after(latency.payment) { [weak self] in
+            guard let self else { return }
+            guard !fails, let owned = attempt({
+                try database.entitlements(account: database.appleId(for: account), nonConsumables: nonConsumables, subscriptions: subscriptions)
+            }) else { return completion(.failure(.failed)) }
+            completion(.success(owned))
+        }
+    }
+}

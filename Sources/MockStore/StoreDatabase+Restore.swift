@@ -18,33 +18,8 @@ extension StoreDatabase {
     func restore(account: String, pressedBy: String, nonConsumables: Set<String>, subscriptions: Set<String>, at date: Date) throws -> [StoreTransaction] {
         let products = Array(nonConsumables.union(subscriptions)).sorted()
         guard !products.isEmpty else { return [] }
-        let marks = Array(repeating: "?", count: products.count).joined(separator: ", ")
         return try queue.write { db in
-            // Apple's record of what the account paid for, through the ownership index.
-            let paid = try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT id, productId, applicationUsername, originalTransactionId, cancellationDate IS NOT NULL AS refunded
-                FROM storeTransaction INDEXED BY storeTransactionOwned
-                WHERE account = ? AND productId IN (\(marks)) AND state = 'purchased' ORDER BY date, id
-                """), arguments: StatementArguments([account] + products))
-            let owned = RestoreRule.owned(paid.map {
-                RestoreRule.Charge(id: $0["id"], productId: $0["productId"], original: $0.text("originalTransactionId"),
-                                   orderId: $0.text("applicationUsername"), refunded: $0["refunded"])
-            }, nonConsumables: nonConsumables)
-            // What the queues still hold of the account's products, through the ownership index (the queues' own index
-            // may run through a long backlog of consumables): this device's, and another's unfinished purchases.
-            var open: [String: [StoreTransaction]] = [:]
-            var paidElsewhere: Set<String> = []
-            for row in try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT \(Self.columns), device FROM storeTransaction INDEXED BY storeTransactionOwned
-                WHERE account = ? AND productId IN (\(marks)) AND finished = 0 AND state <> 'failed' ORDER BY date, id
-                """), arguments: StatementArguments([account] + products)) {
-                let transaction = Self.transaction(row)
-                if row["device"] as String == device {
-                    open[transaction.productId, default: []].append(transaction)
-                } else if transaction.state == .purchased {
-                    paidElsewhere.insert(transaction.productId)
-                }
-            }
+            let (owned, open, paidElsewhere) = try Self.owned(db, account: account, products: products, nonConsumables: nonConsumables, device: device)
             var restored: [StoreTransaction] = []
             for outcome in RestoreRule.outcomes(owned, openHere: open, paidElsewhere: paidElsewhere) {
                 switch outcome {
@@ -57,6 +32,59 @@ extension StoreDatabase {
             }
             return restored
         }
+    }
+
+    /// StoreKit 2's `AppStore.sync()`, then `Transaction.currentEntitlements`, for the Apple ID `account` on this device:
+    /// no transaction is written. What the account owns now, by Restore Purchases' rules (a non-consumable by its first
+    /// charge Apple has not refunded, a subscription chain by its latest charge), of the subscriptions only the chains
+    /// still in service (active, cancelled before its end, in a billing grace period). A product this device still
+    /// holds an unfinished transaction of is being handled already, and one unfinished on another device is left to
+    /// finish there, as Restore Purchases leaves them. Answers their transaction ids, oldest purchase first.
+    func entitlements(account: String, nonConsumables: Set<String>, subscriptions: Set<String>) throws -> [String] {
+        let products = Array(nonConsumables.union(subscriptions)).sorted()
+        guard !products.isEmpty else { return [] }
+        return try queue.inDatabase { db in
+            let (owned, open, paidElsewhere) = try Self.owned(db, account: account, products: products, nonConsumables: nonConsumables, device: device)
+            let items = RestoreRule.outcomes(owned, openHere: open, paidElsewhere: paidElsewhere).compactMap { outcome -> RestoreRule.Owned? in
+                if case let .restore(item) = outcome { return item } else { return nil }
+            }
+            return try items.filter { item in
+                guard subscriptions.contains(item.productId) else { return true }
+                guard let chain = try Self.subscription(db, original: item.original) else { return false }
+                return [.active, .trial, .cancelled, .gracePeriod].contains(chain.status(offer: nil).state)
+            }.map(\.charge)
+        }
+    }
+
+    /// What `account` paid for of `products` (Apple's record, through the ownership index), and what the queues still
+    /// hold of them (through the ownership index too: the queues' own index may run through a long backlog of
+    /// consumables): this device's open transactions, and the products another device has an unfinished purchase of.
+    private static func owned(_ db: Database, account: String, products: [String], nonConsumables: Set<String>, device: String) throws
+        -> (owned: [RestoreRule.Owned], open: [String: [StoreTransaction]], paidElsewhere: Set<String>) {
+        let marks = Array(repeating: "?", count: products.count).joined(separator: ", ")
+        let paid = try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT id, productId, applicationUsername, originalTransactionId, cancellationDate IS NOT NULL AS refunded
+            FROM storeTransaction INDEXED BY storeTransactionOwned
+            WHERE account = ? AND productId IN (\(marks)) AND state = 'purchased' ORDER BY date, id
+            """), arguments: StatementArguments([account] + products))
+        let owned = RestoreRule.owned(paid.map {
+            RestoreRule.Charge(id: $0["id"], productId: $0["productId"], original: $0.text("originalTransactionId"),
+                               orderId: $0.text("applicationUsername"), refunded: $0["refunded"])
+        }, nonConsumables: nonConsumables)
+        var open: [String: [StoreTransaction]] = [:]
+        var paidElsewhere: Set<String> = []
+        for row in try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT \(Self.columns), device FROM storeTransaction INDEXED BY storeTransactionOwned
+            WHERE account = ? AND productId IN (\(marks)) AND finished = 0 AND state <> 'failed' ORDER BY date, id
+            """), arguments: StatementArguments([account] + products)) {
+            let transaction = Self.transaction(row)
+            if row["device"] as String == device {
+                open[transaction.productId, default: []].append(transaction)
+            } else if transaction.state == .purchased {
+                paidElsewhere.insert(transaction.productId)
+            }
+        }
+        return (owned, open, paidElsewhere)
     }
 
     /// Writes one restore: a new `restored` transaction naming the original, with the order id it was paid under and, for

@@ -30,7 +30,8 @@ struct BackendEndpoints: Sendable {
                 guard !asked.transactionId.isEmpty, !asked.productId.isEmpty else { throw Self.badRequest("transactionId and productId must not be empty") }
                 let verify = VerifyRequest(receipt: asked.receipt, transactionId: asked.transactionId, productId: asked.productId,
                                            orderId: asked.orderId, user: user, receiptHash: asked.receiptHash,
-                                           claimsOwnership: asked.claimsOwnership, signedTransaction: asked.signedTransaction)
+                                           claimsOwnership: asked.claimsOwnership, signedTransaction: asked.signedTransaction,
+                                           restore: asked.restore)
                 let verdict: Result<VerifyResponse, BackendError> = await parties.perform { [served] answer in
                     served.value.backend.verify(verify) { answer($0) }
                 }

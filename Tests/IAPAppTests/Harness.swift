@@ -68,8 +68,8 @@ final class Harness {
     func advance(_ seconds: Double) { session.advance(seconds) }
 
     /// alice bought `productId` with the phone's Apple ID `sandbox-1`, then bob logged in on the phone (A1).
-    static func aliceBoughtThenBob(_ productId: String, policy: RestorePolicy? = nil) throws -> Harness {
-        let app = try Harness(user: "alice")
+    static func aliceBoughtThenBob(_ productId: String, policy: RestorePolicy? = nil, storeKit: StoreKitMode = .one) throws -> Harness {
+        let app = try Harness(user: "alice", storeKit: storeKit)
         if let policy { app.parties.backend.restorePolicy = policy }
         app.runtime.send(.intent(.signInAppleId("sandbox-1")))
         app.advance(0.5)

@@ -440,12 +440,12 @@ func explore(seed: UInt64, steps: Int = 28) throws -> [String] {
     }
     if credits.count != Set(credits.map(\.transactionId)).count { broken.append("I2: a transaction credited twice") }
     // I3 under the policy: what a purchase unlocks goes to another app user only when they pressed Buy or Restore for a
-    // transaction that repeats it (its original, or its chain), and never under keep.
+    // transaction that repeats it (its original, or its chain), or their Restore was answered with it (in StoreKit 2,
+    // AppStore.sync()'s entitlements are the transactions themselves), and never under keep.
     for move in try app.parties.backend.database.transfers() {
         let pressed = records.contains {
-            ($0.pressedBy == move.to || restores.answered[move.to]?.contains($0.transaction.id) == true)
+            (($0.pressedBy == move.to && $0.transaction.id != move.originalTransactionId) || restores.answered[move.to]?.contains($0.transaction.id) == true)
                 && [.purchased, .restored].contains($0.transaction.state) && $0.transaction.originalId == move.originalTransactionId
-                && $0.transaction.id != move.originalTransactionId
         }
         if !pressed || move.policy == RestorePolicy.keep.rawValue {
             broken.append("I3: \(move.productId) (\(move.originalTransactionId)) moved from \(move.from) to \(move.to) under \(move.policy), who pressed nothing for it")

@@ -58,8 +58,8 @@ struct StoreKitWords {
     }
 
     func restored(_ count: Int, to user: String) -> Localized {
-        two ? Localized(en: "AppStore.sync(): \(count) transaction\(count == 1 ? "" : "s") for \(user)",
-                        zh: "AppStore.sync():为 \(user) 同步了 \(count) 笔交易")
+        two ? Localized(en: "Transaction.currentEntitlements after AppStore.sync(): \(count) for \(user)",
+                        zh: "AppStore.sync() 之后的 Transaction.currentEntitlements:\(user) 有 \(count) 项")
             : Localized(en: "store: \(count) purchases restored to \(user)", zh: "商店:为 \(user) 恢复了 \(count) 项购买")
     }
 
