@@ -94,6 +94,15 @@ def apple_verifier(data):
     return SignedDataVerifier([data.root_certificate], False, Environment.SANDBOX, data.key["bundleId"])
 
 
+def verifier_for(root, data):
+    """Apple's own verifier trusting the root `iapsim certs` writes for the data directory at `data` (into `root`)."""
+    from appstoreserverlibrary.models.Environment import Environment
+    from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
+    run("certs", "--data-dir", data, "--out", os.path.join(root, "certs"))
+    with open(os.path.join(root, "certs", "iapsim-root.cer"), "rb") as f:
+        return SignedDataVerifier([f.read()], False, Environment.SANDBOX, "com.iapsim.app")
+
+
 class ServedStore(unittest.TestCase):
     """Tests on one data directory made by the class's SCRIPT and served for the whole class: Apple's client and
     verifier for it, and the store's charges (purchased transactions) as `iapsim state` lists them."""

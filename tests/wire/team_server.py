@@ -2,7 +2,8 @@
 in SQLite, asks iapsim's verifyReceipt (the sandbox endpoint, with the shared secret) and credits each transaction
 once, to the order's owner. Given the subscription offers key, it signs promotional offers with Apple's own
 PromotionalOfferSignatureCreator. Given Apple's SignedDataVerifier, it checks a StoreKit 2 app's signed transaction
-before anything else and keeps what it decoded (`server.signed`) or why it refused it (`server.unverified`). Run it: python3 team_server.py PORT VERIFY_RECEIPT_URL SHARED_SECRET DB_PATH
+before anything else and keeps what it decoded (`server.signed`) or why it refused it (`server.unverified`), and
+credits what passes from the signed transaction itself, reading no receipt. Run it: python3 team_server.py PORT VERIFY_RECEIPT_URL SHARED_SECRET DB_PATH
 """
 import json
 import sqlite3
@@ -144,12 +145,18 @@ def handler(ledger, verify_url, secret, offers=None, verifier=None):
                 if body.get("signedTransaction") and verifier is not None:
                     from appstoreserverlibrary.signed_data_verifier import VerificationException, VerificationStatus
                     try:
-                        self.server.signed.append(verifier.verify_and_decode_signed_transaction(body["signedTransaction"]))
+                        signed = verifier.verify_and_decode_signed_transaction(body["signedTransaction"])
                     except VerificationException as refusal:
                         self.server.unverified.append(refusal.status)
                         check = {VerificationStatus.INVALID_APP_IDENTIFIER: "bundle",
                                  VerificationStatus.INVALID_ENVIRONMENT: "environment"}.get(refusal.status, "signature")
                         return self.answer(200, {"result": "unverified", "failedCheck": check})
+                    self.server.signed.append(signed)
+                    if signed.transactionId != body["transactionId"]:
+                        return self.answer(200, {"result": "unverified", "failedCheck": "signature"})
+                    # StoreKit 2: the checked transaction is Apple's word; no receipt is read.
+                    user, new = ledger.credit(signed.originalTransactionId, signed.productId, body.get("orderId"), body["user"])
+                    return self.answer(200, {"result": "credited", "appleStatus": 0, "creditedUser": user, "newlyCredited": new})
                 request = urllib.request.Request(verify_url, data=json.dumps(
                     {"receipt-data": body["receipt"], "password": secret}).encode(), headers={"Content-Type": "application/json"})
                 try:

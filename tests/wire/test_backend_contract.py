@@ -15,7 +15,7 @@ import yaml
 from openapi_spec_validator import validate
 
 import team_server
-from iapsim_wire import DataDirectory, Server, live_app, purchases, run
+from iapsim_wire import DataDirectory, Server, live_app, purchases, run, verifier_for
 
 CONTRACT = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "backend-contract.yaml")
 with open(CONTRACT) as f:
@@ -239,11 +239,7 @@ class StoreKit2WithTeamBackend(unittest.TestCase):
         data = os.path.join(root, "data")
         os.mkdir(data)
         secret = json.loads(run("keys", "--data-dir", data, "--json").stdout)["sharedSecret"]
-        run("certs", "--data-dir", data, "--out", os.path.join(root, "certs"))
-        with open(os.path.join(root, "certs", "iapsim-root.cer"), "rb") as f:
-            from appstoreserverlibrary.models.Environment import Environment
-            from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
-            verifier = SignedDataVerifier([f.read()], False, Environment.SANDBOX, "com.iapsim.app")
+        verifier = verifier_for(root, data)
         serve_port, team_port = free_port(), free_port()
         team = team_server.serve(team_port, f"http://127.0.0.1:{serve_port}/sandbox/verifyReceipt", secret,
                                  os.path.join(root, "team.sqlite"), verifier=verifier)

@@ -15,7 +15,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
 import team_server
-from iapsim_wire import live_app, run
+from iapsim_wire import live_app, run, verifier_for
 from test_backend_contract import free_port
 
 PRODUCT = "org.team.vip.monthly"
@@ -44,13 +44,15 @@ def offers_key():
 
 
 def with_team_server(test, root, data, catalog, signer, storekit):
-    """The app live on `data`, serving the wire, with a team's server signing through `signer` as its backend."""
+    """The app live on `data`, serving the wire, with a team's server signing through `signer` as its backend (in
+    StoreKit 2 checking each signed transaction with Apple's SignedDataVerifier, as a StoreKit 2 server does)."""
     if not os.path.exists(data):
         os.makedirs(data)
     secret = json.loads(run("keys", "--data-dir", data, "--json").stdout)["sharedSecret"]
     serve_port, team_port = free_port(), free_port()
     team = team_server.serve(team_port, f"http://127.0.0.1:{serve_port}/sandbox/verifyReceipt", secret,
-                             os.path.join(root, "team.sqlite"), offers=signer)
+                             os.path.join(root, "team.sqlite"), offers=signer,
+                             verifier=verifier_for(root, data) if storekit == 2 else None)
     test.addCleanup(team.server_close)
     test.addCleanup(team.shutdown)
     return live_app(test, root, 120, "--data-dir", data, "--catalog", catalog, "--user", "alice", "--serve", str(serve_port),
