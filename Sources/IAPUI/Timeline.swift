@@ -173,6 +173,9 @@ public struct Timeline: Sendable {
                 + status(order.status) + Localized(en: ", \(order.attempts) tries", zh: ",已试 \(order.attempts) 次") + failed
         case let .verified(order, outcome):
             return verdict(order.transactionId, outcome)
+        case let .entitlementSent(user, id, .valid):
+            // Credited when it was bought: a restore only says who holds it.
+            return Localized(en: "restore for \(user): backend: tx \(id) valid, held by \(user)", zh: "为 \(user) 恢复:后端:tx \(id) 有效,归 \(user) 所有")
         case let .entitlementSent(user, id, outcome):
             return Localized(en: "restore for \(user): ", zh: "为 \(user) 恢复:") + verdict(id, outcome)
         case let .finished(id, _, found):

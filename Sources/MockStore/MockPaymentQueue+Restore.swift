@@ -1,40 +1,38 @@
 import IAPCore
 
-/// Restore Purchases (S8), as `SKPaymentQueue.restoreCompletedTransactions` does it: Apple answers after its latency,
-/// the restored transactions reach the observer as any other news, and then the restore itself is answered.
+/// Restore Purchases (S8). In StoreKit 1, `SKPaymentQueue.restoreCompletedTransactions`: the restored transactions reach
+/// the observer as any other news, and then the restore itself is answered. In StoreKit 2, `AppStore.sync()` then
+/// `Transaction.currentEntitlements`: what the account owns now, the transactions themselves; nothing is written,
+/// nothing reaches the observer and nothing is left to finish. Either way Apple answers after its latency (the
+/// password sheet), and a fault is decided when asked, as every other request's is.
 extension MockPaymentQueue {
     public func restoreCompletedTransactions(account: String, _ completion: @escaping (Result<[String], StoreRequestError>) -> Void) {
-        // Decided when asked, as every other request's fault is.
-        let fails = faults.fire(.restoreFails) != nil
-        let nonConsumables = Set(catalog.filter { $0.kind == .nonConsumable }.map(\.id))
-        let subscriptions = Set(catalog.filter { $0.kind == .subscription }.map(\.id))
-        scheduler.after(latency.payment) { [weak self] in
-            guard let self else { return }
-            guard !fails else { return completion(.failure(.failed)) }
+        restoring(account, completion) { [self] nonConsumables, subscriptions in
             signedReceipt = nil
-            guard let restored = attempt({
-                try database.restore(account: database.appleId(for: account), pressedBy: account, nonConsumables: nonConsumables, subscriptions: subscriptions, at: scheduler.now)
-            }) else { return completion(.failure(.failed)) }
+            let restored = try database.restore(account: database.appleId(for: account), pressedBy: account, nonConsumables: nonConsumables,
+                                                subscriptions: subscriptions, at: scheduler.now)
             for transaction in restored { notify(identified(transaction)) }
-            completion(.success(restored.map(\.id)))
+            return restored.map(\.id)
         }
     }
-}
 
-/// Restore in StoreKit 2: `AppStore.sync()`, then `Transaction.currentEntitlements`. Apple answers after the same
-/// latency (the password sheet), with what the account owns now; nothing is written, nothing reaches the observer and
-/// nothing is left to finish.
-extension MockPaymentQueue {
     public func syncAppStore(account: String, _ completion: @escaping (Result<[String], StoreRequestError>) -> Void) {
+        restoring(account, completion) { [self] nonConsumables, subscriptions in
+            try database.entitlements(account: database.appleId(for: account), nonConsumables: nonConsumables, subscriptions: subscriptions)
+        }
+    }
+
+    /// Answers `completion` after Apple's latency with what `answer` finds among the catalog's non-consumables and
+    /// subscriptions, or a failure (the `restore-fails` fault, or the store's database).
+    private func restoring(_ account: String, _ completion: @escaping (Result<[String], StoreRequestError>) -> Void,
+                           answer: @escaping (_ nonConsumables: Set<String>, _ subscriptions: Set<String>) throws -> [String]) {
         let fails = faults.fire(.restoreFails) != nil
         let nonConsumables = Set(catalog.filter { $0.kind == .nonConsumable }.map(\.id))
         let subscriptions = Set(catalog.filter { $0.kind == .subscription }.map(\.id))
         scheduler.after(latency.payment) { [weak self] in
             guard let self else { return }
-            guard !fails, let owned = attempt({
-                try database.entitlements(account: database.appleId(for: account), nonConsumables: nonConsumables, subscriptions: subscriptions)
-            }) else { return completion(.failure(.failed)) }
-            completion(.success(owned))
+            guard !fails, let ids = attempt({ try answer(nonConsumables, subscriptions) }) else { return completion(.failure(.failed)) }
+            completion(.success(ids))
         }
     }
 }

@@ -34,6 +34,8 @@ struct AppStoreSyncTests {
         #expect(try app.storeTransactions().map(\.0.id) == before.map(\.0.id))
         #expect(told(app).contains("Transaction.currentEntitlements after AppStore.sync(): 1 for bob"), "\(told(app))")
         #expect(told(app).contains("send tx \(bought) to the server, restored by bob"), "\(told(app))")
+        // Credited when alice bought it: the restore's answer says who holds it, not "credited" again.
+        #expect(told(app).contains("restore for bob: backend: tx \(bought) valid, held by bob"), "\(told(app))")
         #expect(told(app).components(separatedBy: "Transaction.finish()").count == finishes, "\(told(app))")
         #expect(try owns(app, "bob") && !owns(app, "alice"))
         #expect(try app.credits().map(\.user) == ["alice"])
@@ -72,6 +74,15 @@ struct AppStoreSyncTests {
         app.press(.escape)
         restore(app)
         #expect(app.screen().contains("Purchases restored (1)"), "\(app.screen())")
+        #expect(try owns(app, "bob"))
+    }
+
+    @Test("StoreKit 1 keeps restoreCompletedTransactions: a new restored transaction, finished, told as one purchase restored")
+    func storeKitOne() throws {
+        let app = try Harness.aliceBoughtThenBob(Self.noAds)
+        restore(app)
+        #expect(try app.storeTransactions().map(\.0.state) == [.purchased, .restored])
+        #expect(told(app).contains("store: 1 purchase restored to bob"), "\(told(app))")
         #expect(try owns(app, "bob"))
     }
 }

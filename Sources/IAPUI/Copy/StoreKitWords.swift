@@ -60,7 +60,7 @@ struct StoreKitWords {
     func restored(_ count: Int, to user: String) -> Localized {
         two ? Localized(en: "Transaction.currentEntitlements after AppStore.sync(): \(count) for \(user)",
                         zh: "AppStore.sync() 之后的 Transaction.currentEntitlements:\(user) 有 \(count) 项")
-            : Localized(en: "store: \(count) purchases restored to \(user)", zh: "商店:为 \(user) 恢复了 \(count) 项购买")
+            : Localized(en: "store: \(count) purchase\(count == 1 ? "" : "s") restored to \(user)", zh: "商店:为 \(user) 恢复了 \(count) 项购买")
     }
 
     func restoreFailed(for user: String) -> Localized {
