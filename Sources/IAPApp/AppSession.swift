@@ -222,6 +222,9 @@ public final class AppSession {
         var view = InspectorView()
         (view.storeQueue, view.storeTotal) = parties.store.unfinished(limit: rows)
         view.holders = ((try? parties.vault.held(view.storeQueue.map(\.id))) ?? [:]).mapValues(\.user)
+        if state.storeKit == .two, let user = state.user {
+            view.entitlements = parties.store.currentEntitlements(user: user)
+        }
         if let elsewhere = remoteBackend?.creditsKeptAt {
             view.creditsKeptAt = elsewhere
         } else if let user = state.user, let page = try? parties.backend.database.recentCredits(user: user, limit: rows) {

@@ -18,6 +18,8 @@ public struct InspectorView: Sendable, Equatable {
     public var storeTotal = 0
     /// The app user whose keychain holds each of those transactions, where one does: it waits for them.
     public var holders: [String: String] = [:]
+    /// StoreKit 2: `Transaction.currentEntitlements`, what the Apple ID owns as the device reads it (nil in StoreKit 1).
+    public var entitlements: [(id: String, productId: String)]?
     /// The user's latest credits on the backend, and how many there are.
     public var credits: [(transactionId: String, productId: String, coins: Int)] = []
     public var creditTotal = 0
@@ -48,6 +50,6 @@ public struct InspectorView: Sendable, Equatable {
     public static func == (a: InspectorView, b: InspectorView) -> Bool {
         a.storeQueue == b.storeQueue && a.storeTotal == b.storeTotal && a.holders == b.holders && a.creditTotal == b.creditTotal && a.creditsKeptAt == b.creditsKeptAt
             && a.credits.map(\.transactionId) == b.credits.map(\.transactionId) && a.timeline == b.timeline
-            && a.notifications == b.notifications && a.support == b.support
+            && a.notifications == b.notifications && a.support == b.support && a.entitlements?.map(\.id) == b.entitlements?.map(\.id)
     }
 }

@@ -18,8 +18,20 @@ extension MockPaymentQueue {
 
     public func syncAppStore(account: String, _ completion: @escaping (Result<[String], StoreRequestError>) -> Void) {
         restoring(account, completion) { [self] nonConsumables, subscriptions in
-            try database.entitlements(account: database.appleId(for: account), nonConsumables: nonConsumables, subscriptions: subscriptions)
+            try database.entitlements(account: database.appleId(for: account), nonConsumables: nonConsumables, subscriptions: subscriptions).map(\.id)
         }
+    }
+
+    /// StoreKit 2's `Transaction.currentEntitlements` on this device for the Apple ID `user` pays with, as the app reads it
+    /// (the inspector shows it): what Apple says the Apple ID owns, whichever app user holds it on the app's server.
+    public func currentEntitlements(user: String) -> [(id: String, productId: String)] {
+        let (nonConsumables, subscriptions) = ownable
+        return attempt { try database.entitlements(account: database.appleId(for: user), nonConsumables: nonConsumables, subscriptions: subscriptions) } ?? []
+    }
+
+    /// The catalog's products a restore brings back: its non-consumables and its auto-renewable subscriptions.
+    private var ownable: (nonConsumables: Set<String>, subscriptions: Set<String>) {
+        (Set(catalog.filter { $0.kind == .nonConsumable }.map(\.id)), Set(catalog.filter { $0.kind == .subscription }.map(\.id)))
     }
 
     /// Answers `completion` after Apple's latency with what `answer` finds among the catalog's non-consumables and
@@ -27,8 +39,7 @@ extension MockPaymentQueue {
     private func restoring(_ account: String, _ completion: @escaping (Result<[String], StoreRequestError>) -> Void,
                            answer: @escaping (_ nonConsumables: Set<String>, _ subscriptions: Set<String>) throws -> [String]) {
         let fails = faults.fire(.restoreFails) != nil
-        let nonConsumables = Set(catalog.filter { $0.kind == .nonConsumable }.map(\.id))
-        let subscriptions = Set(catalog.filter { $0.kind == .subscription }.map(\.id))
+        let (nonConsumables, subscriptions) = ownable
         scheduler.after(latency.payment) { [weak self] in
             guard let self else { return }
             guard !fails, let ids = attempt({ try answer(nonConsumables, subscriptions) }) else { return completion(.failure(.failed)) }

@@ -39,8 +39,8 @@ extension StoreDatabase {
     /// charge Apple has not refunded, a subscription chain by its latest charge), of the subscriptions only the chains
     /// still in service (active, cancelled before its end, in a billing grace period). A product this device still
     /// holds an unfinished transaction of is being handled already, and one unfinished on another device is left to
-    /// finish there, as Restore Purchases leaves them. Answers their transaction ids, oldest purchase first.
-    func entitlements(account: String, nonConsumables: Set<String>, subscriptions: Set<String>) throws -> [String] {
+    /// finish there, as Restore Purchases leaves them. Answers their transactions' ids and products, oldest purchase first.
+    func entitlements(account: String, nonConsumables: Set<String>, subscriptions: Set<String>) throws -> [(id: String, productId: String)] {
         let products = Array(nonConsumables.union(subscriptions)).sorted()
         guard !products.isEmpty else { return [] }
         return try queue.inDatabase { db in
@@ -52,7 +52,7 @@ extension StoreDatabase {
                 guard subscriptions.contains(item.productId) else { return true }
                 guard let chain = try Self.subscription(db, original: item.original) else { return false }
                 return [.active, .trial, .cancelled, .gracePeriod].contains(chain.status(offer: nil).state)
-            }.map(\.charge)
+            }.map { ($0.charge, $0.productId) }
         }
     }
 

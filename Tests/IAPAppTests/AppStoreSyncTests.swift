@@ -85,4 +85,19 @@ struct AppStoreSyncTests {
         #expect(told(app).contains("store: 1 purchase restored to bob"), "\(told(app))")
         #expect(try owns(app, "bob"))
     }
+
+    @Test("the inspector shows Transaction.currentEntitlements: what the Apple ID owns, also to bob, who holds nothing on the server")
+    func inspectorShowsEntitlements() throws {
+        let app = try Harness.aliceBoughtThenBob(Self.noAds, storeKit: .two)
+        let bought = try #require(try app.storeTransactions().first?.0.id)
+        app.press(.char("i"))
+        let screen = app.screen()
+        #expect(screen.contains("currentEntitlements (1)") && screen.contains("\(bought) Remove Ads"), "\(screen)")
+        #expect(try !owns(app, "bob"))
+        // StoreKit 1 has no such reading.
+        let one = try Harness.aliceBoughtThenBob(Self.noAds)
+        one.press(.char("i"))
+        #expect(!one.screen(width: 120, height: 30).contains("currentEntitlements"))
+    }
 }
+

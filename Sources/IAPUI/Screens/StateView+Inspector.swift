@@ -11,6 +11,11 @@ extension StateView {
             let holder = view.holders[transaction.id].map { " " + $0 } ?? ""
             return ("\(transaction.id)\(holder) \(words.state(transaction.state)[lang]) \(words.accountLink(of: transaction))", theme.plain)
         }
+        // StoreKit 2: what the Apple ID owns, as the app reads it, whichever app user the server says holds it.
+        let owned = view.entitlements.map { entitlements in
+            [("currentEntitlements (\(entitlements.count))", theme.dimmed)]
+                + entitlements.map { (" \($0.id) \(state.product($0.productId)?.title[lang] ?? $0.productId)", theme.plain) }
+        } ?? []
         let client = state.pendingOrders.map { order in
             let next = state.nextAttempt(for: order).map {
                 " " + Text.nextRetry(lang) + " " + String(max(Int($0.timeIntervalSince(state.now).rounded(.up)), 0)) + "s"
@@ -42,7 +47,7 @@ extension StateView {
             InspectorColumns.Column(heading: "\(Text.inspectorBackend(lang)) \(who) (\(view.creditTotal))", rows: backend)
         }
         return InspectorColumns(columns: [
-            InspectorColumns.Column(heading: "\(words.queue[lang]) (\(view.storeTotal))", rows: store),
+            InspectorColumns.Column(heading: "\(words.queue[lang]) (\(view.storeTotal))", rows: store + owned),
             InspectorColumns.Column(heading: "\(Text.inspectorClient(lang)) \(who) (\(state.pendingCount))", rows: client + unclaimed),
             backendColumn,
         ], theme: theme)
