@@ -10,8 +10,7 @@ extension StoreDatabase {
     /// there is no such charge.
     func declineRefund(_ named: String, because customer: ConsumptionRequestReason, at date: Date) throws -> (StoreRecord, StoreNotification)? {
         try queue.write { db in
-            let id = try Self.charge(db, repeatedBy: named)
-            guard let row = try Row.fetchOne(db.cachedStatement(sql: """
+            guard let id = try Self.charge(db, repeatedBy: named), let row = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT \(Self.columns) FROM storeTransaction WHERE id = ? AND state IN ('purchased', 'restored') AND cancellationDate IS NULL
                 """), arguments: [id]) else { return nil }
             try Self.noteClock(db, date)
@@ -28,8 +27,7 @@ extension StoreDatabase {
     /// the end of its period again (renewing then, if it was set to). Nil when the charge was not refunded.
     func reverseRefund(_ named: String, at date: Date) throws -> (StoreRecord, StoreNotification)? {
         try queue.write { db in
-            let id = try Self.charge(db, repeatedBy: named)
-            guard let row = try Row.fetchOne(db.cachedStatement(sql: """
+            guard let id = try Self.charge(db, repeatedBy: named), let row = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT \(Self.columns), \(TransactionDetails.columns) FROM storeTransaction
                 WHERE id = ? AND state IN ('purchased', 'restored') AND cancellationDate IS NOT NULL AND cancellationReason IS NOT NULL
                 """), arguments: [id]) else { return nil }
@@ -56,7 +54,7 @@ extension StoreDatabase {
         try queue.inDatabase { db in
             try String.fetchOne(db.cachedStatement(sql: """
                 SELECT id FROM storeTransaction WHERE account = ? AND state = 'purchased' AND cancellationDate IS NOT NULL
-                AND cancellationReason IS NOT NULL ORDER BY cancellationDate DESC, CAST(id AS INTEGER) DESC LIMIT 1
+                AND cancellationReason IS NOT NULL AND sharedFrom IS NULL ORDER BY cancellationDate DESC, CAST(id AS INTEGER) DESC LIMIT 1
                 """), arguments: [account])
         }
     }

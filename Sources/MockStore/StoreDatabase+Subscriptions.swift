@@ -382,8 +382,7 @@ extension StoreDatabase {
     }
 
     static func refund(_ db: Database, _ named: String, reason: Int, at date: Date) throws -> (StoreRecord, TransactionDetails, StoreNotification)? {
-        let id = try charge(db, repeatedBy: named)
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: """
+        guard let id = try charge(db, repeatedBy: named), let row = try Row.fetchOne(db.cachedStatement(sql: """
             SELECT \(Self.columns), \(TransactionDetails.columns) FROM storeTransaction
             WHERE id = ? AND state IN ('purchased', 'restored') AND cancellationDate IS NULL
             """), arguments: [id]) else { return nil }
@@ -403,16 +402,20 @@ extension StoreDatabase {
 
     /// The charge a transaction repeats: Apple refunds what it charged, and a free re-buy or a restore (S7) charged
     /// nothing. A subscription's is the first transaction of its web order line item, anything else's its original.
-    static func charge(_ db: Database, repeatedBy id: String) throws -> String {
+    /// Nil for what a family member has through Family Sharing: Apple charged the member nothing, so there is nothing of
+    /// theirs to refund (only the buyer's charge, which revokes the member's).
+    static func charge(_ db: Database, repeatedBy id: String) throws -> String? {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT originalTransactionId, webOrderLineItemId FROM storeTransaction WHERE id = ?"),
-                                         arguments: [id]) else { return id }
+                                         arguments: [id]) else { return nil }
         let webOrder = row.text("webOrderLineItemId")
         let first = try webOrder.flatMap { webOrder in
             try String.fetchOne(db.cachedStatement(sql: """
                 SELECT id FROM storeTransaction WHERE webOrderLineItemId = ? AND state = 'purchased' ORDER BY CAST(id AS INTEGER) LIMIT 1
                 """), arguments: [webOrder])
         }
-        return TransactionDetails.charge(repeatedBy: id, original: row.text("originalTransactionId"), webOrder: webOrder, firstOfWebOrder: first)
+        let charge = TransactionDetails.charge(repeatedBy: id, original: row.text("originalTransactionId"), webOrder: webOrder, firstOfWebOrder: first)
+        let shared = try Bool.fetchOne(db.cachedStatement(sql: "SELECT sharedFrom IS NOT NULL FROM storeTransaction WHERE id = ?"), arguments: [charge])
+        return shared == false ? charge : nil
     }
 
     /// The latest unrefunded charge of the account (what `refund` without a transaction refunds).

@@ -226,9 +226,10 @@ public final class StoreDatabase {
                                          step.at, error?.rawValue, account, original, id])
         } else {
             target = id
-            // An Ask to Buy a parent approved is charged at the approval: that is its purchase date (Apple's
-            // purchase_date, "the time the App Store charged the user's account"), not when the child asked.
-            let charged = current.state == .deferred && state == .purchased ? step.at : current.date.timeIntervalSince1970
+            // A purchase is dated when the App Store charged it (Apple's purchase_date, "the time the App Store charged
+            // the user's account"): as the sheet closed, or at a parent's approval, not when the sheet opened or the
+            // child asked. What the account owned meanwhile is judged at that moment too.
+            let charged = state == .purchased ? step.at : current.date.timeIntervalSince1970
             try db.cachedStatement(sql: "UPDATE storeTransaction SET state = ?, error = ?, originalTransactionId = ?, date = ? WHERE id = ?").execute(
                 arguments: [state.rawValue, error?.rawValue, original, charged, id])
         }

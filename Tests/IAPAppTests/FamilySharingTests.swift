@@ -88,6 +88,30 @@ struct FamilySharingTests {
         #expect(app.screen().contains("Nothing to restore"))
     }
 
+    /// Explorer seed 955674: "Apple refunds bob's latest payment" refunded the member's shared transaction, which
+    /// Apple never charged, and the member then paid for what it had owned through the family at the time.
+    @Test("a member's shared purchase charged nothing: Apple has nothing of the member's to refund, decline or reverse")
+    func memberHasNothingToRefund() throws {
+        let app = try aliceBoughtBobRestored()
+        let shared = try shared(app)
+        // bob's phone has sandbox-2 signed in: the refund keys act on its latest charge, and it has none.
+        #expect(app.parties.store.refund(account: "bob") == nil)
+        #expect(app.parties.store.declineRefund(account: "bob") == nil)
+        for transaction in shared.map(\.transaction.id) {
+            #expect(app.parties.store.refund(transactionId: transaction) == nil)
+            #expect(app.parties.store.declineRefund(transactionId: transaction) == nil)
+        }
+        #expect(try app.storeDetails(shared.map(\.transaction.id)).values.allSatisfy { $0.cancellationDate == nil })
+        #expect(try app.parties.store.database.recentNotifications(limit: 20).allSatisfy { ![.refund, .refundDeclined, .revoke].contains($0.notification.kind) })
+        // A member leaving revokes the share (reason 0): that is no refund Apple can reverse.
+        #expect(app.parties.store.leaveFamily("sandbox-2"))
+        #expect(app.parties.store.reverseRefund(account: "bob") == nil)
+        #expect(app.parties.store.reverseRefund(transactionId: shared[0].transaction.id) == nil)
+        // The buyer's own charge is still Apple's to refund.
+        let bought = try #require(try app.storeRecords().first { $0.account == "sandbox-1" && $0.transaction.productId == Self.noAds })
+        #expect(app.parties.store.refund(transactionId: bought.transaction.id) == bought.transaction.id)
+    }
+
     @Test("a member leaving the family loses what the family shared with them; the buyer keeps it")
     func leavingRevokes() throws {
         let app = try aliceBoughtBobRestored()

@@ -179,6 +179,21 @@ struct MoneyToThePayerTests {
         #expect(try app.credits().map(\.user) == ["alice"])
     }
 
+    /// Explorer seed 955674's other half: a member's family copy revoked while bob's payment was on its sheet; the store
+    /// rightly charged him once the sheet closed, but dated the charge when the sheet opened, while the copy still held.
+    @Test("a purchase is dated (purchase_date) when Apple charged it, as the sheet closed, not when the sheet opened")
+    func purchaseDatedAtTheCharge() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        let pressed = app.timers.now
+        app.press(.enter)
+        app.advance(5)
+        let (transaction, finished) = try #require(try app.storeTransactions().first)
+        #expect(transaction.state == .purchased && finished)
+        #expect(transaction.date.timeIntervalSince(pressed) >= MockPaymentQueue.Latency().payment, "\(transaction.date) vs \(pressed)")
+        #expect(try app.credits().map(\.user) == ["alice"])
+    }
+
     @Test("interrupted purchase: killed between 'failed' and 'purchased', Apple still completes it and alice is credited")
     func interruptedPurchaseKilledMidway() throws {
         var once = ArmedFaults()
