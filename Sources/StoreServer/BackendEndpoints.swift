@@ -28,6 +28,9 @@ struct BackendEndpoints: Sendable {
                 let asked = try await Self.body(VerifyRequest.self, of: request)
                 let user = try Self.user(asked.user)
                 guard !asked.transactionId.isEmpty, !asked.productId.isEmpty else { throw Self.badRequest("transactionId and productId must not be empty") }
+                guard asked.restore != true || asked.signedTransaction?.isEmpty == false else {
+                    throw Self.badRequest("a restore is an entitlement AppStore.sync() brought back: send its signedTransaction")
+                }
                 let verify = VerifyRequest(receipt: asked.receipt, transactionId: asked.transactionId, productId: asked.productId,
                                            orderId: asked.orderId, user: user, receiptHash: asked.receiptHash,
                                            claimsOwnership: asked.claimsOwnership, signedTransaction: asked.signedTransaction,

@@ -142,6 +142,8 @@ def handler(ledger, verify_url, secret, offers=None, verifier=None):
                     return
                 if not all(isinstance(body.get(k), str) for k in ("receipt", "transactionId", "productId", "user")):
                     return self.error(400, "badRequest", "receipt, transactionId, productId and user are strings")
+                if body.get("restore") is True and not body.get("signedTransaction"):
+                    return self.error(400, "badRequest", "a restore comes with its signedTransaction")
                 if body.get("signedTransaction") and verifier is not None:
                     from appstoreserverlibrary.signed_data_verifier import VerificationException, VerificationStatus
                     try:

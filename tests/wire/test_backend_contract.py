@@ -87,6 +87,8 @@ class Contract:
                                                headers={"Content-Type": "application/json"}), 400),
             "not an object's fields": (lambda: self.post("orders", {"user": 5, "productId": "x"}), 400),
             "a field missing": (lambda: self.post("verify", {"receipt": "x"}), 400),
+            "a restore without its signed transaction": (lambda: self.post("verify", {"receipt": "", "transactionId": "1", "productId": "x",
+                                                                                      "user": "alice", "restore": True}), 400),
             "text/plain": (lambda: requests.post(f"{self.backend}/backend/v1/orders", data=b"{}", timeout=15,
                                                  headers={"Content-Type": "text/plain"}), 415),
             "over 64 KiB": (lambda: self.post("verify", {"receipt": "x" * (100 << 10), "transactionId": "1", "productId": "x",
