@@ -87,7 +87,7 @@ public struct ArmedFaults: Sendable, Equatable, Sequence, ExpressibleByArrayLite
             throw FaultSyntaxError(message: "\(name) takes no value")
         case let .seconds(range):
             try within(range, whole: false)
-        case let .whole(range, _):
+        case let .whole(range, _, _):
             try within(Double(range.lowerBound)...Double(range.upperBound), whole: true)
         case let .word(words) where !words.contains(value):
             let choices = words.count == 2 ? "\(words[0]) or \(words[1])" : "one of " + words.joined(separator: ", ")

@@ -13,7 +13,17 @@ public struct FaultsPanel: ListPanel {
 
     public func count(in state: AppState) -> Int { FaultPanelRow.all.count }
 
+    public var bindings: [KeyBinding] {
+        // One line of help for the two: the same label and words.
+        [KeyBinding(keys: [.right], label: "←/→", command: .nextValue, contexts: [.panel]),
+         KeyBinding(keys: [.left], label: "←/→", command: .previousValue, contexts: [.panel])]
+    }
+
     public func act(_ command: Command, on selection: Int, in state: inout AppState) -> [Effect]? {
+        if command == .nextValue || command == .previousValue {
+            guard case let .fault(fault) = FaultPanelRow.all[selection] else { return [] }
+            return stepValue(of: fault, back: command == .previousValue, in: &state)
+        }
         guard command == .choose || command == .armOnce else { return nil }
         let once = command == .armOnce
         switch FaultPanelRow.all[selection] {
@@ -28,15 +38,27 @@ public struct FaultsPanel: ListPanel {
             return state.perform(.reinstall)
         }
     }
+
+    /// Arms the fault with the value after (or before) the one in force, keeping it one-shot if it was; a fault that
+    /// takes no value stays as it is.
+    private func stepValue(of fault: Fault, back: Bool, in state: inout AppState) -> [Effect] {
+        let choices = fault.rule.choices
+        guard !choices.isEmpty else { return [] }
+        let current = state.faults.value(fault) ?? fault.defaultValue
+        let index = choices.firstIndex { $0 == current } ?? 0
+        let next = choices[(index + (back ? -1 : 1) + choices.count) % choices.count]
+        return state.setFault(fault, FaultArm(value: next, once: state.faults.arm(fault)?.once ?? false))
+    }
 }
 
 extension KeyContext {
-    /// The fault panel: a list to move in, arm (Enter) or arm once (o).
+    /// The fault panel: a list to move in, arm (Enter), arm once (o), or set a fault's value (←/→).
     public static let panel = KeyContext("panel")
 }
 
 extension Command {
-    public static let faultPanel = Command("faults"), armOnce = Command("arm-once")
+    public static let faultPanel = Command("faults"), armOnce = Command("arm-once"), nextValue = Command("next-value"),
+                      previousValue = Command("previous-value")
 }
 
 /// One row of the fault panel: a fault to arm or disarm, or an app event to cause now.

@@ -169,8 +169,8 @@ public enum Text: String, Sendable, CaseIterable {
         case .servingBadge: Localized(en: "serving", zh: "服务中")
         case .storeKitBadge: Localized("StoreKit")
         case .faultPanel: Localized(en: "Faults", zh: "故障")
-        case .faultPanelHint: Localized(en: "Enter arm/disarm (sticky) · o one-shot · Esc close · values: --fault NAME=VALUE",
-                                        zh: "Enter 启用/关闭(持续)· o 只触发一次 · Esc 关闭 · 取值:--fault 名称=值")
+        case .faultPanelHint: Localized(en: "Enter arm/disarm · o one-shot · ←/→ value · Esc close · --fault NAME=VALUE",
+                                        zh: "Enter 启用/关闭 · o 只触发一次 · ←/→ 取值 · Esc 关闭 · --fault 名称=值")
         case .scenariosTitle: Localized(en: "Scenarios", zh: "场景")
         case .scenariosHint: Localized(en: "Enter sets it up on its own data and hands it to you · Esc close",
                                        zh: "Enter 在独立数据上布置好场景后交给你操作 · Esc 关闭")

@@ -35,11 +35,12 @@ extension StateView {
         LoginBox(prompt: Text.offerCodePrompt(lang), text: text, hint: Text.offerCodeHint(lang), theme: theme)
     }
 
-    /// Every binding of the keymap, under the section of where it works.
+    /// Every binding of the keymap, under the section of where it works; two that read alike (← and → of one pair) on
+    /// one line.
     func help(page: Int) -> HelpOverlay {
         let sections = HelpSection.allCases.map { section in
-            HelpOverlay.Section(title: section.title[lang], keys: Keymap.bindings.filter { HelpSection($0.command) == section }
-                .map { ($0.label, $0.help[lang]) })
+            let keys = Keymap.bindings.filter { HelpSection($0.command) == section }.map { ($0.label, $0.help[lang]) }
+            return HelpOverlay.Section(title: section.title[lang], keys: keys.enumerated().filter { $0.offset == 0 || keys[$0.offset - 1] != $0.element }.map(\.element))
         }
         return HelpOverlay(title: Text.helpTitle(lang), sections: sections, page: page, close: Text.helpClose(lang), turn: Text.helpTurn(lang),
                            theme: theme)

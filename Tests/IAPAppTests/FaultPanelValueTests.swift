@@ -1,0 +1,71 @@
+import Foundation
+import IAPApp
+import IAPCore
+import Testing
+
+/// A newcomer's walk: the fault panel armed `ask-to-buy` only as `approve`, and its summary read "decides VALUE": a
+/// value could be given only on the command line. ←/→ now step through the fault's values, arming it with the one shown.
+@Suite("The fault panel sets a fault's value: ←/→ step through its values, the summary says the one in force")
+struct FaultPanelValueTests {
+    private func openPanel(at fault: Fault, _ app: Harness) throws {
+        let index = try #require(FaultPanelRow.all.firstIndex(of: .fault(fault)))
+        app.press(.char("F"))
+        for _ in 0..<index { app.press(.down) }
+    }
+
+    private func line(_ app: Harness, _ text: String) -> String {
+        app.screen(width: 120, height: 40).split(separator: "\n").first { $0.contains(text) }.map(String.init) ?? ""
+    }
+
+    @Test("→ arms ask-to-buy as decline, and a purchase is then declined by the parent; ← goes back to approve")
+    func askToBuyDecline() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        try openPanel(at: .askToBuy, app)
+        #expect(app.screen(width: 120, height: 40).contains("decides approve 10 s later"))
+        #expect(!app.screen(width: 120, height: 40).contains("decides VALUE"))
+        #expect(app.screen(width: 120, height: 40).contains("←/→"))
+        app.press(.right)
+        #expect(app.parties.faults.armed.arm(.askToBuy) == FaultArm(value: "decline", once: false))
+        #expect(app.state.faults == app.parties.faults.armed)
+        #expect(line(app, "ask-to-buy").contains("ask-to-buy=decline"))
+        #expect(app.screen(width: 120, height: 40).contains("decides decline 10 s later"))
+        app.press(.left)
+        #expect(app.parties.faults.armed.arm(.askToBuy) == FaultArm(value: "approve", once: false))
+        app.press(.right, .char("o"))  // one-shot keeps the value chosen
+        #expect(app.parties.faults.armed.arm(.askToBuy) == FaultArm(value: "decline", once: true))
+        app.press(.escape)
+        app.press(.enter)
+        app.advance(20)
+        let (transaction, finished) = try #require(try app.storeTransactions().first)
+        #expect(transaction.state == .failed && finished)
+        #expect(try app.charges().isEmpty)
+    }
+
+    @Test("a fault of seconds steps through telling durations, its default among them; one without values ignores ←/→")
+    func secondsAndNone() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        try openPanel(at: .observerDelayed, app)
+        #expect(app.screen(width: 120, height: 40).contains("hears of a payment 8 seconds after"))
+        app.press(.right)
+        let next = try #require(app.parties.faults.armed.arm(.observerDelayed)?.value)
+        #expect(Double(next).map { $0 > 8 } == true, "\(next)")
+        app.press(.left, .left)
+        let before = try #require(app.parties.faults.armed.arm(.observerDelayed)?.value)
+        #expect(Double(before).map { $0 < 8 } == true, "\(before)")
+        app.press(.escape)
+        try openPanel(at: .userCancels, app)
+        app.press(.right)
+        #expect(app.parties.faults.armed.arm(.userCancels) == nil)
+    }
+
+    @Test("every fault with a value offers its default and only values --fault accepts", arguments: Fault.allCases)
+    func choicesAreValid(fault: Fault) throws {
+        let choices = fault.rule.choices
+        #expect(choices.isEmpty == (fault.defaultValue == nil))
+        if let value = fault.defaultValue { #expect(choices.contains(value)) }
+        for choice in choices { #expect(throws: Never.self) { try ArmedFaults.parse("\(fault.rawValue)=\(choice)") } }
+        #expect(Set(choices).count == choices.count)
+    }
+}
