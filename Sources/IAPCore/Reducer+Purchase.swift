@@ -187,6 +187,9 @@ extension AppState {
                 let said = kind == .offerRefused || transaction.error == .alreadyPending ? transaction.error : nil
                 device.hud = HUD(kind, productId: transaction.productId, transactionId: transaction.id, error: said, charge: device.hud?.charge)
                 device.purchase = nil
+            } else if device.hud?.kind == .deferred, device.hud?.transactionId == transaction.id {
+                // The parent said no to the Ask to Buy the HUD still waits on (StoreKit 2 is never told).
+                device.hud = HUD(.failed, productId: transaction.productId, transactionId: transaction.id)
             }
             var effects: [Effect] = []
             // Apple turned an offer away as not the Apple ID's (a win-back offer past its window): read the

@@ -148,6 +148,24 @@ struct MoneyToThePayerTests {
         #expect(app.parties.store.refund(account: "alice") == nil)
     }
 
+    /// From a newcomer's walk: the HUD kept "Waiting for approval" long after the parent said no; StoreKit 1 tells the
+    /// observer (the deferred transaction fails), so the HUD still open on it says so. StoreKit 2 is told nothing.
+    @Test("Ask to Buy declined while its HUD is open: StoreKit 1's HUD says the purchase failed, StoreKit 2's still waits",
+          arguments: [StoreKitMode.one, .two])
+    func askToBuyDeclinedHUD(storeKit: StoreKitMode) throws {
+        var once = ArmedFaults()
+        once.insert(.askToBuy, FaultArm(value: "decline", once: true))
+        let app = try Harness(user: "alice", faults: once, storeKit: storeKit)
+        app.advance(0.5)
+        app.press(.enter)
+        app.advance(2)
+        #expect(app.screen().contains("Waiting for approval"))
+        app.advance(20)
+        #expect(app.screen().contains("Purchase failed") == (storeKit == .one), "\(app.screen())")
+        #expect(app.screen().contains("Waiting for approval") == (storeKit == .two))
+        #expect(try app.credits().isEmpty)
+    }
+
     @Test("Ask to Buy: a parent's 'decline' armed once stays a decline after the app is killed and relaunched")
     func askToBuyDeclineSurvivesRelaunch() throws {
         var once = ArmedFaults()

@@ -94,15 +94,15 @@ extension Fault {
             self.defaultValue = defaultValue
         }
 
-        /// What the fault panel's ←/→ step through, in order: every word, or a few telling numbers in range with the
-        /// default among them (any other value is still `--fault NAME=VALUE`'s).
+        /// What the fault panel's ←/→ step through, in order: every word, or a few telling numbers with the default
+        /// among them (none that would change nothing; any other value is still `--fault NAME=VALUE`'s).
         public var choices: [String] {
             let numbers: [Double]
             switch value {
             case .none: return []
             case let .word(words): return words
-            case let .seconds(range): numbers = [0, 1, 3, 8, 30, 60, 600, 3600, 86_400].filter(range.contains)
-            case let .whole(range, _, examples): numbers = (examples + [range.lowerBound, range.upperBound]).map(Double.init)
+            case let .seconds(range): numbers = [1, 3, 8, 30, 60, 600, 3600, 86_400].filter(range.contains)
+            case let .whole(range, _, examples): numbers = (examples.isEmpty ? [range.lowerBound, range.upperBound] : examples).map(Double.init)
             }
             let all = Set(numbers + (defaultValue.flatMap(Double.init).map { [$0] } ?? []))
             return all.sorted().map { $0.rounded() == $0 ? String(Int($0)) : String($0) }
@@ -110,7 +110,7 @@ extension Fault {
     }
 
     /// The verifyReceipt statuses a team's server must tell apart.
-    private static let telling = [21002, 21003, 21004, 21005, 21007, 21009, 21010, 21100]
+    private static let telling = [21002, 21003, 21004, 21005, 21007, 21008, 21009, 21010, 21100]
 
     /// The fault table. An exhaustive switch: a new fault does not compile until it has its row.
     public var rule: Rule {
@@ -131,7 +131,7 @@ extension Fault {
         case .duplicateCallback: Rule(.store)
         case .finishNotFound: Rule(.store)
         case .billingFails: Rule(.store, .whole(1...99, meaning: "billing attempts that fail, one a day (past the grace period the service stops; Apple gives up after 60 days)",
-                                                examples: [3, 20]), default: "99")
+                                                examples: [1, 3, 20]), default: "99")
         case .renewalWhileClosed: Rule(.store)
         case .refund: Rule(.store, .seconds(0...31_536_000), default: "30")
         case .restoreFails: Rule(.store)
@@ -141,7 +141,7 @@ extension Fault {
         case .notificationDelayed: Rule(.store, .seconds(0...31_536_000), default: "3600")
         case .backendDown: Rule(.backend)
         case .backendTimeout: Rule(.backend)
-        case .backend5xx: Rule(.backend, .whole(500...599, meaning: "HTTP status", examples: [502, 504]), default: "503")
+        case .backend5xx: Rule(.backend, .whole(500...599, meaning: "HTTP status", examples: [500, 502, 504]), default: "503")
         case .backendSlow: Rule(.backend, .seconds(0...3600), default: "8")
         case .verifyStatus: Rule(.backend, .whole(0...21199, meaning: "verifyReceipt status, e.g. " + Self.telling.map(String.init).joined(separator: " "),
                                                   examples: Self.telling), default: "21003")

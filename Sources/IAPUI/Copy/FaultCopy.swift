@@ -7,12 +7,12 @@ extension Fault {
         case .paymentsDisabled: Localized(en: "canMakePayments is off on this device", zh: "此设备关闭了 canMakePayments")
         case .productsEmpty: Localized(en: "the product request answers an empty list", zh: "商品请求返回空列表")
         case .productsFail: Localized(en: "the product request fails", zh: "商品请求失败")
-        case .productsSlow: Localized(en: "the product request answers after VALUE seconds", zh: "商品请求 VALUE 秒后才返回")
+        case .productsSlow: Localized(en: "the product request answers after VALUE s", zh: "商品请求 VALUE 秒后才返回")
         case .userCancels: Localized(en: "the user taps Cancel on the payment sheet", zh: "用户在支付界面点了取消")
         case .purchaseFails: Localized(en: "the store fails every payment", zh: "商店让每笔支付都失败")
-        case .askToBuy: Localized(en: "Ask to Buy: the payment waits for a parent, who decides VALUE 10 s later",
+        case .askToBuy: Localized(en: "Ask to Buy: the payment waits for a parent, whose answer 10 s later is: VALUE",
                                   zh: "家长批准购买:支付等家长决定,10 秒后结果为 VALUE")
-        case .observerDelayed: Localized(en: "the observer (StoreKit 2: Transaction.updates) hears of a payment VALUE seconds after it went through",
+        case .observerDelayed: Localized(en: "the observer (StoreKit 2: Transaction.updates) hears of a payment VALUE s after it went through",
                                          zh: "支付完成 VALUE 秒后观察者(StoreKit 2:Transaction.updates)才收到通知")
         case .observerLost: Localized(en: "the observer (StoreKit 2: Transaction.updates) never hears of the payment until the app is relaunched",
                                       zh: "观察者(StoreKit 2:Transaction.updates)收不到支付通知,直到应用重启")
@@ -20,18 +20,18 @@ extension Fault {
                                                   zh: "商店返回的交易没有 applicationUsername(StoreKit 2:没有 appAccountToken)")
         case .receiptEmpty: Localized(en: "the app receipt is empty (as right after a purchase, before a refresh)",
                                       zh: "应用收据为空(如刚购买后、刷新前)")
-        case .unverifiedTransaction: Localized(en: "StoreKit 2: the signed transaction the app gets fails a check, VALUE (its signature, another app's bundle id, the Production environment)",
+        case .unverifiedTransaction: Localized(en: "StoreKit 2: the signed transaction the app gets fails one check: VALUE (signature: its signature; bundle: another app's bundle id; environment: Production)",
                                                zh: "StoreKit 2:应用拿到的签名交易有一项校验不过:VALUE(签名、别的应用的 bundle id、Production 环境)")
         case .failedThenPurchased: Localized(en: "the payment first reports failed, then purchased 2 s later (interrupted purchase)",
                                              zh: "支付先报告失败,2 秒后又报告已购买(购买被中断)")
         case .duplicateCallback: Localized(en: "the observer hears of each payment twice", zh: "每笔支付观察者都收到两次通知")
         case .finishNotFound: Localized(en: "finishTransaction cannot find the transaction (it stays in the queue)",
                                         zh: "finishTransaction 找不到交易(交易留在队列中)")
-        case .billingFails: Localized(en: "a renewal's billing fails: Apple retries daily through the grace period, then it expires",
-                                      zh: "续期扣款失败:Apple 在宽限期内每天重试,之后订阅过期")
+        case .billingFails: Localized(en: "a renewal's billing attempts fail, one a day, VALUE in all: Apple retries through the grace period, then the service stops until one succeeds (it gives up after 60 days)",
+                                      zh: "续期扣款每天失败一次,共 VALUE 次:Apple 在宽限期内重试,之后服务停止,直到扣款成功(60 天后放弃)")
         case .renewalWhileClosed: Localized(en: "at the next launch the app was closed through the next renewal: it arrives without an order",
                                             zh: "下次启动时,下一次续期已在应用关闭期间发生:交易到达时没有订单")
-        case .refund: Localized(en: "Apple refunds the next purchase VALUE seconds after it goes through",
+        case .refund: Localized(en: "Apple refunds the next purchase VALUE s after it goes through",
                                 zh: "Apple 在下一笔购买完成 VALUE 秒后退款")
         case .restoreFails: Localized(en: "Restore Purchases answers with an error: nothing comes back", zh: "恢复购买返回错误:没有任何购买被恢复")
         case .notificationTwice: Localized(en: "--notify: Apple delivers each notification twice, same notificationUUID, same bytes",
@@ -40,14 +40,14 @@ extension Fault {
                                                 zh: "--notify:一条通知被压住,在下一条送达之后才送达(最多一小时)")
         case .notificationLost: Localized(en: "--notify: a notification never reaches the server, though Apple counts it delivered: only Notification History has it",
                                           zh: "--notify:一条通知没有到达服务器,但 Apple 记为已送达:只有通知历史里有它")
-        case .notificationDelayed: Localized(en: "--notify: a notification's first attempt comes VALUE seconds late (store's clock): later ones pass it",
+        case .notificationDelayed: Localized(en: "--notify: a notification's first attempt comes VALUE s late (store's clock): later ones pass it",
                                              zh: "--notify:一条通知的首次发送晚 VALUE 秒(商店时钟):之后的通知先到")
         case .backendDown: Localized(en: "the backend is unreachable: orders cannot be created or verified",
                                      zh: "后端不可达:无法创建订单,也无法验证")
         case .backendTimeout: Localized(en: "the backend does the work but the answer never arrives (timeout after 10 s)",
                                         zh: "后端做完了处理,但回应没有送达(10 秒后超时)")
         case .backend5xx: Localized(en: "the backend answers HTTP VALUE without doing anything", zh: "后端什么也不做,直接返回 HTTP VALUE")
-        case .backendSlow: Localized(en: "the backend answers VALUE seconds later than usual", zh: "后端比平常晚 VALUE 秒回应")
+        case .backendSlow: Localized(en: "the backend answers VALUE s later than usual", zh: "后端比平常晚 VALUE 秒回应")
         case .verifyStatus: Localized(en: "Apple's verifyReceipt answers status VALUE at every endpoint",
                                       zh: "Apple 的 verifyReceipt 在每个地址都返回状态 VALUE")
         case .verificationPending: Localized(en: "the backend answers \"still verifying\" VALUE times before the real answer; the client polls",
