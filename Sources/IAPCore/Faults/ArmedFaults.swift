@@ -32,6 +32,11 @@ public struct ArmedFaults: Sendable, Equatable, Sequence, ExpressibleByArrayLite
         return arm.value ?? fault.defaultValue
     }
 
+    /// The value the fault runs with, armed or not: what the fault panel shows and steps from.
+    public func valueInForce(_ fault: Fault) -> String? {
+        arms[fault]?.value ?? fault.defaultValue
+    }
+
     public func seconds(_ fault: Fault) -> Double? {
         value(fault).flatMap(Double.init)
     }

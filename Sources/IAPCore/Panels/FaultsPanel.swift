@@ -44,8 +44,7 @@ public struct FaultsPanel: ListPanel {
     private func stepValue(of fault: Fault, back: Bool, in state: inout AppState) -> [Effect] {
         let choices = fault.rule.choices
         guard !choices.isEmpty else { return [] }
-        let current = state.faults.value(fault) ?? fault.defaultValue
-        let index = choices.firstIndex { $0 == current } ?? 0
+        let index = choices.firstIndex { $0 == state.faults.valueInForce(fault) } ?? 0
         let next = choices[(index + (back ? -1 : 1) + choices.count) % choices.count]
         return state.setFault(fault, FaultArm(value: next, once: state.faults.arm(fault)?.once ?? false))
     }

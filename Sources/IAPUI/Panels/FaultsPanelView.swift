@@ -9,9 +9,9 @@ extension FaultsPanel: PanelView {
             }
             let arm = faults.arm(fault)
             // The summary speaks of the value in force: the armed one, or the one arming would use.
-            let value = faults.value(fault) ?? fault.defaultValue
+            let summary = row.summary(lang, storeKit: view.state.storeKit)
             return FaultPanel.Row(status: arm.map { $0.once ? "1" : "x" } ?? " ", party: fault.party.name[lang], label: faults.label(fault),
-                                  summary: row.summary(lang, storeKit: view.state.storeKit).replacingOccurrences(of: "VALUE", with: value ?? "VALUE"))
+                                  summary: faults.valueInForce(fault).map { summary.replacingOccurrences(of: "VALUE", with: $0) } ?? summary)
         }
         return FaultPanel(title: Text.faultPanel(lang), rows: rows, selection: selection, hint: Text.faultPanelHint(lang), theme: view.theme)
     }
