@@ -1,3 +1,5 @@
+import Foundation
+
 /// The App Store Server API as the app's server reads it in process, its signed payloads already checked and decoded;
 /// over HTTP it is `GET /inApps/v1/transactions/{id}`, `/inApps/v2/history/{id}` and `/inApps/v1/subscriptions/{id}`.
 /// A server written against StoreKit 2 learns what it credits here, never from a receipt.
@@ -8,4 +10,7 @@ public protocol AppStoreServerAPI {
     func history(of id: String) throws -> [AppleTransaction]?
     /// Get All Subscription Statuses, for one chain: its latest charge and what its renewal will do.
     func subscription(original: String) throws -> AppleSubscription?
+    /// Get Notification History: every notification Apple attempted to send, dated from `start` to `end`, in the order
+    /// it sent them (a server reads it for what never reached it).
+    func notificationHistory(from start: Date, to end: Date) throws -> [StoreNotification]
 }

@@ -102,12 +102,15 @@ public final class AppSession {
         }
         if let backend { parties.clientBackend = backend }
         parties.store.database.outbox.goesOut = notifying
+        parties.store.database.outbox.backendHearsDelivery = options.serverAPIBackend
+        parties.backend.learnsFromServerAPI = options.serverAPIBackend
         // The store's clock resumes where it was (a skip, a fast clock), never earlier.
         if let known = parties.store.lastKnownTime { timers.jump(to: known) }
         // The app was closed through the next renewal: the store's clock is past it before anything is attached.
         if let renewal = parties.store.nextSubscriptionEvent(), parties.faults.fire(.renewalWhileClosed) != nil {
             timers.jump(to: renewal.addingTimeInterval(1))
         }
+        parties.backend.readNotificationHistory()
         var state = options
         state.now = timers.now
         state.productIdentifiers = catalog.map(\.id)

@@ -123,11 +123,15 @@ public struct Script: Sendable {
                 let body = line.dropFirst().trimmingCharacters(in: .whitespaces)
                 if let colon = body.firstIndex(of: ":"), steps.isEmpty {
                     let key = body[..<colon].lowercased()
-                    if ["name", "shows", "shows.zh", "from", "expect", "storekit"].contains(key) {
+                    if ["name", "shows", "shows.zh", "from", "expect", "storekit", "backend"].contains(key) {
                         let value = body[body.index(after: colon)...].trimmingCharacters(in: .whitespaces)
                         header[key] = header[key].map { $0 + " " + value } ?? value
                         if key == "storekit", StoreKitMode(argument: value) == nil {
                             throw ScriptError(file: file, line: index + 1, message: "`# storekit:` \(StoreKitMode.notAMode(value))")
+                        }
+                        if key == "backend", !["server-api", "receipt"].contains(value) {
+                            throw ScriptError(file: file, line: index + 1,
+                                              message: "`# backend:` \"\(value)\" is not a backend mode; give server-api (a modern server) or receipt (the default)")
                         }
                     }
                 }
@@ -157,6 +161,9 @@ public struct Script: Sendable {
     public var storeKit: StoreKitMode? {
         header["storekit"].flatMap(StoreKitMode.init(argument:))
     }
+
+    /// Whether the script runs the built-in backend as a modern server (`# backend: server-api`, as `--server-api`).
+    public var serverAPIBackend: Bool { header["backend"] == "server-api" }
 
     /// A scenario's name becomes a folder under `DATA_DIR/scenarios/`: no separators, no `..`, nothing hidden.
     public static func isPlainName(_ name: String) -> Bool {

@@ -58,6 +58,7 @@ public final class ScriptPlayer {
     public func play(_ script: Script) throws -> Outcome {
         // A script written for one StoreKit runs in it whatever the player was given.
         if let mode = script.storeKit { setup.options.storeKit = mode }
+        if script.serverAPIBackend { setup.options.serverAPIBackend = true }
         for line in script.steps {
             if line.step == .handover, setup.stopAtHandover { return .passed }
             let note: String?

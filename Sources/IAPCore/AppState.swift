@@ -45,6 +45,8 @@ public struct AppState: Sendable, Equatable {
     public var serialPurchases: Bool
     /// The StoreKit the client is written against (`--storekit`, a script's `# storekit:`).
     public var storeKit: StoreKitMode
+    /// The built-in backend runs as a modern server (`--server-api`): shown on the badge line, never read by the client.
+    public var serverAPIBackend = false
     public var now: Date
 
     /// Where Apple's endpoints are served while the app runs (`--serve`): shown, never acted on.

@@ -29,6 +29,8 @@ public struct LaunchSettings {
     public var family: String?
     /// The StoreKit the client is written against, as given (`1`, `2`); nil: StoreKit 1.
     public var storeKit: String?
+    /// The built-in backend runs as a modern server: the App Store Server API and notifications, no receipt.
+    public var serverAPI = false
 
     public init() {}
 }
@@ -52,6 +54,7 @@ extension RunOptions {
         settings.restorePolicy = restorePolicy
         settings.family = family
         settings.storeKit = storeKit
+        settings.serverAPI = serverAPI
         return settings
     }
 }

@@ -49,6 +49,10 @@ extension LaunchSettings {
                          code: ExitCode.validationFailure.rawValue)
         }
         let notify = NotifyURL.checked(notify)
+        if serverAPI, let other = backend.map({ _ in "--backend" }) ?? notify.map({ _ in "--notify" }) {
+            Console.fail("--server-api: the built-in backend is the server Apple notifies, and \(other) names another; give one of them",
+                         code: ExitCode.validationFailure.rawValue)
+        }
         if let scenario {
             do { _ = try Scenarios.script(scenario) } catch { Console.fail("--scenario: \(error)", code: ExitCode.validationFailure.rawValue) }
         }
@@ -63,7 +67,8 @@ extension LaunchSettings {
         let directory = device.map(folder.on(device:)) ?? folder
         DataFile.trust(directory.closedCleanly())
 
-        let options = AppState(lang: lang, serialPurchases: !parallel, storeKit: storeKitMode)
+        var options = AppState(lang: lang, serialPurchases: !parallel, storeKit: storeKitMode)
+        options.serverAPIBackend = serverAPI
         let speed = speed ?? imported.speed ?? 1
         // The catalog's settings arm their faults at launch; a --fault of the same name says how.
         var faults = imported.faults

@@ -12,7 +12,7 @@ extension LaunchSettings {
         if arguments.first == "run" { arguments = arguments.dropFirst() }
         var given: [String: String] = [:]
         var faults: [FaultSpec] = []
-        var parallel = false
+        var parallel = false, serverAPI = false
         while let argument = arguments.popFirst() {
             guard argument.hasPrefix("--") else { return nil }
             var name = String(argument.dropFirst(2))
@@ -21,9 +21,9 @@ extension LaunchSettings {
                 value = String(name[name.index(after: equals)...])
                 name = String(name[..<equals])
             }
-            if name == "parallel" {
-                guard value == nil, !parallel else { return nil }
-                parallel = true
+            if name == "parallel" || name == "server-api" {
+                guard value == nil, !(name == "parallel" ? parallel : serverAPI) else { return nil }
+                if name == "parallel" { parallel = true } else { serverAPI = true }
                 continue
             }
             guard Self.plainValueOptions.contains(name) else { return nil }
@@ -42,6 +42,7 @@ extension LaunchSettings {
         scenario = given["scenario"]
         self.faults = faults
         self.parallel = parallel
+        self.serverAPI = serverAPI
         var speed: Double?
         if let text = given["speed"] {
             // A speed that does not parse goes to ArgumentParser, which says what is wrong with it.

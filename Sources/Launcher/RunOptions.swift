@@ -32,6 +32,14 @@ public struct RunOptions: ParsableArguments {
             completion: .list(["1", "2"]))
     public var storeKit: String?
 
+    @Flag(name: .customLong("server-api"), help: ArgumentHelp("""
+        Run the built-in backend as a modern server: it reads no receipt but asks the App Store Server API, hears App \
+        Store Server Notifications as Apple delivers them (the notification faults befall them), credits a payment \
+        whose transaction names its payer (appAccountToken) as soon as it is told of it, and reads Notification History \
+        when it starts; kept nowhere.
+        """))
+    public var serverAPI = false
+
     @Option(help: "Language: en or zh.")
     public var lang: Language = .en
 

@@ -32,6 +32,7 @@ public enum Scenarios {
         let prepared = player.session
         var options = options
         if let mode = script.storeKit { options.storeKit = mode }
+        if script.serverAPIBackend { options.serverAPIBackend = true }
         // The paywall as the script left it: the steps after the handover, read by hand, mean that product and offers.
         if let prepared {
             // The cursor too, once the new session's product list loads (a login starts at the top).

@@ -18,6 +18,11 @@ public final class MockBackend: Backend {
     /// Which `verifyReceipt` the server calls first. Production answers 21007 for a sandbox receipt,
     /// and the server retries against sandbox, as Apple asks.
     public var verifyEnvironment = AppleEnvironment.production
+    /// A modern server (`--server-api`): it reads no receipt, in StoreKit 1 either. It asks the App Store Server API about
+    /// the transaction the app names, hears notifications as Apple delivers them (the notification faults befall them),
+    /// credits a purchase whose transaction names its payer by appAccountToken as soon as it is told of it, and reads
+    /// Notification History when it starts, for what never reached it.
+    public var learnsFromServerAPI = false
     /// How long a request waits before the client gives up on it (the `backend-timeout` fault).
     public static let timeout = 10.0
     /// "Still verifying" answers given so far, per transaction (the `verification-pending` fault).
@@ -170,16 +175,17 @@ public final class MockBackend: Backend {
     private func decide(_ request: VerifyRequest) throws -> VerifyResponse {
         // StoreKit 2: nothing is decided on a signed transaction that is not Apple's, this app's and this environment's.
         // One that is names who paid by its appAccountToken, whoever's app sent it and whatever order it names.
-        var payer: String?, byServerAPI = false
+        var payer: String?, signedChecked = false
         if let signed = request.signedTransaction, let root = trustedRoot() {
             switch SignedTransactionCheck(trustedRoot: root, bundleId: Receipt.bundleId, environment: AppleSandbox.environment)
                 .check(signed, transactionId: request.transactionId) {
             case let .failure(flaw): return .unverified(flaw)
             case let .success(transaction):
                 payer = try transaction.appAccountToken.flatMap(UUID.init(uuidString:)).flatMap { try database.user(ofAppAccountToken: $0) }
-                byServerAPI = true
+                signedChecked = true
             }
         }
+        let byServerAPI = signedChecked || learnsFromServerAPI
         if let polls = faults.fire(.verificationPending).flatMap(Int.init), pendingAnswers[request.transactionId, default: 0] < polls {
             pendingAnswers[request.transactionId, default: 0] += 1
             return .pending
@@ -269,10 +275,16 @@ public final class MockBackend: Backend {
         case let .found(evidence):
             found = evidence
         }
+        return try credit(found, request, orderId: orderId, payer: payer)
+    }
+
+    /// The ledger's part once Apple has said what the transaction is: credited once, to the payer, under the restore
+    /// policy when it repeats a purchase.
+    private func credit(_ found: AppleEvidence, _ request: VerifyRequest, orderId: String?, payer: String?) throws -> VerifyResponse {
         let entry = found.entry
         // StoreKit 2's Restore sends the transaction itself (an entitlement), where StoreKit 1's has its own id: either
         // way the purchase is credited already, and the restore policy decides who holds it.
-        let restoring = byServerAPI && request.restore == true
+        let restoring = request.signedTransaction != nil && request.restore == true
         let product = catalog[entry.product_id]
         let credit: Credit, new: Bool
         /// The purchase the transaction repeats, when it is a free re-buy or a restore: its original (a chain for a
@@ -362,11 +374,16 @@ public final class MockBackend: Backend {
         if forced == ReceiptStatus.sandboxReceiptInProduction || forced == ReceiptStatus.productionReceiptInSandbox { forced = forcedAppleStatus() }
         if let forced { return .refused(status: forced) }
         guard let transaction = try serverAPI.transaction(request.transactionId) else { return .unknown }
+        return .found(try evidence(of: transaction))
+    }
+
+    /// A transaction as the Server API has it, with its chain's charges and renewal when it is a subscription's.
+    private func evidence(of transaction: AppleTransaction) throws -> AppleEvidence {
         let entry = transaction.entry
-        guard entry.subscription_group_identifier != nil else { return .found(AppleEvidence(entry: entry)) }
+        guard entry.subscription_group_identifier != nil else { return AppleEvidence(entry: entry) }
         let original = entry.original_transaction_id
-        return .found(AppleEvidence(entry: entry, chain: try serverAPI.history(of: entry.transaction_id)?.map(\.entry).filter { $0.original_transaction_id == original } ?? [],
-                                    renewal: try serverAPI.subscription(original: original)?.renewal))
+        return AppleEvidence(entry: entry, chain: try serverAPI.history(of: entry.transaction_id)?.map(\.entry).filter { $0.original_transaction_id == original } ?? [],
+                             renewal: try serverAPI.subscription(original: original)?.renewal)
     }
 
     /// The status the `verify-status` fault forces on Apple's answer, unless it is 0 (Apple's own answer: a forced "ok"
@@ -382,9 +399,56 @@ public final class MockBackend: Backend {
 
     /// What Apple tells this server when something happens without the app (App Store Server Notifications): a
     /// refund revokes the credit and the entitlement; renewals, billing retries and expiries move the entitlement's end.
-    public func receive(_ notification: StoreNotification) {
+    /// Answers why it was not taken (nil: taken), as the HTTP answer Apple reads to decide whether to retry.
+    @discardableResult
+    public func receive(_ notification: StoreNotification) -> String? {
+        if learnsFromServerAPI, faults.isArmed(.backendDown) { return "connection refused" }
         do {
+            // Credited before the notification is marked applied: a kill in between credits nothing twice when it is
+            // told again, the ledger keeping each payment once.
+            if learnsFromServerAPI, try !database.hasApplied(notification.uuid) { try creditPurchase(toldBy: notification) }
             try database.apply(notification)
+            if learnsFromServerAPI, !notification.originalTransactionId.isEmpty { try readChain(notification.originalTransactionId) }
+            return nil
+        } catch {
+            onError("\(error)")
+            return "HTTP 500"
+        }
+    }
+
+    /// A modern server learns of a payment from Apple before the app verifies it (an app killed after paying, a
+    /// renewal): the transaction Apple's notification carries names its payer by the appAccountToken the app gave, and
+    /// it is credited to them, once, as the app's own verification of it would be. One without a token waits for the
+    /// app, whose order says who paid. A family member's copy is credited when the member restores it.
+    private func creditPurchase(toldBy notification: StoreNotification) throws {
+        guard [.oneTimeCharge, .subscribed, .offerRedeemed].contains(notification.kind), let id = notification.transactionId,
+              let transaction = try serverAPI.transaction(id), transaction.entry.in_app_ownership_type != "FAMILY_SHARED",
+              let token = transaction.appAccountToken, let payer = try database.user(ofAppAccountToken: token) else { return }
+        let told = VerifyRequest(receipt: "", transactionId: id, productId: transaction.entry.product_id, orderId: nil, user: payer)
+        _ = try credit(evidence(of: transaction), told, orderId: nil, payer: payer)
+    }
+
+    /// Notifications come in any order (held back, delayed, retried hours later), so a modern server takes each as a
+    /// cue and reads the chain as Apple has it now (Get All Subscription Statuses): one told late never undoes what a
+    /// later one said, such as a refund.
+    private func readChain(_ original: String) throws {
+        guard let chain = try serverAPI.subscription(original: original) else { return }
+        let grace = chain.state == .gracePeriod ? chain.renewal.grace_period_expires_date_ms.flatMap(Double.init).map { Date(timeIntervalSince1970: $0 / 1000) } : nil
+        let revoked = chain.state == .revoked ? chain.latest.entry.cancellationDate ?? scheduler.now : nil
+        try database.match(entitlement: original, productId: chain.latest.entry.product_id, expiresAt: chain.expires, graceUntil: grace, revokedAt: revoked)
+    }
+
+    /// What never reached this server though Apple counts it sent (`notification-lost`), found in Notification History
+    /// as a server reads it when it starts: since the last reading, each one not applied yet is applied now.
+    public func readNotificationHistory() {
+        guard learnsFromServerAPI, !faults.isArmed(.backendDown) else { return }
+        do {
+            let now = scheduler.now
+            for notification in try serverAPI.notificationHistory(from: database.notificationHistoryRead() ?? .distantPast,
+                                                                  to: now.addingTimeInterval(1)) {
+                _ = receive(notification)
+            }
+            try database.noteNotificationHistoryRead(to: now)
         } catch {
             onError("\(error)")
         }

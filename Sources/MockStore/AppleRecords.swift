@@ -140,4 +140,16 @@ extension Receipt.Entry {
     }
 }
 
-extension AppleRecords: AppStoreServerAPI {}
+extension AppleRecords: AppStoreServerAPI {
+    public func notificationHistory(from start: Date, to end: Date) throws -> [StoreNotification] {
+        var found: [StoreNotification] = [], after: Int64 = 0, more = true
+        while more {
+            let page = try database.notificationHistory(from: start, to: end, kind: nil, subtype: nil, onlyFailures: false, after: after,
+                                                        limit: 256, keep: { _ in true })
+            found += page.entries.filter { $0.entry.attempts > 0 }.map(\.entry.notification)
+            after = page.entries.last?.seq ?? after
+            more = page.hasMore
+        }
+        return found
+    }
+}

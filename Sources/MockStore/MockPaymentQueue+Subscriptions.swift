@@ -85,6 +85,7 @@ extension MockPaymentQueue {
     public func raisePrice(productId: String) -> Int {
         let asked = attempt { try database.raisePrice(productId: productId, at: scheduler.now) } ?? 0
         if asked > 0 {
+            deliverNews()
             onOutboxWritten()
             onSubscriptionsChanged()
         }

@@ -22,8 +22,9 @@ public final class MockPaymentQueue: PaymentQueue {
     /// Where a failure of the store's own database is reported.
     public var onError: (String) -> Void = { _ in }
     /// Where Apple tells the built-in backend what happened without the app (a renewal, a refund, an expiry), from the
-    /// store's outbox; nil: nobody hears, and the outbox keeps it for whoever will.
-    public var onNotification: ((StoreNotification) -> Void)?
+    /// store's outbox; nil: nobody hears, and the outbox keeps it for whoever will. Answers why the backend did not take
+    /// it (nil: taken), which counts only when it hears through Apple's delivery (`--server-api`).
+    public var onNotification: ((StoreNotification) -> String?)?
     /// Told (on the parties' thread) when the outbox has something new, for the `--notify` sender.
     public var onOutboxWritten: () -> Void = {}
     /// Told when a subscription changed on the store's clock, so that what the app shows of it is read again.
@@ -45,6 +46,8 @@ public final class MockPaymentQueue: PaymentQueue {
     let subscriptionTerms: [String: SubscriptionTerms]
     /// When the renewal timer is set for: one timer, moved earlier when something comes due sooner.
     private var renewalTimer: Date?
+    /// When the timer for Apple's next delivery to the built-in backend is set for (`--server-api`).
+    var deliveryTimer: Date?
     /// The signed receipt as last built: it lists the queue, so it holds until the queue changes (every change goes
     /// through this queue: the directory lock keeps other processes out), and a purchase is signed once, not again for
     /// each persist and verification.
@@ -368,7 +371,7 @@ public final class MockPaymentQueue: PaymentQueue {
 
     /// `news` is in the outbox already, written with the change it tells of; the backend hears it from there.
     func tell(_ news: StoreNotification) {
-        if news.concernsBuiltInBackend { deliverNews() }
+        if news.concernsBuiltInBackend || database.outbox.backendHearsDelivery { deliverNews() }
         onOutboxWritten()
         if ![.refund, .refundDeclined, .oneTimeCharge].contains(news.kind) { scheduleRenewals() }
         tellRevocations()
@@ -376,13 +379,14 @@ public final class MockPaymentQueue: PaymentQueue {
 
     /// Hands the built-in backend every notification it has not heard yet, oldest first, and writes down that it heard
     /// them. A kill between the two tells it one again at the next launch: the backend applies each notificationUUID
-    /// once.
+    /// once. One that hears through Apple's delivery (`--server-api`) gets what is due of it.
     func deliverNews() {
         guard let onNotification else { return }
         while let news = attempt({ try database.notHeardByBackend(limit: 64) }), !news.isEmpty {
-            for notification in news { onNotification(notification) }
+            for notification in news { _ = onNotification(notification) }
             guard attempt({ try database.heardByBackend(news.map(\.uuid)) }) != nil else { return }
         }
+        if database.outbox.backendHearsDelivery { deliverDueToBackend() }
     }
 
     func identified(_ transaction: StoreTransaction) -> StoreTransaction {

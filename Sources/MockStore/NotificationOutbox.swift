@@ -74,10 +74,13 @@ public enum NotificationRetries {
     }
 }
 
-/// How the store writes what it tells the app's server: whether a server was given to send it to, and which products
-/// are consumables (a refund of one is asked about first, with CONSUMPTION_REQUEST).
+/// How the store writes what it tells the app's server: whether a server was given to send it to, whether the built-in
+/// backend is that server (`--server-api`), and which products are consumables (a refund of one is asked about first,
+/// with CONSUMPTION_REQUEST).
 public struct OutboxPolicy: Sendable {
     public var goesOut = false
+    /// The built-in backend hears each notification through Apple's delivery (with its faults and retries), not at once.
+    public var backendHearsDelivery = false
     public var consumables: Set<String> = []
 
     public init(goesOut: Bool = false, consumables: Set<String> = []) {
@@ -122,12 +125,13 @@ extension StoreDatabase {
                                              date: notification.date)
             // A refund Apple granted by its own decision (a fault's) had no request with a reason the customer chose.
             question.refundRequestReason = notification.refundRequestReason ?? .OTHER
-            try Self.enqueue(db, question, goesOut: outbox.goesOut)
+            try Self.enqueue(db, question, outbox)
         }
-        try Self.enqueue(db, notification, goesOut: outbox.goesOut)
+        try Self.enqueue(db, notification, outbox)
     }
 
-    static func enqueue(_ db: Database, _ notification: StoreNotification, goesOut: Bool) throws {
+    static func enqueue(_ db: Database, _ notification: StoreNotification, _ policy: OutboxPolicy) throws {
+        let goesOut = policy.goesOut || policy.backendHearsDelivery
         try db.cachedStatement(sql: """
             INSERT INTO notificationOutbox (uuid, type, subtype, transactionId, originalTransactionId, date, notification, backendDelivered,
                                             delivery, nextAttemptAt)
@@ -135,7 +139,7 @@ extension StoreDatabase {
             """).execute(arguments: [
                 notification.uuid, notification.kind.rawValue, notification.subtype?.rawValue, notification.transactionId,
                 notification.originalTransactionId, notification.date.timeIntervalSince1970, try JSONEncoder().encode(notification),
-                !notification.concernsBuiltInBackend,
+                policy.backendHearsDelivery || !notification.concernsBuiltInBackend,
                 (goesOut ? OutboxEntry.Delivery.pending : .notSent).rawValue,
                 goesOut ? notification.date.timeIntervalSince1970 : nil,
             ])
@@ -144,7 +148,7 @@ extension StoreDatabase {
     /// Apple's TEST notification, asked for through the App Store Server API, under the `uuid` its token names.
     public func enqueueTest(at date: Date, uuid: String) throws -> StoreNotification {
         let test = StoreNotification.test(at: date, uuid: uuid)
-        try queue.write { db in try Self.enqueue(db, test, goesOut: outbox.goesOut) }
+        try queue.write { db in try Self.enqueue(db, test, outbox) }
         return test
     }
 

@@ -37,6 +37,9 @@ struct Play: ParsableCommand {
             completion: .list(["1", "2"]))
     var storeKit: String?
 
+    @Flag(name: .customLong("server-api"), help: "Run the built-in backend as a modern server (as run's --server-api), for scripts without a `# backend:` line.")
+    var serverAPI = false
+
     @OptionGroup var catalog: CatalogOption
 
     func run() throws {
@@ -65,7 +68,9 @@ struct Play: ParsableCommand {
             let temporary = dataDir == nil
             let directory = DataDirectory(path: dataDir ?? NSTemporaryDirectory() + "iapsim-play-\(UUID().uuidString)")
             defer { if temporary { try? FileManager.default.removeItem(atPath: directory.path) } }
-            var setup = ScriptPlayer.Setup(directory: directory, catalog: products, options: AppState(lang: lang, storeKit: mode))
+            var options = AppState(lang: lang, storeKit: mode)
+            options.serverAPIBackend = serverAPI
+            var setup = ScriptPlayer.Setup(directory: directory, catalog: products, options: options)
             setup.width = width
             setup.height = height
             setup.snapshots = snapshots

@@ -203,6 +203,18 @@ extension CommandLineInputTests {
         nothingCreated(work + "/data")
     }
 
+    @Test("--server-api makes the built-in backend the server Apple notifies: with --notify or --backend it is refused at launch (exit 64)", arguments: [
+        ["--server-api", "--notify", "http://127.0.0.1:9000/n"], ["--backend", "http://127.0.0.1:9000", "--server-api"],
+    ])
+    func serverAPIWithAnotherServer(_ arguments: [String]) async throws {
+        let work = try makeWorkDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let (status, output) = try await headless(arguments + ["--data-dir", work + "/data"], in: work)
+        #expect(status == 64)
+        oneClearLine(output, mentioning: ["--server-api", "give one of them"])
+        nothingCreated(work + "/data")
+    }
+
     @Test("a locked store is named by its path for keys, certs and receipt; serve's banner keeps a line break in its path on one line")
     func lockedStoreNamed() async throws {
         let work = try makeWorkDirectory()

@@ -16,11 +16,12 @@ final class Harness {
     let session: AppSession
 
     init(user: String? = nil, faults: ArmedFaults = [], policy: VerifyPolicy = VerifyPolicy(), serial: Bool = true,
-         catalog: [Product] = shippedCatalog, storeKit: StoreKitMode = .one) throws {
+         catalog: [Product] = shippedCatalog, storeKit: StoreKitMode = .one, serverAPI: Bool = false) throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("iapsim-test-\(UUID().uuidString)").path
         try FreshData.lay(in: DataDirectory(path: path))
-        session = try AppSession(directory: DataDirectory(path: path), catalog: catalog,
-                                 options: AppState(policy: policy, serialPurchases: serial, storeKit: storeKit), faults: faults, user: user)
+        var options = AppState(policy: policy, serialPurchases: serial, storeKit: storeKit)
+        options.serverAPIBackend = serverAPI
+        session = try AppSession(directory: DataDirectory(path: path), catalog: catalog, options: options, faults: faults, user: user)
         if ProcessInfo.processInfo.environment["IAPSIM_TRACE"] == "1" {
             session.onAction = { now, action, effects in
                 print("  \(now.timeIntervalSince(AppSession.epoch)) \(action) -> \(effects)")

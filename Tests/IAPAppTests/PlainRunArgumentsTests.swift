@@ -10,11 +10,13 @@ struct PlainRunArgumentsTests {
     private struct Reading: Equatable {
         let dataDir: String?, user: String?, lang: Language, catalog: String?, scenario: String?, parallel: Bool, speed: Double?
         let faults: [String]
+        let serverAPI: Bool
 
         init(_ options: LaunchSettings) {
             (dataDir, user, lang, catalog) = (options.dataDir, options.user, options.lang, options.catalog)
             (scenario, parallel, speed) = (options.scenario, options.parallel, options.speed)
             faults = options.faults.map { "\($0.fault.rawValue)=\($0.arm.value ?? "")\($0.arm.once ? ":once" : "")" }
+            serverAPI = options.serverAPI
         }
     }
 
@@ -28,6 +30,7 @@ struct PlainRunArgumentsTests {
         ["--fault", "backend-down", "--fault", "verify-status=21007:once", "--user", "run"],
         ["--scenario", "restore-flow", "--speed", "0.1"],
         ["--parallel", "--data-dir", "play"],
+        ["--server-api", "--user", "alice", "--parallel"],
     ])
     func same(_ arguments: [String]) throws {
         let plain = try #require(LaunchSettings(plain: arguments))
@@ -39,7 +42,7 @@ struct PlainRunArgumentsTests {
         ["--help"], ["-h"], ["--version"], ["help"], ["play", "x.iapsim"], ["state"], ["run", "run"],
         ["--user"], ["--user", ""], ["--user="], ["--user", "-x"], ["--user", "--lang", "en"], ["--user", "a", "--user", "b"],
         ["--lang", "fr"], ["--speed", "0"], ["--speed", "fast"], ["--speed", "-1"], ["--fault", "no-such-fault"],
-        ["--parallel", "--parallel"], ["--parallel=true"], ["--unknown", "x"], ["--", "--user", "a"], ["alice"], ["-u", "alice"],
+        ["--parallel", "--parallel"], ["--parallel=true"], ["--server-api", "--server-api"], ["--server-api=1"], ["--unknown", "x"], ["--", "--user", "a"], ["alice"], ["-u", "alice"],
     ])
     func declined(_ arguments: [String]) {
         #expect(LaunchSettings(plain: arguments) == nil)

@@ -48,6 +48,8 @@ public enum Text: String, Sendable, CaseIterable {
     case orderOf, serialPolicy, alarm, backendDownBadge, servingBadge
     /// Before the StoreKit version the client runs (shown in StoreKit 2 only: StoreKit 1 is the seeds' default).
     case storeKitBadge
+    /// The backend runs as a modern server (`--server-api`).
+    case serverAPIBadge
     case faultPanel, faultPanelHint, scenariosTitle, scenariosHint, noScenarios
     case inspectorClient, inspectorBackend, inspectorTimeline, inspectorNotifications
     /// Above the URL of a team's own server (`--backend`), whose credits iapsim does not read.
@@ -168,6 +170,7 @@ public enum Text: String, Sendable, CaseIterable {
         case .backendDownBadge: Localized(en: "backend down", zh: "后端不可达")
         case .servingBadge: Localized(en: "serving", zh: "服务中")
         case .storeKitBadge: Localized("StoreKit")
+        case .serverAPIBadge: Localized(en: "backend: Server API", zh: "后端:Server API")
         case .faultPanel: Localized(en: "Faults", zh: "故障")
         case .faultPanelHint: Localized(en: "Enter arm/disarm · o one-shot · ←/→ value · Esc close · --fault NAME=VALUE",
                                         zh: "Enter 启用/关闭 · o 只触发一次 · ←/→ 取值 · Esc 关闭 · --fault 名称=值")

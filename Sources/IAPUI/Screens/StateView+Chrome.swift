@@ -16,8 +16,9 @@ extension StateView {
             + (state.servingAt.map { ["\(Text.servingBadge(lang)) \($0)"] } ?? [])
         let alarm = state.alarms.last.map { "\(Text.alarm(lang)): \($0.text(lang))" }
         // StoreKit 2 changes what every purchase screen means underneath (the token, the signed transaction).
-        let storeKit = state.storeKit == .two ? "\(Text.storeKitBadge(lang)) 2" : nil
-        return BadgeLine(badges: down + others, alarm: alarm, setting: storeKit, theme: theme)
+        // So does a backend that learns from notifications rather than receipts.
+        let settings = (state.serverAPIBackend ? [Text.serverAPIBadge(lang)] : []) + (state.storeKit == .two ? ["\(Text.storeKitBadge(lang)) 2"] : [])
+        return BadgeLine(badges: down + others, alarm: alarm, setting: settings.isEmpty ? nil : settings.joined(separator: " · "), theme: theme)
     }
 
     var hints: HintBar {

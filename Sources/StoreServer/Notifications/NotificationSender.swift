@@ -109,30 +109,9 @@ final class OutboxDesk {
 
     func due(limit: Int) -> [OutgoingNotification] {
         guard !stopped else { return [] }
-        let now = scheduler.now
-        let entries = (attempt { try store.database.dueNotifications(now: now, limit: limit) } ?? []).compactMap(detoured)
+        let entries = store.takeDueNotifications(limit: limit)
         if entries.isEmpty { scheduleNext() }
-        return entries.map { OutgoingNotification($0, records: records, now: now) }
-    }
-
-    /// A notification due for the first time meets the notification fault armed, if one is (one fault a notification).
-    /// One held back or delayed is not due now: it is left out, and the timer wakes the sender for it.
-    private func detoured(_ entry: OutboxEntry) -> OutboxEntry? {
-        guard entry.attempts == 0, entry.detour == nil, let (detour, delay) = firedDetour(),
-              let changed = attempt({ try store.database.setDetour(detour, on: entry.notification.uuid, delay: delay, at: scheduler.now) }) ?? nil
-        else { return entry }
-        return (changed.nextAttemptAt ?? .distantPast) <= scheduler.now ? changed : nil
-    }
-
-    private func firedDetour() -> (OutboxEntry.Detour, TimeInterval)? {
-        let faults = store.faults
-        if faults.fire(.notificationLost) != nil { return (.lost, 0) }
-        if faults.fire(.notificationTwice) != nil { return (.twice, 0) }
-        // One held back at a time: the next one is what passes it.
-        if faults.isArmed(.notificationOutOfOrder), !(attempt { try store.database.isHoldingBack() } ?? true),
-           faults.fire(.notificationOutOfOrder) != nil { return (.outOfOrder, 0) }
-        if let seconds = faults.fire(.notificationDelayed).flatMap(Double.init) { return (.delayed, seconds) }
-        return nil
+        return entries.map { OutgoingNotification($0, records: records, now: scheduler.now) }
     }
 
     func record(_ uuid: String, signed: String?, failure: String?, again: Bool = false) {

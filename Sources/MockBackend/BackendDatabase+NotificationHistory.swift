@@ -1,0 +1,37 @@
+import Foundation
+import GRDB
+
+/// What a server that learns from notifications (`--server-api`) keeps of them besides their effects: which it has
+/// applied, and how far it has read Apple's Notification History for those that never reached it.
+extension BackendDatabase {
+    /// Whether the notification with this notificationUUID was applied already.
+    public func hasApplied(_ uuid: String) throws -> Bool {
+        try queue.inDatabase { db in
+            try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM appliedNotification WHERE uuid = ?)"), arguments: [uuid]) ?? false
+        }
+    }
+
+    /// Until when Notification History was read; nil when it never was.
+    func notificationHistoryRead() throws -> Date? {
+        try queue.inDatabase { db in
+            try Int64.fetchOne(db.cachedStatement(sql: "SELECT value FROM meta WHERE key = 'notificationHistoryReadTo'"))
+                .map { Date(timeIntervalSince1970: Double($0) / 1000) }
+        }
+    }
+
+    func noteNotificationHistoryRead(to date: Date) throws {
+        try queue.write { db in
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('notificationHistoryReadTo', ?)")
+                .execute(arguments: [Int64((date.timeIntervalSince1970 * 1000).rounded(.down))])
+        }
+    }
+
+    /// Sets a known entitlement to the chain as Apple has it now; one the backend does not know yet waits for its first
+    /// charge's credit.
+    func match(entitlement original: String, productId: String, expiresAt: Date, graceUntil: Date?, revokedAt: Date?) throws {
+        try queue.write { db in
+            try db.cachedStatement(sql: "UPDATE entitlement SET productId = ?, expiresAt = ?, graceUntil = ?, revokedAt = ? WHERE originalTransactionId = ?")
+                .execute(arguments: [productId, expiresAt.timeIntervalSince1970, graceUntil?.timeIntervalSince1970, revokedAt?.timeIntervalSince1970, original])
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import IAPCore
+
+/// Apple's delivery of the outbox, as far as it is the store's: what is due, and the notification fault that befalls
+/// each. The `--notify` sender posts what is due over HTTP; with `--server-api` the built-in backend is the team's
+/// server and takes it in process, the same faults and retries befalling it.
+extension MockPaymentQueue {
+    /// The notifications due by now, oldest first, each having met the notification fault armed at its first attempt,
+    /// if one is (one fault a notification). One held back or delayed is not due now: it is left out, due later.
+    public func takeDueNotifications(limit: Int) -> [OutboxEntry] {
+        let now = scheduler.now
+        return (attempt { try database.dueNotifications(now: now, limit: limit) } ?? []).compactMap { entry in
+            guard entry.attempts == 0, entry.detour == nil, let (detour, delay) = firedDetour(),
+                  let changed = attempt({ try database.setDetour(detour, on: entry.notification.uuid, delay: delay, at: now) }) ?? nil
+            else { return entry }
+            return (changed.nextAttemptAt ?? .distantPast) <= now ? changed : nil
+        }
+    }
+
+    private func firedDetour() -> (OutboxEntry.Detour, TimeInterval)? {
+        if faults.fire(.notificationLost) != nil { return (.lost, 0) }
+        if faults.fire(.notificationTwice) != nil { return (.twice, 0) }
+        // One held back at a time: the next one is what passes it.
+        if faults.isArmed(.notificationOutOfOrder), !(attempt { try database.isHoldingBack() } ?? true),
+           faults.fire(.notificationOutOfOrder) != nil { return (.outOfOrder, 0) }
+        if let seconds = faults.fire(.notificationDelayed).flatMap(Double.init) { return (.delayed, seconds) }
+        return nil
+    }
+
+    /// `--server-api`: hands the built-in backend what is due of the outbox, as Apple posts it to a team's server. One
+    /// lost on the way is counted delivered and never reaches it; one delivered twice reaches it twice; one it does not
+    /// take (the backend down) is retried on Apple's schedule, on the store's clock. Each attempt is written down as the
+    /// `--notify` sender's are, so the inspector and Notification History tell it alike.
+    func deliverDueToBackend() {
+        guard let onNotification else { return }
+        var due = takeDueNotifications(limit: 16)
+        while !due.isEmpty {
+            for entry in due {
+                let notification = entry.notification
+                let failure = entry.detour == .lost ? nil : onNotification(notification)
+                guard attempt({ try database.recordAttempt(notification.uuid, signedPayload: nil, failure: failure, at: scheduler.now) }) != nil
+                else { return }
+                if entry.detour == .twice, failure == nil, onNotification(notification) == nil {
+                    _ = attempt { try database.recordAttempt(notification.uuid, signedPayload: nil, failure: nil, at: scheduler.now, again: true) }
+                }
+            }
+            // A delivery may have let one held back go: it is due now.
+            due = takeDueNotifications(limit: 16)
+        }
+        scheduleDelivery()
+    }
+
+    /// One timer, on the store's clock, for the next attempt due (a retry, one delayed or held back).
+    private func scheduleDelivery() {
+        guard let next = attempt({ try database.nextNotificationDue() }) ?? nil, deliveryTimer.map({ next < $0 }) ?? true else { return }
+        deliveryTimer = next
+        scheduler.after(max(next.timeIntervalSince(scheduler.now), 0)) { [weak self] in
+            guard let self, self.deliveryTimer == next else { return }
+            self.deliveryTimer = nil
+            self.deliverDueToBackend()
+        }
+    }
+}
