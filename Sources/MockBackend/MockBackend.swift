@@ -27,8 +27,8 @@ public final class MockBackend: Backend {
     public static let timeout = 10.0
     /// "Still verifying" answers given so far, per transaction (the `verification-pending` fault).
     private var pendingAnswers: [String: Int] = [:]
-    /// When the timer for the backend's own queue of requests to Apple fires.
-    private var appleRetryAt: Date?
+    /// The timer for the backend's own queue of requests to Apple.
+    private let appleRetryTimer = SoonestTimer()
 
     /// The backend's records, also where support acts (compensate, refund).
     public let database: BackendDatabase
@@ -248,13 +248,8 @@ public final class MockBackend: Backend {
 
     /// One timer for the soonest kept request; at launch it takes up what a kill left in the queue.
     private func scheduleAppleRetry() {
-        guard let due = try? database.nextAppleRetry(), appleRetryAt.map({ due < $0 }) ?? true else { return }
-        appleRetryAt = due
-        scheduler.after(max(due.timeIntervalSince(scheduler.now), 0)) { [weak self] in
-            guard let self, self.appleRetryAt == due else { return }
-            self.appleRetryAt = nil
-            self.retryApple(dueBy: due)
-        }
+        guard let due = try? database.nextAppleRetry() else { return }
+        appleRetryTimer.set(due, on: scheduler) { [weak self] due in self?.retryApple(dueBy: due) }
     }
 
     /// Apple's answer on the request, and what the server makes of it: the ledger, the subscriber, the verdicts.

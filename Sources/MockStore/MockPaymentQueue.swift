@@ -44,10 +44,9 @@ public final class MockPaymentQueue: PaymentQueue {
     private var paymentIds: [String: Int64] = [:]
     private let ownedOnce: Set<String>
     let subscriptionTerms: [String: SubscriptionTerms]
-    /// When the renewal timer is set for: one timer, moved earlier when something comes due sooner.
-    private var renewalTimer: Date?
-    /// When the timer for Apple's next delivery to the built-in backend is set for (`--server-api`).
-    var deliveryTimer: Date?
+    private let renewalTimer = SoonestTimer()
+    /// The timer for Apple's next delivery to the built-in backend (`--server-api`).
+    let deliveryTimer = SoonestTimer()
     /// The signed receipt as last built: it lists the queue, so it holds until the queue changes (every change goes
     /// through this queue: the directory lock keeps other processes out), and a purchase is signed once, not again for
     /// each persist and verification.
@@ -360,13 +359,8 @@ public final class MockPaymentQueue: PaymentQueue {
     }
 
     private func scheduleRenewals() {
-        guard let due = attempt({ try database.nextSubscriptionDue() }) ?? nil, renewalTimer.map({ due < $0 }) ?? true else { return }
-        renewalTimer = due
-        scheduler.after(max(due.timeIntervalSince(scheduler.now), 0)) { [weak self] in
-            guard let self, self.renewalTimer == due else { return }
-            self.renewalTimer = nil
-            self.takeDueRenewals(notifying: true)
-        }
+        guard let due = attempt({ try database.nextSubscriptionDue() }) ?? nil else { return }
+        renewalTimer.set(due, on: scheduler) { [weak self] _ in self?.takeDueRenewals(notifying: true) }
     }
 
     /// `news` is in the outbox already, written with the change it tells of; the backend hears it from there.

@@ -52,12 +52,7 @@ extension MockPaymentQueue {
 
     /// One timer, on the store's clock, for the next attempt due (a retry, one delayed or held back).
     private func scheduleDelivery() {
-        guard let next = attempt({ try database.nextNotificationDue() }) ?? nil, deliveryTimer.map({ next < $0 }) ?? true else { return }
-        deliveryTimer = next
-        scheduler.after(max(next.timeIntervalSince(scheduler.now), 0)) { [weak self] in
-            guard let self, self.deliveryTimer == next else { return }
-            self.deliveryTimer = nil
-            self.deliverDueToBackend()
-        }
+        guard let next = attempt({ try database.nextNotificationDue() }) ?? nil else { return }
+        deliveryTimer.set(next, on: scheduler) { [weak self] _ in self?.deliverDueToBackend() }
     }
 }

@@ -96,7 +96,7 @@ final class OutboxDesk {
     let onAttempt: (OutboxEntry) -> Void
     /// Set when the sender stops: a job already handed to the parties' thread then touches nothing.
     var stopped = false
-    private var timer: Date?
+    private let timer = SoonestTimer()
 
     init(store: MockPaymentQueue, records: AppleRecords, scheduler: Scheduler, wake: @escaping @Sendable () -> Void,
          onAttempt: @escaping (OutboxEntry) -> Void) {
@@ -133,13 +133,8 @@ final class OutboxDesk {
     /// The next retry is due later on the store's clock: one of its timers wakes the sender then, so a skipped or fast
     /// clock brings the retry as much sooner as it brings a renewal.
     private func scheduleNext() {
-        guard let next = attempt({ try store.database.nextNotificationDue() }) ?? nil, timer.map({ next < $0 }) ?? true else { return }
-        timer = next
-        scheduler.after(max(next.timeIntervalSince(scheduler.now), 0)) { [weak self] in
-            guard let self, self.timer == next else { return }
-            self.timer = nil
-            self.wake()
-        }
+        guard let next = attempt({ try store.database.nextNotificationDue() }) ?? nil else { return }
+        timer.set(next, on: scheduler) { [weak self] _ in self?.wake() }
     }
 
     private func attempt<T>(_ work: () throws -> T) -> T? {
