@@ -403,7 +403,10 @@ public final class MockBackend: Backend {
             // told again, the ledger keeping each payment once.
             if learnsFromServerAPI, try !database.hasApplied(notification.uuid) { try creditPurchase(toldBy: notification) }
             try database.apply(notification)
-            if learnsFromServerAPI, !notification.originalTransactionId.isEmpty { try readChain(notification.originalTransactionId) }
+            if learnsFromServerAPI, !notification.originalTransactionId.isEmpty {
+                try readChain(notification.originalTransactionId)
+                try readRefund(notification)
+            }
             return nil
         } catch {
             onError("\(error)")
@@ -431,6 +434,15 @@ public final class MockBackend: Backend {
         let grace = chain.state == .gracePeriod ? chain.renewal.grace_period_expires_date_ms.flatMap(Double.init).map { Date(timeIntervalSince1970: $0 / 1000) } : nil
         let revoked = chain.state == .revoked ? chain.latest.entry.cancellationDate ?? scheduler.now : nil
         try database.match(entitlement: original, productId: chain.latest.entry.product_id, expiresAt: chain.expires, graceUntil: grace, revokedAt: revoked)
+    }
+
+    /// A refund and its reversal arrive in either order too: the transaction as Apple has it now says whether the
+    /// refund stands.
+    private func readRefund(_ notification: StoreNotification) throws {
+        let id = notification.transactionId ?? notification.originalTransactionId
+        guard [.refund, .refundReversed].contains(notification.kind), let transaction = try serverAPI.transaction(id) else { return }
+        try database.match(refundOf: [id, notification.originalTransactionId],
+                           cancelledAt: transaction.entry.isRefunded ? transaction.entry.cancellationDate ?? notification.date : nil)
     }
 
     /// What never reached this server though Apple counts it sent (`notification-lost`), found in Notification History

@@ -140,6 +140,24 @@ struct ServerAPIModeTests {
         #expect(try app.credits().count == 1)
         #expect(try app.credits().first?.user == "alice")
     }
+
+    @Test("a refund held back past its reversal (notification-out-of-order): REFUND_REVERSED, then REFUND, and the purchase still stands")
+    func refundAfterItsReversal() throws {
+        let app = try Harness(user: "alice", storeKit: .two, serverAPI: true)
+        app.advance(0.5)
+        app.buy("com.iapsim.noads")
+        let paid = try #require(try app.storeRecords().first { $0.transaction.productId == "com.iapsim.noads" })
+        app.session.set(.notificationOutOfOrder, FaultArm(once: true))
+        #expect(app.parties.store.refund(transactionId: paid.transaction.id) == paid.transaction.id)
+        #expect(try Self.entry(app, .refund).detour == .outOfOrder)
+        #expect(app.parties.store.reverseRefund(transactionId: paid.transaction.id) == paid.transaction.id)
+        // The reversal was delivered first and let the refund go after it.
+        let refund = try Self.entry(app, .refund), reversal = try Self.entry(app, .refundReversed)
+        #expect(refund.delivery == .sent && reversal.delivery == .sent)
+        #expect((refund.lastAttemptAt ?? .distantPast) >= (reversal.lastAttemptAt ?? .distantFuture))
+        #expect(try app.revokedCredits().isEmpty)
+        #expect(try app.parties.backend.accountNow(user: "alice").owned.contains("com.iapsim.noads"))
+    }
 }
 
 @Suite("--server-api in scripts and on the badge line")

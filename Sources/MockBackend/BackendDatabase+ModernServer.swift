@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
 
-/// What a server that learns from notifications (`--server-api`) keeps of them besides their effects: which it has
-/// applied, and how far it has read Apple's Notification History for those that never reached it.
+/// What a server that learns from notifications (`--server-api`) keeps of them besides their effects (which it has
+/// applied, how far it has read Apple's Notification History for those that never reached it), and how it sets what it
+/// grants to what Apple's records say now, whatever order the notifications came in.
 extension BackendDatabase {
     /// Whether the notification with this notificationUUID was applied already.
     public func hasApplied(_ uuid: String) throws -> Bool {
@@ -32,6 +33,17 @@ extension BackendDatabase {
         try queue.write { db in
             try db.cachedStatement(sql: "UPDATE entitlement SET productId = ?, expiresAt = ?, graceUntil = ?, revokedAt = ? WHERE originalTransactionId = ?")
                 .execute(arguments: [productId, expiresAt.timeIntervalSince1970, graceUntil?.timeIntervalSince1970, revokedAt?.timeIntervalSince1970, original])
+        }
+    }
+
+    /// Sets the credits of a transaction (by its id or its original's) refunded as of `cancelledAt`, or live when Apple
+    /// no longer counts it refunded.
+    func match(refundOf ids: [String], cancelledAt: Date?) throws {
+        try queue.write { db in
+            for id in Set(ids) {
+                try db.cachedStatement(sql: "UPDATE credit SET revokedAt = CASE WHEN ?1 IS NULL THEN NULL ELSE COALESCE(revokedAt, ?1) END WHERE transactionId = ?2")
+                    .execute(arguments: [cancelledAt?.timeIntervalSince1970, id])
+            }
         }
     }
 }
