@@ -128,6 +128,7 @@ public final class AppSession {
         }
         runtime.host = host
         runtime.devices = { [directory] in DeviceRoster.read(directory) }
+        parties.store.onBackendAttempt = { [weak self] in self?.note($0) }
         runtime.start(user: user)
         for alarm in PartyAgreement.alarms(store: parties.store, backend: parties.backend.database) {
             runtime.send(.alarm(alarm))
@@ -247,14 +248,15 @@ public final class AppSession {
                 + ((try? database.transfers(latest: rows)) ?? []).map { .moved(productId: $0.productId, from: $0.from, to: $0.to, policy: $0.policy) }
         }
         view.timeline = timeline.entries(state.lang)
-        // Only with --notify: without it, nothing goes out and the built-in backend's hearing is told elsewhere.
-        if notifying {
+        // Only with --notify or --server-api: otherwise nothing goes out, and the built-in backend hears each at once.
+        if notifying || options.serverAPIBackend {
             view.notifications = ((try? parties.store.database.recentNotifications(limit: rows)) ?? []).reversed().map(NotificationDelivery.init)
         }
         return view
     }
 
-    /// An attempt to deliver a server notification ended (the `--notify` sender tells it, on the parties' thread).
+    /// An attempt to deliver a server notification ended (the `--notify` sender tells it, on the parties' thread; the
+    /// store, of its deliveries to the built-in backend with `--server-api`).
     public func note(_ attempt: OutboxEntry) {
         timeline.record(NotificationDelivery(attempt), at: timers.now)
     }

@@ -25,6 +25,8 @@ public final class MockPaymentQueue: PaymentQueue {
     /// store's outbox; nil: nobody hears, and the outbox keeps it for whoever will. Answers why the backend did not take
     /// it (nil: taken), which counts only when it hears through Apple's delivery (`--server-api`).
     public var onNotification: ((StoreNotification) -> String?)?
+    /// Told of each attempt to deliver a notification to the built-in backend (`--server-api`), as it ended.
+    public var onBackendAttempt: (OutboxEntry) -> Void = { _ in }
     /// Told (on the parties' thread) when the outbox has something new, for the `--notify` sender.
     public var onOutboxWritten: () -> Void = {}
     /// Told when a subscription changed on the store's clock, so that what the app shows of it is read again.

@@ -38,10 +38,13 @@ extension MockPaymentQueue {
             for entry in due {
                 let notification = entry.notification
                 let failure = entry.detour == .lost ? nil : onNotification(notification)
-                guard attempt({ try database.recordAttempt(notification.uuid, signedPayload: nil, failure: failure, at: scheduler.now) }) != nil
-                else { return }
-                if entry.detour == .twice, failure == nil, onNotification(notification) == nil {
-                    _ = attempt { try database.recordAttempt(notification.uuid, signedPayload: nil, failure: nil, at: scheduler.now, again: true) }
+                guard let recorded = attempt({ try database.recordAttempt(notification.uuid, signedPayload: nil, failure: failure, at: scheduler.now) })
+                        ?? nil else { return }
+                onBackendAttempt(recorded)
+                if entry.detour == .twice, failure == nil, onNotification(notification) == nil,
+                   let again = attempt({ try database.recordAttempt(notification.uuid, signedPayload: nil, failure: nil, at: scheduler.now, again: true) })
+                        ?? nil {
+                    onBackendAttempt(again)
                 }
             }
             // A delivery may have let one held back go: it is due now.

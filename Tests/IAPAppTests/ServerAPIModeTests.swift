@@ -87,6 +87,10 @@ struct ServerAPIModeTests {
         #expect(told.detour == .twice && told.attempts == 2 && told.delivery == .sent)
         #expect(try app.credits().count == 1)
         #expect(try app.credits().first?.coins == 60)
+        // The inspector lists it as delivered twice, and the timeline tells both attempts.
+        let view = app.session.inspectorView()
+        #expect(view.notifications.contains { $0.type == "ONE_TIME_CHARGE" && $0.state == .deliveredTwice })
+        #expect(app.session.timeline.entries(.en).filter { $0.text.hasPrefix("Apple → server: ONE_TIME_CHARGE") }.count == 2)
     }
 
     @Test("lost on the way (notification-lost): the refund reaches the backend only through Notification History, at its next start")
