@@ -114,7 +114,7 @@ public struct Timeline: Sendable {
             return words.productsFailed
         case let .userLoaded(name, snapshot):
             let count = snapshot.map { $0.pendingTotal + $0.pending.filter { $0.status != .pending }.count } ?? 0
-            return Localized(en: "client: \(name)'s store read, \(count) orders", zh: "客户端:读取 \(name) 的存储,\(count) 笔订单")
+            return Localized(en: "client: \(name)'s store read, \(count) order\(count == 1 ? "" : "s")", zh: "客户端:读取 \(name) 的存储,\(count) 笔订单")
         case .accountLoaded, .subscriptionsLoaded:
             return nil  // told by `record`, as differences from the last reading
         case let .orderCreated(user, productId, result, eligibility):

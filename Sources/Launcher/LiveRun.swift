@@ -49,8 +49,12 @@ extension LaunchSettings {
                          code: ExitCode.validationFailure.rawValue)
         }
         let notify = NotifyURL.checked(notify)
-        if serverAPI, let other = backend.map({ _ in "--backend" }) ?? notify.map({ _ in "--notify" }) {
-            Console.fail("--server-api: the built-in backend is the server Apple notifies, and \(other) names another; give one of them",
+        if serverAPI, backend != nil {
+            Console.fail("--server-api: it sets how the built-in backend works, and --backend replaces that backend with your server; give one of them",
+                         code: ExitCode.validationFailure.rawValue)
+        }
+        if serverAPI, notify != nil {
+            Console.fail("--server-api: the built-in backend is then the server Apple notifies, and --notify names another (Apple notifies one URL); give one of them",
                          code: ExitCode.validationFailure.rawValue)
         }
         if let scenario {

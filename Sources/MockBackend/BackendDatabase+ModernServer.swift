@@ -46,4 +46,15 @@ extension BackendDatabase {
             }
         }
     }
+
+    /// The user's latest order for `productId` placed by `date` that no credit took: the order a payment Apple told of
+    /// was most likely made for, and whether support settled it by hand.
+    func openOrder(user: String, productId: String, placedBy date: Date) throws -> (id: String, compensated: Bool)? {
+        try queue.inDatabase { db in
+            try Row.fetchOne(db.cachedStatement(sql: """
+                SELECT id, compensatedAt IS NOT NULL AS compensated FROM orders o WHERE user = ? AND productId = ? AND createdAt <= ?
+                AND NOT EXISTS (SELECT 1 FROM credit WHERE orderId = o.id) ORDER BY createdAt DESC, id DESC LIMIT 1
+                """), arguments: [user, productId, date.timeIntervalSince1970]).map { ($0["id"], $0["compensated"]) }
+        }
+    }
 }

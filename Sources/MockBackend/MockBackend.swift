@@ -421,9 +421,18 @@ public final class MockBackend: Backend {
     private func creditPurchase(toldBy notification: StoreNotification) throws {
         guard [.oneTimeCharge, .subscribed, .offerRedeemed].contains(notification.kind), let id = notification.transactionId,
               let transaction = try serverAPI.transaction(id), transaction.entry.in_app_ownership_type != "FAMILY_SHARED",
-              let token = transaction.appAccountToken, let payer = try database.user(ofAppAccountToken: token) else { return }
-        let told = VerifyRequest(receipt: "", transactionId: id, productId: transaction.entry.product_id, orderId: nil, user: payer)
-        _ = try credit(evidence(of: transaction), told, orderId: nil, payer: payer)
+              let token = transaction.appAccountToken, let payer = try database.user(ofAppAccountToken: token),
+              try !database.isCompensated(transactionId: id) else { return }
+        // The order is the payer's latest open one for the product, placed before the charge: the one the app made when
+        // Buy was pressed, which a token per app user cannot name. Support may have settled it by hand meanwhile (B5).
+        let charged = Double(transaction.entry.purchase_date_ms).map { Date(timeIntervalSince1970: $0 / 1000) } ?? scheduler.now
+        let order = try database.openOrder(user: payer, productId: transaction.entry.product_id, placedBy: charged)
+        if let order, order.compensated {
+            try database.recordVerdict(transactionId: id, verdict: .compensated, at: scheduler.now)
+            return
+        }
+        let told = VerifyRequest(receipt: "", transactionId: id, productId: transaction.entry.product_id, orderId: order?.id, user: payer)
+        _ = try credit(evidence(of: transaction), told, orderId: order?.id, payer: payer)
     }
 
     /// Notifications come in any order (held back, delayed, retried hours later), so a modern server takes each as a

@@ -29,6 +29,8 @@ struct ServerAPIModeTests {
         let paid = try #require(try app.storeRecords().first { $0.transaction.productId == Self.coins })
         #expect(try app.credits().map(\.transactionId) == [paid.transaction.id])
         #expect(try app.credits().first?.user == "alice")
+        // Under the order the app made when Buy was pressed, not one of its own.
+        #expect(try app.credits().first?.orderId == "ORD-000001")
         #expect(try Self.entry(app, .oneTimeCharge).delivery == .sent)
         // The app finds it at the next launch and verifies it: found credited, nothing more.
         try app.relaunch(faults: [])
@@ -76,6 +78,24 @@ struct ServerAPIModeTests {
         classic.session.set(.backendDown, nil)
         #expect(try Self.verify(classic, receipt: "bm90IGEgcmVjZWlwdA==")?.result != .credited)
         #expect(try classic.credits().isEmpty)
+    }
+
+    @Test("an order support settled by hand while Apple's notification was retried is not credited again when it arrives (B5)")
+    func compensatedMeanwhile() throws {
+        let app = try Harness(user: "alice", storeKit: .two, serverAPI: true)
+        app.advance(0.5)
+        app.select(Self.coins)
+        app.press(.enter)
+        // The order is made; then the backend goes down before Apple charges.
+        app.advance(0.5)
+        app.session.set(.backendDown, FaultArm())
+        app.advance(5)
+        #expect(try Self.entry(app, .oneTimeCharge).delivery == .pending)
+        #expect(try app.parties.backend.database.markCompensated(orderId: "ORD-000001", at: app.timers.now))
+        app.session.set(.backendDown, nil)
+        app.advance(3_601)
+        #expect(try Self.entry(app, .oneTimeCharge).delivery == .sent)
+        #expect(try app.credits().isEmpty)
     }
 
     @Test("delivered twice (notification-twice): both attempts taken, the payment credited once")

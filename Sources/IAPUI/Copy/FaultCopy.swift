@@ -34,14 +34,14 @@ extension Fault {
         case .refund: Localized(en: "Apple refunds the next purchase VALUE s after it goes through",
                                 zh: "Apple 在下一笔购买完成 VALUE 秒后退款")
         case .restoreFails: Localized(en: "Restore Purchases answers with an error: nothing comes back", zh: "恢复购买返回错误:没有任何购买被恢复")
-        case .notificationTwice: Localized(en: "--notify: Apple delivers each notification twice, same notificationUUID, same bytes",
-                                           zh: "--notify:Apple 把每条通知送达两次,notificationUUID 和内容都相同")
-        case .notificationOutOfOrder: Localized(en: "--notify: a notification is held back and delivered after the next one (an hour at most)",
-                                                zh: "--notify:一条通知被压住,在下一条送达之后才送达(最多一小时)")
-        case .notificationLost: Localized(en: "--notify: a notification never reaches the server, though Apple counts it delivered: only Notification History has it",
-                                          zh: "--notify:一条通知没有到达服务器,但 Apple 记为已送达:只有通知历史里有它")
-        case .notificationDelayed: Localized(en: "--notify: a notification's first attempt comes VALUE s late (store's clock): later ones pass it",
-                                             zh: "--notify:一条通知的首次发送晚 VALUE 秒(商店时钟):之后的通知先到")
+        case .notificationTwice: Localized(en: "--notify/--server-api: Apple delivers each notification twice, same notificationUUID, same bytes",
+                                           zh: "--notify/--server-api:Apple 把每条通知送达两次,notificationUUID 和内容都相同")
+        case .notificationOutOfOrder: Localized(en: "--notify/--server-api: a notification is held back and delivered after the next one (an hour at most)",
+                                                zh: "--notify/--server-api:一条通知被压住,在下一条送达之后才送达(最多一小时)")
+        case .notificationLost: Localized(en: "--notify/--server-api: a notification never reaches the server, though Apple counts it delivered: only Notification History has it",
+                                          zh: "--notify/--server-api:一条通知没有到达服务器,但 Apple 记为已送达:只有通知历史里有它")
+        case .notificationDelayed: Localized(en: "--notify/--server-api: a notification's first attempt comes VALUE s late (store's clock): later ones pass it",
+                                             zh: "--notify/--server-api:一条通知的首次发送晚 VALUE 秒(商店时钟):之后的通知先到")
         case .backendDown: Localized(en: "the backend is unreachable: orders cannot be created or verified",
                                      zh: "后端不可达:无法创建订单,也无法验证")
         case .backendTimeout: Localized(en: "the backend does the work but the answer never arrives (timeout after 10 s)",
