@@ -293,6 +293,9 @@ public final class MockBackend: Backend {
             else { return .pending }
             (credit, new) = credited
             if !new, credit.transactionId != entry.transaction_id || restoring { repeated = (entry.original_transaction_id, credit.user) }
+            // What the entitlement now says comes from Apple's records as they are, not from notifications in the order
+            // they came: a SUBSCRIBED held back past the chain's REFUND must not leave it granted.
+            if learnsFromServerAPI { try readChain(entry.original_transaction_id) }
         } else {
             // B4: credit what was paid (the receipt's product), whatever product the order named. A restore (S7) names the
             // purchase it restores: the ledger keys on that original, so what is owned is credited once, however often restored,

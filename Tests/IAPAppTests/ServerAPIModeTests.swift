@@ -165,6 +165,27 @@ struct ServerAPIModeTests {
         #expect(try app.credits().first?.user == "alice")
     }
 
+    @Test("a SUBSCRIBED held back past the chain's REFUND, and the app's verification after both: the subscription is not granted")
+    func subscribedAfterItsRefund() throws {
+        // No token: the notification credits nothing, and the entitlement is made when the app verifies, after both.
+        let app = try Harness(user: "alice", faults: [.emptyApplicationUsername, .observerLost, .notificationOutOfOrder], storeKit: .two, serverAPI: true)
+        app.advance(0.5)
+        app.select(Self.monthly)
+        app.press(.enter)
+        app.advance(5)
+        #expect(try Self.entry(app, .subscribed).detour == .outOfOrder)
+        app.session.set(.notificationOutOfOrder, nil)
+        #expect(app.parties.store.refund(account: "alice") != nil)
+        #expect(try Self.entry(app, .subscribed).delivery == .sent)
+        try app.relaunch(faults: [])
+        app.advance(0.5)
+        if case .unfinished = app.state.modal { app.press(.enter) }
+        app.advance(5)
+        let entitlement = try #require(try app.parties.backend.database.entitlements().first)
+        #expect(entitlement.revokedAt != nil)
+        #expect(try !app.parties.backend.accountNow(user: "alice").owned.contains(Self.monthly))
+    }
+
     @Test("a refund held back past its reversal (notification-out-of-order): REFUND_REVERSED, then REFUND, and the purchase still stands")
     func refundAfterItsReversal() throws {
         let app = try Harness(user: "alice", storeKit: .two, serverAPI: true)
