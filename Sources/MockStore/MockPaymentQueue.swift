@@ -375,14 +375,16 @@ public final class MockPaymentQueue: PaymentQueue {
 
     /// Hands the built-in backend every notification it has not heard yet, oldest first, and writes down that it heard
     /// them. A kill between the two tells it one again at the next launch: the backend applies each notificationUUID
-    /// once. One that hears through Apple's delivery (`--server-api`) gets what is due of it.
+    /// once. One that hears through Apple's delivery (`--server-api`) gets what is due of it, and directly only what was
+    /// written while nothing went out; without the mode it hears directly whatever that delivery had not brought it yet.
     func deliverNews() {
         guard let onNotification else { return }
-        while let news = attempt({ try database.notHeardByBackend(limit: 64) }), !news.isEmpty {
+        let throughDelivery = database.outbox.backendHearsDelivery
+        while let news = attempt({ try database.notHeardByBackend(limit: 64, unsentOnly: throughDelivery) }), !news.isEmpty {
             for notification in news { _ = onNotification(notification) }
             guard attempt({ try database.heardByBackend(news.map(\.uuid)) }) != nil else { return }
         }
-        if database.outbox.backendHearsDelivery { deliverDueToBackend() }
+        if throughDelivery { deliverDueToBackend() }
     }
 
     func identified(_ transaction: StoreTransaction) -> StoreTransaction {

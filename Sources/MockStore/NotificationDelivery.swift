@@ -41,6 +41,7 @@ extension MockPaymentQueue {
                 guard let recorded = attempt({ try database.recordAttempt(notification.uuid, signedPayload: nil, failure: failure, at: scheduler.now) })
                         ?? nil else { return }
                 onBackendAttempt(recorded)
+                if failure == nil, entry.detour != .lost { _ = attempt { try database.heardByBackend([notification.uuid]) } }
                 if entry.detour == .twice, failure == nil, onNotification(notification) == nil,
                    let again = attempt({ try database.recordAttempt(notification.uuid, signedPayload: nil, failure: nil, at: scheduler.now, again: true) })
                         ?? nil {

@@ -139,7 +139,7 @@ extension StoreDatabase {
             """).execute(arguments: [
                 notification.uuid, notification.kind.rawValue, notification.subtype?.rawValue, notification.transactionId,
                 notification.originalTransactionId, notification.date.timeIntervalSince1970, try JSONEncoder().encode(notification),
-                policy.backendHearsDelivery || !notification.concernsBuiltInBackend,
+                !notification.concernsBuiltInBackend,
                 (goesOut ? OutboxEntry.Delivery.pending : .notSent).rawValue,
                 goesOut ? notification.date.timeIntervalSince1970 : nil,
             ])
@@ -153,11 +153,13 @@ extension StoreDatabase {
     }
 
     /// The next notifications the built-in backend has not heard yet, oldest first (one a kill interrupted included).
-    func notHeardByBackend(limit: Int) throws -> [StoreNotification] {
+    /// `unsentOnly`: only those written while nothing went out, the rest being Apple's delivery's to make (`--server-api`).
+    func notHeardByBackend(limit: Int, unsentOnly: Bool = false) throws -> [StoreNotification] {
         try queue.inDatabase { db in
             try Data.fetchAll(db.cachedStatement(sql: """
-                SELECT notification FROM notificationOutbox INDEXED BY notificationOutboxForBackend WHERE backendDelivered = 0 ORDER BY seq LIMIT ?
-                """), arguments: [limit]).map { try JSONDecoder().decode(StoreNotification.self, from: $0) }
+                SELECT notification FROM notificationOutbox INDEXED BY notificationOutboxForBackend WHERE backendDelivered = 0
+                AND (? = 0 OR delivery = 'not-sent') ORDER BY seq LIMIT ?
+                """), arguments: [unsentOnly, limit]).map { try JSONDecoder().decode(StoreNotification.self, from: $0) }
         }
     }
 

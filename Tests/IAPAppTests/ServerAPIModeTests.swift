@@ -146,6 +146,24 @@ struct ServerAPIModeTests {
         #expect(try app.parties.backend.database.entitlements().first?.revokedAt != nil)
     }
 
+    @Test("a refund still waiting for Apple's retry when the app quits reaches the backend at the next launch without --server-api")
+    func pendingWhenTheModeIsLeft() throws {
+        let app = try Harness(user: "alice", storeKit: .two, serverAPI: true)
+        app.advance(0.5)
+        app.buy(Self.monthly)
+        app.session.set(.backendDown, FaultArm())
+        #expect(app.parties.store.refund(account: "alice") != nil)
+        #expect(try Self.entry(app, .refund).delivery == .pending)
+        // Relaunched as the backend that hears each notification at once.
+        try app.session.close()
+        var options = AppState(storeKit: .two)
+        options.serverAPIBackend = false
+        let classic = try AppSession(directory: app.directory, catalog: shippedCatalog, options: options, user: "alice",
+                                     clock: .virtual(start: app.timers.now))
+        #expect(try classic.parties.backend.database.entitlements().first?.revokedAt != nil)
+        try classic.close()
+    }
+
     @Test("held back (notification-out-of-order): the purchase's SUBSCRIBED comes after the next notification, and the charge is credited once")
     func outOfOrder() throws {
         let app = try Harness(user: "alice", faults: [.observerLost, .notificationOutOfOrder], storeKit: .two, serverAPI: true)
