@@ -129,13 +129,19 @@ struct ServerAPIModeTests {
         #expect(try app.parties.backend.database.hasApplied(refund.notification.uuid))
     }
 
-    @Test("the backend down: the notification is not taken, and Apple's retry an hour later is")
-    func retriedWhileTheBackendIsDown() throws {
+    /// alice subscribed to Monthly VIP; then, the backend down, Apple refunded it.
+    static func refundedWhileTheBackendIsDown() throws -> Harness {
         let app = try Harness(user: "alice", storeKit: .two, serverAPI: true)
         app.advance(0.5)
-        app.buy(Self.monthly)
+        app.buy(monthly)
         app.session.set(.backendDown, FaultArm())
         #expect(app.parties.store.refund(account: "alice") != nil)
+        return app
+    }
+
+    @Test("the backend down: the notification is not taken, and Apple's retry an hour later is")
+    func retriedWhileTheBackendIsDown() throws {
+        let app = try Self.refundedWhileTheBackendIsDown()
         var refund = try Self.entry(app, .refund)
         #expect(refund.delivery == .pending && refund.attempts == 1 && refund.lastError == "connection refused")
         #expect(try app.parties.backend.database.entitlements().first?.revokedAt == nil)
@@ -148,11 +154,7 @@ struct ServerAPIModeTests {
 
     @Test("a refund still waiting for Apple's retry when the app quits reaches the backend at the next launch without --server-api")
     func pendingWhenTheModeIsLeft() throws {
-        let app = try Harness(user: "alice", storeKit: .two, serverAPI: true)
-        app.advance(0.5)
-        app.buy(Self.monthly)
-        app.session.set(.backendDown, FaultArm())
-        #expect(app.parties.store.refund(account: "alice") != nil)
+        let app = try Self.refundedWhileTheBackendIsDown()
         #expect(try Self.entry(app, .refund).delivery == .pending)
         // Relaunched as the backend that hears each notification at once.
         try app.session.close()
