@@ -12,7 +12,8 @@ extension LaunchSettings {
         if arguments.first == "run" { arguments = arguments.dropFirst() }
         var given: [String: String] = [:]
         var faults: [FaultSpec] = []
-        var parallel = false, serverAPI = false
+        /// The options that take no value, each given once at most.
+        var flags: Set<String> = []
         while let argument = arguments.popFirst() {
             guard argument.hasPrefix("--") else { return nil }
             var name = String(argument.dropFirst(2))
@@ -21,9 +22,8 @@ extension LaunchSettings {
                 value = String(name[name.index(after: equals)...])
                 name = String(name[..<equals])
             }
-            if name == "parallel" || name == "server-api" {
-                guard value == nil, !(name == "parallel" ? parallel : serverAPI) else { return nil }
-                if name == "parallel" { parallel = true } else { serverAPI = true }
+            if ["parallel", "server-api"].contains(name) {
+                guard value == nil, flags.insert(name).inserted else { return nil }
                 continue
             }
             guard Self.plainValueOptions.contains(name) else { return nil }
@@ -41,8 +41,8 @@ extension LaunchSettings {
         user = given["user"]
         scenario = given["scenario"]
         self.faults = faults
-        self.parallel = parallel
-        self.serverAPI = serverAPI
+        parallel = flags.contains("parallel")
+        serverAPI = flags.contains("server-api")
         var speed: Double?
         if let text = given["speed"] {
             // A speed that does not parse goes to ArgumentParser, which says what is wrong with it.

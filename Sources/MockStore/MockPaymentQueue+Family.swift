@@ -18,8 +18,7 @@ extension MockPaymentQueue {
 
     private func familyChanged() {
         signedReceipt = nil
-        deliverNews()
-        onOutboxWritten()
+        outboxWritten()
         onSubscriptionsChanged()
         tellRevocations()
     }

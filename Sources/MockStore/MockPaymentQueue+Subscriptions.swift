@@ -37,8 +37,7 @@ extension MockPaymentQueue {
     /// wakes.
     private func extensionsChanged() {
         signedReceipt = nil
-        deliverNews()
-        onOutboxWritten()
+        outboxWritten()
         onSubscriptionsChanged()
     }
 
@@ -85,8 +84,7 @@ extension MockPaymentQueue {
     public func raisePrice(productId: String) -> Int {
         let asked = attempt { try database.raisePrice(productId: productId, at: scheduler.now) } ?? 0
         if asked > 0 {
-            deliverNews()
-            onOutboxWritten()
+            outboxWritten()
             onSubscriptionsChanged()
         }
         return asked

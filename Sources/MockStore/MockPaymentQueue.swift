@@ -367,10 +367,16 @@ public final class MockPaymentQueue: PaymentQueue {
 
     /// `news` is in the outbox already, written with the change it tells of; the backend hears it from there.
     func tell(_ news: StoreNotification) {
-        if news.concernsBuiltInBackend || database.outbox.backendHearsDelivery { deliverNews() }
-        onOutboxWritten()
+        outboxWritten(news)
         if ![.refund, .refundDeclined, .oneTimeCharge].contains(news.kind) { scheduleRenewals() }
         tellRevocations()
+    }
+
+    /// The outbox has something new (`news`, when it is one notification): the built-in backend hears what concerns it,
+    /// or all of it through Apple's delivery (`--server-api`), and the `--notify` sender wakes.
+    func outboxWritten(_ news: StoreNotification? = nil) {
+        if news?.concernsBuiltInBackend ?? true || database.outbox.backendHearsDelivery { deliverNews() }
+        onOutboxWritten()
     }
 
     /// Hands the built-in backend every notification it has not heard yet, oldest first, and writes down that it heard
