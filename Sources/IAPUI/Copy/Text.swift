@@ -190,7 +190,7 @@ public enum Text: String, Sendable, CaseIterable {
         case .stateCatalogClose: Localized(en: "↑/↓ browse · e explain it alone · Esc closes", zh: "↑/↓ 浏览 · e 单独解释 · Esc 关闭")
         case .inspectorTimeline: Localized(en: "Timeline: what happened, and what it led to", zh: "时间线:发生了什么,引出了什么")
         case .creditsKeptAt: Localized(en: "credits kept by your server:", zh: "入账记在你的服务器上:")
-        case .inspectorNotifications: Localized(en: "Server notifications: what Apple POSTed to --notify", zh: "服务器通知:Apple 发往 --notify 的内容")
+        case .inspectorNotifications: Localized(en: "Server notifications: what Apple POSTed (--notify, --server-api)", zh: "服务器通知:Apple 发出的内容(--notify、--server-api)")
         case .escCancel: Localized(en: "Esc cancel", zh: "Esc 取消")
         case .escClose: Localized(en: "Esc close", zh: "Esc 关闭")
         case .subActive: Localized(en: "Active · renews {date}", zh: "生效中 · {date} 续期")
