@@ -50,7 +50,7 @@ public struct RunOptions: ParsableArguments {
     public var faults: [FaultSpec] = []
 
     @Option(help: "Set up a shipped scenario (`iapsim scenarios`) on its own data under the data directory, then hand it over.",
-            completion: .list(Scenarios.all().map(\.name)))
+            completion: .list(Scenarios.names))
     public var scenario: String?
 
     @Flag(help: "Allow a new purchase while another order is unfinished (the default is serial, C9).")

@@ -6,10 +6,18 @@ import ShippedAssets
 /// The shipped scenario scripts.
 public enum Scenarios {
     public static func all() -> [Script] {
-        guard let folder = ShippedAssets.scenariosPath,
-              let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
-        return names.filter { $0.hasSuffix(".iapsim") }.sorted().compactMap { try? Script.load(path: folder + "/" + $0) }
+        guard let folder = ShippedAssets.scenariosPath else { return [] }
+        return names.compactMap { try? Script.load(path: folder + "/" + $0 + ".iapsim") }
     }
+
+    /// The names `--scenario` takes: the scripts' file names (a test holds each script's own name to its file's).
+    /// Read once, from the folder alone: ArgumentParser makes `RunOptions`, whose completion lists them, several
+    /// times for every command it parses, and parsing every script each time was most of a command's start.
+    public static let names: [String] = {
+        guard let folder = ShippedAssets.scenariosPath,
+              let files = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
+        return files.filter { $0.hasSuffix(".iapsim") }.map { String($0.dropLast(".iapsim".count)) }.sorted()
+    }()
 
     /// What the scenario list shows; read only when it is opened.
     public static var list: [ScenarioInfo] {

@@ -27,6 +27,7 @@ struct ScenarioTests {
         for key in ["name", "shows", "shows.zh", "from", "expect"] {
             #expect(script.header[key] != nil, "\(file) has no `# \(key):` line")
         }
+        #expect(script.name + ".iapsim" == file, "\(file) is named \(script.name): --scenario and its completion take the file's name")
         #expect(script.steps.contains { $0.step == .handover }, "\(file) never hands over to the person at the keyboard")
         // A pinned scenario runs in its own StoreKit whatever the player says: played once.
         guard script.storeKit == nil || script.storeKit == storeKit else { return }
