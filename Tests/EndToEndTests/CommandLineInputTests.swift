@@ -3,7 +3,7 @@ import Testing
 
 /// The command line (issue 12, defects 1, 2, 4, 5, 6, 12, 13 and 15): every bad input gets one line,
 /// `iapsim: …`, naming the thing and what to do, a non-zero status, and leaves nothing behind.
-@Suite("Command line: one clear line for every bad input, nothing left behind", .serialized)
+@Suite("Command line: one clear line for every bad input, nothing left behind")
 struct CommandLineInputTests {
     /// Quotes a word for `sh`.
     func quoted(_ word: String) -> String { "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'" }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The real binary, driven by keystrokes in tmux, judged by `iapsim state`.
-@Suite("The real binary under tmux", .serialized)
+@Suite("The real binary under tmux")
 struct RealBinaryTests {
     /// Runs a scenario of drive.sh and returns what `iapsim state` printed afterwards.
     private func play(_ scenario: String, _ extra: [String] = []) async throws -> [String: Any] {

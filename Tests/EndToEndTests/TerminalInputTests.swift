@@ -3,7 +3,7 @@ import Testing
 
 /// The terminal (issue 12, defects 7, 8 and 15): keypad keys are the keys they are, keys act only on a screen
 /// someone can see, a terminal that cannot address the cursor is refused, and signals give 128+N.
-@Suite("Terminal: keypad keys, small and dumb terminals, signals", .serialized)
+@Suite("Terminal: keypad keys, small and dumb terminals, signals")
 struct TerminalInputTests {
     private func run(_ name: String, term: String = "xterm-256color") async throws {
         let work = try makeWorkDirectory()
