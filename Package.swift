@@ -7,8 +7,6 @@ let package = Package(
     products: [
         .executable(name: "iapsim", targets: ["iapsim"]),
         .executable(name: "iapsim-wire", targets: ["iapsim-wire"]),
-        .executable(name: "iapsim-bench", targets: ["iapsim-bench"]),
-        .executable(name: "iapsim-wire-floor", targets: ["iapsim-wire-floor"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -102,18 +100,6 @@ let package = Package(
             "Launcher", "WireLauncher", "IAPApp", "IAPCore", "IAPUI", "ShippedAssets", "AppleVocabulary", "AppleReceiptFormat", "AppleWire", "MockStore", "Terminal",
             "StoreServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        // scripts/bench's measurements, so that the product binary carries no benchmark code.
-        .executableTarget(name: "iapsim-bench", dependencies: [
-            "Launcher", "IAPApp", "IAPCore", "IAPUI", "Terminal",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
-        // bench/wire.sh's floor: Hummingbird and swift-crypto alone answering what the wire's two benchmarked routes
-        // answer, so that the wire's figures have something to be set against.
-        .executableTarget(name: "iapsim-wire-floor", dependencies: [
-            "AppleVocabulary",
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "Crypto", package: "swift-crypto"),
-        ]),
         .testTarget(name: "IAPCoreTests", dependencies: ["IAPCore"]),
         .testTarget(name: "IAPUITests", dependencies: ["IAPUI", "IAPCore", "AppleVocabulary", "MockStore"], exclude: ["Snapshots"]),
         .testTarget(name: "IAPAppTests", dependencies: [
@@ -132,3 +118,26 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// scripts/bench's two programs are declared only when scripts/build-release is asked for them (IAPSIM_BENCH=1), so
+// that neither `swift test` nor scripts/explore builds products no test runs.
+if Context.environment["IAPSIM_BENCH"] == "1" {
+    package.products += [
+        .executable(name: "iapsim-bench", targets: ["iapsim-bench"]),
+        .executable(name: "iapsim-wire-floor", targets: ["iapsim-wire-floor"]),
+    ]
+    package.targets += [
+        // scripts/bench's measurements, so that the product binary carries no benchmark code.
+        .executableTarget(name: "iapsim-bench", dependencies: [
+            "Launcher", "IAPApp", "IAPCore", "IAPUI", "Terminal",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        // bench/wire.sh's floor: Hummingbird and swift-crypto alone answering what the wire's two benchmarked routes
+        // answer, so that the wire's figures have something to be set against.
+        .executableTarget(name: "iapsim-wire-floor", dependencies: [
+            "AppleVocabulary",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+    ]
+}
