@@ -12,7 +12,6 @@ extension LaunchSettings {
         if arguments.first == "run" { arguments = arguments.dropFirst() }
         var given: [String: String] = [:]
         var faults: [FaultSpec] = []
-        /// The options that take no value, each given once at most.
         var flags: Set<String> = []
         while let argument = arguments.popFirst() {
             guard argument.hasPrefix("--") else { return nil }
@@ -22,7 +21,7 @@ extension LaunchSettings {
                 value = String(name[name.index(after: equals)...])
                 name = String(name[..<equals])
             }
-            if ["parallel", "server-api"].contains(name) {
+            if Self.plainFlags.contains(name) {
                 guard value == nil, flags.insert(name).inserted else { return nil }
                 continue
             }
@@ -68,6 +67,8 @@ extension LaunchSettings {
         self.speed = speed
     }
 
+    /// The options that take no value, each given once at most.
+    private static let plainFlags: Set<String> = ["parallel", "server-api"]
     private static let plainValueOptions: Set<String> = ["data-dir", "user", "lang", "catalog", "fault", "scenario", "speed", "serve", "backend", "notify",
                                                              "apple-id", "device", "restore-policy", "family", "storekit"]
 }

@@ -375,7 +375,7 @@ public final class MockPaymentQueue: PaymentQueue {
     /// The outbox has something new (`news`, when it is one notification): the built-in backend hears what concerns it,
     /// or all of it through Apple's delivery (`--server-api`), and the `--notify` sender wakes.
     func outboxWritten(_ news: StoreNotification? = nil) {
-        if news?.concernsBuiltInBackend ?? true || database.outbox.backendHearsDelivery { deliverNews() }
+        if (news?.concernsBuiltInBackend ?? true) || database.outbox.backendHearsDelivery { deliverNews() }
         onOutboxWritten()
     }
 
