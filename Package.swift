@@ -84,10 +84,14 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
-        // What both executables share: the options, launching the app on the terminal and its main loop, the
-        // shipped scenarios, failures said in one line.
+        // What both executables share: a launch's settings read without ArgumentParser, launching the app on the
+        // terminal and its main loop, the shipped scenarios, failures said in one line.
         .target(name: "Launcher", dependencies: [
             "IAPApp", "IAPCore", "IAPUI", "AppleVocabulary", "MockStore", "MockBackend", "Terminal", "ShippedAssets", "DataFiles",
+        ]),
+        // The options as ArgumentParser reads them, for `iapsim-wire`'s commands: `iapsim` never builds ArgumentParser.
+        .target(name: "LaunchOptions", dependencies: [
+            "Launcher", "IAPApp", "IAPCore",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The wire beside the running app: `--serve`, `--backend`, `--notify`.
@@ -97,13 +101,13 @@ let package = Package(
         .executableTarget(name: "iapsim", dependencies: ["Launcher"]),
         // Every command, the wire included.
         .executableTarget(name: "iapsim-wire", dependencies: [
-            "Launcher", "WireLauncher", "IAPApp", "IAPCore", "IAPUI", "ShippedAssets", "AppleVocabulary", "AppleReceiptFormat", "AppleWire", "MockStore", "Terminal",
+            "Launcher", "LaunchOptions", "WireLauncher", "IAPApp", "IAPCore", "IAPUI", "ShippedAssets", "AppleVocabulary", "AppleReceiptFormat", "AppleWire", "MockStore", "Terminal",
             "StoreServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "IAPCoreTests", dependencies: ["IAPCore"]),
         .testTarget(name: "IAPUITests", dependencies: ["IAPUI", "IAPCore", "AppleVocabulary", "MockStore"], exclude: ["Snapshots"]),
         .testTarget(name: "IAPAppTests", dependencies: [
-            "IAPApp", "IAPCore", "IAPUI", "AppleVocabulary", "MockStore", "MockBackend", "ClientPersistence", "Launcher", "WireLauncher", "DataFiles",
+            "IAPApp", "IAPCore", "IAPUI", "AppleVocabulary", "MockStore", "MockBackend", "ClientPersistence", "Launcher", "LaunchOptions", "WireLauncher", "DataFiles",
             "AppleWire", "AppleReceiptFormat",
             .product(name: "GRDB", package: "GRDB.swift"), .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "JWTKit", package: "jwt-kit"), .product(name: "X509", package: "swift-certificates"),
@@ -119,19 +123,22 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// scripts/bench's two programs are declared only when scripts/build-release is asked for them (IAPSIM_BENCH=1), so
+// scripts/bench's programs are declared only when scripts/build-release is asked for them (IAPSIM_BENCH=1), so
 // that neither `swift test` nor scripts/explore builds products no test runs.
 if Context.environment["IAPSIM_BENCH"] == "1" {
     package.products += [
         .executable(name: "iapsim-bench", targets: ["iapsim-bench"]),
+        .executable(name: "iapsim-first-frame", targets: ["iapsim-first-frame"]),
         .executable(name: "iapsim-wire-floor", targets: ["iapsim-wire-floor"]),
     ]
     package.targets += [
         // scripts/bench's measurements, so that the product binary carries no benchmark code.
         .executableTarget(name: "iapsim-bench", dependencies: [
-            "Launcher", "IAPApp", "IAPCore", "IAPUI", "Terminal",
+            "Launcher", "LaunchOptions", "IAPApp", "IAPCore", "IAPUI", "Terminal",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        // scripts/bench's start-up: `iapsim`'s plain launch, quitting after the first frame, in a binary like `iapsim`'s.
+        .executableTarget(name: "iapsim-first-frame", dependencies: ["Launcher", "IAPApp"]),
         // bench/wire.sh's floor: Hummingbird and swift-crypto alone answering what the wire's two benchmarked routes
         // answer, so that the wire's figures have something to be set against.
         .executableTarget(name: "iapsim-wire-floor", dependencies: [

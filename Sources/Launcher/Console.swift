@@ -12,6 +12,9 @@ public struct CommandLineError: Error, CustomStringConvertible {
 }
 
 public enum Console {
+    /// The exit status of a mistake on the command line (sysexits' EX_USAGE, as ArgumentParser exits on one).
+    public static let usageFailure: Int32 = 64
+
     /// Undoes what a command created before it failed (a data directory, its lock file); nil once the command is under way.
     nonisolated(unsafe) public static var undoOnFailure: (() -> Void)?
 

@@ -1,7 +1,7 @@
 import IAPCore
 
-/// What a launch needs, as plain values: `RunOptions` (ArgumentParser) and a plain launch (`init(plain:)`) both come to
-/// this, so the fast path never touches ArgumentParser's types, whose first use costs runtime lookups of their own.
+/// What a launch needs, as plain values: `RunOptions` (ArgumentParser, in LaunchOptions) and a plain launch
+/// (`init(plain:)`) both come to this, so that `iapsim` neither links nor builds ArgumentParser.
 public struct LaunchSettings {
     public var dataDir: String?
     public var user: String?
@@ -32,29 +32,8 @@ public struct LaunchSettings {
     /// The built-in backend runs as a modern server: the App Store Server API and notifications, no receipt.
     public var serverAPI = false
 
-    public init() {}
-}
+    /// What `--speed` takes.
+    public static let speeds = 0.1...1000.0
 
-extension RunOptions {
-    public var settings: LaunchSettings {
-        var settings = LaunchSettings()
-        settings.dataDir = data.dataDir
-        settings.user = user
-        settings.lang = lang
-        settings.catalog = catalog.catalog
-        settings.faults = faults
-        settings.scenario = scenario
-        settings.parallel = parallel
-        settings.speed = speed
-        settings.serve = serve
-        settings.backend = backend
-        settings.notify = notify
-        settings.appleId = appleId
-        settings.device = device
-        settings.restorePolicy = restorePolicy
-        settings.family = family
-        settings.storeKit = storeKit
-        settings.serverAPI = serverAPI
-        return settings
-    }
+    public init() {}
 }

@@ -1,4 +1,3 @@
-import ArgumentParser
 import DataFiles
 import Foundation
 import IAPApp
@@ -17,57 +16,57 @@ extension LaunchSettings {
         // Everything that can be checked is checked before the terminal and the data directory are touched: a mistake
         // on the command line is named as such (exit 64) whatever runs it, and a failure leaves nothing behind.
         var user = user
-        do { user = try user.map(UserName.normalized) } catch { Console.fail("--user: \(error)", code: ExitCode.validationFailure.rawValue) }
+        do { user = try user.map(UserName.normalized) } catch { Console.fail("--user: \(error)", code: Console.usageFailure) }
         var appleId = appleId
-        do { appleId = try appleId.map(UserName.normalized) } catch { Console.fail("--apple-id: \(error)", code: ExitCode.validationFailure.rawValue) }
+        do { appleId = try appleId.map(UserName.normalized) } catch { Console.fail("--apple-id: \(error)", code: Console.usageFailure) }
         var policy: RestorePolicy?
         if let given = restorePolicy {
             guard let known = RestorePolicy(rawValue: given) else {
-                Console.fail("--restore-policy: \"\(given)\" is not a policy; give transfer, keep or share", code: ExitCode.validationFailure.rawValue)
+                Console.fail("--restore-policy: \"\(given)\" is not a policy; give transfer, keep or share", code: Console.usageFailure)
             }
             policy = known
         }
         var members: [String] = []
         if let family {
             do { members = try family.split(separator: ",", omittingEmptySubsequences: false).map { try UserName.normalized(String($0)) } } catch {
-                Console.fail("--family: \(error); give Apple IDs separated by commas, e.g. --family sandbox-1,sandbox-2", code: ExitCode.validationFailure.rawValue)
+                Console.fail("--family: \(error); give Apple IDs separated by commas, e.g. --family sandbox-1,sandbox-2", code: Console.usageFailure)
             }
             guard Set(members).count >= 2, Set(members).count == members.count else {
                 Console.fail("--family: \"\(family)\" names no two different Apple IDs; give them separated by commas, e.g. --family sandbox-1,sandbox-2",
-                             code: ExitCode.validationFailure.rawValue)
+                             code: Console.usageFailure)
             }
         }
         var storeKitMode = StoreKitMode.one
         if let given = storeKit {
             guard let mode = StoreKitMode(argument: given) else {
-                Console.fail("--storekit: \(StoreKitMode.notAMode(given))", code: ExitCode.validationFailure.rawValue)
+                Console.fail("--storekit: \(StoreKitMode.notAMode(given))", code: Console.usageFailure)
             }
             storeKitMode = mode
         }
         if let device, !Script.isPlainName(device) {
             Console.fail("--device: \"\(device)\" is not a plain name (letters, digits, - _ and ., not starting with a dot); it names the device's folder",
-                         code: ExitCode.validationFailure.rawValue)
+                         code: Console.usageFailure)
         }
         let notify = NotifyURL.checked(notify)
         if serverAPI, backend != nil {
             Console.fail("--server-api: it sets how the built-in backend works, and --backend replaces that backend with your server; give one of them",
-                         code: ExitCode.validationFailure.rawValue)
+                         code: Console.usageFailure)
         }
         if serverAPI, notify != nil {
             Console.fail("--server-api: the built-in backend is then the server Apple notifies, and --notify names another (Apple notifies one URL); give one of them",
-                         code: ExitCode.validationFailure.rawValue)
+                         code: Console.usageFailure)
         }
         if let scenario {
-            do { _ = try Scenarios.script(scenario) } catch { Console.fail("--scenario: \(error)", code: ExitCode.validationFailure.rawValue) }
+            do { _ = try Scenarios.script(scenario) } catch { Console.fail("--scenario: \(error)", code: Console.usageFailure) }
         }
         guard isatty(0) == 1, isatty(1) == 1 else {
             Console.fail("needs an interactive terminal (stdin and stdout must be a TTY); `iapsim state` prints the data without one", code: 2)
         }
         do { try TerminalSession.check() } catch { Console.fail(error) }
-        let imported = CatalogOption.imported(catalog)
-        CatalogOption.warn(imported, path: catalog)
+        let imported = CatalogFile.imported(catalog)
+        CatalogFile.warn(imported, path: catalog)
         let products = imported.products
-        let folder = DataOptions.lockedDirectory(dataDir)
+        let folder = DataFolder.locked(dataDir)
         let directory = device.map(folder.on(device:)) ?? folder
         DataFile.trust(directory.closedCleanly())
 

@@ -22,6 +22,6 @@ extension NotifyURL {
     /// `--notify`'s URL, or a one-line failure (exit 64) before anything is touched.
     public static func checked(_ text: String?) -> URL? {
         guard let text else { return nil }
-        do { return try parse(text) } catch { Console.fail("--notify: \(error)", code: 64) }
+        do { return try parse(text) } catch { Console.fail("--notify: \(error)", code: Console.usageFailure) }
     }
 }

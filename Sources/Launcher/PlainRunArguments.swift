@@ -45,7 +45,7 @@ extension LaunchSettings {
         var speed: Double?
         if let text = given["speed"] {
             // A speed that does not parse goes to ArgumentParser, which says what is wrong with it.
-            guard let value = try? number(text, option: "--speed", in: RunOptions.speeds) else { return nil }
+            guard let value = try? number(text, option: "--speed", in: LaunchSettings.speeds) else { return nil }
             speed = value
         }
         if let url = given["backend"] {

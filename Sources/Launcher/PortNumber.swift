@@ -1,4 +1,3 @@
-import ArgumentParser
 import Foundation
 
 /// A TCP port given on the command line, checked at the edge.
@@ -7,7 +6,7 @@ public enum PortNumber {
 
     public static func parse(_ text: String) throws -> Int {
         guard let port = Int(text), (0...65535).contains(port) else {
-            throw ValidationError("\"\(text)\" is not a port; give 0 to 65535 (0: any free port)")
+            throw CommandLineError(description: "\"\(text)\" is not a port; give 0 to 65535 (0: any free port)")
         }
         return port
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import IAPApp
 import IAPCore
+import LaunchOptions
 import Launcher
 
 /// Purchase → verify → finish cycles per second, headless and durable.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IAPApp
+import LaunchOptions
 import Launcher
 
 /// `scripts/bench`'s measurements, kept out of the product binary. Each starts the app exactly as `iapsim run` does.
@@ -8,37 +9,16 @@ import Launcher
 struct IAPSimBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "iapsim-bench",
-        abstract: "Benchmarks for scripts/bench: start-up to the first frame, frame rendering, engine throughput.",
-        subcommands: [FirstFrame.self, Frames.self, Engine.self])
+        abstract: "Benchmarks for scripts/bench: frame rendering, engine throughput (the first frame is iapsim-first-frame's).",
+        subcommands: [Frames.self, Engine.self])
 
-    /// `first-frame` with plain run options starts as `iapsim` does, without ArgumentParser.
     static func main() {
-        let arguments = Array(CommandLine.arguments.dropFirst())
-        if arguments.first == FirstFrame.configuration.commandName, let plain = LaunchSettings(plain: Array(arguments.dropFirst())) {
-            do { try FirstFrame.launch(plain) } catch { exit(withError: error) }
-            return
-        }
         do {
             var command = try parseAsRoot()
             try command.run()
         } catch {
             exit(withError: error)
         }
-    }
-}
-
-/// Start → first frame that shows the products → quit, with the parties answering at once.
-struct FirstFrame: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "first-frame", abstract: "Launch as `iapsim run`, quit after the first frame with products.")
-
-    @OptionGroup var options: RunOptions
-
-    func run() throws {
-        try Self.launch(options.settings)
-    }
-
-    static func launch(_ settings: LaunchSettings) throws {
-        try settings.launch(latency: .instant, exitAfterFirstFrame: true)
     }
 }
 

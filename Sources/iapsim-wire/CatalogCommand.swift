@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IAPCore
+import LaunchOptions
 import Launcher
 import MockStore
 
@@ -14,7 +15,7 @@ struct CatalogCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let loaded = CatalogOption.imported(catalog.catalog)
+        let loaded = CatalogFile.imported(catalog.catalog)
         let listing = CatalogListing(loaded)
         if json {
             print(try JSONText.encode(listing))

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import IAPApp
 import IAPCore
+import LaunchOptions
 import Launcher
 import ShippedAssets
 
@@ -44,8 +45,8 @@ struct Play: ParsableCommand {
 
     func run() throws {
         // What the catalog could not use is said on stderr, as at the app's launch: a skipped product is never silent.
-        let imported = CatalogOption.imported(catalog.catalog)
-        CatalogOption.warn(imported, path: catalog.catalog)
+        let imported = CatalogFile.imported(catalog.catalog)
+        CatalogFile.warn(imported, path: catalog.catalog)
         let products = imported.products
         var mode = StoreKitMode.one
         if let storeKit {

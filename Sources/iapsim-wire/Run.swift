@@ -1,4 +1,5 @@
 import ArgumentParser
+import LaunchOptions
 import Launcher
 
 struct Run: ParsableCommand {

@@ -3,6 +3,7 @@ import Foundation
 import IAPApp
 import IAPCore
 import IAPUI
+import LaunchOptions
 import Launcher
 import StoreServer
 import WireLauncher

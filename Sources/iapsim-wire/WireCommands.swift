@@ -4,6 +4,7 @@ import AppleWire
 import ArgumentParser
 import Foundation
 import IAPApp
+import LaunchOptions
 import Launcher
 import MockStore
 

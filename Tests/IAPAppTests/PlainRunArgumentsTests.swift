@@ -1,5 +1,6 @@
 import ArgumentParser
 import IAPCore
+import LaunchOptions
 import Launcher
 import Testing
 

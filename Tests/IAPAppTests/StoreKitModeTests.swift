@@ -1,6 +1,7 @@
 import Foundation
 import IAPApp
 import IAPCore
+import LaunchOptions
 import Launcher
 import Testing
 

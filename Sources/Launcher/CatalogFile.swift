@@ -1,21 +1,9 @@
-import ArgumentParser
-import Foundation
 import IAPCore
 import MockStore
 import ShippedAssets
 
-public struct CatalogOption: ParsableArguments {
-    @Option(help: "Product catalog: iapsim's JSON or an Xcode .storekit file (default: the shipped catalog).",
-            completion: .file(extensions: ["json", "storekit"]))
-    public var catalog: String?
-
-    public init() {}
-
-    /// The products, or a clear error naming the file and the problem.
-    public func load() -> [Product] {
-        Self.load(catalog)
-    }
-
+/// The catalog a launch or a command reads: a given file (iapsim's JSON or an Xcode .storekit file), else the shipped one.
+public enum CatalogFile {
     /// The products of the catalog at `path` (nil: the shipped one), or a clear error naming the file and the problem.
     public static func load(_ path: String?) -> [Product] {
         imported(path).products

@@ -1,5 +1,6 @@
 import ArgumentParser
 import IAPCore
+import Launcher
 
 /// What `iapsim run` takes: who, where, in which language, on which catalog, with which faults armed.
 public struct RunOptions: ParsableArguments {
@@ -57,7 +58,7 @@ public struct RunOptions: ParsableArguments {
     public var parallel = false
 
     @Option(parsing: .unconditional, help: "Run the app's clock this many times faster (back-off waits, store and backend delays), 0.1 to 1000.",
-            transform: { try number($0, option: "--speed", in: RunOptions.speeds) })
+            transform: { try number($0, option: "--speed", in: LaunchSettings.speeds) })
     public var speed: Double?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Serve Apple's verifyReceipt and App Store Server API on 127.0.0.1 while the app runs (port: \(PortNumber.standard) when left out, 0 any free one).",
@@ -69,8 +70,6 @@ public struct RunOptions: ParsableArguments {
                                valueName: "url"),
             transform: { try BackendURL.check($0) })
     public var backend: String?
-
-    public static let speeds = 0.1...1000.0
 
     @Option(help: ArgumentHelp("POST every App Store Server Notification (V2, signed) to this server, retried as Apple does.",
                                valueName: "url"))
