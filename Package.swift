@@ -40,11 +40,16 @@ let package = Package(
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),
-        // The mock App Store: catalog, payment queue, signed receipts, its own database.
+        // The mock App Store: catalog, payment queue, signed receipts, its own database. It is given its receipts'
+        // sealer (StoreSigning), so that it does not wait for swift-certificates to build.
         .target(name: "MockStore", dependencies: [
-            "IAPCore", "AppleVocabulary", "AppleReceiptFormat", "DataFiles",
+            "IAPCore", "AppleVocabulary", "DataFiles",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        // The store's chain kept in its database, and the receipts' sealer made from it.
+        .target(name: "StoreSigning", dependencies: [
+            "AppleReceiptFormat", "AppleVocabulary", "MockStore", .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // The mock backend: orders, verifyReceipt, StoreKit 2's signed transactions, exactly-once ledger, its own database.
         .target(name: "MockBackend", dependencies: [
@@ -63,7 +68,7 @@ let package = Package(
         // Apple's servers and the app's backend over HTTP on 127.0.0.1: verifyReceipt, the App Store Server API and
         // the backend's contract; and App Store Server Notifications, which Apple's servers POST to the team's.
         .target(name: "StoreServer", dependencies: [
-            "AppleWire", "AppleReceiptFormat", "AppleVocabulary", "IAPCore", "MockStore", "MockBackend",
+            "AppleWire", "AppleReceiptFormat", "AppleVocabulary", "IAPCore", "MockStore", "MockBackend", "StoreSigning",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
@@ -80,7 +85,7 @@ let package = Package(
         .target(name: "Terminal", dependencies: ["CNcursesw", "IAPUI", "IAPCore"]),
         // Wiring: the runtime that runs effects, the command line, live clock and paths.
         .target(name: "IAPApp", dependencies: [
-            "IAPCore", "IAPUI", "AppleVocabulary", "MockStore", "MockBackend", "ClientPersistence", "DataFiles", "CMalloc",
+            "IAPCore", "IAPUI", "AppleVocabulary", "MockStore", "MockBackend", "StoreSigning", "ClientPersistence", "DataFiles", "CMalloc",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
@@ -101,20 +106,20 @@ let package = Package(
         .executableTarget(name: "iapsim", dependencies: ["Launcher"]),
         // Every command, the wire included.
         .executableTarget(name: "iapsim-wire", dependencies: [
-            "Launcher", "LaunchOptions", "WireLauncher", "IAPApp", "IAPCore", "IAPUI", "ShippedAssets", "AppleVocabulary", "AppleReceiptFormat", "AppleWire", "MockStore", "Terminal",
+            "Launcher", "LaunchOptions", "WireLauncher", "IAPApp", "IAPCore", "IAPUI", "ShippedAssets", "AppleVocabulary", "AppleReceiptFormat", "AppleWire", "MockStore", "StoreSigning", "Terminal",
             "StoreServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "IAPCoreTests", dependencies: ["IAPCore"]),
         .testTarget(name: "IAPUITests", dependencies: ["IAPUI", "IAPCore", "AppleVocabulary", "MockStore"], exclude: ["Snapshots"]),
         .testTarget(name: "IAPAppTests", dependencies: [
             "IAPApp", "IAPCore", "IAPUI", "AppleVocabulary", "MockStore", "MockBackend", "ClientPersistence", "Launcher", "LaunchOptions", "WireLauncher", "DataFiles",
-            "AppleWire", "AppleReceiptFormat",
+            "AppleWire", "AppleReceiptFormat", "StoreSigning",
             .product(name: "GRDB", package: "GRDB.swift"), .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "JWTKit", package: "jwt-kit"), .product(name: "X509", package: "swift-certificates"),
         ]),
         // Apple's side on the wire, against a receiver of the test's own on 127.0.0.1.
         .testTarget(name: "StoreServerTests", dependencies: [
-            "StoreServer", "AppleWire", "AppleReceiptFormat", "AppleVocabulary", "IAPApp", "IAPCore", "IAPUI", "MockStore", "MockBackend", "Launcher",
+            "StoreServer", "AppleWire", "AppleReceiptFormat", "AppleVocabulary", "IAPApp", "IAPCore", "IAPUI", "MockStore", "MockBackend", "StoreSigning", "Launcher",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "JWTKit", package: "jwt-kit"),
         ]),

@@ -3,13 +3,6 @@ import Crypto
 import Foundation
 @_spi(CMS) import X509
 
-/// Why a receipt was refused, in `verifyReceipt` terms.
-public enum ReceiptCheck: Equatable, Sendable {
-    case valid(Receipt)
-    case malformed
-    case notAuthenticated
-}
-
 /// The app receipt as Apple ships it: base64 of a PKCS#7 (CMS) SignedData whose content is Apple's ASN.1 payload,
 /// signed by the leaf of the store's chain, with the leaf and the intermediate attached as Apple attaches its own.
 public struct ReceiptSealer: Sendable {

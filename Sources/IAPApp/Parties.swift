@@ -3,6 +3,7 @@ import ClientPersistence
 import IAPCore
 import MockBackend
 import MockStore
+import StoreSigning
 
 /// The three parties, each on its own database under the data directory, as on a phone and its servers.
 public final class Parties {
@@ -42,7 +43,7 @@ public final class Parties {
                                  faults: ArmedFaults) throws -> Parties {
         let board = FaultBoard(faults)
         let store = try MockPaymentQueue(database: StoreDatabase(path: directory.store, device: directory.device), catalog: catalog,
-                                         scheduler: scheduler, latency: latency.store, faults: board)
+                                         signer: ChainSigner.of, scheduler: scheduler, latency: latency.store, faults: board)
         let backend = MockBackend(database: try BackendDatabase(path: directory.backend), catalog: catalog,
                                   apple: store.receiptService, serverAPI: store.records, scheduler: scheduler, latency: latency.backend, faults: board)
         let vault = try ClientDatabase(keychainPath: directory.keychain, sandboxPath: directory.sandbox)

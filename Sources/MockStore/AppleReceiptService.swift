@@ -1,4 +1,3 @@
-import AppleReceiptFormat
 import AppleVocabulary
 import Foundation
 import IAPCore
@@ -11,16 +10,16 @@ import IAPCore
 /// longer sent by Apple, and 21005, 21006, 21010 and 21100–21199 come only from the `verify-status` fault.
 public final class AppleReceiptService: ReceiptVerifying {
     private let database: StoreDatabase
-    private let sealer: () -> ReceiptSealer?
+    private let signer: () -> (any StoreSigner)?
     private let now: () -> Date
     /// The last receipt checked and what its check found: a backlog of orders is verified with one receipt, whose
     /// signature need not be checked once per order.
     private var lastCheck: (receipt: String, result: ReceiptCheck)?
     private var secret: String?
 
-    init(database: StoreDatabase, sealer: @escaping () -> ReceiptSealer?, now: @escaping () -> Date) {
+    init(database: StoreDatabase, signer: @escaping () -> (any StoreSigner)?, now: @escaping () -> Date) {
         self.database = database
-        self.sealer = sealer
+        self.signer = signer
         self.now = now
     }
 
@@ -42,8 +41,8 @@ public final class AppleReceiptService: ReceiptVerifying {
     public func verify(_ request: VerifyReceiptRequest, at environment: AppleEnvironment) -> VerifyReceiptResponse {
         func status(_ status: Int) -> VerifyReceiptResponse { VerifyReceiptResponse(status: status, environment: environment.rawValue) }
         let receipt: Receipt
-        guard let sealer = sealer() else { return status(ReceiptStatus.internalDataAccess) }
-        switch check(request.receiptData, with: sealer) {
+        guard let signer = signer() else { return status(ReceiptStatus.internalDataAccess) }
+        switch check(request.receiptData, with: signer) {
         case nil: return status(ReceiptStatus.internalDataAccess)
         case .malformed: return status(ReceiptStatus.malformed)
         case .notAuthenticated: return status(ReceiptStatus.notAuthenticated)
@@ -84,9 +83,9 @@ public final class AppleReceiptService: ReceiptVerifying {
     /// The receipt opened, with each entry's ownership as Apple's records say it (the signed payload has no such field;
     /// a transaction's is written once, with it, so it holds for as long as the receipt is checked again). Nil: the
     /// store's database could not be read.
-    private func check(_ receipt: String, with sealer: ReceiptSealer) -> ReceiptCheck? {
+    private func check(_ receipt: String, with signer: any StoreSigner) -> ReceiptCheck? {
         if let lastCheck, lastCheck.receipt == receipt { return lastCheck.result }
-        var result = sealer.open(receipt)
+        var result = signer.open(receipt)
         if case let .valid(opened) = result {
             guard let shared = try? database.familyShared(opened.in_app.map(\.transaction_id)) else { return nil }
             result = .valid(opened.owned(familyShared: shared))

@@ -1,4 +1,3 @@
-import AppleReceiptFormat
 import AppleVocabulary
 import Crypto
 import Foundation
@@ -54,9 +53,12 @@ public final class MockPaymentQueue: PaymentQueue {
     /// each persist and verification.
     var signedReceipt: String?
 
-    public init(database: StoreDatabase, catalog: [Product], scheduler: Scheduler, latency: Latency = Latency(),
-                faults: FaultBoard = FaultBoard()) throws {
+    /// `signer`: what signs with the chain `database` keeps (`ChainSigner.of`), asked for when a receipt or a
+    /// transaction is first signed or checked, not at launch.
+    public init(database: StoreDatabase, catalog: [Product], signer: @escaping (StoreDatabase) throws -> any StoreSigner,
+                scheduler: Scheduler, latency: Latency = Latency(), faults: FaultBoard = FaultBoard()) throws {
         self.database = database
+        makeSigner = signer
         self.faults = faults
         self.catalog = catalog
         records = AppleRecords(database: database, catalog: catalog)
@@ -89,15 +91,15 @@ public final class MockPaymentQueue: PaymentQueue {
     }
 
     /// Apple's `verifyReceipt`, which the app's server calls.
-    public private(set) lazy var receiptService = AppleReceiptService(database: database, sealer: { [unowned self] in sealer },
+    public private(set) lazy var receiptService = AppleReceiptService(database: database, signer: { [unowned self] in signer },
                                                                              now: { [unowned self] in scheduler.now })
 
+    private let makeSigner: (StoreDatabase) throws -> any StoreSigner
     /// The store's chain, read (or made, the first time) when a receipt or a transaction is first signed, not at launch.
-    private lazy var certificates: StoreCertificates? = attempt { try StoreCertificates.of(database) }
-    private lazy var sealer: ReceiptSealer? = certificates.flatMap { certificates in attempt { try ReceiptSealer(certificates) } }
+    private lazy var signer: (any StoreSigner)? = attempt { try makeSigner(database) }
 
     /// The root of the chain that signs this store's receipts and transactions: what an app's server trusts as Apple's.
-    public var trustedRoot: [UInt8]? { certificates?.root }
+    public var trustedRoot: [UInt8]? { signer?.chain.last }
 
     public var canMakePayments: Bool { !faults.isArmed(.paymentsDisabled) }
 
@@ -232,10 +234,10 @@ public final class MockPaymentQueue: PaymentQueue {
     }
 
     public func signedTransaction(id: String) -> String? {
-        guard let certificates, let transaction = attempt({ try records.transaction(id) }) ?? nil
+        guard let signer, let transaction = attempt({ try records.transaction(id) }) ?? nil
         else { return nil }
         var payload = JWSTransaction(transaction, signedAt: scheduler.now)
-        var key = certificates.signingKey
+        var key = signer.signingKey
         switch faults.fire(.unverifiedTransaction).flatMap(SignedTransactionFlaw.init(rawValue:)) {
         case .signature?: key = P256.Signing.PrivateKey()
         case .bundle?: payload.bundleId = "com.example.another-app"
@@ -243,7 +245,7 @@ public final class MockPaymentQueue: PaymentQueue {
         case nil: break
         }
         return attempt {
-            try SignedTransaction.compactJWS(payload, chain: [certificates.leaf, certificates.intermediate, certificates.root]) {
+            try SignedTransaction.compactJWS(payload, chain: signer.chain) {
                 try key.signature(for: $0).rawRepresentation
             }
         }
@@ -260,7 +262,7 @@ public final class MockPaymentQueue: PaymentQueue {
         guard let rows = attempt({ try database.receiptEntries(nonConsumables: nonConsumables) }), !rows.isEmpty else { return nil }
         let receipt = Receipt(bundle_id: Receipt.bundleId, environment: "Sandbox", in_app: rows.map { entry($0) },
                               receipt_creation_date_ms: Receipt.Entry.milliseconds(scheduler.now))
-        signedReceipt = attempt { try sealer?.seal(receipt) } ?? nil
+        signedReceipt = attempt { try signer?.seal(receipt) } ?? nil
         return signedReceipt
     }
 

@@ -3,6 +3,7 @@ import AppleWire
 import Foundation
 import Hummingbird
 import Logging
+import StoreSigning
 
 /// Apple's servers (and, when asked, the app's backend) over HTTP on 127.0.0.1, acting on the parties through their
 /// thread.

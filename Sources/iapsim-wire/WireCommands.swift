@@ -7,6 +7,7 @@ import IAPApp
 import LaunchOptions
 import Launcher
 import MockStore
+import StoreSigning
 
 struct KeysCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -141,7 +142,7 @@ struct ReceiptCommand: ParsableCommand {
         let receipt: String?
         do {
             let store = try MockPaymentQueue(database: StoreDatabase(path: directory.store, device: device), catalog: products,
-                                             scheduler: TimerQueue(speed: 1))
+                                             signer: ChainSigner.of, scheduler: TimerQueue(speed: 1))
             receipt = store.appReceipt()
             try store.close()
         } catch {

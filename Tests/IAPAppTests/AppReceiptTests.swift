@@ -3,6 +3,7 @@ import AppleVocabulary
 import Foundation
 import IAPCore
 import MockStore
+import StoreSigning
 import Testing
 @_spi(CMS) import X509
 

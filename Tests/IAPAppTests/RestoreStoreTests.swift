@@ -2,6 +2,7 @@ import Foundation
 import IAPApp
 import IAPCore
 @testable import MockStore
+import StoreSigning
 import Testing
 
 /// The store's side of Restore Purchases (S8): what comes back, to whom, on which device, and that asking again while
@@ -17,7 +18,7 @@ final class RestoreStoreTests {
     private func queue(on device: String = StoreDatabase.firstDevice, faults: ArmedFaults = []) throws -> MockPaymentQueue {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let queue = try MockPaymentQueue(database: StoreDatabase(path: folder + "/store.sqlite", device: device), catalog: shippedCatalog,
-                                         scheduler: timers, faults: FaultBoard(faults))
+                                         signer: ChainSigner.of, scheduler: timers, faults: FaultBoard(faults))
         queue.add { [weak self] in self?.heard += $0 }
         return queue
     }

@@ -6,6 +6,7 @@ import IAPApp
 import IAPCore
 import JWTKit
 @testable import MockStore
+import StoreSigning
 import Testing
 
 /// Issue 28, items 1 and 3: in StoreKit 2 the client sends its server the transaction's `jwsRepresentation`, which the

@@ -8,6 +8,7 @@ import FoundationNetworking
 import IAPApp
 import IAPCore
 import JWTKit
+import StoreSigning
 import X509
 import Launcher
 import WireLauncher

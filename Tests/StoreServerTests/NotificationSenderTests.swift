@@ -8,6 +8,7 @@ import IAPUI
 import JWTKit
 import MockStore
 import StoreServer
+import StoreSigning
 import Testing
 
 private let catalog = try! CatalogLoader.load(

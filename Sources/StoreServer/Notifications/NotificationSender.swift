@@ -3,6 +3,7 @@ import AppleWire
 import Foundation
 import IAPCore
 import MockStore
+import StoreSigning
 
 /// Sends the store's outbox to the server given with `--notify`, as Apple sends App Store Server Notifications V2:
 /// each signed and POSTed as `{"signedPayload": JWS}`, one the server refuses retried on Apple's schedule, on the

@@ -1,4 +1,5 @@
 import AppleReceiptFormat
+import MockStore
 
 extension StoreCertificates {
     /// The chain this store database holds, made and kept on first use.
