@@ -5,11 +5,13 @@ import MockStore
 
 /// The store's chain as it signs: its receipts sealed in PKCS#7, its transactions with the leaf's key.
 public struct ChainSigner: StoreSigner {
-    private let certificates: StoreCertificates
+    public let chain: [[UInt8]]
+    public let signingKey: P256.Signing.PrivateKey
     private let sealer: ReceiptSealer
 
     public init(_ certificates: StoreCertificates) throws {
-        self.certificates = certificates
+        chain = [certificates.leaf, certificates.intermediate, certificates.root]
+        signingKey = certificates.signingKey
         sealer = try ReceiptSealer(certificates)
     }
 
@@ -19,8 +21,6 @@ public struct ChainSigner: StoreSigner {
         try ChainSigner(StoreCertificates.of(database))
     }
 
-    public var chain: [[UInt8]] { [certificates.leaf, certificates.intermediate, certificates.root] }
-    public var signingKey: P256.Signing.PrivateKey { certificates.signingKey }
     public func seal(_ receipt: Receipt) throws -> String { try sealer.seal(receipt) }
     public func open(_ base64: String) -> ReceiptCheck { sealer.open(base64) }
 }
