@@ -40,14 +40,14 @@ let package = Package(
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),
-        // The mock App Store: catalog, payment queue, signed receipts, its own database. It is given its receipts'
-        // sealer (StoreSigning), so that it does not wait for swift-certificates to build.
+        // The mock App Store: catalog, payment queue, signed receipts, its own database. It is given what signs them
+        // (StoreSigning's ChainSigner), so that it does not wait for swift-certificates to build.
         .target(name: "MockStore", dependencies: [
             "IAPCore", "AppleVocabulary", "DataFiles",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
-        // The store's chain kept in its database, and the receipts' sealer made from it.
+        // The store's chain kept in its database, and what signs its receipts and transactions with it (ChainSigner).
         .target(name: "StoreSigning", dependencies: [
             "AppleReceiptFormat", "AppleVocabulary", "MockStore", .product(name: "Crypto", package: "swift-crypto"),
         ]),

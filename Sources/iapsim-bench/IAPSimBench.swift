@@ -11,15 +11,6 @@ struct IAPSimBench: ParsableCommand {
         commandName: "iapsim-bench",
         abstract: "Benchmarks for scripts/bench: frame rendering, engine throughput (the first frame is iapsim-first-frame's).",
         subcommands: [Frames.self, Engine.self])
-
-    static func main() {
-        do {
-            var command = try parseAsRoot()
-            try command.run()
-        } catch {
-            exit(withError: error)
-        }
-    }
 }
 
 /// After the first frame, full frames rendered and flushed to the terminal; their median in milliseconds goes to a file.

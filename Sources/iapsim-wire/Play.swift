@@ -50,7 +50,7 @@ struct Play: ParsableCommand {
         let products = imported.products
         var mode = StoreKitMode.one
         if let storeKit {
-            guard let given = StoreKitMode(argument: storeKit) else { Console.fail("--storekit: \(StoreKitMode.notAMode(storeKit))", code: ExitCode.validationFailure.rawValue) }
+            guard let given = StoreKitMode(argument: storeKit) else { Console.fail("--storekit: \(StoreKitMode.notAMode(storeKit))", code: Console.usageFailure) }
             mode = given
         }
         var scripts: [(String, Script)] = []
