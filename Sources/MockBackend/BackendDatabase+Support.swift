@@ -79,15 +79,15 @@ extension BackendDatabase {
     /// Who sent this receipt when the transaction was decided, if the backend has seen it so.
     func decider(of receiptHash: String, transactionId: String) throws -> String? {
         try queue.inDatabase { db in
-            try String.fetchOne(db, sql: "SELECT user FROM decidedReceipt WHERE receiptHash = ? AND transactionId = ?",
+            try String.fetchOne(db.cachedStatement(sql: "SELECT user FROM decidedReceipt WHERE receiptHash = ? AND transactionId = ?"),
                                 arguments: [receiptHash, transactionId])
         }
     }
 
     func noteDecided(receiptHash: String, transactionId: String, user: String) throws {
         try queue.write { db in
-            try db.execute(sql: "INSERT OR IGNORE INTO decidedReceipt (receiptHash, transactionId, user) VALUES (?, ?, ?)",
-                           arguments: [receiptHash, transactionId, user])
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO decidedReceipt (receiptHash, transactionId, user) VALUES (?, ?, ?)")
+                .execute(arguments: [receiptHash, transactionId, user])
         }
     }
 

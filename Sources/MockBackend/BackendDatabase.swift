@@ -93,6 +93,10 @@ public final class BackendDatabase {
             ("v15-apple-retry-server-api", { db in
                 try db.execute(sql: "ALTER TABLE appleRetry ADD COLUMN byServerAPI BOOLEAN NOT NULL DEFAULT 0")
             }),
+            // The account's read of what a user holds only through Family Sharing visits those credits alone.
+            ("v16-family-credit-index", { db in
+                try db.execute(sql: "CREATE INDEX creditFamilyShared ON credit(user, productId) WHERE familyShared = 1 AND revokedAt IS NULL")
+            }),
         ])
     }
 
@@ -184,22 +188,27 @@ public final class BackendDatabase {
     /// renewal) has not ended.
     public func account(user: String, notKept: Set<String>, units: Set<String> = [], at date: Date) throws -> Account {
         try queue.inDatabase { db in
-            let coins = try Int.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(SUM(coins), 0) FROM credit WHERE user = ? AND revokedAt IS NULL"), arguments: [user]) ?? 0
-            let products = try Self.heldProducts(db, user: user, base: try String.fetchAll(db.cachedStatement(sql: """
-                SELECT DISTINCT productId FROM credit WHERE user = ? AND revokedAt IS NULL
-                """), arguments: [user]))
+            // One pass over the user's live credits, in the covering index creditLive, a product at a time.
+            var coins = 0, credits: [String: Int] = [:]
+            for row in try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT productId, SUM(coins), COUNT(*) FROM credit WHERE user = ? AND revokedAt IS NULL GROUP BY productId
+                """), arguments: [user]) {
+                coins += row[1] as Int
+                credits[row[0]] = row[2]
+            }
+            let products = try Self.heldProducts(db, user: user, base: Array(credits.keys))
             var account = Account(coins: coins, owned: Self.owned(credited: products, entitlements: try Self.entitlements(db, user: user),
                                                                    notKept: notKept, at: date))
-            account.familyShared = Set(try String.fetchAll(db.cachedStatement(sql: """
-                SELECT productId FROM credit WHERE user = ? AND revokedAt IS NULL GROUP BY productId HAVING MIN(familyShared) = 1
-                """), arguments: [user])).intersection(account.owned)
-            if !units.isEmpty {
-                for row in try Row.fetchAll(db.cachedStatement(sql: """
-                    SELECT productId, COUNT(*) FROM credit WHERE user = ? AND revokedAt IS NULL GROUP BY productId
-                    """), arguments: [user]) where units.contains(row[0]) {
-                    account.units[row[0]] = row[1]
-                }
-            }
+            // A product is the family's when every live credit of it is.
+            let shared = try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT productId, COUNT(*) FROM credit INDEXED BY creditFamilyShared
+                WHERE user = ? AND familyShared = 1 AND revokedAt IS NULL GROUP BY productId
+                """), arguments: [user])
+            account.familyShared = Set(shared.compactMap { row -> String? in
+                let productId: String = row[0]
+                return credits[productId] == row[1] ? productId : nil
+            }).intersection(account.owned)
+            for (productId, count) in credits where units.contains(productId) { account.units[productId] = count }
             return account
         }
     }

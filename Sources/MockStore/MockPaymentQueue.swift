@@ -310,9 +310,11 @@ public final class MockPaymentQueue: PaymentQueue {
     }
 
     /// Applies every step of the transaction's plan that is due, durably, then waits for the next.
+    /// The plan is read before each step so that no write transaction is opened only to find nothing due.
     private func takeDueSteps(_ id: String, notifying: Bool) {
-        while takeDueStep(id, notifying: notifying) {}
-        if let next = attempt({ try database.nextStep(of: id) }) ?? nil { schedule(id, at: next) }
+        while let next = attempt({ try database.nextStep(of: id) }) ?? nil {
+            guard next <= scheduler.now, takeDueStep(id, notifying: notifying) else { return schedule(id, at: next) }
+        }
     }
 
     /// Applies the transaction's next step if it is due, and tells the observer when the transaction is in this

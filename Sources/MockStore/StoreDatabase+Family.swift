@@ -45,14 +45,12 @@ extension StoreDatabase {
     /// Of these transactions, the ones a family member has through Family Sharing.
     func familyShared(_ ids: [String]) throws -> Set<String> {
         guard !ids.isEmpty else { return [] }
+        // The ids travel as one JSON array, so that any number of them is one statement, prepared once.
+        let list = String(decoding: try JSONEncoder().encode(ids), as: UTF8.self)
         return try queue.inDatabase { db in
-            var shared: Set<String> = []
-            for chunk in stride(from: 0, to: ids.count, by: 500).map({ Array(ids[$0..<min($0 + 500, ids.count)]) }) {
-                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
-                shared.formUnion(try String.fetchAll(db, sql: "SELECT id FROM storeTransaction WHERE id IN (\(marks)) AND sharedFrom IS NOT NULL",
-                                                     arguments: StatementArguments(chunk)))
-            }
-            return shared
+            Set(try String.fetchAll(db.cachedStatement(sql: """
+                SELECT id FROM storeTransaction WHERE id IN (SELECT value FROM json_each(?)) AND sharedFrom IS NOT NULL
+                """), arguments: [list]))
         }
     }
 
