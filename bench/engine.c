@@ -49,27 +49,50 @@ int main(int argc, char **argv) {
     sqlite3 *store = open_db(dir, "store.sqlite",
         "CREATE TABLE storeTransaction (id TEXT PRIMARY KEY, productId TEXT NOT NULL, state TEXT NOT NULL,"
         " applicationUsername TEXT, date DOUBLE NOT NULL, error TEXT, finished INTEGER NOT NULL DEFAULT 0,"
-        " account TEXT, originalTransactionId TEXT, plan TEXT, device TEXT NOT NULL DEFAULT 'phone');"
+        " account TEXT, originalTransactionId TEXT, plan TEXT, expiresDate DOUBLE, offer TEXT, cancellationDate DOUBLE,"
+        " cancellationReason INTEGER, webOrderLineItemId TEXT, refundedShare DOUBLE, device TEXT NOT NULL DEFAULT 'phone', pressedBy TEXT,"
+        " appleOrderId TEXT, appAccountToken TEXT, consumption TEXT, sharedFrom TEXT, offerId TEXT, introEligible INTEGER, billingPlan TEXT,"
+        " billingPeriod INTEGER, commitmentEndsAt DOUBLE, purchasedWithStoreKit2 INTEGER NOT NULL DEFAULT 0);"
         "CREATE INDEX storeTransactionUnfinished ON storeTransaction(finished) WHERE finished = 0;"
         "CREATE INDEX storeTransactionByProduct ON storeTransaction(productId, state);"
         "CREATE INDEX storeTransactionPlanned ON storeTransaction(id) WHERE plan IS NOT NULL;"
         "CREATE INDEX storeTransactionOwned ON storeTransaction(account, productId, state);"
         "CREATE INDEX storeTransactionQueue ON storeTransaction(date, id) WHERE finished = 0;"
         "CREATE INDEX storeTransactionFinishedPaid ON storeTransaction(finished) WHERE finished = 1 AND state IN ('purchased', 'restored');"
+        "CREATE INDEX storeTransactionWebOrder ON storeTransaction(webOrderLineItemId) WHERE webOrderLineItemId IS NOT NULL;"
+        "CREATE UNIQUE INDEX storeTransactionByAppleOrder ON storeTransaction(appleOrderId) WHERE appleOrderId IS NOT NULL;"
+        "CREATE INDEX storeTransactionSharedFrom ON storeTransaction(sharedFrom) WHERE sharedFrom IS NOT NULL;"
+        "CREATE TRIGGER storeKit2FailureAtOnce AFTER INSERT ON storeTransaction"
+        " WHEN NEW.state = 'failed' AND NEW.purchasedWithStoreKit2 = 1 AND NEW.error IS NOT 'interrupted'"
+        " BEGIN UPDATE storeTransaction SET finished = 1 WHERE id = NEW.id; END;"
+        "CREATE TRIGGER storeKit2FailureLater AFTER UPDATE OF state ON storeTransaction"
+        " WHEN NEW.state = 'failed' AND NEW.purchasedWithStoreKit2 = 1 AND NEW.error IS NOT 'interrupted'"
+        " BEGIN UPDATE storeTransaction SET finished = 1 WHERE id = NEW.id; END;"
+        "CREATE TABLE notificationOutbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, uuid TEXT NOT NULL UNIQUE, type TEXT NOT NULL, subtype TEXT,"
+        " transactionId TEXT, originalTransactionId TEXT, date DOUBLE NOT NULL, notification BLOB NOT NULL, backendDelivered INTEGER NOT NULL,"
+        " delivery TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, firstAttemptAt DOUBLE, nextAttemptAt DOUBLE, lastAttemptAt DOUBLE,"
+        " lastError TEXT, signedPayload TEXT, detour TEXT);"
+        "CREATE INDEX notificationOutboxForBackend ON notificationOutbox(seq) WHERE backendDelivered = 0;"
+        "CREATE INDEX notificationOutboxDue ON notificationOutbox(nextAttemptAt) WHERE delivery = 'pending';"
         "CREATE TABLE meta (key TEXT PRIMARY KEY, value BLOB NOT NULL);");
     sqlite3 *backend = open_db(dir, "backend.sqlite",
         "CREATE TABLE orders (id TEXT PRIMARY KEY, user TEXT NOT NULL, productId TEXT NOT NULL, createdAt DOUBLE NOT NULL, compensatedAt DOUBLE);"
         "CREATE TABLE credit (transactionId TEXT PRIMARY KEY, user TEXT NOT NULL, productId TEXT NOT NULL, orderId TEXT NOT NULL,"
-        " coins INTEGER NOT NULL, creditedAt DOUBLE NOT NULL, revokedAt DOUBLE);"
+        " coins INTEGER NOT NULL, creditedAt DOUBLE NOT NULL, revokedAt DOUBLE, webOrderLineItemId TEXT, familyShared INTEGER NOT NULL DEFAULT 0);"
         "CREATE INDEX creditLive ON credit(user, revokedAt, productId, coins);"
+        "CREATE UNIQUE INDEX creditWebOrder ON credit(webOrderLineItemId) WHERE webOrderLineItemId IS NOT NULL;"
+        "CREATE INDEX creditFamilyShared ON credit(user, productId) WHERE familyShared = 1 AND revokedAt IS NULL;"
+        "CREATE TABLE decidedReceipt (receiptHash TEXT NOT NULL, transactionId TEXT NOT NULL, user TEXT NOT NULL,"
+        " PRIMARY KEY (receiptHash, transactionId));"
         "CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);"
         "CREATE TABLE verdict (transactionId TEXT PRIMARY KEY, status INTEGER NOT NULL, decidedAt DOUBLE NOT NULL);");
     sqlite3 *keychain = open_db(dir, "client-keychain.sqlite",
         "CREATE TABLE pendingOrder (transactionId TEXT PRIMARY KEY, user TEXT NOT NULL, productId TEXT NOT NULL, orderId TEXT,"
-        " purchasedAt DOUBLE NOT NULL, price TEXT NOT NULL, receiptHash TEXT, attempts INTEGER NOT NULL, lastAttemptAt DOUBLE, status TEXT NOT NULL);"
+        " purchasedAt DOUBLE NOT NULL, price TEXT NOT NULL, receiptHash TEXT, attempts INTEGER NOT NULL, lastAttemptAt DOUBLE, status TEXT NOT NULL,"
+        " amount TEXT, currency TEXT, claimsOwnership INTEGER NOT NULL DEFAULT 0, appleId TEXT);"
         "CREATE INDEX pendingOrderQueue ON pendingOrder(user, status, attempts, purchasedAt, transactionId);"
         "CREATE TABLE intent (id INTEGER PRIMARY KEY AUTOINCREMENT, user TEXT NOT NULL, productId TEXT NOT NULL, orderId TEXT,"
-        " createdAt DOUBLE NOT NULL, interrupted INTEGER NOT NULL DEFAULT 0);"
+        " createdAt DOUBLE NOT NULL, interrupted INTEGER NOT NULL DEFAULT 0, appleId TEXT, appAccountToken TEXT);"
         "CREATE TABLE pendingCount (user TEXT PRIMARY KEY, count INTEGER NOT NULL) WITHOUT ROWID;"
         "CREATE TRIGGER pendingCountInsert AFTER INSERT ON pendingOrder WHEN NEW.status = 'pending' BEGIN"
         " INSERT INTO pendingCount (user, count) SELECT NEW.user, 0 WHERE NOT EXISTS (SELECT 1 FROM pendingCount WHERE user = NEW.user);"
@@ -84,17 +107,28 @@ int main(int argc, char **argv) {
     sqlite3_stmt *nextOrder = prep(backend, "SELECT value FROM meta WHERE key = 'nextOrder'");
     sqlite3_stmt *bumpOrder = prep(backend, "INSERT OR REPLACE INTO meta (key, value) VALUES ('nextOrder', ?)");
     sqlite3_stmt *insertOrder = prep(backend, "INSERT INTO orders (id, user, productId, createdAt) VALUES (?, 'alice', 'coins.60', 1)");
-    sqlite3_stmt *intent = prep(keychain, "INSERT INTO intent (user, productId, orderId, createdAt) VALUES ('alice', 'coins.60', ?, 1)");
+    sqlite3_stmt *intent = prep(keychain, "INSERT INTO intent (user, productId, orderId, createdAt, appleId) VALUES ('alice', 'coins.60', ?, 1, 'sandbox-1')");
     sqlite3_stmt *nextTx = prep(store, "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'nextTransaction'");
     sqlite3_stmt *bumpTx = prep(store, "INSERT OR REPLACE INTO meta (key, value) VALUES ('nextTransaction', ?)");
-    sqlite3_stmt *insertTx = prep(store, "INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, error, account, originalTransactionId, plan, device)"
-        " VALUES (?, 'coins.60', 'purchasing', ?, 1, NULL, NULL, NULL, '[{\"at\":1800000001,\"spawns\":false,\"state\":\"purchased\"}]', 'phone')");
-    sqlite3_stmt *purchased = prep(store, "UPDATE storeTransaction SET state = 'purchased', error = NULL, plan = NULL WHERE id = ?");
+    sqlite3_stmt *insertTx = prep(store, "INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, error, account, originalTransactionId, plan, device,"
+        " pressedBy, purchasedWithStoreKit2)"
+        " VALUES (?, 'coins.60', 'purchasing', ?, 1, NULL, 'sandbox-1', NULL, '[{\"at\":1800000001,\"spawns\":false,\"state\":\"purchased\"}]', 'phone',"
+        " 'alice', 0)");
+    sqlite3_stmt *stepTaken = prep(store, "UPDATE storeTransaction SET plan = NULL WHERE id = ?");
+    sqlite3_stmt *purchased = prep(store, "UPDATE storeTransaction SET state = 'purchased', error = NULL, originalTransactionId = NULL, date = 1800000001"
+        " WHERE id = ?");
+    sqlite3_stmt *appleOrder = prep(store, "UPDATE storeTransaction SET appleOrderId = 'MQ' || ? WHERE id = ?");
+    /* Apple's ONE_TIME_CHARGE, written in the outbox with the charge. */
+    sqlite3_stmt *news = prep(store, "INSERT INTO notificationOutbox (uuid, type, subtype, transactionId, originalTransactionId, date, notification,"
+        " backendDelivered, delivery, nextAttemptAt) VALUES ('8cc470eb-c4c7-4f9e-8c1a-' || ?, 'ONE_TIME_CHARGE', NULL, ?1, ?1, 1800000001,"
+        " '{\"transactionId\":\"' || ?1 || '\",\"originalTransactionId\":\"' || ?1 || '\",\"kind\":\"ONE_TIME_CHARGE\",\"date\":821692800,"
+        "\"uuid\":\"8cc470eb-c4c7-4f9e-8c1a-725a38db9fe5\",\"account\":\"sandbox-1\",\"productId\":\"com.iapsim.coins.60\"}', 1, 'not-sent', NULL)");
     sqlite3_stmt *clock = prep(store, "INSERT INTO meta (key, value) VALUES ('clock', 1800000001.0)"
         " ON CONFLICT (key) DO UPDATE SET value = MAX(value, excluded.value)");
     sqlite3_stmt *save = prep(keychain,
-        "INSERT INTO pendingOrder (transactionId, user, productId, orderId, purchasedAt, price, receiptHash, attempts, lastAttemptAt, status)"
-        " VALUES (?, 'alice', 'coins.60', ?, 1, '¥6', 'ab12', 0, NULL, ?) ON CONFLICT (transactionId) DO UPDATE SET"
+        "INSERT INTO pendingOrder (transactionId, user, productId, orderId, purchasedAt, price, receiptHash, attempts, lastAttemptAt, status,"
+        " amount, currency, claimsOwnership, appleId)"
+        " VALUES (?, 'alice', 'coins.60', ?, 1, '¥6', 'ab12', 0, NULL, ?, '6', 'CNY', 0, 'sandbox-1') ON CONFLICT (transactionId) DO UPDATE SET"
         " orderId = excluded.orderId, receiptHash = excluded.receiptHash, attempts = excluded.attempts,"
         " lastAttemptAt = excluded.lastAttemptAt, status = excluded.status WHERE pendingOrder.user = excluded.user");
     sqlite3_stmt *readBack = prep(keychain, "SELECT * FROM pendingOrder WHERE transactionId = ?");
@@ -102,7 +136,11 @@ int main(int argc, char **argv) {
     sqlite3_stmt *compensated = prep(backend, "SELECT compensatedAt IS NOT NULL FROM orders WHERE id = ?");
     sqlite3_stmt *existing = prep(backend, "SELECT * FROM credit WHERE transactionId = ?");
     sqlite3_stmt *order = prep(backend, "SELECT * FROM orders WHERE id = ?");
-    sqlite3_stmt *credit = prep(backend, "INSERT INTO credit (transactionId, user, productId, orderId, coins, creditedAt) VALUES (?, 'alice', 'coins.60', ?, 60, 1)");
+    sqlite3_stmt *credit = prep(backend, "INSERT INTO credit (transactionId, user, productId, orderId, coins, creditedAt, familyShared)"
+        " VALUES (?, 'alice', 'coins.60', ?, 60, 1, 0)");
+    /* Which user's receipt decided the transaction, for a replay from another user. */
+    sqlite3_stmt *decider = prep(backend, "SELECT user FROM decidedReceipt WHERE receiptHash = 'ab12' AND transactionId = ?");
+    sqlite3_stmt *decided = prep(backend, "INSERT OR IGNORE INTO decidedReceipt (receiptHash, transactionId, user) VALUES ('ab12', ?, 'alice')");
     sqlite3_stmt *finish = prep(store, "UPDATE storeTransaction SET finished = 1 WHERE id = ? AND finished = 0");
     sqlite3_stmt *findOrder = prep(keychain, "SELECT productId FROM pendingOrder WHERE transactionId = ? AND user = 'alice'");
     sqlite3_stmt *dropIntent = prep(keychain, "DELETE FROM intent WHERE id = ?");
@@ -135,7 +173,13 @@ int main(int argc, char **argv) {
         run(clock, 0, 0);
         run(insertTx, 2, (const char *[]){txId, orderId});
         tx(store, "COMMIT");
-        tx(store, "BEGIN IMMEDIATE"); run(clock, 0, 0); run(purchased, 1, (const char *[]){txId}); tx(store, "COMMIT");
+        tx(store, "BEGIN IMMEDIATE");
+        run(clock, 0, 0);
+        run(stepTaken, 1, (const char *[]){txId});
+        run(purchased, 1, (const char *[]){txId});
+        run(appleOrder, 2, (const char *[]){txId, txId});
+        run(news, 1, (const char *[]){txId});
+        tx(store, "COMMIT");
 
         run(receipt, 0, 0);
         tx(keychain, "BEGIN IMMEDIATE");
@@ -145,12 +189,14 @@ int main(int argc, char **argv) {
         run(readBack, 1, (const char *[]){txId});
 
         run(receipt, 0, 0);
+        run(decider, 1, (const char *[]){txId});
         run(compensated, 1, (const char *[]){orderId});
         tx(backend, "BEGIN IMMEDIATE");
         run(existing, 1, (const char *[]){txId});
         run(order, 1, (const char *[]){orderId});
         run(credit, 2, (const char *[]){txId, orderId});
         tx(backend, "COMMIT");
+        tx(backend, "BEGIN IMMEDIATE"); run(decided, 1, (const char *[]){txId}); tx(backend, "COMMIT");
 
         tx(keychain, "BEGIN IMMEDIATE"); run(save, 3, (const char *[]){txId, orderId, "verified"}); tx(keychain, "COMMIT");
         run(readBack, 1, (const char *[]){txId});
