@@ -51,7 +51,7 @@ extension BackendDatabase {
     /// its buyer, says whose the chain is, and the chain's every charge is that account's.
     /// `chain`: Apple's latest transactions of the subscription (its entries in `latest_receipt_info`).
     func creditSubscription(_ entry: Receipt.Entry, chain entries: [Receipt.Entry], renewal: PendingRenewalInfo?, orderId: String?,
-                            payer: String? = nil, requester: String, at date: Date) throws -> (Credit, new: Bool)? {
+                            payer: String? = nil, requester: String, at date: Date, noting decision: ReceiptDecision? = nil) throws -> (Credit, new: Bool)? {
         try queue.write { db in
             let chain = entry.original_transaction_id
             let subscriber = try String.fetchOne(db.cachedStatement(sql: "SELECT user FROM entitlement WHERE originalTransactionId = ?"),
@@ -99,6 +99,7 @@ extension BackendDatabase {
                     ON CONFLICT (originalTransactionId) DO UPDATE SET graceUntil = excluded.graceUntil
                     """).execute(arguments: [chain, result.0.user, entry.product_id, expires.timeIntervalSince1970, grace])
             }
+            try decision?.note(db)
             return result
         }
     }

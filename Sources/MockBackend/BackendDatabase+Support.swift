@@ -77,17 +77,10 @@ extension BackendDatabase {
     }
 
     /// Who sent this receipt when the transaction was decided, if the backend has seen it so.
-    func decider(of receiptHash: String, transactionId: String) throws -> String? {
+    func decider(of decision: ReceiptDecision) throws -> String? {
         try queue.inDatabase { db in
             try String.fetchOne(db.cachedStatement(sql: "SELECT user FROM decidedReceipt WHERE receiptHash = ? AND transactionId = ?"),
-                                arguments: [receiptHash, transactionId])
-        }
-    }
-
-    func noteDecided(receiptHash: String, transactionId: String, user: String) throws {
-        try queue.write { db in
-            try db.cachedStatement(sql: "INSERT OR IGNORE INTO decidedReceipt (receiptHash, transactionId, user) VALUES (?, ?, ?)")
-                .execute(arguments: [receiptHash, transactionId, user])
+                                arguments: [decision.receiptHash, decision.transactionId])
         }
     }
 
@@ -110,5 +103,19 @@ extension BackendDatabase {
             try Dictionary(Row.fetchAll(db, sql: "SELECT id, user FROM orders WHERE id IN (\(marks))", arguments: StatementArguments(orderIds))
                 .map { ($0[0] as String, $0[1] as String) }, uniquingKeysWith: { first, _ in first })
         }
+    }
+}
+
+/// Which user's receipt decided a transaction (credited, rejected or compensated), written in the same write transaction
+/// as the decision, so that a replay of the receipt by another user is seen whenever the decision stands.
+struct ReceiptDecision {
+    let receiptHash: String
+    let transactionId: String
+    let user: String
+
+    /// Inside the decision's write transaction.
+    func note(_ db: Database) throws {
+        try db.cachedStatement(sql: "INSERT OR IGNORE INTO decidedReceipt (receiptHash, transactionId, user) VALUES (?, ?, ?)")
+            .execute(arguments: [receiptHash, transactionId, user])
     }
 }

@@ -106,10 +106,12 @@ public final class BackendDatabase {
     }
 
     /// Notes that the client was told to finish this transaction without a credit.
-    func recordVerdict(transactionId: String, verdict: VerifyResponse.Verdict, appleStatus: Int? = nil, at date: Date) throws {
+    func recordVerdict(transactionId: String, verdict: VerifyResponse.Verdict, appleStatus: Int? = nil, at date: Date,
+                       noting decision: ReceiptDecision? = nil) throws {
         try queue.write { db in
             try db.cachedStatement(sql: "INSERT OR REPLACE INTO verdict (transactionId, result, appleStatus, decidedAt) VALUES (?, ?, ?, ?)").execute(
                 arguments: [transactionId, verdict.rawValue, appleStatus, date.timeIntervalSince1970])
+            try decision?.note(db)
         }
     }
 
@@ -134,9 +136,10 @@ public final class BackendDatabase {
     /// The credit goes to the order's owner (I3) for the product actually paid (B4). Nil when it is not credited yet and
     /// what was verified is not the `original` but a restore of it, which credits nothing of its own.
     func credit(transactionId: String, paidProduct: String, orderId: String?, payer: String? = nil, requester: String, coins: Int, at date: Date,
-                original: Bool = true, familyShared: Bool = false) throws -> (Credit, new: Bool)? {
+                original: Bool = true, familyShared: Bool = false, noting decision: ReceiptDecision? = nil) throws -> (Credit, new: Bool)? {
         try queue.write { db in
             if let existing = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM credit WHERE transactionId = ?"), arguments: [transactionId]) {
+                try decision?.note(db)
                 return (Self.credit(existing), false)
             }
             guard original else { return nil }
@@ -149,6 +152,7 @@ public final class BackendDatabase {
             try db.cachedStatement(sql: """
                 INSERT INTO credit (transactionId, user, productId, orderId, coins, creditedAt, familyShared) VALUES (?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [transactionId, owner, paidProduct, resolvedOrder, coins, date.timeIntervalSince1970, familyShared])
+            try decision?.note(db)
             return (credit, true)
         }
     }

@@ -159,20 +159,17 @@ public final class MockBackend: Backend {
     /// A receipt seen before for a decided transaction is a replay, listed for support (seed 002); the ledger answers it
     /// as it would any verification, crediting nothing twice.
     private func verifyNow(_ request: VerifyRequest) throws -> VerifyResponse {
-        guard let hash = request.receiptHash else { return try decide(request) }
-        if let first = try database.decider(of: hash, transactionId: request.transactionId) {
-            try database.noteReplay(ReceiptReplay(receiptHash: hash, transactionId: request.transactionId, user: request.user,
+        let decision = request.receiptHash.map { ReceiptDecision(receiptHash: $0, transactionId: request.transactionId, user: request.user) }
+        if let decision, let first = try database.decider(of: decision) {
+            try database.noteReplay(ReceiptReplay(receiptHash: decision.receiptHash, transactionId: request.transactionId, user: request.user,
                                                   firstUser: first, at: scheduler.now))
         }
-        let answer = try decide(request)
-        if [.credited, .rejected, .compensated].contains(answer.result) {
-            try database.noteDecided(receiptHash: hash, transactionId: request.transactionId, user: request.user)
-        }
-        return answer
+        return try decide(request, noting: decision)
     }
 
     /// The backend's own handling of one request: Apple's answer first, then orders, support marks and the ledger.
-    private func decide(_ request: VerifyRequest) throws -> VerifyResponse {
+    /// `decision`: noted in the write that credits, rejects or compensates, if one does.
+    private func decide(_ request: VerifyRequest, noting decision: ReceiptDecision?) throws -> VerifyResponse {
         // StoreKit 2: nothing is decided on a signed transaction that is not Apple's, this app's and this environment's.
         // One that is names who paid by its appAccountToken, whoever's app sent it and whatever order it names.
         var payer: String?, signedChecked = false
@@ -194,14 +191,14 @@ public final class MockBackend: Backend {
         let orderId = faults.fire(.orderMissing) != nil ? nil : request.orderId
         // A restored entitlement (StoreKit 2) names no order: support's settlement is found by the transaction.
         if try orderId.map(database.isCompensated(orderId:)) ?? (request.restore == true && database.isCompensated(transactionId: request.transactionId)) {
-            try database.recordVerdict(transactionId: request.transactionId, verdict: .compensated, at: scheduler.now)
+            try database.recordVerdict(transactionId: request.transactionId, verdict: .compensated, at: scheduler.now, noting: decision)
             return .compensated
         }
         if let kept = try database.queuedForApple(request.transactionId) {
             // The client polls while the server is still asking Apple.
             return .pending(appleStatus: kept.lastStatus)
         }
-        let answer = try verifyWithApple(request, orderId: orderId, payer: payer, byServerAPI: byServerAPI)
+        let answer = try verifyWithApple(request, orderId: orderId, payer: payer, byServerAPI: byServerAPI, noting: decision)
         guard answer.result == .appleUnavailable, let status = answer.appleStatus else { return answer }
         // Apple asked to try again: the server keeps the request, durably before the client hears "pending", and asks
         // Apple again itself (seeds 000, 003); the client polls until it is decided.
@@ -230,7 +227,7 @@ public final class MockBackend: Backend {
                     try database.dropFromAppleQueue(kept.transactionId)
                     continue
                 }
-                let answer = try verifyWithApple(kept.request, orderId: kept.orderId, payer: kept.payer, byServerAPI: kept.byServerAPI)
+                let answer = try verifyWithApple(kept.request, orderId: kept.orderId, payer: kept.payer, byServerAPI: kept.byServerAPI, noting: nil)
                 if answer.result == .appleUnavailable {
                     kept.attempts += 1
                     kept.lastStatus = answer.appleStatus ?? kept.lastStatus
@@ -255,13 +252,15 @@ public final class MockBackend: Backend {
     /// Apple's answer on the request, and what the server makes of it: the ledger, the subscriber, the verdicts.
     /// `payer`: the app user a StoreKit 2 transaction's appAccountToken names. `byServerAPI`: the request's signed
     /// transaction passed the server's check, and Apple is asked through the App Store Server API.
-    private func verifyWithApple(_ request: VerifyRequest, orderId: String?, payer: String?, byServerAPI: Bool) throws -> VerifyResponse {
+    private func verifyWithApple(_ request: VerifyRequest, orderId: String?, payer: String?, byServerAPI: Bool,
+                                 noting decision: ReceiptDecision?) throws -> VerifyResponse {
         let found: AppleEvidence
         switch byServerAPI ? try serverAPIEvidence(request) : try receiptEvidence(request) {
         case let .refused(status):
             let verdict = VerifyResponse.apple(status)
             if verdict.result == .rejected {
-                try database.recordVerdict(transactionId: request.transactionId, verdict: .rejected, appleStatus: status, at: scheduler.now)
+                try database.recordVerdict(transactionId: request.transactionId, verdict: .rejected, appleStatus: status, at: scheduler.now,
+                                           noting: decision)
             }
             return verdict
         case .unknown:
@@ -270,12 +269,13 @@ public final class MockBackend: Backend {
         case let .found(evidence):
             found = evidence
         }
-        return try credit(found, request, orderId: orderId, payer: payer)
+        return try credit(found, request, orderId: orderId, payer: payer, noting: decision)
     }
 
     /// The ledger's part once Apple has said what the transaction is: credited once, to the payer, under the restore
     /// policy when it repeats a purchase.
-    private func credit(_ found: AppleEvidence, _ request: VerifyRequest, orderId: String?, payer: String?) throws -> VerifyResponse {
+    private func credit(_ found: AppleEvidence, _ request: VerifyRequest, orderId: String?, payer: String?,
+                        noting decision: ReceiptDecision?) throws -> VerifyResponse {
         let entry = found.entry
         // StoreKit 2's Restore sends the transaction itself (an entitlement), where StoreKit 1's has its own id: either
         // way the purchase is credited already, and the restore policy decides who holds it.
@@ -289,7 +289,7 @@ public final class MockBackend: Backend {
             // A subscription is credited once per charge (its web order line item, the same for every restore of it),
             // to the subscriber: whoever the chain's first charge was credited to, whoever verifies a renewal.
             guard let credited = try database.creditSubscription(entry, chain: found.chain, renewal: found.renewal, orderId: orderId, payer: payer,
-                                                                 requester: request.user, at: scheduler.now)
+                                                                 requester: request.user, at: scheduler.now, noting: decision)
             else { return .pending }
             (credit, new) = credited
             if !new, credit.transactionId != entry.transaction_id || restoring { repeated = (entry.original_transaction_id, credit.user) }
@@ -308,7 +308,7 @@ public final class MockBackend: Backend {
                                                      requester: request.user, coins: product?.coins ?? 0, at: scheduler.now,
                                                      original: key == entry.transaction_id || entry.transaction_id == entry.original_transaction_id
                                                         || entry.in_app_ownership_type == "FAMILY_SHARED",
-                                                     familyShared: entry.in_app_ownership_type == "FAMILY_SHARED")
+                                                     familyShared: entry.in_app_ownership_type == "FAMILY_SHARED", noting: decision)
             else { return .pending }
             (credit, new) = credited
             if !new, credit.transactionId != entry.transaction_id || restoring { repeated = (credit.transactionId, credit.user) }
@@ -435,7 +435,7 @@ public final class MockBackend: Backend {
             return
         }
         let told = VerifyRequest(receipt: "", transactionId: id, productId: transaction.entry.product_id, orderId: order?.id, user: payer)
-        _ = try credit(evidence(of: transaction), told, orderId: order?.id, payer: payer)
+        _ = try credit(evidence(of: transaction), told, orderId: order?.id, payer: payer, noting: nil)
     }
 
     /// Notifications come in any order (held back, delayed, retried hours later), so a modern server takes each as a
