@@ -194,7 +194,7 @@ public final class ClientDatabase: ClientVault {
                 ])
         }
         let stored = try keychain.inDatabase { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.columns) FROM pendingOrder WHERE transactionId = ?"), arguments: [order.transactionId]).map(Self.order)
+            try db.cachedStatement(sql: "SELECT \(Self.columns) FROM pendingOrder WHERE transactionId = ?").decodeFirst(arguments: [order.transactionId], Self.order)
         }
         guard let stored, stored.sameRecord(as: order) else { throw ReadBackMismatch(transactionId: order.transactionId) }
     }

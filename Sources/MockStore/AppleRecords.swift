@@ -1,5 +1,6 @@
 import AppleVocabulary
 import Crypto
+import DataFiles
 import Foundation
 import GRDB
 import IAPCore
@@ -18,8 +19,7 @@ public struct AppleRecords {
     /// The purchase or restore with this id, if the store ever made it.
     public func transaction(_ id: String) throws -> AppleTransaction? {
         try database.queue.inDatabase { db in
-            try Row.fetchOne(db.cachedStatement(sql: "\(Self.select) WHERE t.id = ? AND t.state IN ('purchased', 'restored')"), arguments: [id])
-                .map(record)
+            try db.cachedStatement(sql: "\(Self.select) WHERE t.id = ? AND t.state IN ('purchased', 'restored')").decodeFirst(arguments: [id], record)
         }
     }
 
@@ -28,8 +28,8 @@ public struct AppleRecords {
     public func history(of id: String) throws -> [AppleTransaction]? {
         guard let account = try transaction(id)?.account else { return nil }
         return try database.queue.inDatabase { db in
-            try Row.fetchAll(db.cachedStatement(sql: "\(Self.select) WHERE t.account = ? AND t.state = 'purchased' ORDER BY t.date, t.id"),
-                             arguments: [account]).map(record)
+            try db.cachedStatement(sql: "\(Self.select) WHERE t.account = ? AND t.state = 'purchased' ORDER BY t.date, t.id")
+                .decodeAll(arguments: [account], record)
         }
     }
 
@@ -58,7 +58,7 @@ public struct AppleRecords {
     /// Apple never gave.
     public func order(_ orderId: String) throws -> [AppleTransaction] {
         try database.queue.inDatabase { db in
-            try Row.fetchAll(db.cachedStatement(sql: "\(Self.select) WHERE t.appleOrderId = ? ORDER BY t.date, t.id"), arguments: [orderId]).map(record)
+            try db.cachedStatement(sql: "\(Self.select) WHERE t.appleOrderId = ? ORDER BY t.date, t.id").decodeAll(arguments: [orderId], record)
         }
     }
 
