@@ -138,7 +138,7 @@ int main(int argc, char **argv) {
     sqlite3_stmt *order = prep(backend, "SELECT * FROM orders WHERE id = ?");
     sqlite3_stmt *credit = prep(backend, "INSERT INTO credit (transactionId, user, productId, orderId, coins, creditedAt, familyShared)"
         " VALUES (?, 'alice', 'coins.60', ?, 60, 1, 0)");
-    /* Which user's receipt decided the transaction, for a replay from another user. */
+    /* Which user's receipt decided the transaction, for a replay from another user: written with the credit. */
     sqlite3_stmt *decider = prep(backend, "SELECT user FROM decidedReceipt WHERE receiptHash = 'ab12' AND transactionId = ?");
     sqlite3_stmt *decided = prep(backend, "INSERT OR IGNORE INTO decidedReceipt (receiptHash, transactionId, user) VALUES ('ab12', ?, 'alice')");
     sqlite3_stmt *finish = prep(store, "UPDATE storeTransaction SET finished = 1 WHERE id = ? AND finished = 0");
@@ -195,8 +195,8 @@ int main(int argc, char **argv) {
         run(existing, 1, (const char *[]){txId});
         run(order, 1, (const char *[]){orderId});
         run(credit, 2, (const char *[]){txId, orderId});
+        run(decided, 1, (const char *[]){txId});
         tx(backend, "COMMIT");
-        tx(backend, "BEGIN IMMEDIATE"); run(decided, 1, (const char *[]){txId}); tx(backend, "COMMIT");
 
         tx(keychain, "BEGIN IMMEDIATE"); run(save, 3, (const char *[]){txId, orderId, "verified"}); tx(keychain, "COMMIT");
         run(readBack, 1, (const char *[]){txId});
