@@ -120,7 +120,7 @@ int main(int argc, char **argv) {
     sqlite3_stmt *appleOrder = prep(store, "UPDATE storeTransaction SET appleOrderId = 'MQ' || ? WHERE id = ?");
     /* Apple's ONE_TIME_CHARGE, written in the outbox with the charge. */
     sqlite3_stmt *news = prep(store, "INSERT INTO notificationOutbox (uuid, type, subtype, transactionId, originalTransactionId, date, notification,"
-        " backendDelivered, delivery, nextAttemptAt) VALUES ('8cc470eb-c4c7-4f9e-8c1a-' || ?, 'ONE_TIME_CHARGE', NULL, ?1, ?1, 1800000001,"
+        " backendDelivered, delivery, nextAttemptAt) VALUES ('8cc470eb-c4c7-4f9e-8c1a-' || ?1, 'ONE_TIME_CHARGE', NULL, ?1, ?1, 1800000001,"
         " '{\"transactionId\":\"' || ?1 || '\",\"originalTransactionId\":\"' || ?1 || '\",\"kind\":\"ONE_TIME_CHARGE\",\"date\":821692800,"
         "\"uuid\":\"8cc470eb-c4c7-4f9e-8c1a-725a38db9fe5\",\"account\":\"sandbox-1\",\"productId\":\"com.iapsim.coins.60\"}', 1, 'not-sent', NULL)");
     sqlite3_stmt *clock = prep(store, "INSERT INTO meta (key, value) VALUES ('clock', 1800000001.0)"

@@ -194,7 +194,8 @@ public final class ClientDatabase: ClientVault {
                 ])
         }
         let stored = try keychain.inDatabase { db in
-            try db.cachedStatement(sql: "SELECT \(Self.columns) FROM pendingOrder WHERE transactionId = ?").decodeFirst(arguments: [order.transactionId], Self.order)
+            try Row.fetchCursor(db.cachedStatement(sql: "SELECT \(Self.columns) FROM pendingOrder WHERE transactionId = ?"), arguments: [order.transactionId])
+                .map(Self.order).next()
         }
         guard let stored, stored.sameRecord(as: order) else { throw ReadBackMismatch(transactionId: order.transactionId) }
     }

@@ -1,6 +1,5 @@
 import AppleVocabulary
 import Crypto
-import DataFiles
 import Foundation
 import GRDB
 import IAPCore
@@ -18,8 +17,11 @@ public struct AppleRecords {
 
     /// The purchase or restore with this id, if the store ever made it.
     public func transaction(_ id: String) throws -> AppleTransaction? {
+        // Decoded from the cursor, as every wide row here is: a row `Row.fetchOne` copies out lowercases each of its
+        // forty column names at every lookup by name.
         try database.queue.inDatabase { db in
-            try db.cachedStatement(sql: "\(Self.select) WHERE t.id = ? AND t.state IN ('purchased', 'restored')").decodeFirst(arguments: [id], record)
+            try Row.fetchCursor(db.cachedStatement(sql: "\(Self.select) WHERE t.id = ? AND t.state IN ('purchased', 'restored')"), arguments: [id])
+                .map(record).next()
         }
     }
 
@@ -28,8 +30,8 @@ public struct AppleRecords {
     public func history(of id: String) throws -> [AppleTransaction]? {
         guard let account = try transaction(id)?.account else { return nil }
         return try database.queue.inDatabase { db in
-            try db.cachedStatement(sql: "\(Self.select) WHERE t.account = ? AND t.state = 'purchased' ORDER BY t.date, t.id")
-                .decodeAll(arguments: [account], record)
+            try Array(Row.fetchCursor(db.cachedStatement(sql: "\(Self.select) WHERE t.account = ? AND t.state = 'purchased' ORDER BY t.date, t.id"),
+                                      arguments: [account]).map(record))
         }
     }
 
@@ -58,7 +60,8 @@ public struct AppleRecords {
     /// Apple never gave.
     public func order(_ orderId: String) throws -> [AppleTransaction] {
         try database.queue.inDatabase { db in
-            try db.cachedStatement(sql: "\(Self.select) WHERE t.appleOrderId = ? ORDER BY t.date, t.id").decodeAll(arguments: [orderId], record)
+            try Array(Row.fetchCursor(db.cachedStatement(sql: "\(Self.select) WHERE t.appleOrderId = ? ORDER BY t.date, t.id"), arguments: [orderId])
+                .map(record))
         }
     }
 

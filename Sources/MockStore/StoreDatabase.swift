@@ -439,7 +439,7 @@ public final class StoreDatabase {
     static let columns = "id, productId, state, applicationUsername, date, error, finished, originalTransactionId, plan, account, pressedBy, appAccountToken"
 
     static func transaction(_ db: Database, _ id: String) throws -> StoreTransaction? {
-        try db.cachedStatement(sql: "SELECT \(columns) FROM storeTransaction WHERE id = ?").decodeFirst(arguments: [id], transaction)
+        try Row.fetchCursor(db.cachedStatement(sql: "SELECT \(columns) FROM storeTransaction WHERE id = ?"), arguments: [id]).map(transaction).next()
     }
 
     /// A row that selected `columns`, by name.
