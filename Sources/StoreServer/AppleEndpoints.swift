@@ -22,8 +22,8 @@ struct AppleEndpoints: Sendable {
             // Apple answers anything but a POST with 21000.
             router.on(RouterPath(path), method: .get) { _, _ in Wire.json(VerifyReceiptResponse(status: 21000)) }
         }
-        // The bearer token is checked before the backend's faults.
-        let serverAPI = router.group("inApps").add(middleware: APIAuthMiddleware(keyring: keyring)).add(middleware: faults)
+        // The bearer token is checked before the backend's faults, which each route fires as it visits the parties.
+        let serverAPI = router.group("inApps").add(middleware: APIAuthMiddleware(keyring: keyring))
         serverAPI.get("v1/transactions/:id") { request, context in
             await api(request, id: context.parameters.get("id")) { id, parties, now in
                 guard let transaction = try parties.records.transaction(id) else { throw APIErrorBody.transactionIdNotFound }
@@ -120,14 +120,17 @@ struct AppleEndpoints: Sendable {
         return Wire.json(response, summary: "status \(response.status)")
     }
 
-    /// One Server API call, its bearer token and the backend's faults passed: `lookup` on the parties' thread, whose
-    /// answer is signed off it.
+    /// One Server API call, its bearer token passed: the backend's faults fired, then `lookup`, on the parties' thread,
+    /// whose answer is signed off it. An id Apple would refuse unread is answered with `malformed`.
     func api<Body: Encodable & Sendable>(
-        _ request: Request, id: String?,
+        _ request: Request, id: String?, malformed: APIErrorBody = .invalidTransactionId,
         lookup: @escaping (String, ServedParties, Date) throws -> @Sendable () async throws -> Body
     ) async -> Response {
-        if Self.malformed(id) { return Wire.apiError(.invalidTransactionId) }
-        let found: Found<Body> = await parties.perform { [served] answer in answer(Self.find(id, lookup, in: served.value)) }
+        let found: Found<Body>
+        switch await parties.afterFaults(of: served, { Self.malformed(id) ? .failure(malformed) : Self.find(id, lookup, in: $0) }) {
+        case let .success(answer): found = answer
+        case let .failure(stop): return await Wire.respond(to: stop)
+        }
         switch found {
         case let .success(sign):
             do {

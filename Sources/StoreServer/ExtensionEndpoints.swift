@@ -11,11 +11,9 @@ extension AppleEndpoints {
         serverAPI.put("v1/subscriptions/extend/:id") { request, context in
             let id = context.parameters.get("id")
             let body = await Self.body(of: request, as: ExtendRenewalDateRequest.self)
-            if Self.malformed(id) { return Wire.apiError(.invalidOriginalTransactionId) }
-            return await api(request, id: nil) { _, parties, now in
+            return await api(request, id: id, malformed: .invalidOriginalTransactionId) { original, parties, now in
                 let body = try body.get()
                 let (days, requestIdentifier) = try Self.checked(body.extendByDays, body.extendReasonCode, body.requestIdentifier)
-                let original = id ?? ""
                 guard let transaction = try parties.records.transaction(original) else { throw APIErrorBody.originalTransactionIdNotFound }
                 guard transaction.entry.original_transaction_id == original, !transaction.isRestore else {
                     throw APIErrorBody.transactionIdIsNotOriginal

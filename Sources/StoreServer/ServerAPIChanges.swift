@@ -41,22 +41,26 @@ extension AppleEndpoints {
         }
     }
 
-    /// One Server API call that changes the store: `work` on the parties' thread, answered with `status` and no body, or
-    /// with the Apple error it threw, having changed nothing.
+    /// One Server API call that changes the store: the backend's faults fired, then `work`, on the parties' thread,
+    /// answered with `status` and no body, or with the Apple error it threw, having changed nothing.
     private func change(
         _ id: String?, malformed: APIErrorBody = .invalidTransactionId, status: HTTPResponse.Status = .ok, summary: String,
         _ work: @escaping (String, ServedParties) throws -> Void
     ) async -> Response {
-        if Self.malformed(id) { return Wire.apiError(malformed) }
-        let refusal: APIErrorBody? = await parties.perform { [served] answer in
+        let refusal: APIErrorBody?
+        switch await parties.afterFaults(of: served, { parties -> APIErrorBody? in
+            if Self.malformed(id) { return malformed }
             do {
-                try work(id ?? "", served.value)
-                answer(nil)
+                try work(id ?? "", parties)
+                return nil
             } catch let error as APIErrorBody {
-                answer(error)
+                return error
             } catch {
-                answer(.generalInternalRetryable)
+                return .generalInternalRetryable
             }
+        }) {
+        case let .success(answer): refusal = answer
+        case let .failure(stop): return await Wire.respond(to: stop)
         }
         return refusal.map { Wire.apiError($0) } ?? Response(status: status, headers: [Wire.summaryHeader: summary])
     }

@@ -6,11 +6,11 @@ import Launcher
 
 /// `scripts/bench`'s measurements, kept out of the product binary. Each starts the app exactly as `iapsim run` does.
 @main
-struct IAPSimBench: ParsableCommand {
+struct IAPSimBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "iapsim-bench",
-        abstract: "Benchmarks for scripts/bench: frame rendering, engine throughput (the first frame is iapsim-first-frame's).",
-        subcommands: [Frames.self, Engine.self])
+        abstract: "Benchmarks for scripts/bench: frame rendering, engine throughput, signing (the first frame is iapsim-first-frame's).",
+        subcommands: [Frames.self, Engine.self, Sign.self])
 }
 
 /// After the first frame, full frames rendered and flushed to the terminal; their median in milliseconds goes to a file.
