@@ -83,7 +83,7 @@ public struct AppleRecords {
         try history(of: id)?.filter(\.entry.isRefunded)
     }
 
-    private static let select = """
+    static let select = """
         SELECT \(StoreDatabase.columns.split(separator: ",").map { "t." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")),
         \(TransactionDetails.columns.split(separator: ",").map { "t." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")),
         o.date AS originalDate, o.appAccountToken AS chainToken, (SELECT COUNT(*) FROM storeTransaction r

@@ -116,6 +116,11 @@ public final class StoreDatabase {
             ("v22-one-time-codes", StoreDatabase.oneTimeCodeMigration),
             ("v23-billing-plans", StoreDatabase.billingPlanMigration),
             ("v24-storekit-2-results", StoreDatabase.storeKit2ResultMigration),
+            // Apple's records count each charge's earlier charges in its chain; without this every lookup of the Server
+            // API read the whole store.
+            ("v25-chains", { db in
+                try db.execute(sql: "CREATE INDEX storeTransactionChain ON storeTransaction(COALESCE(originalTransactionId, id), state, date)")
+            }),
         ])
         appleId = try queue.inDatabase { db in try Self.signedIn(db, device: device) }
     }
