@@ -15,8 +15,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
-        // jwt-kit's own base64, already built for it.
-        .package(url: "https://github.com/swift-extras/swift-extras-base64", from: "1.2.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
@@ -66,7 +64,6 @@ let package = Package(
             "IAPCore", "AppleVocabulary", "AppleReceiptFormat", "MockStore",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "JWTKit", package: "jwt-kit"),
-            .product(name: "ExtrasBase64", package: "swift-extras-base64"),
         ]),
         // Apple's servers and the app's backend over HTTP on 127.0.0.1: verifyReceipt, the App Store Server API and
         // the backend's contract; and App Store Server Notifications, which Apple's servers POST to the team's.
@@ -146,7 +143,6 @@ if Context.environment["IAPSIM_BENCH"] == "1" {
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "JWTKit", package: "jwt-kit"),
-            .product(name: "ExtrasBase64", package: "swift-extras-base64"),
         ]),
         // scripts/bench's start-up: `iapsim`'s plain launch, quitting after the first frame, in a binary like `iapsim`'s.
         .executableTarget(name: "iapsim-first-frame", dependencies: ["Launcher", "IAPApp"]),
@@ -156,7 +152,6 @@ if Context.environment["IAPSIM_BENCH"] == "1" {
             "AppleVocabulary",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "ExtrasBase64", package: "swift-extras-base64"),
         ]),
     ]
 }

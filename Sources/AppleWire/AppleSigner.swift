@@ -1,5 +1,5 @@
 import AppleReceiptFormat
-import ExtrasBase64
+import AppleVocabulary
 import Foundation
 import JWTKit
 import Synchronization
@@ -29,8 +29,8 @@ public actor AppleSigner {
     public nonisolated func sign(_ payload: some JWTPayload) async throws -> String {
         let ready: Prepared
         if let done = prepared.withLock({ $0 }) { ready = done } else { ready = try await prepare() }
-        let input = ready.header + "." + Self.base64URL(try serializer.jsonEncoder.encode(payload))
-        return input + "." + Self.base64URL(try ready.algorithm.sign(Data(input.utf8)))
+        let input = ready.header + "." + Base64URL.encode(try serializer.jsonEncoder.encode(payload))
+        return input + "." + Base64URL.encode(try ready.algorithm.sign(Data(input.utf8)))
     }
 
     private func prepare() async throws -> Prepared {
@@ -38,13 +38,8 @@ public actor AppleSigner {
         await keys.add(ecdsa: key)
         let algorithm = try await keys.getKey()
         let header = try await serializer.makeHeader(from: ["x5c": x5c], key: algorithm)
-        let ready = (algorithm, Self.base64URL(try serializer.jsonEncoder.encode(header)))
+        let ready = (algorithm, Base64URL.encode(try serializer.jsonEncoder.encode(header)))
         prepared.withLock { $0 = ready }
         return ready
-    }
-
-    /// jwt-kit's own base64url, without padding, as JWS wants.
-    private static func base64URL(_ bytes: some Collection<UInt8>) -> String {
-        Base64.encodeToString(bytes: bytes, options: [.base64UrlAlphabet, .omitPaddingCharacter])
     }
 }

@@ -3,7 +3,6 @@ import AppleVocabulary
 import AppleWire
 import ArgumentParser
 import Crypto
-import ExtrasBase64
 import Foundation
 import IAPApp
 import JWTKit
@@ -48,10 +47,9 @@ struct Sign: AsyncParsableCommand {
         let header = String(try await signer.sign(payload).split(separator: ".")[0])
         let key = P256.Signing.PrivateKey()
         let encoder = JSONEncoder()
-        let base64URL: (Data) -> String = { Base64.encodeToString(bytes: $0, options: [.base64UrlAlphabet, .omitPaddingCharacter]) }
         let floor = try await rate {
-            let input = header + "." + base64URL(try encoder.encode(payload))
-            _ = input + "." + base64URL(try key.signature(for: Data(input.utf8)).rawRepresentation)
+            let input = header + "." + Base64URL.encode(try encoder.encode(payload))
+            _ = input + "." + Base64URL.encode(try key.signature(for: Data(input.utf8)).rawRepresentation)
         }
         print(String(format: "%.0f %.0f %.0f", jwtKit, wire, floor))
     }

@@ -1,6 +1,5 @@
 import AppleVocabulary
 import Crypto
-import ExtrasBase64
 import Foundation
 import Hummingbird
 import Logging
@@ -64,13 +63,8 @@ struct Signing: Sendable {
     func sign() throws -> String {
         var payload = payload
         payload.signedDate = Int64(Date().timeIntervalSince1970 * 1000)
-        let input = header + "." + Self.base64URL(try JSONEncoder().encode(payload))
-        return input + "." + Self.base64URL(try key.signature(for: Data(input.utf8)).rawRepresentation)
-    }
-
-    /// As the wire's signer writes base64url: jwt-kit's own base64, without padding.
-    private static func base64URL(_ bytes: some Collection<UInt8>) -> String {
-        Base64.encodeToString(bytes: bytes, options: [.base64UrlAlphabet, .omitPaddingCharacter])
+        let input = header + "." + Base64URL.encode(try JSONEncoder().encode(payload))
+        return input + "." + Base64URL.encode(try key.signature(for: Data(input.utf8)).rawRepresentation)
     }
 }
 
