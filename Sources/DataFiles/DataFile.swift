@@ -51,6 +51,11 @@ public enum DataFile {
             if upToDate { return queue }
             var migrator = DatabaseMigrator()
             for (name, migrate) in migrations { migrator.registerMigration(name, migrate: migrate) }
+            if existed {
+                try queue.inDatabase { db in
+                    try refuseNewer(applied: migrator.appliedIdentifiers(db), known: migrations.map(\.0), path: path, as: identity)
+                }
+            }
             try migrator.migrate(queue)
             try queue.writeWithoutTransaction { db in
                 if try Int32.fetchOne(db, sql: "PRAGMA application_id") != identity.applicationId {

@@ -96,8 +96,10 @@ extension DataFile {
                 throw DataFileError(path: path, problem: "is not an iapsim \(identity.party) database (it has \(what)); left untouched — move it away, or give another --data-dir")
             }
         }
-        let migrated = try owner == identity.applicationId && !migrations.isEmpty && tables.contains("grdb_migrations")
-            && Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")).isSuperset(of: migrations)
+        let applied = owner == identity.applicationId && !migrations.isEmpty && tables.contains("grdb_migrations")
+            ? try String.fetchSet(db, sql: "SELECT identifier FROM grdb_migrations") : []
+        try refuseNewer(applied: applied, known: migrations, path: path, as: identity)
+        let migrated = !applied.isEmpty && applied.isSuperset(of: migrations)
         if migrated, let missing = identity.tables.subtracting(identity.retired).subtracting(tables).sorted().first {
             throw DataFileError(path: path, problem: "is missing the table \(missing) that the \(identity.party)'s migrations made; left untouched — restore it from a backup, or move it away to start afresh")
         }
@@ -107,6 +109,12 @@ extension DataFile {
             }
         }
         return migrated
+    }
+
+    /// A file a newer iapsim has migrated further is that iapsim's: this one would write rows its schema does not expect.
+    static func refuseNewer(applied: Set<String>, known: [String], path: String, as identity: DataFileIdentity) throws {
+        guard let newer = applied.subtracting(known).sorted().first else { return }
+        throw DataFileError(path: path, problem: "was written by a newer iapsim (its \(identity.party) migration \(newer) is unknown to this one); left untouched — open it with that iapsim, or move it away to start afresh")
     }
 
     /// A read-only connection that leaves the file and its folder as they were: without a WAL beside the file it

@@ -1,3 +1,4 @@
+import DataFiles
 import Foundation
 import GRDB
 import IAPApp
@@ -88,6 +89,21 @@ struct DataFileInputTests {
             try queue.close()
         }
         refusedOpening(directory, naming: "client-keychain.sqlite", saying: "pendingCount")
+    }
+
+    @Test("a file a newer iapsim migrated (a migration this one does not know) is named and left alone, not written",
+          arguments: [false, true])
+    func newerMigration(closedCleanly: Bool) throws {
+        let directory = try settledDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory.path) }
+        do {
+            let queue = try DatabaseQueue(path: directory.store)
+            try queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations VALUES ('v99-future')") }
+            try queue.close()
+        }
+        // Closed cleanly by that newer iapsim: its stamp is trusted, and the file's checks are skipped.
+        if closedCleanly { DataFile.trust([try #require(FileStamp(path: directory.store))]) }
+        refusedOpening(directory, naming: "store.sqlite", saying: "newer iapsim")
     }
 
     @Test("a foreign SQLite file is named and left alone, never migrated in place")
