@@ -255,8 +255,8 @@ public final class StoreDatabase {
             notification = StoreNotification(.oneTimeCharge, account: account, productId: current.productId, transactionId: target,
                                              originalTransactionId: original ?? target, date: step.date)
         }
+        if decision.charges { try Self.chargedOrder(db, target) }
         if state == .purchased {
-            try Self.chargedOrder(db, target)
             if let original, familyShareable.contains(current.productId) {
                 // A free re-buy of what the family shares is the family's too.
                 try db.cachedStatement(sql: "UPDATE storeTransaction SET sharedFrom = (SELECT sharedFrom FROM storeTransaction WHERE id = ?) WHERE id = ?")

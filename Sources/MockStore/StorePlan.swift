@@ -104,6 +104,8 @@ struct PaymentDecision: Equatable {
     var subscription: Subscription
     /// Apple's ONE_TIME_CHARGE: a charge for anything but an auto-renewable subscription.
     var isOneTimeCharge: Bool
+    /// Money taken: what the account already owns, bought again, is free (no e-mail receipt, so no order id).
+    var charges: Bool { isOneTimeCharge || subscription == .charge }
 
     /// `owned`: the account's charge of a product it keeps for ever, other than this one; `plan`: the subscription's plan
     /// in its group (nil for anything else, and for a payment of no account).

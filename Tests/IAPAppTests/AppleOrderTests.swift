@@ -6,7 +6,7 @@ import MockStore
 import Testing
 
 /// Apple's customer order ids (Look Up Order ID): what support reads off the customer's e-mail receipt.
-@Suite("Apple's customer order ids: one per charge, found again by the store, kept for stores of earlier versions")
+@Suite("Apple's customer order ids: one per charge, none for what is free, found again by the store, kept for stores of earlier versions")
 struct AppleOrderTests {
     static let monthly = "com.iapsim.vip.monthly"
 
@@ -43,6 +43,21 @@ struct AppleOrderTests {
             #expect(try records.order(order).map(\.entry.transaction_id) == [charge.transaction.id])
         }
         #expect(try records.order("ZZZZZZZZZZ").isEmpty)
+    }
+
+    @Test("what the Apple ID already owns, bought again, charges nothing and has no order id: no e-mail receipt, nothing to look up")
+    func freeRebuysHaveNone() throws {
+        let app = try Harness.aliceBoughtThenBob("com.iapsim.noads")
+        app.buy("com.iapsim.noads")
+        app.buy(Self.monthly)
+        app.buy(Self.monthly)
+        let purchased = try app.storeRecords().filter { $0.transaction.state == .purchased }.map(\.transaction)
+        let rebuys = purchased.filter { $0.originalTransactionId != nil }
+        #expect(rebuys.map(\.productId).sorted() == ["com.iapsim.noads", Self.monthly], "\(purchased)")
+        let orders = try orders(app)
+        #expect(Set(orders.keys) == Set(purchased.filter { $0.originalTransactionId == nil }.map(\.id)), "\(orders)")
+        let records = AppleRecords(database: app.parties.store.database, catalog: shippedCatalog)
+        for order in orders.values { #expect(try records.order(order).count == 1) }
     }
 
     @Test("a store written before order ids gets each charge's id at the next launch, the same it would have had")
