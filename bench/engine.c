@@ -40,7 +40,19 @@ static long long run(sqlite3_stmt *s, int n, const char **args) {
     return first;
 }
 
-static void tx(sqlite3 *db, const char *sql) { sqlite3_exec(db, sql, 0, 0, 0); }
+/* BEGIN IMMEDIATE and COMMIT, each prepared once per connection, as iapsim's write transactions prepare them. */
+static void tx(sqlite3 *db, const char *sql) {
+    static struct { sqlite3 *db; const char *sql; sqlite3_stmt *statement; } prepared[8];
+    int i = 0;
+    while (prepared[i].db && !(prepared[i].db == db && strcmp(prepared[i].sql, sql) == 0)) i++;
+    if (!prepared[i].db) {
+        prepared[i].db = db;
+        prepared[i].sql = sql;
+        sqlite3_prepare_v2(db, sql, -1, &prepared[i].statement, 0);
+    }
+    sqlite3_step(prepared[i].statement);
+    sqlite3_reset(prepared[i].statement);
+}
 
 int main(int argc, char **argv) {
     if (argc < 3) { fprintf(stderr, "usage: engine DIR CYCLES\n"); return 2; }

@@ -175,7 +175,7 @@ public final class ClientDatabase: ClientVault {
     /// Upserts the order for its own user only (never takes over another user's transaction), closing the intent it
     /// was claimed by in the same write, then reads it back.
     public func save(_ order: PendingOrder, closingIntent: Int64? = nil) throws {
-        try keychain.write { db in
+        try keychain.writeTransaction { db in
             if let closingIntent {
                 try db.cachedStatement(sql: "DELETE FROM intent WHERE id = ?").execute(arguments: [closingIntent])
             }
@@ -202,7 +202,7 @@ public final class ClientDatabase: ClientVault {
 
     public func recordIntent(user: String, productId: String, orderId: String?, appleId: String?, appAccountToken: UUID?,
                              at date: Date) throws -> PaymentIntent {
-        try keychain.write { db in
+        try keychain.writeTransaction { db in
             try db.cachedStatement(sql: "INSERT INTO intent (user, productId, orderId, createdAt, appleId, appAccountToken) VALUES (?, ?, ?, ?, ?, ?)")
                 .execute(arguments: [user, productId, orderId, date.timeIntervalSince1970, appleId, appAccountToken?.uuidString.lowercased()])
             return PaymentIntent(id: db.lastInsertedRowID, user: user, productId: productId, orderId: orderId, createdAt: date, appleId: appleId,
@@ -211,11 +211,11 @@ public final class ClientDatabase: ClientVault {
     }
 
     public func closeIntent(_ id: Int64) throws {
-        try keychain.write { db in try db.cachedStatement(sql: "DELETE FROM intent WHERE id = ?").execute(arguments: [id]) }
+        try keychain.writeTransaction { db in try db.cachedStatement(sql: "DELETE FROM intent WHERE id = ?").execute(arguments: [id]) }
     }
 
     public func markIntentInterrupted(_ id: Int64) throws {
-        try keychain.write { db in try db.cachedStatement(sql: "UPDATE intent SET interrupted = 1 WHERE id = ?").execute(arguments: [id]) }
+        try keychain.writeTransaction { db in try db.cachedStatement(sql: "UPDATE intent SET interrupted = 1 WHERE id = ?").execute(arguments: [id]) }
     }
 
     /// Every open intent, for `iapsim state` and the tests.
@@ -225,7 +225,7 @@ public final class ClientDatabase: ClientVault {
 
     /// Drops a finished order.
     public func remove(transactionId: String, user: String) throws {
-        try keychain.write { db in
+        try keychain.writeTransaction { db in
             try db.cachedStatement(sql: "DELETE FROM pendingOrder WHERE transactionId = ? AND user = ?").execute(arguments: [transactionId, user])
         }
     }
@@ -242,7 +242,7 @@ public final class ClientDatabase: ClientVault {
         }), current.text(0) == user {
             return
         }
-        try sandbox.write { db in
+        try sandbox.writeTransaction { db in
             try db.cachedStatement(sql: "INSERT OR REPLACE INTO session (key, value) VALUES ('lastUser', ?)").execute(arguments: [user])
         }
     }

@@ -10,7 +10,7 @@ extension BackendDatabase {
 
     /// The user's token, made now if they have none.
     public func appAccountToken(user: String) throws -> UUID {
-        try queue.write { db in
+        try queue.writeTransaction { db in
             if let kept = try String.fetchOne(db.cachedStatement(sql: "SELECT token FROM appAccountToken WHERE user = ?"), arguments: [user]),
                let token = UUID(uuidString: kept) {
                 return token

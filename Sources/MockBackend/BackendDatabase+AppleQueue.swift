@@ -48,11 +48,11 @@ extension BackendDatabase {
 
     /// Writes the request down (or its next attempt), durably before the client hears "pending".
     func keepForApple(_ retry: AppleRetry) throws {
-        try queue.write { db in try retry.save(db) }
+        try queue.writeTransaction { db in try retry.save(db) }
     }
 
     func dropFromAppleQueue(_ transactionId: String) throws {
-        try queue.write { db in _ = try AppleRetry.deleteOne(db, key: transactionId) }
+        try queue.writeTransaction { db in _ = try AppleRetry.deleteOne(db, key: transactionId) }
     }
 
     public func queuedForApple(_ transactionId: String) throws -> AppleRetry? {

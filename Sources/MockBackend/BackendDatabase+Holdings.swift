@@ -35,7 +35,7 @@ extension BackendDatabase {
     /// Answers whom it is credited to, for the requester's verification: the requester when they hold it.
     func holder(of original: String, productId: String, owner: String, subscription: Bool, askedBy requester: String,
                 claiming policy: RestorePolicy?, at date: Date) throws -> String {
-        try queue.write { db in
+        try queue.writeTransaction { db in
             // A chain is its subscriber's now: the app user its charges were credited to, unless a transfer moved it.
             let owner = subscription ? try Self.subscriber(db, of: original) ?? owner : owner
             var holders = try Self.holders(db, original: original, owner: owner, subscription: subscription)
@@ -133,7 +133,7 @@ extension BackendDatabase {
     }
 
     func setRestorePolicy(_ policy: RestorePolicy) throws {
-        try queue.write { db in
+        try queue.writeTransaction { db in
             try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('restorePolicy', ?)", arguments: [policy.rawValue])
         }
     }

@@ -21,7 +21,7 @@ extension BackendDatabase {
     }
 
     func noteNotificationHistoryRead(to date: Date) throws {
-        try queue.write { db in
+        try queue.writeTransaction { db in
             try db.cachedStatement(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('notificationHistoryReadTo', ?)")
                 .execute(arguments: [Int64((date.timeIntervalSince1970 * 1000).rounded(.down))])
         }
@@ -30,7 +30,7 @@ extension BackendDatabase {
     /// Sets a known entitlement to the chain as Apple has it now; one the backend does not know yet waits for its first
     /// charge's credit.
     func match(entitlement original: String, productId: String, expiresAt: Date, graceUntil: Date?, revokedAt: Date?) throws {
-        try queue.write { db in
+        try queue.writeTransaction { db in
             try db.cachedStatement(sql: "UPDATE entitlement SET productId = ?, expiresAt = ?, graceUntil = ?, revokedAt = ? WHERE originalTransactionId = ?")
                 .execute(arguments: [productId, expiresAt.timeIntervalSince1970, graceUntil?.timeIntervalSince1970, revokedAt?.timeIntervalSince1970, original])
         }
@@ -39,7 +39,7 @@ extension BackendDatabase {
     /// Sets the credits of a transaction (by its id or its original's) refunded as of `cancelledAt`, or live when Apple
     /// no longer counts it refunded.
     func match(refundOf ids: [String], cancelledAt: Date?) throws {
-        try queue.write { db in
+        try queue.writeTransaction { db in
             for id in Set(ids) {
                 try db.cachedStatement(sql: "UPDATE credit SET revokedAt = CASE WHEN ?1 IS NULL THEN NULL ELSE COALESCE(revokedAt, ?1) END WHERE transactionId = ?2")
                     .execute(arguments: [cancelledAt?.timeIntervalSince1970, id])

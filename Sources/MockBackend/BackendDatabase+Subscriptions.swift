@@ -52,7 +52,7 @@ extension BackendDatabase {
     /// `chain`: Apple's latest transactions of the subscription (its entries in `latest_receipt_info`).
     func creditSubscription(_ entry: Receipt.Entry, chain entries: [Receipt.Entry], renewal: PendingRenewalInfo?, orderId: String?,
                             payer: String? = nil, requester: String, at date: Date, noting decision: ReceiptDecision? = nil) throws -> (Credit, new: Bool)? {
-        try queue.write { db in
+        try queue.writeTransaction { db in
             let chain = entry.original_transaction_id
             let subscriber = try String.fetchOne(db.cachedStatement(sql: "SELECT user FROM entitlement WHERE originalTransactionId = ?"),
                                                  arguments: [chain])
@@ -107,7 +107,7 @@ extension BackendDatabase {
     /// What a notification from Apple changes: a refund revokes; the rest move an entitlement the backend already knows
     /// (one it does not know waits for the client's verification, which names the subscriber). Once per notificationUUID.
     func apply(_ notification: StoreNotification) throws {
-        try queue.write { db in
+        try queue.writeTransaction { db in
             try db.cachedStatement(sql: "INSERT OR IGNORE INTO appliedNotification (uuid) VALUES (?)").execute(arguments: [notification.uuid])
             guard db.changesCount > 0 else { return }
             let at = notification.date.timeIntervalSince1970

@@ -63,7 +63,7 @@ extension BackendDatabase {
     }
 
     func keep(_ alarms: [AlarmReport], at date: Date) throws {
-        try queue.write { db in
+        try queue.writeTransaction { db in
             for report in alarms {
                 try ClientAlarm(device: report.device, user: report.user, kind: report.kind, transactionId: report.transactionId,
                                 text: report.text, raisedAt: report.raisedAt, receivedAt: date).insert(db)
@@ -85,7 +85,7 @@ extension BackendDatabase {
     }
 
     func noteReplay(_ replay: ReceiptReplay) throws {
-        try queue.write { db in try replay.insert(db) }
+        try queue.writeTransaction { db in try replay.insert(db) }
     }
 
     /// Receipts sent again for a decided transaction, newest first.

@@ -108,7 +108,7 @@ public final class BackendDatabase {
     /// Notes that the client was told to finish this transaction without a credit.
     func recordVerdict(transactionId: String, verdict: VerifyResponse.Verdict, appleStatus: Int? = nil, at date: Date,
                        noting decision: ReceiptDecision? = nil) throws {
-        try queue.write { db in
+        try queue.writeTransaction { db in
             try db.cachedStatement(sql: "INSERT OR REPLACE INTO verdict (transactionId, result, appleStatus, decidedAt) VALUES (?, ?, ?, ?)").execute(
                 arguments: [transactionId, verdict.rawValue, appleStatus, date.timeIntervalSince1970])
             try decision?.note(db)
@@ -129,7 +129,7 @@ public final class BackendDatabase {
     }
 
     func createOrder(user: String, productId: String, at date: Date) throws -> String {
-        try queue.write { db in try Self.createOrder(db, user: user, productId: productId, at: date) }
+        try queue.writeTransaction { db in try Self.createOrder(db, user: user, productId: productId, at: date) }
     }
 
     /// Credits the transaction unless it already was, in one database transaction: exactly once (B3).
@@ -137,7 +137,7 @@ public final class BackendDatabase {
     /// what was verified is not the `original` but a restore of it, which credits nothing of its own.
     func credit(transactionId: String, paidProduct: String, orderId: String?, payer: String? = nil, requester: String, coins: Int, at date: Date,
                 original: Bool = true, familyShared: Bool = false, noting decision: ReceiptDecision? = nil) throws -> (Credit, new: Bool)? {
-        try queue.write { db in
+        try queue.writeTransaction { db in
             if let existing = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM credit WHERE transactionId = ?"), arguments: [transactionId]) {
                 try decision?.note(db)
                 return (Self.credit(existing), false)
@@ -159,7 +159,7 @@ public final class BackendDatabase {
 
     /// B5: support settled this order by hand; its next verification tells the client to finish it.
     public func markCompensated(orderId: String, at date: Date) throws -> Bool {
-        try queue.write { db in
+        try queue.writeTransaction { db in
             try db.cachedStatement(sql: "UPDATE orders SET compensatedAt = ? WHERE id = ?").execute(arguments: [date.timeIntervalSince1970, orderId])
             return db.changesCount > 0
         }
@@ -180,7 +180,7 @@ public final class BackendDatabase {
 
     /// B5: a refund revokes the credit; the transaction id stays spent, so a replay credits nothing.
     public func refund(transactionId: String, at date: Date) throws -> Bool {
-        try queue.write { db in
+        try queue.writeTransaction { db in
             try db.cachedStatement(sql: "UPDATE credit SET revokedAt = ? WHERE transactionId = ? AND revokedAt IS NULL").execute(
                            arguments: [date.timeIntervalSince1970, transactionId])
             return db.changesCount > 0

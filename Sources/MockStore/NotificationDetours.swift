@@ -16,7 +16,7 @@ extension StoreDatabase {
     /// until a later one is delivered), the others go now. Answers the entry as it now is.
     @discardableResult
     public func setDetour(_ detour: OutboxEntry.Detour, on uuid: String, delay: TimeInterval = 0, at now: Date) throws -> OutboxEntry? {
-        try queue.write { db in
+        try queue.writeTransaction { db in
             let later: TimeInterval? = switch detour {
             case .outOfOrder: Self.heldBackAtMost
             case .delayed: delay

@@ -148,7 +148,7 @@ extension StoreDatabase {
     /// Apple's TEST notification, asked for through the App Store Server API, under the `uuid` its token names.
     public func enqueueTest(at date: Date, uuid: String) throws -> StoreNotification {
         let test = StoreNotification.test(at: date, uuid: uuid)
-        try queue.write { db in try Self.enqueue(db, test, outbox) }
+        try queue.writeTransaction { db in try Self.enqueue(db, test, outbox) }
         return test
     }
 
@@ -164,7 +164,7 @@ extension StoreDatabase {
     }
 
     func heardByBackend(_ uuids: [String]) throws {
-        try queue.write { db in
+        try queue.writeTransaction { db in
             for uuid in uuids {
                 try db.cachedStatement(sql: "UPDATE notificationOutbox SET backendDelivered = 1 WHERE uuid = ?").execute(arguments: [uuid])
             }
@@ -195,7 +195,7 @@ extension StoreDatabase {
     /// `again`: the second delivery of one delivered twice (`notification-twice`), written down as one more attempt.
     @discardableResult
     public func recordAttempt(_ uuid: String, signedPayload: String?, failure: String?, at date: Date, again: Bool = false) throws -> OutboxEntry? {
-        try queue.write { db in
+        try queue.writeTransaction { db in
             guard var entry = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.outboxColumns) FROM notificationOutbox WHERE uuid = ?"),
                                                arguments: [uuid]).map(Self.outboxEntry),
                   entry.delivery == (again ? .sent : .pending) else { return nil }

@@ -23,7 +23,7 @@ extension StoreDatabase {
 
     /// Signs `appleId` in on this device, durably: it pays from now on, and the queue shows its transactions only.
     func signIn(appleId: String) throws {
-        try queue.write { db in
+        try queue.writeTransaction { db in
             try db.cachedStatement(sql: "INSERT OR REPLACE INTO signedInAppleId (device, appleId) VALUES (?, ?)").execute(arguments: [device, appleId])
         }
         self.appleId = appleId

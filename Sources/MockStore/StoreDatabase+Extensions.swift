@@ -49,7 +49,7 @@ extension StoreDatabase {
 
     /// Extends the subscription whose original transaction is `original` by `days`, once per `requestIdentifier`.
     func extendRenewal(original: String, days: Int, requestIdentifier: String, at now: Date) throws -> RenewalExtension {
-        try queue.write { db in
+        try queue.writeTransaction { db in
             try extendRenewal(db, original: original, days: days, requestIdentifier: requestIdentifier, mass: nil, at: now)
         }
     }
@@ -89,7 +89,7 @@ extension StoreDatabase {
     /// the request up (RENEWAL_EXTENSION / SUMMARY).
     func extendAll(productId: String, days: Int, requestIdentifier: String, reached: Bool, storefronts: [String] = [],
                    at now: Date) throws -> MassExtension {
-        try queue.write { db in
+        try queue.writeTransaction { db in
             if let done = try Self.massExtension(db, productId: productId, requestIdentifier: requestIdentifier) { return done }
             var succeeded = 0, failed = 0
             let chains = reached ? try SubscriptionRecord.filter(Column("productId") == productId).fetchAll(db) : []

@@ -20,7 +20,7 @@ extension StoreDatabase {
     /// bought of the family-shareable products. One who was in another family leaves it first.
     public func joinFamily(_ members: [String], at date: Date) throws {
         guard let first = members.first else { return }
-        try queue.write { db in
+        try queue.writeTransaction { db in
             try Self.noteClock(db, date)
             let family = try String.fetchOne(db.cachedStatement(sql: "SELECT family FROM familyMember WHERE appleId = ?"), arguments: [first]) ?? first
             for member in members {
@@ -36,7 +36,7 @@ extension StoreDatabase {
     /// `appleId` leaves its family: what it had through the family, and what the family had through it, is revoked.
     /// False when it was in none.
     public func leaveFamily(_ appleId: String, at date: Date) throws -> Bool {
-        try queue.write { db in
+        try queue.writeTransaction { db in
             try Self.noteClock(db, date)
             return try leave(db, appleId, at: date)
         }

@@ -10,7 +10,7 @@ extension StoreDatabase {
     /// GRDB's write transactions are IMMEDIATE, so `keys` or `certs` beside a running iapsim waits for the lock rather
     /// than reading, then failing to write.
     public func secret(_ key: String, make: () throws -> Data) throws -> Data {
-        try queue.write { db in try Self.secret(db, key, make: make) }
+        try queue.writeTransaction { db in try Self.secret(db, key, make: make) }
     }
 
     /// A value kept by `secret`, if it was ever made.
@@ -22,7 +22,7 @@ extension StoreDatabase {
     /// the backend sends as `password`, and `iapsim keys` prints for a team's own server. Derived from the old signing key,
     /// so it needs no randomness of its own, and kept so that it stays what was printed even if the derivation changes.
     public func sharedSecret() throws -> String {
-        try queue.write { db in
+        try queue.writeTransaction { db in
             let secret = try Self.secret(db, "sharedSecret") {
                 let key = SymmetricKey(data: try Self.secret(db, "signingKey") { Curve25519.Signing.PrivateKey().rawRepresentation })
                 let digest = HMAC<SHA256>.authenticationCode(for: Data("verifyReceipt shared secret".utf8), using: key)

@@ -26,7 +26,7 @@ extension StoreDatabase {
             }
         }
         guard !missing.isEmpty else { return }
-        try queue.write { db in
+        try queue.writeTransaction { db in
             for (offer, productId, count) in missing {
                 var missing = count
                 while missing > 0 {

@@ -14,7 +14,7 @@ extension StoreDatabase {
     /// Raises the price of `productId` for every subscriber whose next renewal charges it and who has not agreed to a
     /// raise already. Answers how many were asked.
     func raisePrice(productId: String, at now: Date) throws -> Int {
-        try queue.write { db in
+        try queue.writeTransaction { db in
             let chains = try SubscriptionRecord.filter(Column("renewsAs") == productId).fetchAll(db)
             var asked = 0
             for var chain in chains where !chain.isOver && chain.autoRenew && chain.priceIncrease == nil {
@@ -31,7 +31,7 @@ extension StoreDatabase {
     /// The customer agrees to the price increase of the subscription whose original transaction is `original`: its next
     /// renewal charges the new price. Nil when none waits for an answer.
     func consentToPriceIncrease(original: String, at now: Date) throws -> StoreNotification? {
-        try queue.write { db in
+        try queue.writeTransaction { db in
             guard var chain = try Self.subscription(db, original: original), !chain.isOver, chain.priceIncrease == .pending else { return nil }
             chain.priceIncrease = .accepted
             try chain.insert(db, onConflict: .replace)

@@ -9,7 +9,7 @@ extension StoreDatabase {
     /// Apple declines the refund of a paid, unrefunded charge: nothing changes but what the app's server is told. Nil when
     /// there is no such charge.
     func declineRefund(_ named: String, because customer: ConsumptionRequestReason, at date: Date) throws -> (StoreRecord, StoreNotification)? {
-        try queue.write { db in
+        try queue.writeTransaction { db in
             guard let id = try Self.charge(db, repeatedBy: named), let row = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT \(Self.columns) FROM storeTransaction WHERE id = ? AND state IN ('purchased', 'restored') AND cancellationDate IS NULL
                 """), arguments: [id]) else { return nil }
@@ -26,7 +26,7 @@ extension StoreDatabase {
     /// Apple reverses a refund it granted: the charge loses its cancellation, and a subscription the refund ended runs to
     /// the end of its period again (renewing then, if it was set to). Nil when the charge was not refunded.
     func reverseRefund(_ named: String, at date: Date) throws -> (StoreRecord, StoreNotification)? {
-        try queue.write { db in
+        try queue.writeTransaction { db in
             guard let id = try Self.charge(db, repeatedBy: named), let row = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT \(Self.columns), \(TransactionDetails.columns) FROM storeTransaction
                 WHERE id = ? AND state IN ('purchased', 'restored') AND cancellationDate IS NOT NULL AND cancellationReason IS NOT NULL

@@ -18,7 +18,7 @@ extension StoreDatabase {
     func restore(account: String, pressedBy: String, nonConsumables: Set<String>, subscriptions: Set<String>, at date: Date) throws -> [StoreTransaction] {
         let products = Array(nonConsumables.union(subscriptions)).sorted()
         guard !products.isEmpty else { return [] }
-        return try queue.write { db in
+        return try queue.writeTransaction { db in
             let (owned, open, paidElsewhere) = try Self.owned(db, account: account, products: products, nonConsumables: nonConsumables, device: device)
             var restored: [StoreTransaction] = []
             for outcome in RestoreRule.outcomes(owned, openHere: open, paidElsewhere: paidElsewhere) {

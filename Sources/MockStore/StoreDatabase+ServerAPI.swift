@@ -16,7 +16,7 @@ extension StoreDatabase {
     /// Set App Account Token on an original transaction: every transaction of it carries the token from now on (each
     /// keeps its own copy, as a renewal is written with its chain's).
     public func setAppAccountToken(_ token: UUID, original id: String) throws {
-        try queue.write { db in
+        try queue.writeTransaction { db in
             try db.cachedStatement(sql: "UPDATE storeTransaction SET appAccountToken = ? WHERE COALESCE(originalTransactionId, id) = ?")
                 .execute(arguments: [token.uuidString.lowercased(), id])
         }
@@ -24,7 +24,7 @@ extension StoreDatabase {
 
     /// Send Consumption Information: Apple keeps the latest the team's server sent for the transaction, as JSON.
     public func setConsumption(_ json: String, of id: String) throws {
-        try queue.write { db in
+        try queue.writeTransaction { db in
             try db.cachedStatement(sql: "UPDATE storeTransaction SET consumption = ? WHERE id = ?").execute(arguments: [json, id])
         }
     }

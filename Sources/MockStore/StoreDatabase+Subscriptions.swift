@@ -103,7 +103,7 @@ extension StoreDatabase {
 
     /// Takes the nonce of a promotional offer's signature; false when Apple took it before.
     func takeOfferNonce(_ nonce: String, at date: Date) throws -> Bool {
-        try queue.write { db in
+        try queue.writeTransaction { db in
             try db.cachedStatement(sql: "INSERT OR IGNORE INTO offerNonce (nonce, usedAt) VALUES (?, ?)")
                 .execute(arguments: [nonce.lowercased(), date.timeIntervalSince1970])
             return db.changesCount > 0
@@ -119,7 +119,7 @@ extension StoreDatabase {
     /// the offer is not for, `offerCodeUsed` for a second redemption of the offer by the Apple ID.
     func redeemOfferCode(_ offer: SubscriptionOffer, productId: String, terms: SubscriptionTerms, account: String, oneTimeCode: String? = nil,
                          at date: Date) throws -> (StoreTransaction?, StoreNotification) {
-        try queue.write { db in
+        try queue.writeTransaction { db in
             let rules = offer.codes ?? .custom
             if let oneTimeCode { try Self.takeOneTimeCode(db, oneTimeCode, account: account, at: date) }
             if let limit = rules.limit, try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM offerCodeRedemption WHERE offerId = ?"),
@@ -275,7 +275,7 @@ extension StoreDatabase {
 
     /// Turns auto-renew off (the user cancelled in Settings) or back on (resubscribed before the end).
     func setAutoRenew(_ on: Bool, original: String, at date: Date) throws -> StoreNotification? {
-        try queue.write { db in
+        try queue.writeTransaction { db in
             guard let chain = try Self.subscription(db, original: original)?.settingAutoRenew(on) else { return nil }
             try Self.noteClock(db, date)
             try chain.insert(db, onConflict: .replace)
@@ -295,7 +295,7 @@ extension StoreDatabase {
     }
 
     func noteClock(_ date: Date) throws {
-        try queue.write { db in
+        try queue.writeTransaction { db in
             try db.cachedStatement(sql: """
                 INSERT INTO meta (key, value) VALUES ('clock', ?) ON CONFLICT (key) DO UPDATE SET value = MAX(CAST(value AS REAL), excluded.value)
                 """).execute(arguments: [date.timeIntervalSince1970])
@@ -315,7 +315,7 @@ extension StoreDatabase {
     /// neither and repeats neither. `billingFailures`: how many billing attempts fail, when this is a renewal's first.
     func takeDueRenewal(now: Date, terms: [String: SubscriptionTerms], billingFailures: Int)
         throws -> (StoreNotification?, renewal: StoreTransaction?)? {
-        try queue.write { db in
+        try queue.writeTransaction { db in
             let taken = try takeDueRenewal(db, now: now, terms: terms, billingFailures: billingFailures)
             if let news = taken?.0 ?? nil { try enqueue(db, news) }
             return taken
@@ -366,7 +366,7 @@ extension StoreDatabase {
     /// Apple refunds a transaction: it keeps its place in the history with a cancellation date and reason, and a
     /// subscription it paid for ends now. Nil when there is no such paid, unrefunded transaction.
     func refund(_ id: String, because customer: ConsumptionRequestReason, at date: Date) throws -> (StoreRecord, TransactionDetails, StoreNotification)? {
-        try queue.write { db in
+        try queue.writeTransaction { db in
             guard var refunded = try refundWithShares(db, id, reason: customer.revocationReason, at: date) else { return nil }
             refunded.2.refundRequestReason = customer
             try enqueue(db, refunded.2)

@@ -136,7 +136,7 @@ public final class StoreDatabase {
                 appAccountToken: UUID? = nil, offerId: String? = nil, introEligible: Bool? = nil, billingPlan: BillingPlan? = nil,
                 storeKit: StoreKitMode = .one) throws -> StoreTransaction {
         let planText = try plan?.encoded()
-        return try queue.write { db in
+        return try queue.writeTransaction { db in
             let transaction = StoreTransaction(id: try Self.nextId(db), productId: productId, state: state, applicationUsername: applicationUsername,
                                                date: date, error: error, originalTransactionId: originalTransactionId, appAccountToken: appAccountToken)
             try Self.noteClock(db, date)
@@ -155,7 +155,7 @@ public final class StoreDatabase {
     /// Moves a transaction that is still waiting (purchasing or deferred) to `state` now, dropping what was planned
     /// for it (the user cancelled on the sheet). Nil when it was no longer waiting.
     func settle(_ id: String, state: TransactionState, error: StoreError?) throws -> StoreTransaction? {
-        try queue.write { db in
+        try queue.writeTransaction { db in
             try db.cachedStatement(sql: """
                 UPDATE storeTransaction SET state = ?, error = ?, plan = NULL WHERE id = ? AND state IN ('purchasing', 'deferred')
                 """).execute(arguments: [state.rawValue, error?.rawValue, id])
@@ -173,7 +173,7 @@ public final class StoreDatabase {
     /// subscription it is subscribed to (a regular `purchased` transaction, as Apple's guide says, not a restore); a subscription of a lower level than the account's becomes a change at renewal.
     func takeDueStep(_ id: String, now: Date, ownedOnce: Set<String>, subscriptions terms: [String: SubscriptionTerms])
         throws -> (StoreTransaction?, StoreNotification?)? {
-        try queue.write { db in
+        try queue.writeTransaction { db in
             let taken = try takeDueStep(db, id, now: now, ownedOnce: ownedOnce, subscriptions: terms)
             if let news = taken?.1 { try enqueue(db, news) }
             return taken
@@ -290,7 +290,7 @@ public final class StoreDatabase {
 
     /// Marks the transaction finished; false when no unfinished transaction has that id.
     func finish(_ id: String) throws -> Bool {
-        try queue.write { db in
+        try queue.writeTransaction { db in
             try db.cachedStatement(sql: "UPDATE storeTransaction SET finished = 1 WHERE id = ? AND finished = 0").execute(arguments: [id])
             return db.changesCount > 0
         }
@@ -419,7 +419,7 @@ public final class StoreDatabase {
     }
 
     func setValue(_ value: Data, for key: String) throws {
-        try queue.write { db in
+        try queue.writeTransaction { db in
             try db.cachedStatement(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)").execute(arguments: [key, value])
         }
     }
