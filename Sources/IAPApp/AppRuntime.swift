@@ -12,6 +12,8 @@ public final class AppRuntime {
     /// Effects still allowed before the process "dies" (the crash-now fault); nil: no limit.
     private var effectBudget: Int?
     public private(set) var halted = false
+    /// How many effects the reducer has asked for so far: a script tells by it a key that did nothing.
+    public private(set) var effectsAsked = 0
     /// Why the app died on purpose (crash-at, crash now); the host shows it and relaunches.
     public private(set) var crashReason: String?
     /// Does what only the program around the app can (quit, reinstall, start a scenario, list them).
@@ -84,6 +86,7 @@ public final class AppRuntime {
             // Kept only for an observer: a copy alive across `reduce` makes every collection it changes copy itself.
             let before = onAction == nil ? nil : state
             let effects = state.reduce(next, now: timers.now)
+            effectsAsked += effects.count
             if let before { onAction?(next, effects, before) }
             for effect in effects {
                 if let budget = effectBudget {

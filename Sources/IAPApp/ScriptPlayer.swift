@@ -44,6 +44,8 @@ public final class ScriptPlayer {
     /// What the app asked of the program around it, acted on after each step, as the terminal loop does between events.
     private let host: HostRequests
     private var quit = false
+    /// Why the keys the step pressed changed nothing on the screen, said beside it so that a script's lost key is seen.
+    private var unheeded: String?
 
     public init(_ setup: Setup, output: @escaping (String) -> Void = { print($0) }) {
         self.setup = setup
@@ -71,7 +73,8 @@ public final class ScriptPlayer {
                 output(screenText())
                 return .failed(line: line.number, message: failure.message)
             }
-            say(line, note.map { "✓ " + $0 } ?? "")
+            say(line, note.map { "✓ " + $0 } ?? unheeded.map { "⚠ " + $0 } ?? "")
+            unheeded = nil
         }
         return .passed
     }
@@ -144,7 +147,12 @@ public final class ScriptPlayer {
             app.press(.enter)
         case let .press(keys):
             let app = try app()
+            let before = (screen: screenText(), state: app.state, effects: app.runtime.effectsAsked)
             for key in keys { app.press(key) }
+            if app.runtime.effectsAsked == before.effects, app.state == before.state, screenText() == before.screen {
+                let loading = app.state.user != nil && app.state.productsStatus == .loading && app.state.modal == nil
+                unheeded = "changed nothing" + (loading ? ": the products are still loading (`wait until` a product's name first)" : "")
+            }
         case let .type(text):
             try app().type(text)
         case let .wait(seconds):

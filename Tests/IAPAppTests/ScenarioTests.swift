@@ -125,6 +125,26 @@ struct ScenarioTests {
         }
     }
 
+    @Test("a key that changes nothing is said in the transcript: Enter before the products have loaded is not lost without a word")
+    func unheededKey() throws {
+        let script = try Script.parse("""
+            launch alice
+            press Enter
+            wait until Coins
+            press Up
+            press Enter
+            """, file: "t.iapsim")
+        let (outcome, transcript) = try play(script)
+        guard case .passed = outcome else { Issue.record("\(transcript)"); return }
+        let lines = transcript.split(separator: "\n")
+        let presses = lines.filter { $0.contains("press ") }
+        #expect(presses.count == 3, "\(transcript)")
+        guard presses.count == 3 else { return }
+        #expect(presses[0].contains("changed nothing: the products are still loading"), "\(presses[0])")
+        #expect(presses[1].contains("changed nothing"), "the cursor already on the first product: \(presses[1])")
+        #expect(!presses[2].contains("changed nothing"), "Enter on the product list buys: \(presses[2])")
+    }
+
     @Test("a failed expectation stops the script at its line and shows the screen at that moment")
     func failureStops() throws {
         let script = try Script.parse("""
