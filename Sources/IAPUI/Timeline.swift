@@ -37,13 +37,13 @@ public struct Timeline: Sendable {
         case let .key(key) where before.keyContext == .inspector && [.pageUp, .pageDown].contains(Keymap.command(for: key, in: .inspector)):
             // Scrolling the timeline is not news in it: told, each page would push a line out of view.
             text = nil
-        case let .storeUpdated(transactions, held, more) where before.storeKit == .two && !transactions.isEmpty:
-            // purchase(options:) returns once: a later reading of a payment still in flight or pending is no news, unless
-            // it led to something.
+        case let .storeUpdated(transactions, held, more) where !transactions.isEmpty:
+            // The observer hears of a state change once (purchase(options:) returns once): a later reading of a payment
+            // still in flight or waiting for a parent is no news, unless it led to something.
             let news = transactions.filter { ![.purchasing, .deferred].contains($0.state) || before.device.storeQueue[$0.id]?.state != $0.state }
             text = news.isEmpty && effects.isEmpty ? nil
                 : Self.line(.storeUpdated(news.isEmpty ? transactions : news, held: held, more: more), effects, date,
-                            StoreKitWords(.two, purchaseInFlight: before.device.purchase?.paymentId))
+                            StoreKitWords(before.storeKit, purchaseInFlight: before.storeKit == .two ? before.device.purchase?.paymentId : nil))
         default:
             text = Self.line(action, effects, date, StoreKitWords(before.storeKit), nothingDone: Self.nothingDone(action, effects, before))
         }
