@@ -42,6 +42,28 @@ struct FaultPanelValueTests {
         #expect(try app.charges().isEmpty)
     }
 
+    @Test("disarmed and armed again, a fault keeps the value chosen for it (Enter twice, or fired once then re-armed)")
+    func valueKeptWhenRearmed() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        try openPanel(at: .askToBuy, app)
+        app.press(.right)
+        #expect(app.parties.faults.armed.arm(.askToBuy) == FaultArm(value: "decline", once: false))
+        app.press(.enter)
+        #expect(app.parties.faults.armed.arm(.askToBuy) == nil)
+        #expect(app.screen(width: 120, height: 40).contains("whose answer 10 s later is: decline"), "the panel shows the value Enter will arm")
+        app.press(.enter)
+        #expect(app.parties.faults.armed.arm(.askToBuy) == FaultArm(value: "decline", once: false))
+        app.press(.enter, .char("o"))
+        #expect(app.parties.faults.armed.arm(.askToBuy) == FaultArm(value: "decline", once: true))
+        app.press(.escape, .enter)
+        app.advance(20)
+        #expect(app.parties.faults.armed.arm(.askToBuy) == nil, "fired once")
+        try openPanel(at: .askToBuy, app)
+        app.press(.enter)
+        #expect(app.parties.faults.armed.arm(.askToBuy) == FaultArm(value: "decline", once: false))
+    }
+
     @Test("a fault of seconds steps through telling durations, its default among them; one without values ignores ←/→")
     func secondsAndNone() throws {
         let app = try Harness(user: "alice")

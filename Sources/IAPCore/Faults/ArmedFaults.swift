@@ -13,6 +13,8 @@ public struct FaultArm: Sendable, Equatable {
 /// The faults armed right now, with their values. Reads like a set of faults.
 public struct ArmedFaults: Sendable, Equatable, Sequence, ExpressibleByArrayLiteral {
     public private(set) var arms: [Fault: FaultArm] = [:]
+    /// The value each fault was last armed with, kept once it is disarmed or has fired: the fault panel arms it again so.
+    public private(set) var chosen: [Fault: String] = [:]
 
     public init(arrayLiteral faults: Fault...) {
         for fault in faults { insert(fault) }
@@ -32,9 +34,10 @@ public struct ArmedFaults: Sendable, Equatable, Sequence, ExpressibleByArrayLite
         return arm.value ?? fault.defaultValue
     }
 
-    /// The value the fault runs with, armed or not: what the fault panel shows and steps from.
+    /// The value the fault runs with, armed or not (the one last chosen, else its default): what the fault panel shows,
+    /// steps from and arms.
     public func valueInForce(_ fault: Fault) -> String? {
-        arms[fault]?.value ?? fault.defaultValue
+        arms[fault]?.value ?? chosen[fault] ?? fault.defaultValue
     }
 
     public func seconds(_ fault: Fault) -> Double? {
@@ -45,6 +48,7 @@ public struct ArmedFaults: Sendable, Equatable, Sequence, ExpressibleByArrayLite
 
     public mutating func insert(_ fault: Fault, _ arm: FaultArm = FaultArm()) {
         arms[fault] = arm
+        chosen[fault] = arm.value
     }
 
     public mutating func remove(_ fault: Fault) {

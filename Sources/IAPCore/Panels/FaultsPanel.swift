@@ -31,7 +31,7 @@ public struct FaultsPanel: ListPanel {
             let armed = state.faults.arm(fault)
             // Enter on an armed fault disarms it; `o` on a sticky one makes it one-shot.
             if let armed, armed.once == once { return state.setFault(fault, nil) }
-            return state.setFault(fault, FaultArm(value: armed?.value, once: once))
+            return state.setFault(fault, FaultArm(value: armed?.value ?? state.faults.chosen[fault], once: once))
         case .crashNow:
             return state.perform(.crashNow)
         case .reinstall:
