@@ -30,6 +30,13 @@ struct DataFileInputTests {
 
     private func bytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
 
+    /// Changes a party's file as another program would, then closes it cleanly (no WAL left beside it).
+    private func change(_ path: String, _ sql: String) throws {
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { try $0.execute(sql: sql) }
+        try queue.close()
+    }
+
     /// Opens the parties on `directory`; answers the error, which must name `file`, and checks that nothing changed.
     private func refusedOpening(_ directory: DataDirectory, naming file: String, saying expected: String,
                                 sourceLocation: SourceLocation = #_sourceLocation) {
@@ -83,11 +90,7 @@ struct DataFileInputTests {
     func missingTable() throws {
         let directory = try settledDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory.path) }
-        do {
-            let queue = try DatabaseQueue(path: directory.keychain)
-            try queue.write { try $0.execute(sql: "DROP TABLE pendingCount") }
-            try queue.close()
-        }
+        try change(directory.keychain, "DROP TABLE pendingCount")
         refusedOpening(directory, naming: "client-keychain.sqlite", saying: "pendingCount")
     }
 
@@ -96,11 +99,7 @@ struct DataFileInputTests {
     func newerMigration(closedCleanly: Bool) throws {
         let directory = try settledDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory.path) }
-        do {
-            let queue = try DatabaseQueue(path: directory.store)
-            try queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations VALUES ('v99-future')") }
-            try queue.close()
-        }
+        try change(directory.store, "INSERT INTO grdb_migrations VALUES ('v99-future')")
         // Closed cleanly by that newer iapsim: its stamp is trusted, and the file's checks are skipped.
         if closedCleanly { DataFile.trust([try #require(FileStamp(path: directory.store))]) }
         refusedOpening(directory, naming: "store.sqlite", saying: "newer iapsim")
