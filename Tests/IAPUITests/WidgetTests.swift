@@ -395,6 +395,16 @@ struct WidgetTests {
         #expect(grid[1, 0].style == theme.badge && grid[30, 0].style == theme.bad)
     }
 
+    @Test("badges that do not fit are counted (+N), never cut mid-word, and an alarm keeps room to be seen (I6)")
+    func badgeLineOverflow() {
+        let badges = ["Apple ID sandbox-1", "backend-slow=2·once", "verify-status=21005·once", "observer-delayed=8·once"]
+        let full = BadgeLine(badges: badges, alarm: nil, theme: theme).rendered(width: 80, height: 1).lines[0]
+        #expect(full == " Apple ID sandbox-1   backend-slow=2·once   verify-status=21005·once   +1       ", "\(full)")
+        let alarmed = BadgeLine(badges: badges, alarm: "Alarm: tx 1000000009 paid, nobody to credit", theme: theme)
+            .rendered(width: 80, height: 1).lines[0]
+        #expect(alarmed == " Apple ID sandbox-1   backend-slow=2·once   +2  Alarm: tx 1000000009 paid, nobo…", "\(alarmed)")
+    }
+
     @Test("the StoreKit 2 setting sits at the right end where the alarm leaves room, and never hides any of it (I6)")
     func badgeLineSetting() {
         let quiet = BadgeLine(badges: ["ask-to-buy"], alarm: nil, setting: "StoreKit 2", theme: theme)

@@ -7,9 +7,20 @@ struct BadgeLine: Widget {
     var setting: String? = nil
     var theme: Theme
 
+    /// What an alarm keeps of the line, at least, however many badges there are: enough to be seen (I6).
+    static let alarmRoom = 16
+
     func draw(in area: Rect, on grid: inout ScreenGrid) {
         var x = area.x
-        for badge in badges where x < area.maxX - 1 {
+        let badgesEnd = area.maxX - (alarm.map { min(displayWidth($0), Self.alarmRoom) } ?? 0)
+        // Each badge whole, or not at all: those that do not fit are counted, so that none is cut to a misleading word.
+        for (index, badge) in badges.enumerated() {
+            let left = badges.count - index - 1
+            let count = left > 0 ? displayWidth(" +\(left) ") + 1 : 0
+            guard x + displayWidth(badge) + 3 + count <= badgesEnd else {
+                x += grid.put(" +\(badges.count - index) ", x: x, y: area.y, style: theme.badge, limit: area.maxX - x) + 1
+                break
+            }
             x += grid.put(" \(badge) ", x: x, y: area.y, style: theme.badge, limit: area.maxX - x) + 1
         }
         var end = area.maxX
