@@ -44,7 +44,8 @@ public final class ScriptPlayer {
     /// What the app asked of the program around it, acted on after each step, as the terminal loop does between events.
     private let host: HostRequests
     private var quit = false
-    /// Why the keys the step pressed changed nothing on the screen, said beside it so that a script's lost key is seen.
+    /// Said beside a `press` step whose keys did nothing at all (no effect, no change of state or screen), and why when
+    /// known, so that a script's lost key is seen.
     private var unheeded: String?
 
     public init(_ setup: Setup, output: @escaping (String) -> Void = { print($0) }) {
