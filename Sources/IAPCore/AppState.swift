@@ -58,6 +58,8 @@ public struct AppState: Sendable, Equatable {
     /// The shell's: what is on screen apart from the app's own state.
     public var loginText = ""
     public var selection = 0
+    /// Where each list panel was left, by its state id: it opens there again.
+    public var panelRows: [String: Int] = [:]
     /// How many lines back from the newest the inspector's timeline shows (PgUp, PgDn); 0 follows the newest.
     public var timelineScroll = 0
     /// The product the cursor goes to when the product list next loads (a scenario handed over where its script left it).

@@ -9,7 +9,7 @@ import Testing
 struct FaultPanelValueTests {
     private func openPanel(at fault: Fault, _ app: Harness) throws {
         let index = try #require(FaultPanelRow.all.firstIndex(of: .fault(fault)))
-        app.press(.char("F"))
+        app.press(.char("F"), .home)  // it reopens where it was left
         for _ in 0..<index { app.press(.down) }
     }
 

@@ -59,6 +59,30 @@ struct KeyInputTests {
         #expect(app.screen().contains("Unfinished order found"))
     }
 
+    @Test("a list panel closed and opened again is where it was left, each its own (QA arming the same fault again)")
+    func panelsReopenWhereLeft() {
+        var state = AppState()
+        state.user = "alice"
+        _ = state.reduce(.key(.char("F")), now: state.now)
+        #expect(state.modal == .faultPanel(selection: 0))
+        for _ in 0..<5 { _ = state.reduce(.key(.down), now: state.now) }
+        _ = state.reduce(.key(.escape), now: state.now)
+        #expect(state.modal == nil)
+        _ = state.reduce(.key(.char("F")), now: state.now)
+        #expect(state.modal == .faultPanel(selection: 5))
+        _ = state.reduce(.key(.char("F")), now: state.now)  // its key again closes it
+        _ = state.reduce(.key(.char("F")), now: state.now)
+        #expect(state.modal == .faultPanel(selection: 5))
+        _ = state.reduce(.key(.escape), now: state.now)
+        state.scenarios = ["a", "b", "c"].map { ScenarioInfo(name: $0, shows: Localized($0)) }
+        _ = state.reduce(.key(.char("S")), now: state.now)
+        #expect(state.modal == .scenarios(selection: 0), "another panel keeps its own place")
+        _ = state.reduce(.key(.down), now: state.now)
+        _ = state.reduce(.key(.escape), now: state.now)
+        _ = state.reduce(.key(.char("S")), now: state.now)
+        #expect(state.modal == .scenarios(selection: 1))
+    }
+
     @Test("o in the scenario list does nothing (it is the fault panel's one-shot), Enter starts the scenario")
     func oInScenarioList() {
         var state = AppState()

@@ -34,11 +34,16 @@ extension ListPanel {
 
     public func act(_ command: Command, on selection: Int, in state: inout AppState) -> [Effect]? { nil }
 
-    /// Opens at the first row; its key again closes it.
+    /// Opens where it was left (the first row the first time); its key again closes it.
     public func open(_ state: inout AppState) -> [Effect] {
         if let modal = state.modal, selection(in: modal) != nil { return state.closeOverlay() }
-        state.modal = modal(selection: 0)
+        state.modal = modal(selection: reopening(in: state))
         return []
+    }
+
+    /// The row it was left at, still one of its rows: QA going back to the fault just armed need not scroll to it again.
+    public func reopening(in state: AppState) -> Int {
+        min(state.panelRows[stateId] ?? 0, max(count(in: state) - 1, 0))
     }
 
     /// The moving keys, then its own; nil for what the shell does.
@@ -56,6 +61,7 @@ extension ListPanel {
         default: return act(command, on: selection, in: &state)
         }
         state.modal = modal(selection: target)
+        state.panelRows[stateId] = target
         return []
     }
 }

@@ -15,7 +15,7 @@ public struct ScenariosPanel: ListPanel {
 
     /// Read when first opened: parsing them is a quarter of the start-up time.
     public func open(_ state: inout AppState) -> [Effect] {
-        state.modal = .scenarios(selection: 0)
+        state.modal = .scenarios(selection: reopening(in: state))
         return state.scenarios.isEmpty ? [.listScenarios] : []
     }
 
