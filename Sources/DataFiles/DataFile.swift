@@ -51,7 +51,8 @@ public enum DataFile {
             if upToDate { return queue }
             var migrator = DatabaseMigrator()
             for (name, migrate) in migrations { migrator.registerMigration(name, migrate: migrate) }
-            if existed {
+            // `check` refused a newer iapsim's file already, unless a clean close let it skip the checks.
+            if untouched {
                 try queue.inDatabase { db in
                     try refuseNewer(applied: migrator.appliedIdentifiers(db), known: migrations.map(\.0), path: path, as: identity)
                 }

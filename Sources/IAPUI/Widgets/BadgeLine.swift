@@ -15,9 +15,10 @@ struct BadgeLine: Widget {
         let badgesEnd = area.maxX - (alarm.map { min(displayWidth($0), Self.alarmRoom) } ?? 0)
         // Each badge whole, or not at all: those that do not fit are counted, so that none is cut to a misleading word.
         for (index, badge) in badges.enumerated() {
+            // The badge with its padding and the gap after it, and room for the count of any after it.
             let left = badges.count - index - 1
             let count = left > 0 ? displayWidth(" +\(left) ") + 1 : 0
-            guard x + displayWidth(badge) + 3 + count <= badgesEnd else {
+            guard x + displayWidth(" \(badge) ") + 1 + count <= badgesEnd else {
                 x += grid.put(" +\(badges.count - index) ", x: x, y: area.y, style: theme.badge, limit: area.maxX - x) + 1
                 break
             }
