@@ -33,6 +33,8 @@ public final class TimerQueue: Scheduler {
         virtualNow ?? realStart.addingTimeInterval(Date().timeIntervalSince(realStart) * speed + skipped)
     }
 
+    public var isWallTime: Bool { virtualNow == nil && speed == 1 && skipped == 0 }
+
     /// Moves the clock straight to the next scheduled piece of work and runs it (QA's "skip the wait").
     public func skipToNextDue() {
         guard let due = nextDue else { return }

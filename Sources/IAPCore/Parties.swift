@@ -3,6 +3,8 @@ import Foundation
 /// Runs work later on the app's clock: the real one in the app, a virtual one in tests.
 public protocol Scheduler: AnyObject {
     var now: Date { get }
+    /// Whether `now` is the wall's own time (live, at the wall's speed, nothing skipped): every later run starts later.
+    var isWallTime: Bool { get }
     func after(_ seconds: Double, _ work: @escaping () -> Void)
 }
 

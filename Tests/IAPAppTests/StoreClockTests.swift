@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import IAPApp
 import IAPCore
 import Testing
@@ -29,5 +30,17 @@ struct StoreClockTests {
         for _ in 0..<shippedCatalog.count { next.press(.up) }
         next.press(.enter)
         #expect(next.timers.now >= acted.addingTimeInterval(-5))
+    }
+
+    @Test("quitting writes the store's clock down only when it ran ahead of the wall: on the wall's time the next run starts later anyway, and the quit costs no commit")
+    func quitNotesTheClockOnlyWhenAhead() throws {
+        for (speed, noted) in [(1.0, false), (2.0, true)] {
+            let directory = DataDirectory(path: FileManager.default.temporaryDirectory.appendingPathComponent("iapsim-test-\(UUID().uuidString)").path)
+            defer { try? FileManager.default.removeItem(atPath: directory.path) }
+            let session = try AppSession(directory: directory, catalog: shippedCatalog, user: "alice", clock: .live(speed: speed))
+            try session.close()
+            let clock = try DatabaseQueue(path: directory.store).read { try String.fetchOne($0, sql: "SELECT value FROM meta WHERE key = 'clock'") }
+            #expect((clock != nil) == noted, "speed \(speed)")
+        }
     }
 }
