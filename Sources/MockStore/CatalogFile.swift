@@ -72,8 +72,9 @@ struct CatalogFile: Decodable {
 
 extension CatalogFile {
     /// A price as a person reads it: an amount of 0 or more with digits ("¥6", "$0.99"), whatever its currency sign.
+    /// (A text with a digit is not blank.)
     static func isPrice(_ text: String) -> Bool {
-        !text.trimmingCharacters(in: .whitespaces).isEmpty && !text.contains("-") && !text.contains("−") && text.contains(where: \.isNumber)
+        !text.contains("-") && !text.contains("−") && text.contains(where: \.isNumber)
     }
 
     static func notAPrice(_ text: String) -> String {
@@ -115,7 +116,7 @@ extension CatalogFile.Entry.Terms {
         func named(_ list: [CatalogFile.Entry.Offer]?, _ key: String) throws -> [SubscriptionOffer] {
             try (list ?? []).enumerated().map { i, offer in
                 let place = "\(location).\(key)[\(i)]"
-                guard let id = offer.id, !id.trimmingCharacters(in: .whitespaces).isEmpty else { throw Problem(location: "\(place).id", message: "missing") }
+                guard let id = offer.id, !CatalogLoader.isBlank(id) else { throw Problem(location: "\(place).id", message: "missing") }
                 let codes = key == "codeOffers" ? try Self.codeRules(offer, at: place) : nil
                 let winBack = key == "winBackOffers" ? try Self.winBackRules(offer, at: place) : nil
                 return SubscriptionOffer(id: id, terms: try Self.offer(offer, at: place), codes: codes, winBack: winBack)

@@ -108,7 +108,7 @@ public enum CatalogLoader {
 
     /// Whether `text` is empty or white space (`CharacterSet.whitespaces`) only. A letter, digit, punctuation mark or
     /// symbol, which no white space is, says not at once, without Foundation's trimming (through NSString).
-    private static func isBlank(_ text: String) -> Bool {
+    static func isBlank(_ text: String) -> Bool {
         if text.unicodeScalars.contains(where: isVisible) { return false }
         return text.trimmingCharacters(in: .whitespaces).isEmpty
     }

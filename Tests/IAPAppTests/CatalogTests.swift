@@ -77,6 +77,11 @@ struct CatalogTests {
          "monthlyCommitment.price: \"\" is not a price"),
         (#"{"products": [{"id": "m", "type": "subscription", "price": "¥30", "title": {"en": "M", "zh": "M"}, "description": {"en": "", "zh": ""}, "subscription": {"group": "g", "winBackOffers": [{"id": "w", "mode": "pay-as-you-go", "period": "P1M", "periods": 2, "price": "abc"}]}}]}"#,
          "winBackOffers[0].price: \"abc\" is not a price"),
+        // White space only is no offer id and no price.
+        (#"{"products": [{"id": "m", "type": "subscription", "price": "¥30", "title": {"en": "M", "zh": "M"}, "description": {"en": "", "zh": ""}, "subscription": {"group": "g", "promotionalOffers": [{"id": " \u3000", "mode": "free-trial", "period": "P1M"}]}}]}"#,
+         "promotionalOffers[0].id: missing"),
+        (#"{"products": [{"id": "y", "type": "subscription", "price": "¥298", "title": {"en": "Y", "zh": "Y"}, "description": {"en": "", "zh": ""}, "subscription": {"group": "g", "period": "P1Y", "monthlyCommitment": {"price": " \t", "total": "¥336"}}}]}"#,
+         "monthlyCommitment.price: \" \t\" is not a price"),
     ])
     func errors(text: String, expected: String) throws {
         let path = try write(text, named: "catalog.json")
