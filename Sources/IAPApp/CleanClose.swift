@@ -14,10 +14,13 @@ extension DataDirectory {
     /// only costs the next launch its full checks.
     public func recordClosedCleanly(_ directory: DataDirectory) {
         let stamps = [directory.store, directory.backend, directory.keychain, directory.sandbox].compactMap(FileStamp.init(path:))
-        let fd = Foundation.open(lockFile, O_WRONLY | O_TRUNC | O_CLOEXEC)
+        let fd = Foundation.open(lockFile, O_WRONLY | O_CLOEXEC)
         guard fd >= 0 else { return }
         defer { close(fd) }
         let text = Array(FileStamp.text(stamps).utf8)
-        _ = text.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        // Written over the record before, then cut to its length: a file emptied first (O_TRUNC) and written again is
+        // one ext4 flushes to disk at close, which the quit would wait for. A write cut short leaves no record at all.
+        let written = text.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+        ftruncate(fd, written == text.count ? off_t(text.count) : 0)
     }
 }

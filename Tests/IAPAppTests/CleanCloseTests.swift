@@ -39,6 +39,16 @@ struct CleanCloseTests {
         #expect(FileStamp(path: directory.backend).map(directory.closedCleanly().contains) != true)
     }
 
+    @Test("the record is written over the one before, however long that was: nothing of the old one is left")
+    func recordReplacesALongerOne() throws {
+        let directory = try closedCleanly()
+        defer { try? FileManager.default.removeItem(atPath: directory.path) }
+        let record = try #require(FileManager.default.contents(atPath: (directory.path + "/iapsim.lock")))
+        try (record + Data(String(repeating: "an older, longer record\t1\t2\t3\t4\t5\n", count: 20).utf8)).write(to: URL(fileURLWithPath: (directory.path + "/iapsim.lock")))
+        directory.recordClosedCleanly(directory)
+        #expect(FileManager.default.contents(atPath: (directory.path + "/iapsim.lock")) == record)
+    }
+
     @Test("a file damaged after a clean close is still caught at open")
     func damagedAfterwards() throws {
         let directory = try closedCleanly()
