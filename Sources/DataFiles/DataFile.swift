@@ -51,11 +51,16 @@ public enum DataFile {
             if upToDate { return queue }
             var migrator = DatabaseMigrator()
             for (name, migrate) in migrations { migrator.registerMigration(name, migrate: migrate) }
-            // `check` refused a newer iapsim's file already, unless a clean close let it skip the checks.
+            // `check` refused a newer iapsim's file already, unless a clean close let it skip the checks. Such a file
+            // with every migration and its party's id has nothing left to do either.
             if untouched {
-                try queue.inDatabase { db in
-                    try refuseNewer(applied: migrator.appliedIdentifiers(db), known: migrations.map(\.0), path: path, as: identity)
+                let current = try queue.inDatabase { db in
+                    let applied = try migrator.appliedIdentifiers(db)
+                    try refuseNewer(applied: applied, known: migrations.map(\.0), path: path, as: identity)
+                    return try applied.isSuperset(of: migrations.map(\.0))
+                        && Int32.fetchOne(db, sql: "PRAGMA application_id") == identity.applicationId
                 }
+                if current { return queue }
             }
             try migrator.migrate(queue)
             try queue.writeWithoutTransaction { db in

@@ -72,4 +72,23 @@ struct CleanCloseTests {
         app.advance(0.5)
         #expect(app.state.account.coins == 60)
     }
+
+    @Test("a trusted file an older iapsim closed cleanly still gets the migrations it lacks")
+    func trustedOlderFileIsMigrated() throws {
+        let directory = try closedCleanly()
+        defer { try? FileManager.default.removeItem(atPath: directory.path) }
+        // The sandbox as before its only migration, closed cleanly by that older iapsim.
+        try DatabaseQueue(path: directory.sandbox).write { db in
+            try db.execute(sql: "DROP TABLE session")
+            try db.execute(sql: "DELETE FROM grdb_migrations")
+        }
+        directory.recordClosedCleanly(directory)
+        DataFile.trust(directory.closedCleanly())
+        #expect(directory.closedCleanly().contains { $0 == FileStamp(path: directory.sandbox) })
+        let app = try AppSession(directory: directory, catalog: shippedCatalog)
+        app.advance(0.5)
+        try app.close()
+        let tables = try DatabaseQueue(path: directory.sandbox).read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") }
+        #expect(tables.contains("session"))
+    }
 }
