@@ -90,4 +90,15 @@ struct FaultPanelValueTests {
         for choice in choices { #expect(throws: Never.self) { try ArmedFaults.parse("\(fault.rawValue)=\(choice)") } }
         #expect(Set(choices).count == choices.count)
     }
+
+    @Test("on an 80×24 terminal an armed fault's name is read whole, value and one-shot mark included: the summaries give way")
+    func longArmedNameWholeAt80Columns() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        try openPanel(at: .unverifiedTransaction, app)
+        app.press(.char("o"))
+        #expect(app.parties.faults.armed.label(.unverifiedTransaction) == "unverified-transaction=signature·once")
+        let row = app.screen(width: 80, height: 24).split(separator: "\n").first { $0.contains("unverified-") }.map(String.init) ?? ""
+        #expect(row.contains("unverified-transaction=signature·once"), "\(row)")
+    }
 }

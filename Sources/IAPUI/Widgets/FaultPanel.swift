@@ -15,10 +15,13 @@ struct FaultPanel: Widget {
     var theme: Theme
 
     func draw(in area: Rect, on grid: inout ScreenGrid) {
+        // The names are read whole, an armed one's value and one-shot mark included: the summaries give way (the
+        // selected one is shown in full under the list).
+        let labelWidth = min(max(rows.map { displayWidth($0.label) }.max() ?? 0, 30), 44)
         let table = rows.map { row in
             [
                 ScrollingList.Column("\(row.status) \(row.party)", width: 11, style: theme.plain),
-                ScrollingList.Column(row.label, width: 30, style: theme.heading),
+                ScrollingList.Column(row.label, width: labelWidth, style: theme.heading),
                 ScrollingList.Column(row.summary, style: theme.dimmed),
             ]
         }
