@@ -24,15 +24,15 @@ struct AppleEndpoints: Sendable {
         }
         // The bearer token is checked before the backend's faults, which each route fires as it visits the parties.
         let serverAPI = router.group("inApps").add(middleware: APIAuthMiddleware(keyring: keyring))
-        serverAPI.get("v1/transactions/:id") { request, context in
-            await api(request, id: context.parameters.get("id")) { id, parties, now in
+        serverAPI.get("v1/transactions/:id") { _, context in
+            await api(id: context.parameters.get("id")) { id, parties, now in
                 guard let transaction = try parties.records.transaction(id) else { throw APIErrorBody.transactionIdNotFound }
                 return { try await TransactionInfoResponse(signedTransactionInfo: signer.sign(JWSTransaction(transaction, signedAt: now))) }
             }
         }
         serverAPI.get("v2/history/:id") { request, context in
             let query = request.uri.queryParameters
-            return await api(request, id: context.parameters.get("id")) { id, parties, now in
+            return await api(id: context.parameters.get("id")) { id, parties, now in
                 let descending: Bool
                 switch (query.get("sort").map { String($0) }) {
                 case nil, "ASCENDING": descending = false
@@ -51,7 +51,7 @@ struct AppleEndpoints: Sendable {
         serverAPI.get("v1/subscriptions/:id") { request, context in
             // `status=1&status=2`: only the chains in one of those states; none given, all of them.
             let wanted = request.uri.queryParameters.getAll("status").map { Int(String($0)).flatMap { (1...5).contains($0) ? $0 : nil } }
-            return await api(request, id: context.parameters.get("id")) { id, parties, now in
+            return await api(id: context.parameters.get("id")) { id, parties, now in
                 guard !wanted.contains(nil) else { throw APIErrorBody.invalidStatus }
                 guard let chains = try parties.records.subscriptions(of: id) else { throw APIErrorBody.transactionIdNotFound }
                 let shown = wanted.isEmpty ? chains : chains.filter { wanted.contains($0.state.appleStatus) }
@@ -71,7 +71,7 @@ struct AppleEndpoints: Sendable {
         }
         serverAPI.get("v2/refund/lookup/:id") { request, context in
             let revision = request.uri.queryParameters.get("revision").map { String($0) }
-            return await api(request, id: context.parameters.get("id")) { id, parties, now in
+            return await api(id: context.parameters.get("id")) { id, parties, now in
                 guard let refunds = try parties.records.refunds(of: id) else { throw APIErrorBody.transactionIdNotFound }
                 let page = try Page(refunds, revision: revision)
                 return {
@@ -80,8 +80,8 @@ struct AppleEndpoints: Sendable {
                 }
             }
         }
-        serverAPI.get("v1/transactions/appTransactions/:id") { request, context in
-            await api(request, id: context.parameters.get("id")) { id, parties, now in
+        serverAPI.get("v1/transactions/appTransactions/:id") { _, context in
+            await api(id: context.parameters.get("id")) { id, parties, now in
                 guard let transaction = try parties.records.transaction(id) else { throw APIErrorBody.transactionIdNotFound }
                 guard let download = try parties.records.appTransaction(of: transaction) else { throw APIErrorBody.appTransactionDoesNotExist }
                 return { AppTransactionInfoResponse(signedAppTransactionInfo: try await signer.sign(JWSAppTransaction(download, signedAt: now))) }
@@ -89,9 +89,9 @@ struct AppleEndpoints: Sendable {
         }
         // Support asks the customer for the order id on Apple's e-mail receipt. Apple answers an order id it never gave,
         // malformed or not, with status 1 rather than an error.
-        serverAPI.get("v1/lookup/:orderId") { request, context in
+        serverAPI.get("v1/lookup/:orderId") { _, context in
             let orderId = context.parameters.get("orderId") ?? ""
-            return await api(request, id: nil) { _, parties, now in
+            return await api(id: nil) { _, parties, now in
                 let charges = try parties.records.order(orderId)
                 return {
                     charges.isEmpty ? OrderLookupResponse(status: 1, signedTransactions: nil)
@@ -120,10 +120,10 @@ struct AppleEndpoints: Sendable {
         return Wire.json(response, summary: "status \(response.status)")
     }
 
-    /// One Server API call, its bearer token passed: the backend's faults fired, then `lookup`, on the parties' thread,
-    /// whose answer is signed off it. An id Apple would refuse unread is answered with `malformed`.
+    /// One Server API call, its bearer token passed (`APIAuthMiddleware`): the backend's faults fired, then `lookup`, on
+    /// the parties' thread, whose answer is signed off it. An id Apple would refuse unread is answered with `malformed`.
     func api<Body: Encodable & Sendable>(
-        _ request: Request, id: String?, malformed: APIErrorBody = .invalidTransactionId,
+        id: String?, malformed: APIErrorBody = .invalidTransactionId,
         lookup: @escaping (String, ServedParties, Date) throws -> @Sendable () async throws -> Body
     ) async -> Response {
         let found: Found<Body>

@@ -11,7 +11,7 @@ extension AppleEndpoints {
         serverAPI.put("v1/subscriptions/extend/:id") { request, context in
             let id = context.parameters.get("id")
             let body = await Self.body(of: request, as: ExtendRenewalDateRequest.self)
-            return await api(request, id: id, malformed: .invalidOriginalTransactionId) { original, parties, now in
+            return await api(id: id, malformed: .invalidOriginalTransactionId) { original, parties, now in
                 let body = try body.get()
                 let (days, requestIdentifier) = try Self.checked(body.extendByDays, body.extendReasonCode, body.requestIdentifier)
                 guard let transaction = try parties.records.transaction(original) else { throw APIErrorBody.originalTransactionIdNotFound }
@@ -31,7 +31,7 @@ extension AppleEndpoints {
         }
         serverAPI.post("v1/subscriptions/extend/mass") { request, _ in
             let body = await Self.body(of: request, as: MassExtendRenewalDateRequest.self)
-            return await api(request, id: nil) { _, parties, _ in
+            return await api(id: nil) { _, parties, _ in
                 let body = try body.get()
                 let (days, requestIdentifier) = try Self.checked(body.extendByDays, body.extendReasonCode, body.requestIdentifier)
                 guard let productId = body.productId, parties.catalog.contains(where: { $0.id == productId && $0.kind == .subscription }) else {
@@ -49,10 +49,10 @@ extension AppleEndpoints {
                 return { answer }
             }
         }
-        serverAPI.get("v1/subscriptions/extend/mass/:productId/:requestIdentifier") { request, context in
+        serverAPI.get("v1/subscriptions/extend/mass/:productId/:requestIdentifier") { _, context in
             let productId = context.parameters.get("productId") ?? ""
             let requestIdentifier = context.parameters.get("requestIdentifier") ?? ""
-            return await api(request, id: nil) { _, parties, _ in
+            return await api(id: nil) { _, parties, _ in
                 guard let done = try parties.store.database.massExtension(productId: productId, requestIdentifier: requestIdentifier) else {
                     throw APIErrorBody.statusRequestNotFound
                 }

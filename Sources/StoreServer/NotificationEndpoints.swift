@@ -7,17 +7,17 @@ import MockStore
 /// the store's outbox.
 extension AppleEndpoints {
     func addNotifications(to serverAPI: RouterGroup<BasicRequestContext>) {
-        serverAPI.post("v1/notifications/test") { request, _ in
-            await api(request, id: nil) { _, parties, now in
+        serverAPI.post("v1/notifications/test") { _, _ in
+            await api(id: nil) { _, parties, now in
                 let uuid = UUID().uuidString.lowercased()
                 parties.onTestNotification(uuid)
                 return { SendTestNotificationResponse(testNotificationToken: uuid + "_" + String(AppleDate.milliseconds(now))) }
             }
         }
         // Only a test notification that went where notifications go (`--notify`) has a status: the outbox keeps it.
-        serverAPI.get("v1/notifications/test/:token") { request, context in
+        serverAPI.get("v1/notifications/test/:token") { _, context in
             let token = context.parameters.get("token") ?? ""
-            return await api(request, id: nil) { _, parties, now in
+            return await api(id: nil) { _, parties, now in
                 let parts = token.split(separator: "_")
                 guard parts.count == 2, let uuid = UUID(uuidString: String(parts[0])), Int64(parts[1]) != nil else {
                     throw APIErrorBody.invalidTestNotificationToken
@@ -34,7 +34,7 @@ extension AppleEndpoints {
         serverAPI.post("v1/notifications/history") { request, _ in
             let token = request.uri.queryParameters.get("paginationToken").map { String($0) }
             let body = await Self.body(of: request, as: NotificationHistoryRequest.self)
-            return await api(request, id: nil) { _, parties, now in
+            return await api(id: nil) { _, parties, now in
                 let page = try NotificationHistoryPage(try body.get(), token: token, now: now, records: parties.records)
                 let found = try parties.store.database.notificationHistory(
                     from: page.start, to: page.end, kind: page.kind, subtype: page.subtype, onlyFailures: page.onlyFailures,
