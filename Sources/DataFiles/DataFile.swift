@@ -37,10 +37,12 @@ public enum DataFile {
             // One connection: it only reads until the checks pass (a foreign file's journal mode is not even set),
             // then it is switched to WAL and migrated. A second connection just for checking cost ~2 ms a file.
             let queue = try DatabaseQueue(path: path, configuration: config)
-            // A file just checked that has had every migration and carries the party's id has nothing left to migrate or
-            // stamp: the migrator's own look at it (a write transaction) is skipped, at every launch after a kill.
-            let upToDate = try existed && !untouched
-                && queue.inDatabase { db in try check(db, path: path, as: identity, migrations: migrations.map(\.0)) }
+            // A file that has had every migration and carries the party's id has nothing left to migrate or stamp: the
+            // migrator's own look at it (a write transaction) is skipped. A clean close vouches for the rest of `check`.
+            let upToDate = try existed && queue.inDatabase { db in
+                untouched ? try isCurrent(db, path: path, as: identity, migrations: migrations.map(\.0))
+                    : try check(db, path: path, as: identity, migrations: migrations.map(\.0))
+            }
             let inWAL = existed && isInWALMode(path)
             try queue.writeWithoutTransaction { db in
                 // WAL with synchronous=NORMAL: a commit survives a process kill (only power loss could lose the last ones).
@@ -51,17 +53,6 @@ public enum DataFile {
             if upToDate { return queue }
             var migrator = DatabaseMigrator()
             for (name, migrate) in migrations { migrator.registerMigration(name, migrate: migrate) }
-            // `check` refused a newer iapsim's file already, unless a clean close let it skip the checks. Such a file
-            // with every migration and its party's id has nothing left to do either.
-            if untouched {
-                let current = try queue.inDatabase { db in
-                    let applied = try migrator.appliedIdentifiers(db)
-                    try refuseNewer(applied: applied, known: migrations.map(\.0), path: path, as: identity)
-                    return try applied.isSuperset(of: migrations.map(\.0))
-                        && Int32.fetchOne(db, sql: "PRAGMA application_id") == identity.applicationId
-                }
-                if current { return queue }
-            }
             try migrator.migrate(queue)
             try queue.writeWithoutTransaction { db in
                 if try Int32.fetchOne(db, sql: "PRAGMA application_id") != identity.applicationId {

@@ -111,6 +111,14 @@ extension DataFile {
         return migrated
     }
 
+    /// `check`'s verdict for a file iapsim closed cleanly and nothing touched since: only whether a newer iapsim has
+    /// written it since (refused), and whether it has had every one of `migrations` and carries the party's id.
+    static func isCurrent(_ db: Database, path: String, as identity: DataFileIdentity, migrations: [String]) throws -> Bool {
+        let applied = try DatabaseMigrator().appliedIdentifiers(db)
+        try refuseNewer(applied: applied, known: migrations, path: path, as: identity)
+        return try applied.isSuperset(of: migrations) && Int32.fetchOne(db, sql: "PRAGMA application_id") == identity.applicationId
+    }
+
     /// A file a newer iapsim has migrated further is that iapsim's: this one would write rows its schema does not expect.
     static func refuseNewer(applied: Set<String>, known: [String], path: String, as identity: DataFileIdentity) throws {
         guard let newer = applied.subtracting(known).sorted().first else { return }

@@ -71,8 +71,8 @@ struct CatalogFile: Decodable {
 }
 
 extension CatalogFile {
-    /// A price as a person reads it: an amount of 0 or more with digits ("¥6", "$0.99"), whatever its currency sign.
-    /// (A text with a digit is not blank.)
+    /// A price as a person reads it: an amount of 0 or more with digits ("¥6", "$0.99"), whatever its currency sign;
+    /// a digit is what makes it not blank.
     static func isPrice(_ text: String) -> Bool {
         !text.contains("-") && !text.contains("−") && text.contains(where: \.isNumber)
     }
