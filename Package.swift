@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 let package = Package(
@@ -15,8 +15,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
-        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // Without swift-configuration, which nothing here reads.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
     ],
     targets: [
         // No pkgConfig: SwiftPM would warn that it drops ncursesw's -D flags; the shim defines what it needs.
@@ -66,11 +66,11 @@ let package = Package(
             .product(name: "JWTKit", package: "jwt-kit"),
         ]),
         // Apple's servers and the app's backend over HTTP on 127.0.0.1: verifyReceipt, the App Store Server API and
-        // the backend's contract; and App Store Server Notifications, which Apple's servers POST to the team's.
+        // the backend's contract; and App Store Server Notifications, which Apple's servers POST to the team's (through
+        // Foundation's URL loading: libcurl, no second TLS library to build).
         .target(name: "StoreServer", dependencies: [
             "AppleWire", "AppleReceiptFormat", "AppleVocabulary", "IAPCore", "MockStore", "MockBackend", "StoreSigning",
             .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
         // The client's per-user "keychain" and app sandbox.
         .target(name: "ClientPersistence", dependencies: [

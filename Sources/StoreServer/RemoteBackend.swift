@@ -1,8 +1,8 @@
-import AsyncHTTPClient
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import IAPCore
-import NIOCore
-import NIOHTTP1
 
 /// The client's backend when it is a team's own server (`--backend URL`): the contract in `docs/backend-contract.yaml`
 /// over HTTP. Answers come back on the parties' thread, as the built-in backend's do, and every exchange is told for
@@ -15,6 +15,8 @@ public final class RemoteBackend: Backend {
     /// `user:password@` of the URL given, as HTTP Basic authorization.
     private let authorization: String?
     private let thread: PartyThread
+    /// Whole seconds the client waits for an answer.
+    private let timeout: Int
     /// Each exchange in a line since the last `takeExchanges`, for the inspector's timeline.
     private var exchanges: [Localized] = []
 
@@ -24,7 +26,8 @@ public final class RemoteBackend: Backend {
     }
 
     /// `url` is where the contract's paths hang off, e.g. `http://127.0.0.1:9000` for `http://127.0.0.1:9000/backend/v1/…`.
-    public init(url: String, thread: PartyThread) {
+    /// `timeout`: as long as the client waits for the built-in backend.
+    public init(url: String, thread: PartyThread, timeout: Int = 10) {
         var parts = URLComponents(string: url)
         if let user = parts?.user {
             authorization = "Basic " + Data("\(user):\(parts?.password ?? "")".utf8).base64EncodedString()
@@ -37,6 +40,7 @@ public final class RemoteBackend: Backend {
         let plain = parts?.string ?? url
         base = plain.hasSuffix("/") ? String(plain.dropLast()) : plain
         self.thread = thread
+        self.timeout = timeout
     }
 
     public func createOrder(user: String, productId: String, storeKit: StoreKitMode, _ completion: @escaping (Result<OrderResponse, BackendError>) -> Void) {
@@ -75,7 +79,7 @@ public final class RemoteBackend: Backend {
     }
 
     private func send<Body: Encodable & Sendable, Answer: Decodable & Sendable>(
-        _ method: HTTPMethod, _ path: String, body: Body?, as: Answer.Type, _ completion: @escaping (Result<Answer, BackendError>) -> Void
+        _ method: Method, _ path: String, body: Body?, as: Answer.Type, _ completion: @escaping (Result<Answer, BackendError>) -> Void
     ) {
         let url = "\(base)/backend/v1/\(path)"
         let shown = "\(method.rawValue) /backend/v1/\(path)"
@@ -84,23 +88,24 @@ public final class RemoteBackend: Backend {
             completion(result)
         })
         let call = Call(method: method, url: url, authorization: authorization, body: body.flatMap { try? JSONEncoder().encode($0) },
-                        shown: shown, thread: thread, reply: reply)
+                        timeout: timeout, shown: shown, thread: thread, reply: reply)
         Task.detached { await call.run() }
     }
 
     /// One request on its way, with where its answer goes.
     private struct Call<Answer: Decodable & Sendable>: Sendable {
-        let method: HTTPMethod
+        let method: Method
         let url: String
         let authorization: String?
         let body: Data?
+        let timeout: Int
         let shown: String
         let thread: PartyThread
         let reply: Confined<(Result<Answer, BackendError>, Localized) -> Void>
 
         func run() async {
             let started = ContinuousClock.now
-            let exchanged = await RemoteBackend.exchange(method, url, authorization: authorization, body: body, as: Answer.self)
+            let exchanged = await RemoteBackend.exchange(method, url, authorization: authorization, body: body, timeout: timeout, as: Answer.self)
             let line = RemoteBackend.line(shown, exchanged.result.map { _ in () }, status: exchanged.status, since: started)
             thread.post { reply.value(exchanged.result, line) }
         }
@@ -121,39 +126,35 @@ public final class RemoteBackend: Backend {
     /// One request and its answer, as the client understands it: no connection is unreachable, no answer in time a
     /// timeout, any status but 2xx an HTTP error, a 2xx whose body is not the contract's or is over 1 MB said so.
     private static func exchange<Answer: Decodable & Sendable>(
-        _ method: HTTPMethod, _ url: String, authorization: String?, body: Data?, as: Answer.Type
+        _ method: Method, _ url: String, authorization: String?, body: Data?, timeout: Int, as: Answer.Type
     ) async -> (result: Result<Answer, BackendError>, status: Int?) {
-        var request = HTTPClientRequest(url: url)
-        request.method = method
-        request.headers.add(name: "Accept", value: "application/json")
-        if let authorization { request.headers.add(name: "Authorization", value: authorization) }
-        if let data = body {
-            request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(ByteBuffer(bytes: data))
+        guard let address = URL(string: url) else { return (.failure(.unreachable), nil) }
+        var request = URLRequest(url: address)
+        request.httpMethod = method.rawValue
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        if let authorization { request.setValue(authorization, forHTTPHeaderField: "Authorization") }
+        if let body {
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = body
         }
-        do {
-            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(Int64(timeout)))
-            let status = Int(response.status.code)
-            let bytes: ByteBuffer
-            do {
-                bytes = try await response.body.collect(upTo: mostBytes)
-            } catch is NIOTooManyBytesError {
-                return (.failure(.tooLarge(status: status)), status)
+        switch await HTTPExchange.send(request, timeout: timeout, mostBytes: mostBytes) {
+        case let .success(answer):
+            guard (200..<300).contains(answer.status) else { return (.failure(.http(answer.status)), answer.status) }
+            guard let decoded = try? JSONDecoder().decode(Answer.self, from: answer.body) else {
+                return (.failure(.notTheContract(status: answer.status)), answer.status)
             }
-            guard (200..<300).contains(status) else { return (.failure(.http(status)), status) }
-            guard let answer = try? JSONDecoder().decode(Answer.self, from: Data(buffer: bytes)) else {
-                return (.failure(.notTheContract(status: status)), status)
-            }
-            return (.success(answer), status)
-        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout {
-            return (.failure(.timeout), nil)
-        } catch {
-            return (.failure(.unreachable), nil)
+            return (.success(decoded), answer.status)
+        case let .failure(.tooLarge(status)): return (.failure(.tooLarge(status: status)), status)
+        case .failure(.timedOut): return (.failure(.timeout), nil)
+        case .failure(.refused), .failure(.other): return (.failure(.unreachable), nil)
         }
     }
 
-    /// As long as the client waits for the built-in backend.
-    static let timeout = 10.0
+    /// The contract's two methods.
+    enum Method: String, Sendable {
+        case GET, POST
+    }
+
     /// The most of an answer the client reads: 1 MB, far above any answer of the contract.
     static let mostBytes = 1 << 20
 }

@@ -4,6 +4,7 @@ import IAPApp
 import IAPCore
 import IAPUI
 import LaunchOptions
+import StoreServer
 import Launcher
 import WireLauncher
 
@@ -21,6 +22,7 @@ struct IAPSim: ParsableCommand {
     /// ArgumentParser's own main, except that a mistake is said in one line, `iapsim: …`, as every other error is,
     /// and that a plain launch skips ArgumentParser (`LaunchSettings(plain:)`).
     static func main() {
+        HTTPExchange.keepLoopbackDirect()
         WireParts.make = { LiveWire() }
         do {
             let arguments = PortNumber.withServePort(Array(CommandLine.arguments.dropFirst()))

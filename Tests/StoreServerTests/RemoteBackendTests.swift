@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Hummingbird
 import IAPCore
 import Launcher
@@ -54,9 +57,9 @@ struct RemoteBackendTests {
     }
 
     /// Asks the backend for an order and pumps its thread until the answer comes: the result and the timeline's line.
-    private func createOrder(at url: String) async throws -> (Result<String, BackendError>, [Localized], RemoteBackend) {
+    private func createOrder(at url: String, timeout: Int = 10) async throws -> (Result<String, BackendError>, [Localized], RemoteBackend) {
         let thread = PartyThread()
-        let backend = RemoteBackend(url: url, thread: thread)
+        let backend = RemoteBackend(url: url, thread: thread, timeout: timeout)
         let box = Box()
         backend.createOrder(user: "alice", productId: "com.iapsim.coins.60") { box.result = $0 }
         let deadline = Date().addingTimeInterval(15)
@@ -109,6 +112,36 @@ struct RemoteBackendTests {
 }
 
 extension RemoteBackendTests {
+    @Test("nothing listening is unreachable; a server that takes the connection and never answers is a timeout, told with how long it waited")
+    func unreachableAndTimeout() async throws {
+        let closed = try SilentListener()
+        let port = closed.port
+        closed.close()
+        let (refused, refusedLines, _) = try await createOrder(at: "http://127.0.0.1:\(port)")
+        #expect(refused == .failure(.unreachable))
+        #expect(refusedLines.first?.en.hasPrefix("backend: POST /backend/v1/orders → unreachable (") == true, "\(refusedLines)")
+
+        let silent = try SilentListener()
+        defer { silent.close() }
+        let (waited, waitedLines, _) = try await createOrder(at: "http://127.0.0.1:\(silent.port)", timeout: 1)
+        #expect(waited == .failure(.timeout))
+        let milliseconds = waitedLines.first.flatMap { Int($0.en.split(separator: "(").last?.split(separator: " ").first ?? "") }
+        #expect(waitedLines.first?.en.hasPrefix("backend: POST /backend/v1/orders → timeout (") == true, "\(waitedLines)")
+        #expect((milliseconds ?? 0) >= 1000, "\(waitedLines)")
+    }
+
+    @Test("a notification to nothing listening is refused, to a server that never answers timed out")
+    func notificationRefusedAndTimedOut() async throws {
+        let closed = try SilentListener()
+        let port = closed.port
+        closed.close()
+        let transport = HTTPNotificationTransport(timeout: 1)
+        #expect(await transport.post(Data("{}".utf8), to: URL(string: "http://127.0.0.1:\(port)/apple")!) == "connection refused")
+        let silent = try SilentListener()
+        defer { silent.close() }
+        #expect(await transport.post(Data("{}".utf8), to: URL(string: "http://127.0.0.1:\(silent.port)/apple")!) == "timed out")
+    }
+
     @Test("a port out of range in a team's URL is refused where it is given, not a crash at the first request")
     func portOutOfRange() {
         #expect(throws: BackendURLError.self) { try BackendURL.check("http://qa:s3cret@127.0.0.1:99999") }
@@ -120,5 +153,35 @@ extension RemoteBackendTests {
     func credentialsWithoutAScheme() {
         #expect(ShownURL.redacting(in: #"The value 'qa:s3cret@127.0.0.1' is invalid: "qa:s3cret@127.0.0.1""#) == #"The value '***@127.0.0.1' is invalid: "***@127.0.0.1""#)
         #expect(ShownURL.redacting(in: "mail bob@example.com") == "mail bob@example.com")
+    }
+}
+
+/// A socket on 127.0.0.1 that listens and never accepts: the kernel takes a client's connection, and nobody ever answers.
+private final class SilentListener {
+    private var socketDescriptor: Int32
+    let port: Int
+
+    init() throws {
+        let listening = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(listening, pointer, length) == 0 && listen(listening, 8) == 0 && getsockname(listening, pointer, &length) == 0
+            }
+        }
+        guard bound else {
+            _ = Glibc.close(listening)
+            throw POSIXError(.EADDRNOTAVAIL)
+        }
+        socketDescriptor = listening
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    func close() {
+        if socketDescriptor >= 0 { _ = Glibc.close(socketDescriptor) }
+        socketDescriptor = -1
     }
 }

@@ -1,6 +1,7 @@
-import AsyncHTTPClient
 import Foundation
-import NIOCore
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// How a signed notification reaches the team's server: a POST, answered or not. Tests may put their own in its place.
 public protocol NotificationTransport: Sendable {
@@ -9,32 +10,32 @@ public protocol NotificationTransport: Sendable {
 }
 
 /// Apple's side of a notification's delivery: `POST` with `Content-Type: application/json`, given up after 30 seconds.
-/// AsyncHTTPClient's shared client: its event loop runs beside the parties, never on their thread.
+/// The request runs beside the parties, never on their thread.
 public struct HTTPNotificationTransport: NotificationTransport {
-    public static let timeout: TimeAmount = .seconds(30)
+    /// Whole seconds Apple waits for the team's server.
+    let timeout: Int
 
-    public init() {}
+    public init() { self.init(timeout: 30) }
+
+    /// `timeout`: seconds to wait for the team's server, 30 as Apple waits.
+    public init(timeout: Int) { self.timeout = timeout }
 
     public func post(_ body: Data, to url: URL) async -> String? {
-        var request = HTTPClientRequest(url: url.absoluteString)
-        request.method = .POST
-        request.headers.add(name: "Content-Type", value: "application/json")
-        request.body = .bytes(ByteBuffer(bytes: body))
-        do {
-            let response = try await HTTPClient.shared.execute(request, timeout: Self.timeout)
-            // What the server says back is not Apple's business; it is read so the connection can be used again.
-            _ = try? await response.body.collect(upTo: 1 << 20)
-            return (200..<300).contains(Int(response.status.code)) ? nil : "HTTP \(response.status.code)"
-        } catch {
-            return Self.reason(error)
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = body
+        // What the server says back is not Apple's business: only its status is read.
+        switch await HTTPExchange.send(request, timeout: timeout, mostBytes: 1 << 20) {
+        case let .success(answer): return Self.said(status: answer.status)
+        case let .failure(.tooLarge(status)): return Self.said(status: status)
+        case .failure(.timedOut): return "timed out"
+        case .failure(.refused): return "connection refused"
+        case let .failure(.other(text)): return text.count > 60 ? String(text.prefix(60)) + "…" : text
         }
     }
 
-    /// "connection refused", "timed out": what a person reading the inspector can act on.
-    static func reason(_ error: Error) -> String {
-        let text = "\(error)"
-        if text.contains("connectTimeout") || text.contains("deadlineExceeded") || text.contains("readTimeout") { return "timed out" }
-        if text.localizedCaseInsensitiveContains("refused") { return "connection refused" }
-        return text.count > 60 ? String(text.prefix(60)) + "…" : text
+    private static func said(status: Int) -> String? {
+        (200..<300).contains(status) ? nil : "HTTP \(status)"
     }
 }
