@@ -44,6 +44,10 @@ public enum HTTPExchange {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = seconds
         configuration.timeoutIntervalForResource = seconds
+        // Every answer is the server's own, now: no cache, no cookies kept.
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.httpShouldSetCookies = false
         var request = request
         request.timeoutInterval = seconds
         return await withCheckedContinuation { finished in
