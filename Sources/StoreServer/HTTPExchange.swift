@@ -31,6 +31,7 @@ public enum HTTPExchange {
         guard proxies.contains(where: { getenv($0) != nil }) else { return }
         for name in ["no_proxy", "NO_PROXY"] {
             let listed = getenv(name).map { String(cString: $0) } ?? ""
+            if listed.split(separator: ",").contains("127.0.0.1") { continue }
             setenv(name, listed.isEmpty ? loopback : listed + "," + loopback, 1)
         }
     }

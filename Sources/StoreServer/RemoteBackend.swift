@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Hummingbird
 import IAPCore
 
 /// The client's backend when it is a team's own server (`--backend URL`): the contract in `docs/backend-contract.yaml`
@@ -44,24 +45,24 @@ public final class RemoteBackend: Backend {
     }
 
     public func createOrder(user: String, productId: String, storeKit: StoreKitMode, _ completion: @escaping (Result<OrderResponse, BackendError>) -> Void) {
-        send(.POST, "orders", body: OrderRequest(user: user, productId: productId, storekit: storeKit == .two ? 2 : nil), as: OrderResponse.self,
+        send(.post, "orders", body: OrderRequest(user: user, productId: productId, storekit: storeKit == .two ? 2 : nil), as: OrderResponse.self,
              completion)
     }
 
     public func appAccountToken(user: String, _ completion: @escaping (Result<UUID, BackendError>) -> Void) {
         let escaped = user.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? user
-        send(.GET, "accounts/\(escaped)/appAccountToken", body: Optional<OrderRequest>.none, as: AppAccountTokenResponse.self) { result in
+        send(.get, "accounts/\(escaped)/appAccountToken", body: Optional<OrderRequest>.none, as: AppAccountTokenResponse.self) { result in
             completion(result.flatMap { UUID(uuidString: $0.appAccountToken).map(Result.success) ?? .failure(.notTheContract(status: 200)) })
         }
     }
 
     public func verify(_ request: VerifyRequest, _ completion: @escaping (Result<VerifyResponse, BackendError>) -> Void) {
-        send(.POST, "verify", body: request, as: VerifyResponse.self, completion)
+        send(.post, "verify", body: request, as: VerifyResponse.self, completion)
     }
 
     public func account(user: String, _ completion: @escaping (Result<Account, BackendError>) -> Void) {
         let escaped = user.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? user
-        send(.GET, "accounts/\(escaped)", body: Optional<OrderRequest>.none, as: Account.self, completion)
+        send(.get, "accounts/\(escaped)", body: Optional<OrderRequest>.none, as: Account.self, completion)
     }
 
     public func signOffer(user: String, productId: String, offerId: String, applicationUsername: String?, storeKit: StoreKitMode,
@@ -69,17 +70,17 @@ public final class RemoteBackend: Backend {
         let asked = OfferRequest(user: user, productId: productId, offerId: offerId, applicationUsername: applicationUsername,
                                  storekit: storeKit == .two ? 2 : nil)
         switch storeKit {
-        case .one: send(.POST, "offers", body: asked, as: PaymentDiscount.self) { completion($0.map(OfferSignature.discount)) }
-        case .two: send(.POST, "offers", body: asked, as: SignedPromotionalOffer.self) { completion($0.map(OfferSignature.signed)) }
+        case .one: send(.post, "offers", body: asked, as: PaymentDiscount.self) { completion($0.map(OfferSignature.discount)) }
+        case .two: send(.post, "offers", body: asked, as: SignedPromotionalOffer.self) { completion($0.map(OfferSignature.signed)) }
         }
     }
 
     public func report(_ alarms: [AlarmReport], _ completion: @escaping (Result<Void, BackendError>) -> Void) {
-        send(.POST, "alarms", body: AlarmsRequest(alarms: alarms), as: AlarmsResponse.self) { completion($0.map { _ in () }) }
+        send(.post, "alarms", body: AlarmsRequest(alarms: alarms), as: AlarmsResponse.self) { completion($0.map { _ in () }) }
     }
 
     private func send<Body: Encodable & Sendable, Answer: Decodable & Sendable>(
-        _ method: Method, _ path: String, body: Body?, as: Answer.Type, _ completion: @escaping (Result<Answer, BackendError>) -> Void
+        _ method: HTTPRequest.Method, _ path: String, body: Body?, as: Answer.Type, _ completion: @escaping (Result<Answer, BackendError>) -> Void
     ) {
         let url = "\(base)/backend/v1/\(path)"
         let shown = "\(method.rawValue) /backend/v1/\(path)"
@@ -94,7 +95,7 @@ public final class RemoteBackend: Backend {
 
     /// One request on its way, with where its answer goes.
     private struct Call<Answer: Decodable & Sendable>: Sendable {
-        let method: Method
+        let method: HTTPRequest.Method
         let url: String
         let authorization: String?
         let body: Data?
@@ -126,7 +127,7 @@ public final class RemoteBackend: Backend {
     /// One request and its answer, as the client understands it: no connection is unreachable, no answer in time a
     /// timeout, any status but 2xx an HTTP error, a 2xx whose body is not the contract's or is over 1 MB said so.
     private static func exchange<Answer: Decodable & Sendable>(
-        _ method: Method, _ url: String, authorization: String?, body: Data?, timeout: Int, as: Answer.Type
+        _ method: HTTPRequest.Method, _ url: String, authorization: String?, body: Data?, timeout: Int, as: Answer.Type
     ) async -> (result: Result<Answer, BackendError>, status: Int?) {
         guard let address = URL(string: url) else { return (.failure(.unreachable), nil) }
         var request = URLRequest(url: address)
@@ -148,11 +149,6 @@ public final class RemoteBackend: Backend {
         case .failure(.timedOut): return (.failure(.timeout), nil)
         case .failure(.refused), .failure(.other): return (.failure(.unreachable), nil)
         }
-    }
-
-    /// The contract's two methods.
-    enum Method: String, Sendable {
-        case GET, POST
     }
 
     /// The most of an answer the client reads: 1 MB, far above any answer of the contract.

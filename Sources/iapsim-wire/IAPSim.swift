@@ -4,8 +4,8 @@ import IAPApp
 import IAPCore
 import IAPUI
 import LaunchOptions
-import StoreServer
 import Launcher
+import StoreServer
 import WireLauncher
 
 @main
