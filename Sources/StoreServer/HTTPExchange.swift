@@ -16,6 +16,8 @@ public enum HTTPExchange {
         case timedOut
         /// Nothing listens where the URL points.
         case refused
+        /// The connection's TLS handshake failed: a server without TLS at an https URL, a certificate not trusted.
+        case tls
         /// The answer's body went past the most the caller reads; what its status was.
         case tooLarge(status: Int)
         /// Any other reason there is no answer, as Foundation says it.
@@ -98,6 +100,14 @@ public enum HTTPExchange {
             switch (error as? URLError)?.code {
             case .timedOut?: return .timedOut
             case .cannotConnectToHost?: return .refused
+            case .secureConnectionFailed?, .serverCertificateUntrusted?, .serverCertificateHasBadDate?,
+                 .serverCertificateNotYetValid?, .serverCertificateHasUnknownRoot?, .clientCertificateRejected?,
+                 .clientCertificateRequired?:
+                return .tls
+            // Linux's Foundation gives libcurl's TLS failures no code of their own, only curl's words for them
+            // ("OpenSSL/3.0.19: error:…", "SSL certificate problem: …").
+            case .unknown? where ["SSL", "TLS"].contains(where: error.localizedDescription.contains):
+                return .tls
             default: return .other(error.localizedDescription)
             }
         }

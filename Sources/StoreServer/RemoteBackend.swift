@@ -147,7 +147,7 @@ public final class RemoteBackend: Backend {
             return (.success(decoded), answer.status)
         case let .failure(.tooLarge(status)): return (.failure(.tooLarge(status: status)), status)
         case .failure(.timedOut): return (.failure(.timeout), nil)
-        case .failure(.refused), .failure(.other): return (.failure(.unreachable), nil)
+        case .failure(.refused), .failure(.tls), .failure(.other): return (.failure(.unreachable), nil)
         }
     }
 

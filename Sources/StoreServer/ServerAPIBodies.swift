@@ -75,6 +75,7 @@ struct SendAttemptItem: Codable {
         case let failure? where failure.hasPrefix("HTTP "): "UNSUCCESSFUL_HTTP_RESPONSE_CODE"
         case "timed out": "TIMED_OUT"
         case "connection refused": "NO_RESPONSE"
+        case "TLS handshake failed": "TLS_ISSUE"
         default: "OTHER"
         }
     }

@@ -142,6 +142,16 @@ extension RemoteBackendTests {
         #expect(await transport.post(Data("{}".utf8), to: URL(string: "http://127.0.0.1:\(silent.port)/apple")!) == "timed out")
     }
 
+    @Test("a notification over TLS to a server that speaks plain HTTP failed its TLS handshake, said in words, not OpenSSL's")
+    func notificationTLSFailure() async throws {
+        let server = TeamServer()
+        try await server.start(answering: "{}")
+        defer { server.stop() }
+        let transport = HTTPNotificationTransport(timeout: 5)
+        let said = await transport.post(Data("{}".utf8), to: URL(string: "https://127.0.0.1:\(server.port)/apple")!)
+        #expect(said == "TLS handshake failed", "\(said ?? "taken")")
+    }
+
     @Test("a port out of range in a team's URL is refused where it is given, not a crash at the first request")
     func portOutOfRange() {
         #expect(throws: BackendURLError.self) { try BackendURL.check("http://qa:s3cret@127.0.0.1:99999") }

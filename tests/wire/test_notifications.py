@@ -105,6 +105,23 @@ class NotificationTests(unittest.TestCase):
         self.assertEqual([a.sendAttemptResult for a in status.sendAttempts], [SendAttemptResult.UNSUCCESSFUL_HTTP_RESPONSE_CODE])
         self.assertTrue(status.signedPayload)
 
+    def test_a_team_server_without_tls_at_an_https_url_is_a_tls_issue(self):
+        data = DataDirectory(purchases(("consumable", 1)))
+        self.addCleanup(data.remove)
+        # The receiver speaks plain HTTP; the URL says https, so the handshake fails.
+        server = Server(data, "--notify", self.receiver.url.replace("http://", "https://"))
+        self.addCleanup(server.stop)
+        key = data.key
+        client = AppStoreServerAPIClient(key["privateKey"].encode(), key["keyId"], key["issuerId"], key["bundleId"], Environment.SANDBOX)
+        client._base_url = server.url
+        token = client.request_test_notification().testNotificationToken
+        for _ in range(100):
+            status = client.get_test_notification_status(token)
+            if status.sendAttempts:
+                break
+            time.sleep(0.1)
+        self.assertEqual([a.sendAttemptResult for a in status.sendAttempts], [SendAttemptResult.TLS_ISSUE])
+
     def test_a_malformed_or_unknown_token_gets_apples_error(self):
         for token, expected in [("not-a-token", (400, 4000020)),
                                 ("00000000-0000-0000-0000-000000000000_1700000000000", (404, 4040008))]:

@@ -31,6 +31,7 @@ public struct HTTPNotificationTransport: NotificationTransport {
         case let .failure(.tooLarge(status)): return Self.said(status: status)
         case .failure(.timedOut): return "timed out"
         case .failure(.refused): return "connection refused"
+        case .failure(.tls): return "TLS handshake failed"
         case let .failure(.other(text)): return text.count > 60 ? String(text.prefix(60)) + "…" : text
         }
     }
