@@ -175,14 +175,21 @@ public enum CatalogLoader {
         for (i, entry) in entries.enumerated() {
             guard let value = entry["coins"], !(value is NSNull) else { continue }
             let place = "products[\(i)]" + ((entry["id"] as? String).map { " \"\($0)\"" } ?? "") + ".coins"
-            guard let number = value as? NSNumber, !(value is String) else {
-                throw Problem(location: place, message: "takes a whole number 0 to \(mostCoins), not \(value)")
+            // JSONSerialization reads true and false as NSNumbers too, of C's char type, which no JSON number gets.
+            guard let number = value as? NSNumber, !(value is String), String(cString: number.objCType) != "c" else {
+                throw Problem(location: place, message: "takes a whole number 0 to \(mostCoins), not \(asWritten(value))")
             }
             let double = number.doubleValue
             guard double.isFinite, double.rounded() == double, double >= 0, double <= Double(mostCoins) else {
                 throw Problem(location: place, message: "takes a whole number 0 to \(mostCoins), not \(number)")
             }
         }
+    }
+
+    /// A JSON value as a file would write it: a string in quotes, an object in braces.
+    private static func asWritten(_ value: Any) -> String {
+        guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed, .sortedKeys]) else { return "\(value)" }
+        return String(decoding: data, as: UTF8.self)
     }
 
     private static func describe(_ error: DecodingError, path: String) -> CatalogError {

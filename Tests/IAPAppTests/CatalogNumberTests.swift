@@ -182,3 +182,29 @@ extension CatalogNumberTests {
         }
     }
 }
+
+extension CatalogNumberTests {
+    @Test("coins that are not a whole number are named as the file wrote them: a string quoted, a true, an object", arguments: [
+        (#""5""#, #"not "5""#), ("true", "not true"), ("false", "not false"), ("{}", "not {}"), (#"{"n": 5}"#, #"not {"n":5}"#),
+        ("[1]", "not [1]"), ("1e20", "not 1e+20"), ("-1", "not -1"), ("2.5", "not 2.5"),
+    ])
+    func coinsAsWritten(coins: String, expected: String) throws {
+        let text = #"{"products": [{"id": "gems", "type": "consumable", "coins": "# + coins
+            + #", "price": "¥6", "title": {"en": "G", "zh": "G"}, "description": {"en": "", "zh": ""}}]}"#
+        let path = try write(text, named: "catalog.json")
+        #expect {
+            try CatalogLoader.load(path: path)
+        } throws: { error in
+            "\(error)" == "\(path): products[0] \"gems\".coins: takes a whole number 0 to 1000000, \(expected)"
+        }
+    }
+
+    @Test("coins of 0, 1 and 1.0 are whole numbers, not a true or a false")
+    func coinsOneAndZero() throws {
+        for (coins, granted) in [("0", 0), ("1", 1), ("1.0", 1)] {
+            let text = #"{"products": [{"id": "gems", "type": "consumable", "coins": "# + coins
+                + #", "price": "¥6", "title": {"en": "G", "zh": "G"}, "description": {"en": "", "zh": ""}}]}"#
+            #expect(try CatalogLoader.load(path: try write(text, named: "catalog.json")).first?.coins == granted)
+        }
+    }
+}
