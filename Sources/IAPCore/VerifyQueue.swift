@@ -59,9 +59,12 @@ public struct VerifyQueue: Sendable, Equatable {
         held.remove(id)
     }
 
-    /// When the order will be tried again automatically, if it will.
+    /// When the order will be tried again automatically, if it will: one put off or held waits for a trigger or a
+    /// session instead.
     public func nextAttempt(for order: PendingOrder, policy: VerifyPolicy) -> Date? {
-        policy.nextAttempt(for: order, triesSinceTrigger: triesSinceTrigger[order.transactionId] ?? 0)
+        let id = order.transactionId
+        guard !snoozed.contains(id), !held.contains(id) else { return nil }
+        return policy.nextAttempt(for: order, triesSinceTrigger: triesSinceTrigger[id] ?? 0)
     }
 
     /// The order to verify now (counted as tried), else when the next one is due. `asked`: orders still waiting for
@@ -76,7 +79,7 @@ public struct VerifyQueue: Sendable, Equatable {
         let waiting = Set(asked)
         for order in orders.values where order.status == .pending {
             let id = order.transactionId
-            guard !snoozed.contains(id), !held.contains(id), !waiting.contains(id), let due = nextAttempt(for: order, policy: policy) else { continue }
+            guard !waiting.contains(id), let due = nextAttempt(for: order, policy: policy) else { continue }
             if due <= now {
                 if ready.map({ VerifyPolicy.precedes(order, $0) }) ?? true { ready = order }
             } else if earliest.map({ due < $0 }) ?? true {

@@ -151,6 +151,22 @@ struct PurchaseFlowTests {
         #expect(try app.storeTransactions().count == 1)
     }
 
+    @Test("Later on the serial prompt puts the order off: the inspector says so instead of a retry that never comes")
+    func laterIsShown() throws {
+        let app = try Harness.paidWhile()
+        app.press(.escape, .down, .enter)
+        #expect(app.screen().contains("Unfinished order found"))
+        app.press(.escape)
+        app.advance(30)
+        app.press(.char("i"))
+        let row = app.screen().split(separator: "\n").first { $0.contains("×1") }.map(String.init) ?? ""
+        #expect(!row.contains("next in") && row.contains("×1 Later"), "\(row)")
+        // The next trigger (the backend back) wakes it as before.
+        app.press(.escape, .char("b"))
+        app.advance(3)
+        #expect(try app.credits().map(\.user) == ["alice"])
+    }
+
     @Test("quick retries stop after five; a trigger starts them again")
     func quickRetriesThenTrigger() throws {
         let app = try Harness(user: "alice", faults: [.backendDown])

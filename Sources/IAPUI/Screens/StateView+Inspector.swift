@@ -20,7 +20,8 @@ extension StateView {
             let next = state.nextAttempt(for: order).map {
                 " " + Text.nextRetry(lang) + " " + String(max(Int($0.timeIntervalSince(state.now).rounded(.up)), 0)) + "s"
             }
-            return ("\(order.transactionId) ×\(order.attempts)\(next ?? "")", theme.plain)
+            let putOff = state.session?.queue.snoozed.contains(order.transactionId) == true ? " " + Text.later(lang) : ""
+            return ("\(order.transactionId) ×\(order.attempts)\(next ?? putOff)", theme.plain)
         }
         // Paid transactions no evidence ties to a buyer: support's to assign (I3).
         let unclaimed = state.unclaimed.map { ("\($0.id) \(Text.unclaimed(lang))", theme.bad) }
