@@ -60,8 +60,9 @@ public struct AppState: Sendable, Equatable {
     public var selection = 0
     /// Where each list panel was left, by its state id: it opens there again.
     public var panelRows: [String: Int] = [:]
-    /// How many lines back from the newest the inspector's timeline shows (PgUp, PgDn); 0 follows the newest.
-    public var timelineScroll = 0
+    /// How many pages back from the newest the inspector's timeline shows (PgUp, PgDn); 0 follows the newest. A page is
+    /// what the screen has room for, which only the renderer knows.
+    public var timelinePagesBack = 0
     /// The product the cursor goes to when the product list next loads (a scenario handed over where its script left it).
     public var selectOnLoad: String?
     /// The promotional offer the paywall shows for a product (chosen with `o`): buying it asks the server to sign it.

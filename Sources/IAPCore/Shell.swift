@@ -23,9 +23,9 @@ extension AppState {
         case .pageDown where context == .help:
             turnHelpPage(by: 1)
         case .pageUp where context == .inspector:
-            timelineScroll += Keymap.page
+            timelinePagesBack += 1
         case .pageDown where context == .inspector:
-            timelineScroll = max(timelineScroll - Keymap.page, 0)
+            timelinePagesBack = max(timelinePagesBack - 1, 0)
         case .pageUp:
             selection = max(selection - Keymap.page, 0)
         case .pageDown:
@@ -49,7 +49,7 @@ extension AppState {
         case .inspector:
             if modal == .inspector { return closeOverlay() }
             modal = .inspector
-            timelineScroll = 0
+            timelinePagesBack = 0
         case .language:
             lang = lang.next
         case .explain:

@@ -13,15 +13,34 @@ struct InspectorTimelineScrollTests {
         app.press(.char("i"))
         let newest = app.screen()
         #expect(!newest.contains("app launched as alice"), "\(newest)")
-        for _ in 0..<6 { app.press(.pageUp) }
+        // Six lines a page at 80×24: far enough back for the first line.
+        for _ in 0..<12 { app.press(.pageUp) }
         let oldest = app.screen()
         #expect(oldest.contains("app launched as alice"), "\(oldest)")
-        for _ in 0..<6 { app.press(.pageDown) }
+        for _ in 0..<12 { app.press(.pageDown) }
         #expect(app.screen() == newest)
         #expect(!app.session.timeline.entries(.en).map(\.text).contains { $0.contains("PgUp") || $0.contains("PgDn") })
         // `?` says so where the keys are listed.
         app.press(.char("?"))
         #expect(app.session.screen(width: 120, height: 60).text.contains("page up/down (timeline too)"))
+    }
+}
+
+/// From a QA walk: at 80×24 the timeline shows six lines, and PgUp went back ten, so four lines of every page were never seen.
+@Suite("The inspector's timeline turns by the page it shows")
+struct InspectorTimelinePageTests {
+    /// Wide enough that no line is cut: how many lines the timeline shows depends on the height alone.
+    @Test("PgUp at 24 and 18 lines: every line of the timeline is seen on some page", arguments: [24, 18])
+    func noLineSkipped(height: Int) throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        for _ in 0..<3 { app.buy(StoreKitNamesTests.coins) }
+        app.press(.char("i"))
+        var seen = app.session.screen(width: 300, height: height).text
+        let entries = app.session.timeline.entries(.en).map(\.text)
+        for _ in 0..<entries.count { app.press(.pageUp); seen += app.session.screen(width: 300, height: height).text }
+        let missed = entries.filter { !seen.contains($0) }
+        #expect(missed.isEmpty, "never shown: \(missed)")
     }
 }
 

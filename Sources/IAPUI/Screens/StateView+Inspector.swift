@@ -58,7 +58,7 @@ extension StateView {
         let start = view.timeline.first?.at ?? state.now
         return TimelinePane(heading: Text.inspectorTimeline(lang),
                             entries: view.timeline.map { (Self.elapsed($0.at.timeIntervalSince(start)), $0.text) }, theme: theme,
-                            scrollBack: state.timelineScroll)
+                            pagesBack: state.timelinePagesBack)
     }
 
     func notifications(_ view: InspectorView) -> TimelinePane {

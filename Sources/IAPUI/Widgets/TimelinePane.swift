@@ -3,8 +3,8 @@ struct TimelinePane: Widget {
     var heading: String
     var entries: [(clock: String, text: String)]
     var theme: Theme
-    /// How many entries back from the newest the last line in view is.
-    var scrollBack = 0
+    /// How many pages back from the newest the view is: a page is as many lines as the pane shows.
+    var pagesBack = 0
 
     func draw(in area: Rect, on grid: inout ScreenGrid) {
         grid.put(heading, x: area.x, y: area.y, style: theme.heading)
@@ -13,8 +13,10 @@ struct TimelinePane: Widget {
         let rows = entries.map {
             [ScrollingList.Column($0.clock, width: clockWidth, style: theme.dimmed), ScrollingList.Column($0.text, style: theme.plain)]
         }
-        // Following the last entry keeps the newest in view; scrolled back, the window ends that far before it.
-        ScrollingList(rows: rows, selection: rows.indices.last.map { max($0 - scrollBack, 0) })
-            .draw(in: area.splitTop(2).rest, on: &grid)
+        // Following the last entry keeps the newest in view; turned back, the window ends a whole page before the last
+        // line of the page after it, so that no line is skipped.
+        let list = area.splitTop(2).rest
+        ScrollingList(rows: rows, selection: rows.indices.last.map { max($0 - pagesBack * max(list.height, 1), 0) })
+            .draw(in: list, on: &grid)
     }
 }
