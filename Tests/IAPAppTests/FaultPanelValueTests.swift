@@ -82,6 +82,21 @@ struct FaultPanelValueTests {
         #expect(app.parties.faults.armed.arm(.userCancels) == nil)
     }
 
+    /// From a QA walk: `--fault backend-slow=17` stepped → to 3 and ← to 3600, as if 17 were the first of the list.
+    @Test("a value given at launch between the panel's values steps to its neighbours: 17 s → 30, ← 8")
+    func givenValueSteps() throws {
+        for (key, expected) in [(Key.right, "30"), (.left, "8")] {
+            var faults = ArmedFaults()
+            let (fault, arm) = try ArmedFaults.parse("backend-slow=17")
+            faults.insert(fault, arm)
+            let app = try Harness(user: "alice", faults: faults)
+            app.advance(0.5)
+            try openPanel(at: .backendSlow, app)
+            app.press(key)
+            #expect(app.parties.faults.armed.arm(.backendSlow)?.value == expected)
+        }
+    }
+
     @Test("every fault with a value offers its default and only values --fault accepts", arguments: Fault.allCases)
     func choicesAreValid(fault: Fault) throws {
         let choices = fault.rule.choices
