@@ -58,6 +58,10 @@ extension LaunchSettings {
         }
         if let scenario {
             do { _ = try Scenarios.script(scenario) } catch { Console.fail("--scenario: \(error)", code: Console.usageFailure) }
+            if user != nil {
+                Console.fail("--scenario: a scenario hands the app over logged in as its script left it, so --user would be ignored; leave out --user (L logs in another user)",
+                             code: Console.usageFailure)
+            }
         }
         guard isatty(0) == 1, isatty(1) == 1 else {
             Console.fail("needs an interactive terminal (stdin and stdout must be a TTY); `iapsim state` prints the data without one", code: 2)

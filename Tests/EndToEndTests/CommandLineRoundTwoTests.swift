@@ -215,6 +215,17 @@ extension CommandLineInputTests {
         nothingCreated(work + "/data")
     }
 
+    /// From a QA walk: `--scenario paid-then-killed --user bob` showed alice, the scenario's own user, and said nothing.
+    @Test("--scenario logs in its own user: with --user it is refused at launch (exit 64), not silently ignored")
+    func scenarioWithUser() async throws {
+        let work = try makeWorkDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let (status, output) = try await headless(["--scenario", "paid-then-killed", "--user", "bob", "--data-dir", work + "/data"], in: work)
+        #expect(status == 64)
+        oneClearLine(output, mentioning: ["--scenario", "--user"])
+        nothingCreated(work + "/data")
+    }
+
     @Test("a locked store is named by its path for keys, certs and receipt; serve's banner keeps a line break in its path on one line")
     func lockedStoreNamed() async throws {
         let work = try makeWorkDirectory()
