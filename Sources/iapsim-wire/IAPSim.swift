@@ -36,8 +36,22 @@ struct IAPSim: ParsableCommand {
             let code = exitCode(for: error)
             if code == .success || error is ExitCode { exit(withError: error) }
             let message = message(for: error).split(whereSeparator: \.isNewline).first.map(String.init) ?? "\(error)"
+            if let plain = plainly(message) { Console.fail(plain, code: code.rawValue) }
             Console.fail(message + (error is CommandLineError ? "" : " (iapsim --help lists the options)"), code: code.rawValue)
         }
+    }
+
+    /// ArgumentParser frames a value it could not take ("The value 'X' is invalid for '--option <v>': why", or "…
+    /// Please provide one of 'a' and 'b'."); iapsim says the option and why, as its own checks do, once.
+    static func plainly(_ message: String) -> String? {
+        guard let match = message.firstMatch(of: #/^The value '(.*)' is invalid for '(--[\w-]+)[^']*'(?:: (.*)|\. Please provide one of (.*)\.)$/#)
+        else { return nil }
+        let (_, value, option, why, values) = match.output
+        if let why { return why.hasPrefix(option) ? String(why) : "\(option): \(why)" }
+        guard let values else { return nil }
+        var choices = values.replacingOccurrences(of: "'", with: "")
+        if let and = choices.range(of: " and ", options: .backwards) { choices.replaceSubrange(and, with: " or ") }
+        return "\(option): \"\(value)\" is not one of its values; give \(choices)"
     }
 }
 

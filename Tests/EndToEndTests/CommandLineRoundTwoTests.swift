@@ -215,6 +215,23 @@ extension CommandLineInputTests {
         nothingCreated(work + "/data")
     }
 
+    /// From a QA walk: a bad value came in ArgumentParser's frame, the value twice and two hints, one of them wrong
+    /// (`--help` lists no fault's values).
+    @Test("a bad option value is said as iapsim says it: the option, then what is wrong and what to give, once", arguments: [
+        (["--fault", "backend-slow=-5"], #"iapsim: --fault: backend-slow takes 0 to 3600 (seconds), not "-5""#),
+        (["--fault", "nosuch"], #"iapsim: --fault: unknown fault "nosuch" (`iapsim faults` lists them)"#),
+        (["--lang", "fr"], #"iapsim: --lang: "fr" is not one of its values; give en or zh"#),
+        (["--speed", "abc"], #"iapsim: --speed takes 0.1 to 1000, not "abc""#),
+    ])
+    func optionValueSaidOnce(_ arguments: [String], expected: String) async throws {
+        let work = try makeWorkDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let (status, output) = try await headless(arguments + ["--data-dir", work + "/data"], in: work)
+        #expect(status == 64)
+        #expect(output.trimmingCharacters(in: .whitespacesAndNewlines) == expected)
+        nothingCreated(work + "/data")
+    }
+
     /// From a QA walk: `--scenario paid-then-killed --user bob` showed alice, the scenario's own user, and said nothing.
     @Test("--scenario logs in its own user: with --user it is refused at launch (exit 64), not silently ignored")
     func scenarioWithUser() async throws {
