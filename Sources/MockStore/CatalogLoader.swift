@@ -23,9 +23,12 @@ public enum CatalogLoader {
     public static func importCatalog(path: String) throws -> LoadedCatalog {
         let data: Data
         do {
-            data = try InputFile.read(path, kind: "catalog", hint: "give iapsim's catalog JSON or an Xcode .storekit file (--catalog FILE)")
+            data = try InputFile.read(path, kind: "catalog", hint: whatToGive + " (--catalog FILE)")
         } catch {
             throw CatalogError(path: path, location: "", problem: error.text)
+        }
+        if data.allSatisfy({ [0x09, 0x0A, 0x0D, 0x20].contains($0) }) {
+            throw CatalogError(path: path, location: "", problem: "is empty; " + whatToGive)
         }
         if isPropertyList(data) {
             throw CatalogError(path: path, location: "", problem: "is a property list (an older Xcode's .storekit), not JSON; open it in Xcode 12.5 or later and save it: Xcode writes it again as JSON")
@@ -50,12 +53,14 @@ public enum CatalogLoader {
         } catch let error as Problem {
             throw CatalogError(path: path, location: error.location, problem: error.message)
         } catch {
-            throw CatalogError(path: path, location: "", problem: "is not valid JSON (\(underlyingMessage(error)))")
+            throw CatalogError(path: path, location: "", problem: "is not valid JSON (\(underlyingMessage(error))); " + whatToGive)
         }
         try applyGrants(to: &loaded, catalogPath: path)
         try validate(loaded, path: path)
         return loaded
     }
+
+    private static let whatToGive = "give iapsim's catalog JSON or an Xcode .storekit file"
 
     /// Where a catalog's consumables may be mapped to coins: `Products.storekit` → `Products.grants.json` beside it,
     /// `{"com.example.gems100": 100}`. Without it a .storekit consumable grants one unit of itself.

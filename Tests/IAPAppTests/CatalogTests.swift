@@ -65,6 +65,10 @@ struct CatalogTests {
         (#"{"products": [{"id": "a", "type": "consumable", "price": 6, "title": {"en": "", "zh": ""}, "description": {"en": "", "zh": ""}}]}"#, "products[0].price: expected a string"),
         (#"{"products": []}"#, "products: no products"),
         (#"{"products": [ oops ]}"#, "is not valid JSON"),
+        // From a QA walk: a file that is not JSON, or is empty, was told in Foundation's words, with nothing to do.
+        ("hello", "is not valid JSON (Invalid value around character 0.); give iapsim's catalog JSON or an Xcode .storekit file"),
+        ("", ": is empty; give iapsim's catalog JSON or an Xcode .storekit file"),
+        (" \n\t\n", ": is empty; give iapsim's catalog JSON or an Xcode .storekit file"),
         // Found by a newcomer's walk: each was accepted, and sold something other than what it says.
         (#"{"products": [{"id": "y", "type": "subscription", "price": "¥298", "title": {"en": "Y", "zh": "Y"}, "description": {"en": "", "zh": ""}, "subscription": {"group": "g", "period": "P1Y", "monthlyCommitment": {"price": "¥28", "total": "¥300"}}}]}"#,
          "monthlyCommitment.total: \"¥300\" is not 12 × ¥28"),
