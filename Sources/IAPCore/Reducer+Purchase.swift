@@ -322,7 +322,7 @@ extension AppState {
         var effects: [Effect] = []
         let shown = device.hud?.transactionId == order.transactionId
         switch outcome {
-        case .valid:
+        case .valid, .alreadyCredited:
             order.status = .verified
             effects = [.persist(order, closingIntent: nil), .finish(transactionId: order.transactionId, user: order.user)]
             // A free re-buy is a regular purchase (S7): "Purchase complete", as any purchase.

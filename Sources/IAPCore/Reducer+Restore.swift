@@ -49,7 +49,7 @@ extension AppState {
     mutating func entitlementSent(_ user: String, _ transactionId: String, _ outcome: VerifyOutcome) -> [Effect] {
         guard var running = device.restore, running.user == user, running.restored?.contains(transactionId) == true else { return [] }
         switch outcome {
-        case .valid: break
+        case .valid, .alreadyCredited: break
         case let .creditedElsewhere(holder) where holder != user: running.elsewhere.insert(transactionId)
         default: running.unsent.insert(transactionId)
         }

@@ -1,6 +1,8 @@
 /// The outcomes of one verification (C4), as the client acts on them.
 public enum VerifyOutcome: Sendable, Equatable {
     case valid
+    /// Valid, and credited before (a restore, a free re-buy, a replay): nothing new is credited. Finished as `valid`.
+    case alreadyCredited
     /// Credited, to another app user than the one who asked: the backend keeps the purchase with them (A2's
     /// "keep with the original"), or it was theirs all along. Finished as any credit; the HUD says whose it is.
     case creditedElsewhere(user: String)
@@ -20,7 +22,7 @@ public enum VerifyOutcome: Sendable, Equatable {
         switch self {
         case let .retry(reason): reason
         case let .kept(status): .backendRetryingApple(status)
-        case .valid, .creditedElsewhere, .invalid, .misconfigured: nil
+        case .valid, .alreadyCredited, .creditedElsewhere, .invalid, .misconfigured: nil
         }
     }
 
@@ -39,7 +41,7 @@ public enum VerifyOutcome: Sendable, Equatable {
                 if let requester, let other = response.creditedUser, other != requester {
                     self = .creditedElsewhere(user: other)
                 } else {
-                    self = .valid
+                    self = response.newlyCredited == false ? .alreadyCredited : .valid
                 }
             case .compensated: self = .valid
             case .rejected: self = .invalid(status: status)

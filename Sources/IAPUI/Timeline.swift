@@ -173,7 +173,7 @@ public struct Timeline: Sendable {
                 + status(order.status) + Localized(en: ", \(order.attempts) tries", zh: ",已试 \(order.attempts) 次") + failed
         case let .verified(order, outcome):
             return verdict(order.transactionId, outcome)
-        case let .entitlementSent(user, id, .valid):
+        case let .entitlementSent(user, id, .valid), let .entitlementSent(user, id, .alreadyCredited):
             // Credited when it was bought: a restore only says who holds it.
             return Localized(en: "restore for \(user): backend: tx \(id) valid, held by \(user)", zh: "为 \(user) 恢复:后端:tx \(id) 有效,归 \(user) 所有")
         case let .entitlementSent(user, id, outcome):
@@ -249,6 +249,7 @@ public struct Timeline: Sendable {
     private static func verdict(_ id: String, _ outcome: VerifyOutcome) -> Localized {
         switch outcome {
         case .valid: return Localized(en: "backend: tx \(id) valid, credited", zh: "后端:tx \(id) 有效,已入账")
+        case .alreadyCredited: return Localized(en: "backend: tx \(id) valid, credited before: nothing new", zh: "后端:tx \(id) 有效,此前已入账:无新入账")
         case let .creditedElsewhere(other):
             return Localized(en: "backend: tx \(id) valid, kept with \(other) (another account)", zh: "后端:tx \(id) 有效,归属 \(other)(另一个账号)")
         case let .invalid(status): return Localized(en: "backend: tx \(id) invalid (\(status))", zh: "后端:tx \(id) 无效(\(status))")

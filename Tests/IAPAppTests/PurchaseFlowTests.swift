@@ -238,3 +238,22 @@ struct PurchaseFlowTests {
         #expect(app.state.quitting)
     }
 }
+
+/// From a QA walk: bob's Restore of what alice bought with the same Apple ID moved it to bob (transfer), and the
+/// timeline said "valid, credited" though nothing new was credited: a trainer read it as a second payment.
+@Suite("The timeline tells a credit made before from a new one")
+struct CreditedBeforeTests {
+    @Test("a restore moved to bob, and a free re-buy, are valid and credited before: nothing new", arguments: [StoreKitMode.one, .two])
+    func restoreSaysCreditedBefore(storeKit: StoreKitMode) throws {
+        let app = try Harness.aliceBoughtThenBob("com.iapsim.noads", policy: .transfer, storeKit: storeKit)
+        app.press(.char("R"))
+        app.advance(5)
+        let said = app.session.timeline.entries(.en).map(\.text)
+        let bought = try #require(said.firstIndex { $0.contains("valid, credited") && !$0.contains("before") }, "\(said)")
+        let restored = said[(bought + 1)...].filter { $0.contains(" valid") }
+        // StoreKit 2's Restore sends the entitlement itself, whose answer says only who holds it.
+        let words = storeKit == .one ? "credited before: nothing new" : "held by bob"
+        #expect(!restored.isEmpty && restored.allSatisfy { $0.contains(words) && !$0.hasSuffix("credited") }, "\(restored)")
+        #expect(try app.credits().count == 1)
+    }
+}

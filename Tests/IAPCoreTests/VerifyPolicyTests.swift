@@ -38,6 +38,7 @@ struct VerifyPolicyTests {
     func outcomes() {
         func outcome(_ status: Int) -> VerifyOutcome { VerifyOutcome(.success(.apple(status))) }
         #expect(VerifyOutcome(.success(.credited(user: "a", new: true))) == .valid)
+        #expect(VerifyOutcome(.success(.credited(user: "a", new: false))) == .alreadyCredited)
         #expect(VerifyOutcome(.success(.compensated)) == .valid)
         for status in [21003, 21006, 21010] { #expect(outcome(status) == .invalid(status: status)) }
         for status in [21002, 21005, 21009, 21100, 21199, 21001, 21007, 21008] {
