@@ -378,13 +378,25 @@ struct WidgetTests {
 
     @Test("the hint bar shows every hint that fits, closer together when that fits them all, and keeps the last ones (the ways out)")
     func hintBar() {
-        let bar = HintBar(hints: [("↑/k", "up"), ("Enter", "choose"), ("q", "quit")], theme: theme)
+        let bar = HintBar(hints: [("↑/k", "up", false), ("Enter", "choose", false), ("q", "quit", false)], theme: theme)
         #expect(bar.rendered(width: 40, height: 1).lines == ["↑/k up  Enter choose  q quit            "])
         // Two spaces between would leave one out; one lets every hint in.
         #expect(bar.rendered(width: 28, height: 1).lines == ["↑/k up Enter choose q quit  "])
         // Too narrow for all: the first goes, q quit stays.
         #expect(bar.rendered(width: 24, height: 1).lines == ["Enter choose  q quit    "])
         #expect(bar.rendered(width: 9, height: 1).lines == ["q quit   "])
+    }
+
+    /// From a QA walk: at 64 columns the product list's bar left out Enter (the way to buy) and kept `m subscriptions`.
+    @Test("too narrow for all, the bar leaves out the others before the keys it keeps (Enter, Esc, the ways out)")
+    func hintBarKeepsTheEssential() {
+        let bar = HintBar(hints: [("↑/k", "up", false), ("Enter", "choose", true), ("m", "subscriptions", false), ("e", "explain", false),
+                                  ("?", "help", true), ("q", "quit", true)], theme: theme)
+        #expect(bar.rendered(width: 40, height: 1).lines == ["Enter choose e explain ? help q quit    "])
+        #expect(bar.rendered(width: 30, height: 1).lines == ["Enter choose  ? help  q quit  "])
+        #expect(bar.rendered(width: 27, height: 1).lines == ["Enter choose ? help q quit "])
+        // Narrower still, the kept ones go from the front too: the ways out stay last.
+        #expect(bar.rendered(width: 14, height: 1).lines == ["? help q quit "])
     }
 
     @Test("badges first, then the alarm, cut at the edge")

@@ -1,20 +1,28 @@
+import IAPCore
+
 /// The bottom row: the keys that work here. All of them when they fit, two spaces apart, or else one; when even that
-/// is too wide, the first ones are left out (the keymap lists moving first and the ways out, `?` and `q`, last), so
-/// the way to every other key stays in sight.
+/// is too wide, the others are left out, first ones first (the keymap lists moving first), before the ones it keeps:
+/// the screen's own action (Enter), the way back (Esc) and the ways out (`?`, which lists every key, and `q`); then
+/// those too, first ones first, so that `?` and `q` stay in sight longest.
 struct HintBar: Widget {
-    var hints: [(key: String, help: String)]
+    var hints: [(key: String, help: String, kept: Bool)]
     var theme: Theme
+
+    /// What a narrow screen keeps longest: the screen's own action, the way back, the ways out.
+    static let kept: Set<Command> = [.choose, .toggleAutoRenew, .back, .otherChoice, .help, .quit]
 
     func draw(in area: Rect, on grid: inout ScreenGrid) {
         let widths = hints.map { displayWidth($0.key) + 1 + displayWidth($0.help) }
-        func fits(from first: Int, gap: Int) -> Bool { widths[first...].reduce(0) { $0 + $1 + gap } <= area.width }
-        var first = 0
-        while first < hints.count, !fits(from: first, gap: 1) { first += 1 }
-        let gap = fits(from: first, gap: 2) ? 2 : 1
+        func fits(_ shown: [Int], gap: Int) -> Bool { shown.reduce(0) { $0 + widths[$1] + gap } <= area.width }
+        var shown = Array(hints.indices)
+        for kept in [false, true] {
+            while !fits(shown, gap: 1), let first = shown.firstIndex(where: { hints[$0].kept == kept }) { shown.remove(at: first) }
+        }
+        let gap = fits(shown, gap: 2) ? 2 : 1
         var x = area.x
-        for (key, help) in hints[first...] {
-            x += grid.put(key, x: x, y: area.y, style: theme.hintKey)
-            x += grid.put(" " + help, x: x, y: area.y, style: theme.dimmed) + gap
+        for index in shown {
+            x += grid.put(hints[index].key, x: x, y: area.y, style: theme.hintKey)
+            x += grid.put(" " + hints[index].help, x: x, y: area.y, style: theme.dimmed) + gap
         }
     }
 }
