@@ -44,6 +44,23 @@ struct InspectorTimelinePageTests {
     }
 }
 
+/// From a QA walk: at 64×18 the backend column showed the credits that fitted and nothing said there were more.
+@Suite("An inspector column longer than the screen counts what it leaves out")
+struct InspectorColumnOverflowTests {
+    @Test("seven credits at 64×18: the backend column ends with +N, N the rows not shown")
+    func counted() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        for _ in 0..<7 { app.buy(StoreKitNamesTests.coins) }
+        app.press(.char("i"))
+        // The backend column: the third of three, 20 columns each after a margin of one.
+        let column = app.session.screen(width: 64, height: 18).text.split(separator: "\n").map { $0.dropFirst(41).trimmingCharacters(in: .whitespaces) }
+        let shown = column.filter { $0.hasSuffix(" +60") }.count
+        let more = column.compactMap { $0.hasPrefix("+") ? Int($0.dropFirst()) : nil }
+        #expect(more.count == 1 && shown + (more.first ?? 0) == 7, "\(column.joined(separator: "\n"))")
+    }
+}
+
 /// From a newcomer's walk: with bob logged in, alice's payment waiting in her keychain showed in the store column by its
 /// id and the end of its token only, nothing saying whose it is or why bob's app leaves it alone.
 @Suite("The inspector's store column names who holds each unfinished transaction")
