@@ -170,7 +170,7 @@ public struct Timeline: Sendable {
         case let .persisted(order, ok):
             let failed = ok ? Localized("") : Localized(en: " — WRITE FAILED", zh: " —— 写入失败")
             return Localized(en: "client: tx \(order.transactionId) saved for \(order.user), ", zh: "客户端:tx \(order.transactionId) 已为 \(order.user) 保存,")
-                + status(order.status) + Localized(en: ", \(order.attempts) tries", zh: ",已试 \(order.attempts) 次") + failed
+                + status(order.status) + Localized(en: ", \(order.attempts) \(order.attempts == 1 ? "try" : "tries")", zh: ",已试 \(order.attempts) 次") + failed
         case let .verified(order, outcome):
             return verdict(order.transactionId, outcome)
         case let .entitlementSent(user, id, .valid), let .entitlementSent(user, id, .alreadyCredited):

@@ -257,3 +257,13 @@ struct CreditedBeforeTests {
         #expect(try app.credits().count == 1)
     }
 }
+
+@Suite("The timeline counts in words that agree")
+struct TimelineGrammarTests {
+    @Test("one failed try is \"1 try\", not \"1 tries\"")
+    func oneTry() throws {
+        let app = try Harness.paidWhile()
+        let said = app.session.timeline.entries(.en).map(\.text)
+        #expect(said.contains { $0.contains(", 1 try ") } && !said.contains { $0.contains("1 tries") }, "\(said)")
+    }
+}

@@ -29,7 +29,7 @@ extension NotificationDelivery {
         case let .sent(retries):
             return Localized(en: "sent after \(retries) \(retries == 1 ? "retry" : "retries")", zh: "重试 \(retries) 次后送达")
         case let .failed(retries):
-            return Localized(en: "failed after \(retries) retries", zh: "重试 \(retries) 次后仍失败") + why
+            return Localized(en: "failed after \(retries) \(retries == 1 ? "retry" : "retries")", zh: "重试 \(retries) 次后仍失败") + why
         case .deliveredTwice:
             return Localized(en: "sent twice (notification-twice)", zh: "送达两次(notification-twice)")
         case .lost:
