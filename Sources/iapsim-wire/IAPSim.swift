@@ -42,8 +42,12 @@ struct IAPSim: ParsableCommand {
     }
 
     /// ArgumentParser frames a value it could not take ("The value 'X' is invalid for '--option <v>': why", or "…
-    /// Please provide one of 'a' and 'b'."); iapsim says the option and why, as its own checks do, once.
+    /// Please provide one of 'a' and 'b'.", or none: "Missing value for '--option <v>'"); iapsim says the option and
+    /// why, as its own checks do, once.
     static func plainly(_ message: String) -> String? {
+        if let missing = message.firstMatch(of: #/^Missing value for '((--[\w-]+)[^']*)'$/#) {
+            return "\(missing.output.2) needs a value: \(missing.output.1)"
+        }
         guard let match = message.firstMatch(of: #/^The value '(.*)' is invalid for '(--[\w-]+)[^']*'(?:: (.*)|\. Please provide one of (.*)\.)$/#)
         else { return nil }
         let (_, value, option, why, values) = match.output

@@ -222,6 +222,7 @@ extension CommandLineInputTests {
         (["--fault", "nosuch"], #"iapsim: --fault: unknown fault "nosuch" (`iapsim faults` lists them)"#),
         (["--lang", "fr"], #"iapsim: --lang: "fr" is not one of its values; give en or zh"#),
         (["--speed", "abc"], #"iapsim: --speed takes 0.1 to 1000, not "abc""#),
+        (["--catalog="], "iapsim: --catalog needs a value: --catalog <catalog>"),
     ])
     func optionValueSaidOnce(_ arguments: [String], expected: String) async throws {
         let work = try makeWorkDirectory()
