@@ -34,8 +34,8 @@ public struct Timeline: Sendable {
         case .key(.char) where effects.isEmpty && [.login, .loginEmpty, .redeemSheet].contains(before.keyContext):
             // A letter typed into a text field (a login name, an offer code) is text, not a command.
             text = nil
-        case let .key(key) where before.keyContext == .inspector && [.pageUp, .pageDown].contains(Keymap.command(for: key, in: .inspector)):
-            // Scrolling the timeline is not news in it: told, each page would push a line out of view.
+        case let .key(key) where effects.isEmpty && Keymap.command(for: key, in: before.keyContext).map(Self.cursorMoves.contains) == true:
+            // Moving a cursor or scrolling (the timeline itself) is not news: told, each step would push a line out of view.
             text = nil
         case let .storeUpdated(transactions, held, more) where !transactions.isEmpty:
             // The observer hears of a state change once (purchase(options:) returns once): a later reading of a payment
@@ -50,6 +50,8 @@ public struct Timeline: Sendable {
         guard let text else { return }
         note(text, at: date)
     }
+
+    private static let cursorMoves: Set<Command> = [.up, .down, .pageUp, .pageDown, .first, .last]
 
     /// An attempt to deliver an App Store Server Notification to the `--notify` server ended (sent, or refused and
     /// retried later, or failed for good): it happens beside the app, on Apple's side, so no action carries it.

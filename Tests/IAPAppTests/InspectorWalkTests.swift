@@ -104,3 +104,23 @@ extension Harness {
         return app
     }
 }
+
+/// From a QA walk: walking the fault panel told 26 lines of `key ↓`, and pushed the purchase pages back.
+@Suite("Moving a cursor is not news in the timeline")
+struct CursorKeysUntoldTests {
+    @Test("↓, ↑, PgDn, Home and End in the fault panel and the product list add no line; Enter still does")
+    func untold() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        let before = app.session.timeline.entries(.en).count
+        app.press(.down, .down, .up, .end, .home)
+        app.press(.char("F"))
+        let opened = app.session.timeline.entries(.en).count
+        for _ in 0..<10 { app.press(.down) }
+        app.press(.pageDown, .home)
+        let said = app.session.timeline.entries(.en).map(\.text)
+        #expect(opened == before + 1 && said.count == opened, "\(said.suffix(15))")
+        app.press(.enter)
+        #expect(app.session.timeline.entries(.en).count > said.count)
+    }
+}
