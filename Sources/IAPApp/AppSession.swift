@@ -123,7 +123,7 @@ public final class AppSession {
     private func start(user: String?) {
         let timers = timers
         runtime.onAction = { [weak self] action, effects, before in
-            self?.timeline.record(action, effects, from: before, at: timers.now)
+            self?.timeline.record(action, effects, from: before, to: self?.runtime.state, at: timers.now)
             self?.onAction?(timers.now, action, effects)
         }
         runtime.host = host

@@ -21,9 +21,10 @@ public struct Timeline: Sendable {
         if entries.count > capacity { entries.removeFirst(entries.count - capacity) }
     }
 
-    /// An action as it was reduced from `before`, with the effects it led to. What the store and the backend do on
-    /// their own reaches the app only as a new reading, told as its difference from the reading `before` held.
-    public mutating func record(_ action: Action, _ effects: [Effect], from before: AppState, at date: Date) {
+    /// An action as it was reduced from `before` (to `after`, when known), with the effects it led to. What the store
+    /// and the backend do on their own reaches the app only as a new reading, told as its difference from the reading
+    /// `before` held.
+    public mutating func record(_ action: Action, _ effects: [Effect], from before: AppState, to after: AppState? = nil, at date: Date) {
         let text: Localized?
         let reading = { (user: String) in before.session?.user == user ? before.session : nil }
         switch action {
@@ -47,8 +48,16 @@ public struct Timeline: Sendable {
         default:
             text = Self.line(action, effects, date, StoreKitWords(before.storeKit), nothingDone: Self.nothingDone(action, effects, before))
         }
-        guard let text else { return }
+        guard var text else { return }
+        if let after, after.user != before.user { text = text + " → " + Self.switched(from: before.user, to: after.user) }
         note(text, at: date)
+    }
+
+    /// Who left and who came, as a login or logout leaves the app.
+    private static func switched(from left: String?, to came: String?) -> Localized {
+        let out = left.map { Localized(en: "\($0) logged out", zh: "\($0) 已登出") }
+        let into = came.map { Localized(en: "\($0) logged in", zh: "\($0) 已登录") }
+        return [out, into].compactMap { $0 }.reduce(Localized("")) { $0.en.isEmpty ? $1 : $0 + Localized(en: ", ", zh: "、") + $1 }
     }
 
     private static let cursorMoves: Set<Command> = [.up, .down, .pageUp, .pageDown, .first, .last]

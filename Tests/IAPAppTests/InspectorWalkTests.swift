@@ -124,3 +124,18 @@ struct CursorKeysUntoldTests {
         #expect(app.session.timeline.entries(.en).count > said.count)
     }
 }
+
+/// From a QA walk: logging out and in again read "key L" and "key Enter → read the user's orders": nothing said who.
+@Suite("The timeline says who logged out and who logged in")
+struct LoginTimelineTests {
+    @Test("L then bob's login: \"alice logged out\", \"bob logged in\", in both languages")
+    func said() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        app.logIn("bob")
+        let en = app.session.timeline.entries(.en).map(\.text).joined(separator: "\n")
+        #expect(en.contains("key L → alice logged out") && en.contains("bob logged in"), "\(en)")
+        let zh = app.session.timeline.entries(.zh).map(\.text).joined(separator: "\n")
+        #expect(zh.contains("alice 已登出") && zh.contains("bob 已登录"), "\(zh)")
+    }
+}
