@@ -7,10 +7,7 @@ import Testing
 struct InspectorTimelineScrollTests {
     @Test("PgUp shows older lines, PgDn the newest again; neither is told as a line of its own")
     func pages() throws {
-        let app = try Harness(user: "alice")
-        app.advance(0.5)
-        for _ in 0..<3 { app.buy(StoreKitNamesTests.coins) }
-        app.press(.char("i"))
+        let app = try Harness.inspecting(purchases: 3)
         let newest = app.screen()
         #expect(!newest.contains("app launched as alice"), "\(newest)")
         // Six lines a page at 80×24: far enough back for the first line.
@@ -32,10 +29,7 @@ struct InspectorTimelinePageTests {
     /// Wide enough that no line is cut: how many lines the timeline shows depends on the height alone.
     @Test("PgUp at 24 and 18 lines: every line of the timeline is seen on some page", arguments: [24, 18])
     func noLineSkipped(height: Int) throws {
-        let app = try Harness(user: "alice")
-        app.advance(0.5)
-        for _ in 0..<3 { app.buy(StoreKitNamesTests.coins) }
-        app.press(.char("i"))
+        let app = try Harness.inspecting(purchases: 3)
         var seen = app.session.screen(width: 300, height: height).text
         let entries = app.session.timeline.entries(.en).map(\.text)
         for _ in 0..<entries.count { app.press(.pageUp); seen += app.session.screen(width: 300, height: height).text }
@@ -49,10 +43,7 @@ struct InspectorTimelinePageTests {
 struct InspectorColumnOverflowTests {
     @Test("seven credits at 64×18: the backend column ends with +N, N the rows not shown")
     func counted() throws {
-        let app = try Harness(user: "alice")
-        app.advance(0.5)
-        for _ in 0..<7 { app.buy(StoreKitNamesTests.coins) }
-        app.press(.char("i"))
+        let app = try Harness.inspecting(purchases: 7)
         // The backend column: the third of three, 20 columns each after a margin of one.
         let column = app.session.screen(width: 64, height: 18).text.split(separator: "\n").map { $0.dropFirst(41).trimmingCharacters(in: .whitespaces) }
         let shown = column.filter { $0.hasSuffix(" +60") }.count
@@ -101,6 +92,15 @@ extension Harness {
         app.advance(0.5)
         app.buy(productId)
         app.logIn("bob")
+        return app
+    }
+
+    /// alice bought the first coins `purchases` times, and the inspector is open.
+    static func inspecting(purchases: Int) throws -> Harness {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        for _ in 0..<purchases { app.buy(StoreKitNamesTests.coins) }
+        app.press(.char("i"))
         return app
     }
 }
