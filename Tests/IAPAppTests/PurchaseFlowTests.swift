@@ -267,3 +267,24 @@ struct TimelineGrammarTests {
         #expect(said.contains { $0.contains(", 1 try ") } && !said.contains { $0.contains("1 tries") }, "\(said)")
     }
 }
+
+/// From a QA walk: Yearly VIP bought on 15 Jan read "Active · renews 15 Jan", as if due that day.
+@Suite("A subscription's date names its year when it is not this year's")
+struct SubscriptionDateYearTests {
+    @Test("Yearly VIP renews next year: the product list and the subscriptions panel say which year")
+    func year() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        app.buy("com.iapsim.vip.yearly")
+        app.advance(3)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let next = String(calendar.component(.year, from: app.state.now) + 1)
+        let row = app.screen(width: 100).split(separator: "\n").first { $0.contains("Yearly VIP") }.map(String.init) ?? ""
+        #expect(row.contains("renews") && row.contains(next), "\(row)")
+        app.press(.char("m"))
+        #expect(app.screen(width: 100).contains(next), "\(app.screen(width: 100))")
+        app.press(.escape, .char("l"))
+        #expect(app.screen(width: 100).contains(next + "年"), "\(app.screen(width: 100))")
+    }
+}

@@ -2,8 +2,9 @@ import Foundation
 import IAPCore
 
 extension SubscriptionStatus {
-    /// The status line the product list and the subscriptions panel show, dated on the store's calendar.
-    public func line(_ lang: Language) -> String {
+    /// The status line the product list and the subscriptions panel show, dated on the store's calendar (with its year
+    /// when that is not `now`'s).
+    public func line(_ lang: Language, now: Date? = nil) -> String {
         let text: Text = switch state {
         case .active: .subActive
         case .trial: .subTrial
@@ -13,12 +14,12 @@ extension SubscriptionStatus {
         case .expired: .subExpired
         case .revoked: .subRevoked
         }
-        return dated(text, lang)
+        return dated(text, lang, now: now)
     }
 
-    /// `text` with its `{date}` as this status's date, on the store's calendar.
-    func dated(_ text: Text, _ lang: Language) -> String {
-        text(lang).replacingOccurrences(of: "{date}", with: date.map { Self.day($0, lang) } ?? "")
+    /// `text` with its `{date}` as this status's date, on the store's calendar (with its year when that is not `now`'s).
+    func dated(_ text: Text, _ lang: Language, now: Date? = nil) -> String {
+        text(lang).replacingOccurrences(of: "{date}", with: date.map { Self.day($0, lang, now: now) } ?? "")
     }
 
     /// The status line in both languages, for the timeline (told once, read in either).
@@ -26,13 +27,21 @@ extension SubscriptionStatus {
         Localized(en: line(.en), zh: line(.zh))
     }
 
-    /// "12 Dec" / "12月12日", in UTC: the store's calendar, the same on every machine.
-    static func day(_ date: Date, _ lang: Language) -> String {
-        date.formatted(lang == .zh ? dayZh : dayEn)
+    /// "12 Dec" / "12月12日", in UTC: the store's calendar, the same on every machine; "12 Dec 2027" / "2027年12月12日"
+    /// when the year is not `now`'s, so that a yearly renewal does not read as today's.
+    static func day(_ date: Date, _ lang: Language, now: Date? = nil) -> String {
+        let otherYear = now.map { utc.component(.year, from: $0) != utc.component(.year, from: date) } ?? false
+        return date.formatted(lang == .zh ? (otherYear ? dayYearZh : dayZh) : (otherYear ? dayYearEn : dayEn))
     }
 
     // Made once: the product list asks for a date on every row of every frame.
     private static let dayEn = dayStyle("en_GB"), dayZh = dayStyle("zh_Hans")
+    private static let dayYearEn = dayStyle("en_GB").year(), dayYearZh = dayStyle("zh_Hans").year()
+    private static let utc = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar
+    }()
 
     private static func dayStyle(_ locale: String) -> Date.FormatStyle {
         Date.FormatStyle(date: .omitted, time: .omitted, locale: Locale(identifier: locale), timeZone: TimeZone(identifier: "UTC")!)

@@ -22,7 +22,7 @@ extension StateView {
     /// place in its group and what comes next for it, and what Enter does to it.
     func subscriptionPanel(selection: Int) -> SubscriptionPanel {
         let list = state.subscriptions
-        let rows = list.map { SubscriptionPanel.Row(title: productTitle($0.productId), status: $0.line(lang), statusStyle: statusStyle($0)) }
+        let rows = list.map { SubscriptionPanel.Row(title: productTitle($0.productId), status: $0.line(lang, now: state.now), statusStyle: statusStyle($0)) }
         let selected = list.indices.contains(selection) ? list[selection] : nil
         let hint: Text = switch selected?.state {
         case .active?, .trial?, .gracePeriod?, .billingRetry?: .subHintCancel
@@ -57,9 +57,9 @@ extension StateView {
     private func next(_ status: SubscriptionStatus, from current: Product?) -> String {
         switch status.state {
         // Inside a 12-month commitment the months left are still billed.
-        case .cancelled: return status.billingPlan == .monthly ? status.dated(.subCommitmentOff, lang) : Text.subAutoRenewOff(lang)
+        case .cancelled: return status.billingPlan == .monthly ? status.dated(.subCommitmentOff, lang, now: state.now) : Text.subAutoRenewOff(lang)
         case .gracePeriod: return Text.subRetrying(lang)
-        case .billingRetry: return status.dated(.subRetryingOff, lang)
+        case .billingRetry: return status.dated(.subRetryingOff, lang, now: state.now)
         case .expired, .revoked: return Text.subOver(lang)
         case .active, .trial: break
         }

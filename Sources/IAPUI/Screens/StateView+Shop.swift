@@ -39,7 +39,7 @@ extension StateView {
         // An Apple ID new to the group is offered the intro offer; one that had the group's, or any of it, is not.
         let intro = status == nil ? state.introOffer(for: product)?.line[lang] : nil
         return ProductList.Row(title: product.title[lang], kind: product.kind.label(lang), summary: product.summary[lang],
-                               status: offered ?? status?.line(lang) ?? intro,
+                               status: offered ?? status?.line(lang, now: state.now) ?? intro,
                                statusStyle: offered != nil ? theme.good : status.map(statusStyle) ?? (intro == nil ? nil : theme.good),
                                price: product.price[lang], period: product.subscription?.period.perPrice[lang] ?? "",
                                owned: !product.kind.isConsumable && state.account.owned.contains(product.id),
