@@ -47,6 +47,8 @@ public final class ScriptPlayer {
     /// Said beside a `press` step whose keys did nothing at all (no effect, no change of state or screen), and why when
     /// known, so that a script's lost key is seen.
     private var unheeded: String?
+    /// A `snapshot`'s screen for the transcript, printed under its own line.
+    private var snapshotShown: String?
 
     public init(_ setup: Setup, output: @escaping (String) -> Void = { print($0) }) {
         self.setup = setup
@@ -76,6 +78,8 @@ public final class ScriptPlayer {
             }
             say(line, note.map { "✓ " + $0 } ?? unheeded.map { "⚠ " + $0 } ?? "")
             unheeded = nil
+            if let shown = snapshotShown { output(shown) }
+            snapshotShown = nil
         }
         return .passed
     }
@@ -111,7 +115,7 @@ public final class ScriptPlayer {
     }
 
     private func say(_ line: Script.Line, _ note: String) {
-        let clock = session.map { String(format: "%7.1fs", $0.timers.now.timeIntervalSince(setup.start)) } ?? "      - "
+        let clock = session.map { Elapsed.text($0.timers.now.timeIntervalSince(setup.start)) } ?? "      - "
         output("\(clock)  \(line.text)\(note.isEmpty ? "" : "   " + note)")
     }
 
@@ -275,7 +279,7 @@ public final class ScriptPlayer {
         case let .snapshot(name):
             let text = screenText()
             guard let folder = setup.snapshots else {
-                output(text)
+                snapshotShown = text
                 return nil
             }
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -164,9 +164,9 @@ struct TimelineTests {
 
     @Test("times since the first entry keep eight columns: seconds to the tenth, then days and hours up to a year")
     func elapsed() {
-        #expect(StateView.elapsed(5) == "    5.0s")
-        #expect(StateView.elapsed(99_999.9) == "99999.9s")
-        #expect(StateView.elapsed(7 * Self.day + 7_200) == "  7d 02h")
-        #expect(StateView.elapsed(365 * Self.day) == "365d 00h")
+        #expect(Elapsed.text(5) == "    5.0s")
+        #expect(Elapsed.text(99_999.9) == "99999.9s")
+        #expect(Elapsed.text(7 * Self.day + 7_200) == "  7d 02h")
+        #expect(Elapsed.text(365 * Self.day) == "365d 00h")
     }
 }

@@ -57,19 +57,11 @@ extension StateView {
     func timeline(_ view: InspectorView) -> TimelinePane {
         let start = view.timeline.first?.at ?? state.now
         return TimelinePane(heading: Text.inspectorTimeline(lang),
-                            entries: view.timeline.map { (Self.elapsed($0.at.timeIntervalSince(start)), $0.text) }, theme: theme,
+                            entries: view.timeline.map { (Elapsed.text($0.at.timeIntervalSince(start)), $0.text) }, theme: theme,
                             pagesBack: state.timelinePagesBack)
     }
 
     func notifications(_ view: InspectorView) -> TimelinePane {
         TimelinePane(heading: Text.inspectorNotifications(lang), entries: view.notifications.map { ("", $0.row(lang)) }, theme: theme)
-    }
-
-    /// Seconds to the tenth while they fit the column; past a day or so (a subscription's renewals, `wait` of a year),
-    /// days and hours in the same eight columns.
-    static func elapsed(_ seconds: TimeInterval) -> String {
-        guard seconds >= 100_000 else { return String(format: "%7.1fs", seconds) }
-        let hours = Int(seconds / 3_600)
-        return String(format: "%3dd %02dh", hours / 24, hours % 24)
     }
 }
