@@ -60,14 +60,24 @@ public final class TimerQueue: Scheduler {
     }
 
     public func after(_ seconds: Double, _ work: @escaping () -> Void) {
-        // Values are checked at the edge; should a non-finite one get through, it means "never", not a date of Inf.
-        guard seconds.isFinite else { return at(.distantFuture, work) }
-        at(now.addingTimeInterval(max(seconds, 0)), work)
+        _ = cancellable(after: seconds, work)
     }
 
-    public func at(_ date: Date, _ work: @escaping () -> Void) {
+    public func cancellable(after seconds: Double, _ work: @escaping () -> Void) -> Int {
+        // Values are checked at the edge; should a non-finite one get through, it means "never", not a date of Inf.
+        guard seconds.isFinite else { return at(.distantFuture, work) }
+        return at(now.addingTimeInterval(max(seconds, 0)), work)
+    }
+
+    public func cancel(_ ticket: Int) {
+        entries.removeAll { $0.order == ticket }
+    }
+
+    @discardableResult
+    public func at(_ date: Date, _ work: @escaping () -> Void) -> Int {
         counter += 1
         entries.append(Entry(due: date, order: counter, work: work))
+        return counter
     }
 
     public var nextDue: Date? { entries.map(\.due).min() }

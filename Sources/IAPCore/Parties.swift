@@ -6,6 +6,9 @@ public protocol Scheduler: AnyObject {
     /// Whether `now` is the wall's own time (live, at the wall's speed, nothing skipped): every later run starts later.
     var isWallTime: Bool { get }
     func after(_ seconds: Double, _ work: @escaping () -> Void)
+    /// As `after`, with a ticket to call the work off before it runs.
+    func cancellable(after seconds: Double, _ work: @escaping () -> Void) -> Int
+    func cancel(_ ticket: Int)
 }
 
 /// The store as the client sees it, shaped like `SKPaymentQueue`.

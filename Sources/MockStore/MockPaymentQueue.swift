@@ -365,9 +365,11 @@ public final class MockPaymentQueue: PaymentQueue {
         return true
     }
 
+    /// The renewal timer at the next subscription step there is now: one a plan change or refund made moot (a free
+    /// trial upgraded away, a chain refunded) is called off.
     private func scheduleRenewals() {
-        guard let due = attempt({ try database.nextSubscriptionDue() }) ?? nil else { return }
-        renewalTimer.set(due, on: scheduler) { [weak self] _ in self?.takeDueRenewals(notifying: true) }
+        guard let due = attempt({ try database.nextSubscriptionDue() }) else { return }
+        renewalTimer.reset(due, on: scheduler) { [weak self] _ in self?.takeDueRenewals(notifying: true) }
     }
 
     /// `news` is in the outbox already, written with the change it tells of; the backend hears it from there.

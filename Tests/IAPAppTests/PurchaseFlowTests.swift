@@ -288,3 +288,23 @@ struct SubscriptionDateYearTests {
         #expect(app.screen(width: 100).contains(next + "年"), "\(app.screen(width: 100))")
     }
 }
+
+/// From a QA walk: after Monthly VIP's free week was upgraded to VIP Plus, `t` jumped a week to the trial's old end,
+/// where nothing happened, before a second `t` reached the renewal.
+@Suite("t skips to the next thing that happens")
+struct SkipToNextTests {
+    @Test("after an upgrade out of a free trial, one t reaches VIP Plus's renewal, not the trial's old end")
+    func upgradeThenSkip() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        app.buy("com.iapsim.vip.monthly")
+        app.advance(3)
+        app.buy("com.iapsim.vip.plus")
+        app.advance(3)
+        let charges = try app.charges().count
+        let before = app.state.now
+        app.press(.char("t"))
+        app.advance(3)
+        #expect(try app.charges().count == charges + 1, "\(app.state.now.timeIntervalSince(before) / 86_400) days later")
+    }
+}
