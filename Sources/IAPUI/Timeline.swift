@@ -44,7 +44,7 @@ public struct Timeline: Sendable {
             let news = transactions.filter { ![.purchasing, .deferred].contains($0.state) || before.device.storeQueue[$0.id]?.state != $0.state }
             text = news.isEmpty && effects.isEmpty ? nil
                 : Self.line(.storeUpdated(news.isEmpty ? transactions : news, held: held, more: more), effects, date,
-                            StoreKitWords(before.storeKit, purchaseInFlight: before.storeKit == .two ? before.device.purchase?.paymentId : nil))
+                            StoreKitWords(before.storeKit, purchaseInFlight: Self.unanswered(before)))
         default:
             text = Self.line(action, effects, date, StoreKitWords(before.storeKit), nothingDone: Self.nothingDone(action, effects, before))
         }
@@ -58,6 +58,15 @@ public struct Timeline: Sendable {
         let out = left.map { Localized(en: "\($0) logged out", zh: "\($0) 已登出") }
         let into = came.map { Localized(en: "\($0) logged in", zh: "\($0) 已登录") }
         return [out, into].compactMap { $0 }.reduce(Localized("")) { $0.en.isEmpty ? $1 : $0 + Localized(en: ", ", zh: "、") + $1 }
+    }
+
+    /// StoreKit 2: the payment whose purchase(options:) has not returned yet. Once its transaction was heard of as
+    /// purchased (saved as an order, or held in the queue as purchased) the call has returned: a later reading of it
+    /// (the queue looked at again) is not its result a second time.
+    private static func unanswered(_ state: AppState) -> Int64? {
+        guard state.storeKit == .two, let purchase = state.device.purchase else { return nil }
+        if let id = purchase.transactionId, state.orders[id] != nil || state.device.storeQueue[id]?.state == .purchased { return nil }
+        return purchase.paymentId
     }
 
     private static let cursorMoves: Set<Command> = [.up, .down, .pageUp, .pageDown, .first, .last]

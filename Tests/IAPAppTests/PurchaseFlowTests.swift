@@ -308,3 +308,21 @@ struct SkipToNextTests {
         #expect(try app.charges().count == charges + 1, "\(app.state.now.timeIntervalSince(before) / 86_400) days later")
     }
 }
+
+/// From a QA walk: with the signed transaction failing the server's check, the queue's recheck 5 s later was told as
+/// `purchase(options:) → success` a second time; a trainer teaches that the call returns once.
+@Suite("StoreKit 2: purchase(options:) returns once in the timeline")
+struct PurchaseReturnsOnceTests {
+    @Test("an unverified transaction retried: one purchase(options:) → success line")
+    func once() throws {
+        var faults = ArmedFaults()
+        let (fault, arm) = try ArmedFaults.parse("unverified-transaction=signature")
+        faults.insert(fault, arm)
+        let app = try Harness(user: "alice", faults: faults, storeKit: .two)
+        app.advance(0.5)
+        app.press(.enter)
+        app.advance(15)
+        let said = app.session.timeline.entries(.en).map(\.text)
+        #expect(said.filter { $0.contains("purchase(options:) → success") }.count == 1, "\(said)")
+    }
+}
