@@ -87,13 +87,19 @@ struct SubscriptionStepTests {
 /// inspector says "22d 00h".
 @Suite("play's transcript dates a step as the inspector does")
 struct TranscriptClockTests {
-    @Test("past a day or so a step's time is days and hours, in the same eight columns")
-    func daysAndHours() throws {
+    /// The lines `script` prints, played on a folder of its own.
+    private func transcript(of script: String) throws -> [String] {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("iapsim-test-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        var transcript: [String] = []
-        let player = ScriptPlayer(ScriptPlayer.Setup(directory: DataDirectory(path: path), catalog: shippedCatalog)) { transcript.append($0) }
-        _ = try player.play(try Script.parse("launch alice\nwait 2\nwait 7d\nwait 15d\n", file: "t.iapsim"))
+        var lines: [String] = []
+        _ = try ScriptPlayer(ScriptPlayer.Setup(directory: DataDirectory(path: path), catalog: shippedCatalog)) { lines.append($0) }
+            .play(try Script.parse(script, file: "t.iapsim"))
+        return lines
+    }
+
+    @Test("past a day or so a step's time is days and hours, in the same eight columns")
+    func daysAndHours() throws {
+        let transcript = try transcript(of: "launch alice\nwait 2\nwait 7d\nwait 15d\n")
         let steps = transcript.filter { $0.contains("wait") }
         #expect(steps.map { String($0.prefix(8)) } == ["    2.0s", "  7d 00h", " 22d 00h"], "\(steps)")
     }
@@ -101,11 +107,7 @@ struct TranscriptClockTests {
     /// From the same walk: the screen came before its `snapshot` line, so it read as what the step before it did.
     @Test("a snapshot's screen follows its own line")
     func snapshotAfterItsLine() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("iapsim-test-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        var transcript: [String] = []
-        let player = ScriptPlayer(ScriptPlayer.Setup(directory: DataDirectory(path: path), catalog: shippedCatalog)) { transcript.append($0) }
-        _ = try player.play(try Script.parse("launch alice\nwait until Coins\nsnapshot shop\n", file: "t.iapsim"))
+        let transcript = try transcript(of: "launch alice\nwait until Coins\nsnapshot shop\n")
         let line = try #require(transcript.firstIndex { $0.hasSuffix("snapshot shop") })
         let screen = try #require(transcript.firstIndex { $0.contains("60 Coins") })
         #expect(line < screen, "\(transcript)")
