@@ -12,7 +12,7 @@ struct CampaignTests {
         let output = work + "/campaign.out"
         let script = repositoryRoot.appendingPathComponent("scripts/campaign").path
         let status = try await spawn(["python3", script, "--rounds", "20", "--seed", "2026", "--binary", builtBinary, "--keep", work + "/run"],
-                               output: output)
+                               output: output, counted: false)
         let transcript = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
         #expect(status == 0, "scripts/campaign failed (status \(status)):\n\(transcript)")
         #expect(transcript.contains("OK: seed 2026, 20 rounds"))
