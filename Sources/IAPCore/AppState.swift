@@ -192,6 +192,11 @@ public struct AppState: Sendable, Equatable {
     public func nextAttempt(for order: PendingOrder) -> Date? {
         session?.queue.nextAttempt(for: order, policy: policy)
     }
+
+    /// Whether the user put the order off with Later: it waits for the next trigger.
+    public func isPutOff(_ order: PendingOrder) -> Bool {
+        session?.queue.snoozed.contains(order.transactionId) == true
+    }
 }
 
 /// The heads-up display over the product list: one wait or one outcome.

@@ -149,6 +149,9 @@ public enum Keymap {
         bindings.first { $0.command == command }?.keys.first
     }
 
+    /// What a narrow hint bar keeps longest: the screen's own action, the way back, the ways out.
+    public static let keptLongest: Set<Command> = [.choose, .toggleAutoRenew, .back, .otherChoice, .help, .quit]
+
     public static func hints(for context: KeyContext) -> [KeyBinding] {
         bindings.filter { $0.hint != nil && $0.contexts.contains(context) }
     }

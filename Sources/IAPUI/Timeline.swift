@@ -57,7 +57,7 @@ public struct Timeline: Sendable {
     private static func switched(from left: String?, to came: String?) -> Localized {
         let out = left.map { Localized(en: "\($0) logged out", zh: "\($0) 已登出") }
         let into = came.map { Localized(en: "\($0) logged in", zh: "\($0) 已登录") }
-        return [out, into].compactMap { $0 }.reduce(Localized("")) { $0.en.isEmpty ? $1 : $0 + Localized(en: ", ", zh: "、") + $1 }
+        return [out, into].compactMap { $0 }.joined(separator: Localized(en: ", ", zh: "、"))
     }
 
     /// StoreKit 2: the payment whose purchase(options:) has not returned yet. Once its transaction was heard of as

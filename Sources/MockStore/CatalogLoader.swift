@@ -27,7 +27,7 @@ public enum CatalogLoader {
         } catch {
             throw CatalogError(path: path, location: "", problem: error.text)
         }
-        if data.allSatisfy({ [0x09, 0x0A, 0x0D, 0x20].contains($0) }) {
+        if firstVisible(data) == nil {
             throw CatalogError(path: path, location: "", problem: "is empty; " + whatToGive)
         }
         if isPropertyList(data) {
@@ -103,9 +103,14 @@ public enum CatalogLoader {
 
     /// Whether the file is a property list: binary, or XML after any white space. A file whose first byte that is not
     /// an ASCII space is another ASCII character is not, without Foundation's trimming (through NSString) to say so.
+    /// The first byte that is not ASCII white space; nil for a file of nothing else.
+    private static func firstVisible(_ data: Data) -> UInt8? {
+        data.first { !(0x09...0x0D).contains($0) && $0 != 0x20 }
+    }
+
     private static func isPropertyList(_ data: Data) -> Bool {
         if data.starts(with: "bplist".utf8) { return true }
-        if let first = data.first(where: { !(0x09...0x0D).contains($0) && $0 != 0x20 }), first < 0x80, first != UInt8(ascii: "<") {
+        if let first = firstVisible(data), first < 0x80, first != UInt8(ascii: "<") {
             return false
         }
         return String(decoding: data.prefix(256), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("<?xml")

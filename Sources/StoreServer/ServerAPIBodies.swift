@@ -73,9 +73,9 @@ struct SendAttemptItem: Codable {
         sendAttemptResult = switch attempt.failure {
         case nil: "SUCCESS"
         case let failure? where failure.hasPrefix("HTTP "): "UNSUCCESSFUL_HTTP_RESPONSE_CODE"
-        case "timed out": "TIMED_OUT"
-        case "connection refused": "NO_RESPONSE"
-        case "TLS handshake failed": "TLS_ISSUE"
+        case HTTPNotificationTransport.timedOut: "TIMED_OUT"
+        case HTTPNotificationTransport.refused: "NO_RESPONSE"
+        case HTTPNotificationTransport.tlsFailed: "TLS_ISSUE"
         default: "OTHER"
         }
     }

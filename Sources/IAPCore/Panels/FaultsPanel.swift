@@ -42,19 +42,15 @@ public struct FaultsPanel: ListPanel {
     /// Arms the fault with the value after (or before) the one in force, keeping it one-shot if it was; a fault that
     /// takes no value stays as it is. A number given with `--fault` between two of the panel's steps to its neighbour.
     private func stepValue(of fault: Fault, back: Bool, in state: inout AppState) -> [Effect] {
-        let choices = fault.rule.choices
+        var choices = fault.rule.choices
         guard !choices.isEmpty else { return [] }
         let current = state.faults.valueInForce(fault)
-        let next: String
-        if let index = choices.firstIndex(where: { $0 == current }) {
-            next = choices[(index + (back ? -1 : 1) + choices.count) % choices.count]
-        } else if let number = current.flatMap(Double.init) {
-            // The choices of a fault of numbers are in ascending order.
-            let neighbour = back ? choices.last { Double($0).map { $0 < number } ?? false } : choices.first { Double($0).map { $0 > number } ?? false }
-            next = neighbour ?? (back ? choices.last! : choices.first!)
-        } else {
-            next = choices[0]
+        // A fault's numbers are in ascending order: one given with --fault steps from where it falls among them.
+        if let current, !choices.contains(current), let number = Double(current) {
+            choices.insert(current, at: choices.firstIndex { (Double($0) ?? 0) > number } ?? choices.count)
         }
+        let index = choices.firstIndex { $0 == current } ?? 0
+        let next = choices[(index + (back ? -1 : 1) + choices.count) % choices.count]
         return state.setFault(fault, FaultArm(value: next, once: state.faults.arm(fault)?.once ?? false))
     }
 }

@@ -20,7 +20,7 @@ extension StateView {
             let next = state.nextAttempt(for: order).map {
                 " " + Text.nextRetry(lang) + " " + String(max(Int($0.timeIntervalSince(state.now).rounded(.up)), 0)) + "s"
             }
-            let putOff = state.session?.queue.snoozed.contains(order.transactionId) == true ? " " + Text.later(lang) : ""
+            let putOff = state.isPutOff(order) ? " " + Text.later(lang) : ""
             return ("\(order.transactionId) ×\(order.attempts)\(next ?? putOff)", theme.plain)
         }
         // Paid transactions no evidence ties to a buyer: support's to assign (I3).

@@ -1,5 +1,3 @@
-import IAPCore
-
 /// The bottom row: the keys that work here. All of them when they fit, two spaces apart, or else one; when even that
 /// is too wide, the others are left out, first ones first (the keymap lists moving first), before the ones it keeps:
 /// the screen's own action (Enter), the way back (Esc) and the ways out (`?`, which lists every key, and `q`); then
@@ -7,9 +5,6 @@ import IAPCore
 struct HintBar: Widget {
     var hints: [(key: String, help: String, kept: Bool)]
     var theme: Theme
-
-    /// What a narrow screen keeps longest: the screen's own action, the way back, the ways out.
-    static let kept: Set<Command> = [.choose, .toggleAutoRenew, .back, .otherChoice, .help, .quit]
 
     func draw(in area: Rect, on grid: inout ScreenGrid) {
         let widths = hints.map { displayWidth($0.key) + 1 + displayWidth($0.help) }

@@ -29,12 +29,15 @@ public struct HTTPNotificationTransport: NotificationTransport {
         switch await HTTPExchange.send(request, timeout: timeout, mostBytes: 1 << 20) {
         case let .success(answer): return Self.said(status: answer.status)
         case let .failure(.tooLarge(status)): return Self.said(status: status)
-        case .failure(.timedOut): return "timed out"
-        case .failure(.refused): return "connection refused"
-        case .failure(.tls): return "TLS handshake failed"
+        case .failure(.timedOut): return Self.timedOut
+        case .failure(.refused): return Self.refused
+        case .failure(.tls): return Self.tlsFailed
         case let .failure(.other(text)): return text.count > 60 ? String(text.prefix(60)) + "…" : text
         }
     }
+
+    /// Why an attempt failed, as the outbox keeps it and Notification History reads it back (`SendAttemptItem`).
+    static let timedOut = "timed out", refused = "connection refused", tlsFailed = "TLS handshake failed"
 
     private static func said(status: Int) -> String? {
         (200..<300).contains(status) ? nil : "HTTP \(status)"
