@@ -35,6 +35,10 @@ struct FaultTableTests {
         ("backend-slow=nan", "backend-slow takes 0 to 3600 (seconds), not \"nan\""),
         ("backend-5xx=503.5", "backend-5xx takes a whole number 500 to 599 (HTTP status), not \"503.5\""),
         ("verification-pending=101", "verification-pending takes a whole number 0 to 100 (answers before the real one), not \"101\""),
+        ("backend-slow=", "backend-slow= has no value: give backend-slow=VALUE (VALUE: 0 to 3600 seconds), or backend-slow alone for 8"),
+        ("ask-to-buy=:once", "ask-to-buy= has no value: give ask-to-buy=VALUE (VALUE: approve|decline), or ask-to-buy alone for approve"),
+        ("payments-disabled=", "payments-disabled takes no value"),
+        ("backend-5xx=", "backend-5xx= has no value: give backend-5xx=VALUE (VALUE: 500 to 599, HTTP status), or backend-5xx alone for 503"),
     ])
     func badValues(text: String, message: String) {
         #expect(throws: FaultSyntaxError.self) { try ArmedFaults.parse(text) }

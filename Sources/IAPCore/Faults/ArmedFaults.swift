@@ -73,7 +73,7 @@ public struct ArmedFaults: Sendable, Equatable, Sequence, ExpressibleByArrayLite
             throw FaultSyntaxError(message: "\"\(spec[spec.index(after: colon)...])\" is not how long \(name) lasts: "
                                    + "give \(base) (until cleared) or \(base):once (gone after it fires once)")
         }
-        let parts = spec.split(separator: "=", maxSplits: 1).map(String.init)
+        let parts = spec.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         guard let name = parts.first, let fault = Fault(rawValue: name) else {
             throw FaultSyntaxError(message: "unknown fault \"\(parts.first ?? "")\" (`iapsim faults` lists them)")
         }
@@ -94,6 +94,9 @@ public struct ArmedFaults: Sendable, Equatable, Sequence, ExpressibleByArrayLite
         switch fault.rule.value {
         case .none:
             throw FaultSyntaxError(message: "\(name) takes no value")
+        case let taken where value.isEmpty:
+            throw FaultSyntaxError(message: "\(name)= has no value: give \(name)=VALUE (VALUE: \(taken.range)), "
+                                   + "or \(name) alone for \(fault.defaultValue ?? "")")
         case let .seconds(range):
             try within(range, whole: false)
         case let .whole(range, _, _):

@@ -79,6 +79,16 @@ extension Fault {
             case let .word(words): words.joined(separator: "|")
             }
         }
+
+        /// Which values are taken, for the message of a fault given with `=` and nothing after it.
+        var range: String {
+            switch self {
+            case .none: ""
+            case let .seconds(range): "\(Int(range.lowerBound)) to \(Int(range.upperBound)) seconds"
+            case let .whole(range, meaning, _): "\(range.lowerBound) to \(range.upperBound), \(meaning)"
+            case let .word(words): words.joined(separator: "|")
+            }
+        }
     }
 
     /// One fault's row: whose behaviour it changes, what VALUE it takes, and the VALUE used when none is given.
