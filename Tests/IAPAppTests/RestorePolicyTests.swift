@@ -42,6 +42,15 @@ struct RestorePolicyTests {
         #expect(accounts["sandbox-1"] == nil)
         let appleIds = (state["store"] as! [String: Any])["appleIds"] as? [String: [String: Any]]
         #expect(appleIds?["sandbox-1"]?["signedInOn"] as? [String] == ["phone"])
+        // The inspector lists the move under the backend, with its policy in the screen's language.
+        app.press(.char("i"))
+        let en = app.screen(width: 120, height: 30)
+        #expect(en.contains("Remove Ads alice → bob") && en.contains("(transfer)"), "\(en)")
+        app.press(.char("l"))
+        let zh = app.screen(width: 120, height: 30)
+        #expect(zh.contains("alice → bob") && zh.contains("(转移)") && !zh.contains("transfer"), "\(zh)")
+        app.press(.char("l"))
+        app.press(.char("i"))
         // Back again: alice restores, and it is hers once more.
         app.logIn("alice")
         app.runtime.send(.intent(.restorePurchases))

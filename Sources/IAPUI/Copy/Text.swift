@@ -43,6 +43,8 @@ public enum Text: String, Sendable, CaseIterable {
     case compensateAsk, yesCompensate
     /// The backend's lists for support in the inspector.
     case retryingApple, clientAlarms, replayed, appleIdOrders
+    /// The restore policy under a purchase moved between app users, by `--restore-policy`'s word.
+    case policyTransfer = "policy-transfer", policyShare = "policy-share", policyKeep = "policy-keep"
     case helpTitle, helpClose, helpTurn, retryCount, nextRetry, inBackground
     case tooSmall, tooSmallQuit, consumable, nonConsumable, subscription, nonRenewing
     case orderOf, serialPolicy, alarm, backendDownBadge, servingBadge
@@ -152,6 +154,9 @@ public enum Text: String, Sendable, CaseIterable {
         case .clientAlarms: Localized(en: "client alarm", zh: "客户端警报")
         case .replayed: Localized(en: "replayed by", zh: "重放者")
         case .appleIdOrders: Localized(en: "its Apple ID's orders", zh: "该 Apple ID 的订单")
+        case .policyTransfer: Localized(en: "transfer", zh: "转移")
+        case .policyShare: Localized(en: "share", zh: "共享")
+        case .policyKeep: Localized(en: "keep", zh: "保留")
         case .helpTitle: Localized(en: "Keys", zh: "按键")
         case .helpClose: Localized(en: "Esc or ? closes", zh: "Esc 或 ? 关闭")
         case .helpTurn: Localized(en: "PgDn next page, PgUp previous", zh: "PgDn 下一页,PgUp 上一页")
