@@ -177,6 +177,15 @@ struct KeyInputTests {
         #expect(throws: UserNameError.self) { try UserName.normalized(raw) }
     }
 
+    @Test("a refused name is shown as a shell writes it: a tab as \\t, a newline as \\n, another control as \\x1b", arguments: [
+        ("a\tb", #"not "a\tb""#), ("a\nb", #"not "a\nb""#), ("a\u{1B}[31mb", #"not "a\x1b[31mb""#),
+    ])
+    func refusedNameShown(_ raw: String, _ shown: String) {
+        var message = ""
+        do { _ = try UserName.normalized(raw) } catch { message = error.description }
+        #expect(message.hasSuffix(shown), "\(message)")
+    }
+
     @Test("PgUp/PgDn move a page and Home/End to the ends, in the product list and every list overlay")
     func paging() {
         var state = AppState()
