@@ -158,6 +158,13 @@ public enum Keymap {
 }
 
 extension AppState {
+    /// The keys the hint bar offers now: the context's, less an open panel's key that would do nothing to its selected row.
+    public var offeredHints: [KeyBinding] {
+        let hints = Keymap.hints(for: keyContext)
+        guard let (panel, selection) = ListPanels.shown(in: modal) else { return hints }
+        return hints.filter { panel.offers($0.command, on: selection, in: self) }
+    }
+
     public var keyContext: KeyContext {
         switch modal {
         case .help: return .help

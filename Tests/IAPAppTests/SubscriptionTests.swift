@@ -99,6 +99,7 @@ struct SubscriptionTests {
         app.press(.char("m"))
         app.advance(0.1)
         #expect(app.screen(width: 120).contains("Yearly VIP"))
+        #expect(app.screen(width: 120).contains("Enter auto-renew on/off"))
         app.press(.enter)
         app.advance(0.1)
         #expect(status(app, Self.yearly)?.state == .cancelled)
@@ -222,6 +223,11 @@ struct SubscriptionTests {
         #expect(entry.cancellation_date_ms != nil && entry.cancellation_reason == "0")
         let revoked = try app.parties.backend.database.revokedCredits()
         #expect(revoked.map(\.credit.transactionId) == [refunded])
+        // Enter does nothing to a refunded subscription, so the hint bar does not offer it.
+        app.press(.char("m"))
+        app.advance(0.1)
+        let panel = app.screen(width: 120)
+        #expect(panel.contains("Refunded") && !panel.contains("auto-renew"), "\(panel)")
     }
 
     @Test("renewals due while the app was closed happen at its next launch, arrive without an order, and go to the subscriber")

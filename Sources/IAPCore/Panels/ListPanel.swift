@@ -18,6 +18,8 @@ public protocol ListPanel: Sendable {
     func open(_ state: inout AppState) -> [Effect]
     /// What one of its own keys does to the selected row; nil for a key it leaves to the shell.
     func act(_ command: Command, on selection: Int, in state: inout AppState) -> [Effect]?
+    /// Whether one of its own keys would do anything to the selected row now: the hint bar offers only those.
+    func offers(_ command: Command, on selection: Int, in state: AppState) -> Bool
 }
 
 /// The panel's name in `Modal.panel`, for panels that need no modal case of their own.
@@ -31,6 +33,8 @@ public struct PanelID: Hashable, Sendable {
 
 extension ListPanel {
     public var bindings: [KeyBinding] { [] }
+
+    public func offers(_ command: Command, on selection: Int, in state: AppState) -> Bool { true }
 
     public func act(_ command: Command, on selection: Int, in state: inout AppState) -> [Effect]? { nil }
 

@@ -25,11 +25,22 @@ public struct SubscriptionsPanel: ListPanel {
         guard state.subscriptions.indices.contains(selection) else { return [] }
         let chosen = state.subscriptions[selection]
         if command == .agreeToPrice {
-            return chosen.priceIncrease == .pending ? state.perform(.agreeToPriceIncrease(originalTransactionId: chosen.originalTransactionId)) : []
+            return offers(command, on: selection, in: state) ? state.perform(.agreeToPriceIncrease(originalTransactionId: chosen.originalTransactionId)) : []
         }
-        // Only one that has not ended can be cancelled or resumed; an expired one is bought again from the list.
-        guard !chosen.isOver else { return [] }
+        guard offers(command, on: selection, in: state) else { return [] }
         return state.perform(.setAutoRenew(originalTransactionId: chosen.originalTransactionId, on: chosen.state == .cancelled))
+    }
+
+    /// Only one that has not ended can be cancelled or resumed (an expired or refunded one is bought again from the
+    /// list); only a price increase not agreed to yet can be agreed to.
+    public func offers(_ command: Command, on selection: Int, in state: AppState) -> Bool {
+        guard state.subscriptions.indices.contains(selection) else { return false }
+        let chosen = state.subscriptions[selection]
+        switch command {
+        case .toggleAutoRenew: return !chosen.isOver
+        case .agreeToPrice: return chosen.priceIncrease == .pending
+        default: return true
+        }
     }
 }
 

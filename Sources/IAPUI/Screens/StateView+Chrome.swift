@@ -22,7 +22,7 @@ extension StateView {
     }
 
     var hints: HintBar {
-        HintBar(hints: Keymap.hints(for: state.keyContext).map { ($0.label, $0.hintWords[lang], Keymap.keptLongest.contains($0.command)) }, theme: theme)
+        HintBar(hints: state.offeredHints.map { ($0.label, $0.hintWords[lang], Keymap.keptLongest.contains($0.command)) }, theme: theme)
     }
 
     /// Only `q` works on this screen (and `y`/Esc once q asked), so it says so.
