@@ -43,11 +43,13 @@ public enum DataFile {
                 untouched ? try isCurrent(db, path: path, as: identity, migrations: migrations.map(\.0))
                     : try check(db, path: path, as: identity, migrations: migrations.map(\.0))
             }
-            let inWAL = existed && isInWALMode(path)
             try queue.writeWithoutTransaction { db in
                 // WAL with synchronous=NORMAL: a commit survives a process kill (only power loss could lose the last ones).
-                // WAL is the file's own setting, kept in its header: set once; synchronous is the connection's.
-                if !inWAL { try db.execute(sql: "PRAGMA journal_mode = WAL") }
+                // WAL is the file's own setting, kept in its header: set once; synchronous is the connection's. The header is
+                // asked through the connection: a descriptor of our own on the file, once closed, would drop every POSIX lock
+                // this process holds on it, SQLite's included, and another process closing the file would then take it for
+                // the last one and delete the WAL from under this connection.
+                if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" { try db.execute(sql: "PRAGMA journal_mode = WAL") }
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
             }
             if upToDate { return queue }
@@ -69,15 +71,6 @@ public enum DataFile {
             default: throw DataFileError(path: path, problem: "\(error)")
             }
         }
-    }
-
-    /// Whether the file's header says WAL (its format versions, bytes 18 and 19, are 2).
-    static func isInWALMode(_ path: String) -> Bool {
-        let fd = Foundation.open(path, O_RDONLY)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var header = [UInt8](repeating: 0, count: 20)
-        return pread(fd, &header, 20, 0) == 20 && header[18] == 2 && header[19] == 2
     }
 
     static func explain(_ error: DatabaseError) -> String {

@@ -268,4 +268,38 @@ extension CommandLineInputTests {
         let banner = (try? String(contentsOfFile: work + "/serve.out", encoding: .utf8)) ?? ""
         #expect(banner.contains("two\\n") && banner.split(whereSeparator: \.isNewline).count == 1, "\(banner)")
     }
+
+    @Test("keys, receipt and certs beside a running serve leave its store's side files and its data whole, and serve takes the key made beside it (found by QA: the store's WAL was unlinked from under the server, its index corrupted, a second key refused)")
+    func sideCommandsBesideServe() async throws {
+        let work = try makeWorkDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let script = work + "/buy.iapsim"
+        try "launch alice\nselect non-consumable 1\npress Enter\nwait until \"Purchase complete\"\n".write(toFile: script, atomically: true, encoding: .utf8)
+        #expect(try await headless(["play", "--data-dir", work + "/data", script], in: work).0 == 0)
+        let output = try await bash("""
+            "$BIN" serve --data-dir "$W/data" --port 0 > "$W/serve.out" 2>&1 &
+            server=$!
+            for _ in $(seq 200); do grep -q serving "$W/serve.out" && break; sleep 0.1; done
+            "$BIN" keys --data-dir "$W/data" > /dev/null && echo "keys ok"
+            "$BIN" receipt --data-dir "$W/data" > /dev/null && echo "receipt ok"
+            "$BIN" certs --data-dir "$W/data" --out "$W/certs" > /dev/null && echo "certs ok"
+            "$BIN" keys --data-dir "$W/data" --json > "$W/key.json" && echo "second key ok"
+            [ -e "$W/data/store.sqlite-wal" ] && [ -e "$W/data/store.sqlite-shm" ] && echo "side files kept"
+            python3 -c '
+            import json, re, sys, urllib.request, urllib.error
+            port = re.search(r"127.0.0.1:(\\d+)", open(sys.argv[1]).read()).group(1)
+            token = json.load(open(sys.argv[2]))["bearerToken"]
+            request = urllib.request.Request(f"http://127.0.0.1:{port}/inApps/v1/transactions/1000000001", headers={"Authorization": "Bearer " + token})
+            try:
+                print("serve answered", urllib.request.urlopen(request).status)
+            except urllib.error.HTTPError as error:
+                print("serve answered", error.code)
+            ' "$W/serve.out" "$W/key.json"
+            kill -INT $server; wait $server
+            python3 -c 'import sqlite3, sys; print("integrity", sqlite3.connect(sys.argv[1]).execute("PRAGMA integrity_check").fetchone()[0])' "$W/data/store.sqlite"
+            """, in: work)
+        for said in ["keys ok", "receipt ok", "certs ok", "second key ok", "side files kept", "serve answered 200", "integrity ok"] {
+            #expect(output.contains(said), "\(output)")
+        }
+    }
 }
