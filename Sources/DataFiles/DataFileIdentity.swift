@@ -51,7 +51,7 @@ extension DataFile {
     /// Checks a file that is already there without changing a byte of it (nor creating a WAL file beside it):
     /// not empty, passes SQLite's quick check, is this party's (or an earlier iapsim's), and holds no row that
     /// would stop the app. Throws a one-line error naming the file.
-    static func inspect(_ path: String, as identity: DataFileIdentity) throws {
+    public static func inspect(_ path: String, as identity: DataFileIdentity) throws {
         try checkNotEmpty(path, as: identity)
         do {
             let queue = try readOnly(path)

@@ -1,3 +1,4 @@
+import DataFiles
 import Foundation
 import MockStore
 
@@ -42,15 +43,31 @@ public struct DataDirectory: Sendable {
     public var sandbox: String { deviceFolder + "/client-sandbox.sqlite" }
     var lockFile: String { path + "/iapsim.lock" }
 
-    /// Deletes every party's database (with its WAL files), every device's included; returns the names removed.
+    /// Every party's file there is, on every device, with whose it is.
+    private var partyFiles: [(path: String, identity: DataFileIdentity)] {
+        let devices = deviceNames.map(on(device:))
+        let files: [(path: String, identity: DataFileIdentity)] = [(store, .store), (backend, .backend)]
+            + devices.map { ($0.keychain, .keychain) } + devices.map { ($0.sandbox, .sandbox) }
+        return files.filter { FileManager.default.fileExists(atPath: $0.path) }
+    }
+
+    /// Whether any party's file is there: `reset` has something to clear.
+    public var holdsData: Bool { !partyFiles.isEmpty }
+
+    /// Deletes every party's database (with its WAL files), every device's included; returns the names removed. All
+    /// or nothing: every file is checked first, and a corrupt or foreign one (or one a newer iapsim wrote) is named and
+    /// nothing is removed; a device's folder goes only when nothing else is left in it.
     public func removeAll() throws -> [String] {
-        let first = on(device: StoreDatabase.firstDevice)
-        var removed = try remove([store, backend, first.keychain, first.sandbox])
-        if FileManager.default.fileExists(atPath: devices) {
-            try FileManager.default.removeItem(atPath: devices)
-            removed.append("devices/")
+        let files = partyFiles
+        for (file, identity) in files {
+            do { try DataFile.inspect(file, as: identity) } catch {
+                throw DataDirectoryError(description: "\(error); nothing was removed")
+            }
         }
-        return removed
+        let removed = try remove(files.map(\.path))
+        // rmdir removes only an empty folder: whatever else is there stays, and so does its folder.
+        let folders = deviceNames.dropFirst().filter { rmdir(devices + "/" + $0) == 0 }.map { "devices/\($0)/" }
+        return removed + (rmdir(devices) == 0 ? ["devices/"] : folders)
     }
 
     /// What deleting the app does (C11): the sandbox goes; the keychain and Apple's queue stay.
@@ -59,6 +76,8 @@ public struct DataDirectory: Sendable {
         try remove([sandbox])
     }
 
+    /// Removes the files and their WAL files, all or none: each is first moved into a folder of its own beside them,
+    /// and moved back if one cannot be (a read-only folder, an immutable file).
     private func remove(_ files: [String]) throws -> [String] {
         for file in files {
             for path in [file, file + "-wal", file + "-shm"] {
@@ -67,14 +86,24 @@ public struct DataDirectory: Sendable {
                 }
             }
         }
-        var removed: [String] = []
-        for file in files {
-            for path in [file, file + "-wal", file + "-shm"] where FileManager.default.fileExists(atPath: path) {
-                try FileManager.default.removeItem(atPath: path)
-                removed.append((path as NSString).lastPathComponent)
-            }
+        let present = files.flatMap { [$0, $0 + "-wal", $0 + "-shm"] }.filter { FileManager.default.fileExists(atPath: $0) }
+        guard !present.isEmpty else { return [] }
+        let aside = path + "/.removing-\(getpid())"
+        guard mkdir(aside, 0o700) == 0 else {
+            throw DataDirectoryError(description: "\(path): cannot be changed (\(String(cString: strerror(errno)))); check the folder's permissions (ls -ld) — nothing was removed")
         }
-        return removed
+        var moved: [String] = []
+        for file in present {
+            guard rename(file, aside + "/\(moved.count)") == 0 else {
+                let reason = String(cString: strerror(errno))
+                for (index, back) in moved.enumerated().reversed() { rename(aside + "/\(index)", back) }
+                rmdir(aside)
+                throw DataDirectoryError(description: "\(file): cannot be removed (\(reason)); check its and its folder's permissions (ls -l, lsattr) — nothing was removed")
+            }
+            moved.append(file)
+        }
+        try? FileManager.default.removeItem(atPath: aside)
+        return moved.map { ($0 as NSString).lastPathComponent }
     }
 
     /// The process holding a lock on the file (SQLite's locks are POSIX record locks), if another one does.

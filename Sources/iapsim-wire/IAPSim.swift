@@ -120,12 +120,13 @@ struct ResetCommand: ParsableCommand {
     @OptionGroup var data: DataOptions
 
     func run() throws {
-        _ = data.existingDirectory()
+        // A folder with nothing to clear is left as it was: not even a lock file is made in it.
+        guard data.existingDirectory().holdsData else { return print("nothing to clear in \(data.directory.path)") }
         let directory = data.lockedDirectory()
-        Console.keepWhatWasMade()
         do {
             let removed = try directory.removeAll()
-            print(removed.isEmpty ? "nothing to clear in \(directory.path)" : "cleared \(directory.path): \(removed.joined(separator: ", "))")
+            Console.keepWhatWasMade()
+            print("cleared \(directory.path): \(removed.joined(separator: ", "))")
         } catch {
             Console.fail(error)
         }

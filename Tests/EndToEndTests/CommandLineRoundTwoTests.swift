@@ -10,6 +10,16 @@ extension CommandLineInputTests {
         return (try? String(contentsOfFile: work + "/bash.out", encoding: .utf8)) ?? ""
     }
 
+    /// Runs a shell command quietly and answers its exit status.
+    private func bashSync(_ command: String) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", command + " 2>/dev/null"]
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
     /// Every file under `path` with its bytes, to show a failed command left them as they were.
     private func contents(of path: String) -> [String: Data] {
         var files: [String: Data] = [:]
@@ -301,5 +311,71 @@ extension CommandLineInputTests {
         for said in ["keys ok", "receipt ok", "certs ok", "second key ok", "side files kept", "serve answered 200", "integrity ok"] {
             #expect(output.contains(said), "\(output)")
         }
+    }
+
+    @Test("reset checks every file before it removes one: a foreign, corrupt or empty file is named and left, with nothing removed (found by QA: it deleted them)", arguments: [
+        ("store.sqlite", "foreign", "is not an iapsim store database"),
+        ("backend.sqlite", "garbage", "not a readable iapsim database"),
+        ("client-keychain.sqlite", "empty", "is empty (0 bytes)"),
+    ])
+    func resetKeepsWhatIsNotOurs(_ file: String, _ kind: String, _ said: String) async throws {
+        let work = try makeWorkDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        #expect(try await headless(["play", "--data-dir", work + "/data", "paid-then-killed"], in: work).0 == 0)
+        let path = work + "/data/" + file
+        try FileManager.default.removeItem(atPath: path)
+        switch kind {
+        case "foreign": _ = try await bash("python3 -c 'import sqlite3, sys; sqlite3.connect(sys.argv[1]).execute(\"CREATE TABLE products (id, name)\")' \(quoted(path))", in: work)
+        case "garbage": try Data(String(repeating: "not a database ", count: 300).utf8).write(to: URL(fileURLWithPath: path))
+        default: try Data().write(to: URL(fileURLWithPath: path))
+        }
+        let before = contents(of: work + "/data")
+        let (status, output) = try await headless(["reset", "--data-dir", work + "/data"], in: work)
+        #expect(status == 1)
+        oneClearLine(output, mentioning: [path, said, "nothing was removed"])
+        #expect(contents(of: work + "/data") == before)
+    }
+
+    @Test("reset removes iapsim's files from a second device's folder and keeps what else is there (found by QA: it removed devices/ whole)")
+    func resetKeepsStrangersInDevices() async throws {
+        let work = try makeWorkDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let script = work + "/two.iapsim"
+        try "launch alice\ndevice tablet alice\n".write(toFile: script, atomically: true, encoding: .utf8)
+        #expect(try await headless(["play", "--data-dir", work + "/data", script], in: work).0 == 0)
+        #expect(FileManager.default.fileExists(atPath: work + "/data/devices/tablet/client-keychain.sqlite"))
+        try "mine".write(toFile: work + "/data/devices/README-mine.txt", atomically: true, encoding: .utf8)
+        let (status, output) = try await headless(["reset", "--data-dir", work + "/data"], in: work)
+        #expect(status == 0, "\(output)")
+        #expect(!FileManager.default.fileExists(atPath: work + "/data/devices/tablet"))
+        #expect(!FileManager.default.fileExists(atPath: work + "/data/store.sqlite"))
+        #expect(FileManager.default.contents(atPath: work + "/data/devices/README-mine.txt") == Data("mine".utf8))
+    }
+
+    @Test("reset on a folder with nothing to clear says so and creates nothing, not even a lock file")
+    func resetNothing() async throws {
+        let work = try makeWorkDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        try FileManager.default.createDirectory(atPath: work + "/data", withIntermediateDirectories: true)
+        let (status, output) = try await headless(["reset", "--data-dir", work + "/data"], in: work)
+        #expect(status == 0 && output.contains("nothing to clear"), "\(output)")
+        #expect(contents(of: work + "/data").isEmpty)
+    }
+
+    @Test("reset that cannot remove one file puts back the ones it moved: one line, nothing removed (found by QA: it stopped halfway with Foundation's error)")
+    func resetAllOrNothing() async throws {
+        let work = try makeWorkDirectory()
+        defer {
+            _ = try? bashSync("chattr -i \(quoted(work))/data/client-sandbox.sqlite")
+            try? FileManager.default.removeItem(atPath: work)
+        }
+        #expect(try await headless(["play", "--data-dir", work + "/data", "paid-then-killed"], in: work).0 == 0)
+        // An immutable file is what even root cannot remove; a file system without the attribute (tmpfs) cannot show it.
+        guard (try? bashSync("chattr +i \(quoted(work))/data/client-sandbox.sqlite")) == 0 else { return }
+        let before = contents(of: work + "/data")
+        let (status, output) = try await headless(["reset", "--data-dir", work + "/data"], in: work)
+        #expect(status == 1)
+        oneClearLine(output, mentioning: ["client-sandbox.sqlite", "cannot be removed", "nothing was removed"])
+        #expect(contents(of: work + "/data") == before)
     }
 }

@@ -144,10 +144,12 @@ struct RealBinaryTests {
             #expect(faults.contains(name))
         }
         let data = work + "/data"
-        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
-        try "x".write(toFile: data + "/store.sqlite", atomically: true, encoding: .utf8)
+        #expect(try await spawn([builtBinary, "play", "--data-dir", data, "paid-then-killed"], output: work + "/play") == 0)
+        #expect(FileManager.default.fileExists(atPath: data + "/store.sqlite"))
         #expect(try await spawn([builtBinary, "reset", "--data-dir", data], output: work + "/reset") == 0)
-        #expect(!FileManager.default.fileExists(atPath: data + "/store.sqlite"))
+        for file in ["store.sqlite", "backend.sqlite", "client-keychain.sqlite", "client-sandbox.sqlite"] {
+            #expect(!FileManager.default.fileExists(atPath: data + "/" + file), "\(file)")
+        }
         #expect(try String(contentsOfFile: work + "/reset", encoding: .utf8).contains("cleared"))
     }
 
