@@ -231,6 +231,9 @@ public struct SubscriptionStatus: Sendable, Equatable {
     public var renewalOfferId: String?
     /// The plan the next renewal bills: monthly inside a 12-month commitment.
     public var billingPlan: BillingPlan?
+    /// The renewal info's `willAutoRenew`: off for a cancelled subscription, and for one Apple is retrying the charge of
+    /// when the customer turned it off there (the state stays the retry's until the next attempt ends it).
+    public var willAutoRenew = true
 
     public init(productId: String, group: String, state: State, date: Date?, renewsAs: String? = nil, originalTransactionId: String,
                 priceIncrease: PriceIncrease? = nil) {

@@ -90,6 +90,7 @@ struct SubscriptionRecord: Equatable, Codable, FetchableRecord, PersistableRecor
                                         priceIncrease: isOver ? nil : priceIncrease)
         status.renewalOfferId = introLeft > 0 ? offerId : nil
         status.billingPlan = commitmentPeriod == nil ? nil : .monthly
+        status.willAutoRenew = autoRenew
         return status
     }
 

@@ -166,6 +166,30 @@ struct SubscriptionTests {
                          "DID_FAIL_TO_RENEW/GRACE_PERIOD", "GRACE_PERIOD_EXPIRED", "EXPIRED/BILLING_RETRY"])
     }
 
+    @Test("auto-renew turned off while Apple retries the charge: the panel says so and offers to resume, which turns it back on; off, it ends at the next attempt (found by QA: the panel went on saying Apple retries, and offered only to cancel)")
+    func autoRenewOffInBillingRetry() throws {
+        let app = try yearlyWithBilling(failing: "3")
+        try skipToNextRenewal(app)
+        #expect(status(app, Self.yearly)?.state == .gracePeriod)
+        app.press(.char("m"))
+        app.advance(0.1)
+        #expect(app.screen(width: 120).contains("Enter cancel auto-renew"))
+        app.press(.enter)
+        app.advance(0.1)
+        let off = app.screen(width: 120)
+        #expect(off.contains("auto-renew off") && off.contains("Enter resume auto-renew") && !off.contains("service stays on"), "\(off)")
+        app.press(.enter)
+        app.advance(0.1)
+        #expect(app.screen(width: 120).contains("Enter cancel auto-renew"))
+        #expect(status(app, Self.yearly)?.willAutoRenew == true)
+        app.press(.enter)
+        app.press(.escape)
+        // Off, Apple does not try again: the next attempt ends it, and nothing more is charged.
+        app.advance(2 * 86_400)
+        #expect(status(app, Self.yearly)?.state == .expired)
+        #expect(try chain(app).count == 1)
+    }
+
     @Test("a charge that goes through after the grace period renews from that day and brings the service back")
     func recoveredAfterGrace() throws {
         let app = try yearlyWithBilling(failing: "20")

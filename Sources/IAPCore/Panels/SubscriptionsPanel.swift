@@ -28,7 +28,7 @@ public struct SubscriptionsPanel: ListPanel {
             return offers(command, on: selection, in: state) ? state.perform(.agreeToPriceIncrease(originalTransactionId: chosen.originalTransactionId)) : []
         }
         guard offers(command, on: selection, in: state) else { return [] }
-        return state.perform(.setAutoRenew(originalTransactionId: chosen.originalTransactionId, on: chosen.state == .cancelled))
+        return state.perform(.setAutoRenew(originalTransactionId: chosen.originalTransactionId, on: !chosen.willAutoRenew))
     }
 
     /// Only one that has not ended can be cancelled or resumed (an expired or refunded one is bought again from the

@@ -69,6 +69,8 @@ public enum Text: String, Sendable, CaseIterable {
     case subDowngrade, subCrossgrade
     /// What comes next for a subscription that will not renew as it is.
     case subAutoRenewOff, subRetrying, subOver
+    /// Auto-renew turned off while Apple retries the charge: the status line's addition, and what comes next.
+    case subAutoRenewOffShort, subRetryStopped
     /// `{date}`: when Apple stops retrying the charge.
     case subRetryingOff, subCommitmentOff
     /// What Enter does to the selected subscription.
@@ -213,6 +215,9 @@ public enum Text: String, Sendable, CaseIterable {
         case .subDowngrade: Localized(en: " (a downgrade)", zh: "(降级)")
         case .subCrossgrade: Localized(en: " (a crossgrade)", zh: "(同级切换)")
         case .subAutoRenewOff: Localized(en: "Auto-renew is off: nothing more will be charged.", zh: "自动续期已关闭:不会再扣款。")
+        case .subAutoRenewOffShort: Localized(en: " · auto-renew off", zh: " · 自动续期已关闭")
+        case .subRetryStopped: Localized(en: "Auto-renew is off: Apple will not retry the charge, and the subscription ends at its next attempt.",
+                                         zh: "自动续期已关闭:Apple 不再重试扣款,订阅将在下次尝试时结束。")
         case .subCommitmentOff: Localized(en: "Auto-renew is off: the commitment's months are still billed, until it ends on {date}.",
                                           zh: "自动续期已关闭:承诺期内的月份仍会扣款,直到 {date} 结束。")
         case .subRetrying: Localized(en: "Apple retries the charge daily; the service stays on until the grace period ends.",

@@ -24,10 +24,9 @@ extension StateView {
         let list = state.subscriptions
         let rows = list.map { SubscriptionPanel.Row(title: productTitle($0.productId), status: $0.line(lang, now: state.now), statusStyle: statusStyle($0)) }
         let selected = list.indices.contains(selection) ? list[selection] : nil
-        let hint: Text = switch selected?.state {
-        case .active?, .trial?, .gracePeriod?, .billingRetry?: .subHintCancel
-        case .cancelled?: .subHintResume
-        case .expired?, .revoked?, nil: .escClose
+        let hint: Text = switch selected {
+        case let selected? where !selected.isOver: selected.willAutoRenew ? .subHintCancel : .subHintResume
+        default: .escClose
         }
         return SubscriptionPanel(title: Text.subscriptionsTitle(lang), rows: rows, selection: selection,
                                  details: selected.map(details) ?? [], hint: hint(lang), empty: Text.noSubscriptions(lang), theme: theme)
@@ -58,6 +57,8 @@ extension StateView {
         switch status.state {
         // Inside a 12-month commitment the months left are still billed.
         case .cancelled: return status.billingPlan == .monthly ? status.dated(.subCommitmentOff, lang, now: state.now) : Text.subAutoRenewOff(lang)
+        // Turned off while Apple retries the charge: Apple does not try again, and the next attempt's day ends it.
+        case .gracePeriod where !status.willAutoRenew, .billingRetry where !status.willAutoRenew: return Text.subRetryStopped(lang)
         case .gracePeriod: return Text.subRetrying(lang)
         case .billingRetry: return status.dated(.subRetryingOff, lang, now: state.now)
         case .expired, .revoked: return Text.subOver(lang)
