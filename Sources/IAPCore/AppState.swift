@@ -251,11 +251,14 @@ public struct HUD: Sendable, Equatable {
         public var billingPlan: BillingPlan?
         /// The intro offer the Apple ID was eligible for when it pressed Buy ("Free for 1 week").
         public var intro: IntroOffer?
+        /// Apple's sheet said the Apple ID owns it already: nothing is charged (S7).
+        public var free = false
 
-        public init(offerId: String? = nil, billingPlan: BillingPlan? = nil, intro: IntroOffer? = nil) {
+        public init(offerId: String? = nil, billingPlan: BillingPlan? = nil, intro: IntroOffer? = nil, free: Bool = false) {
             self.offerId = offerId
             self.billingPlan = billingPlan
             self.intro = intro
+            self.free = free
         }
     }
 

@@ -167,6 +167,7 @@ extension AppState {
                 if transaction.originalTransactionId != nil, device.hud?.kind == .purchasing {
                     let subscribed = product(transaction.productId)?.kind == .subscription
                     device.hud?.kind = subscribed ? .alreadySubscribed : .alreadyOwned
+                    device.hud?.charge = HUD.Charge(free: true)
                 }
             }
             return []
@@ -257,7 +258,7 @@ extension AppState {
             productId: transaction.productId,
             orderId: orderId,
             purchasedAt: transaction.date,
-            price: price(of: transaction.productId),
+            price: charged(transaction),
             receiptHash: nil,
             // Evidence that the owner pressed Buy (an intent of theirs) or Restore for this very transaction.
             claimsOwnership: intent != nil || device.restorer(of: transaction) == owner,
@@ -266,11 +267,27 @@ extension AppState {
         return [.persist(order, closingIntent: intent)]
     }
 
-    /// A value when the catalog gave an amount; else its words (the same in either language), so the order still says
-    /// what it cost if the catalog changes.
-    private func price(of productId: String) -> PendingOrder.Price? {
-        guard let product = product(productId) else { return nil }
-        return product.amount.map { .value($0) } ?? .shown(product.price[lang])
+    /// What the payment charged: nothing after Apple's "already purchased" sheet, or for a non-consumable delivered again
+    /// under its first purchase (S7); the offer's, the plan's or the intro offer's price for the purchase in flight that
+    /// asked for one; else the catalog's. A value when the catalog gave an amount; else its words (the same in either
+    /// language), so the order still says what it cost if the catalog changes.
+    private func charged(_ transaction: StoreTransaction) -> PendingOrder.Price? {
+        guard let product = product(transaction.productId) else { return nil }
+        let catalog = product.amount.map { PendingOrder.Price.value($0) } ?? .shown(product.price[lang])
+        let charge = device.purchase?.transactionId == transaction.id ? device.hud?.charge : nil
+        let words: Localized?
+        if charge?.free == true || (product.kind == .nonConsumable && transaction.originalTransactionId != nil) {
+            words = nil
+        } else if let terms = charge?.offerId.flatMap({ product.subscription?.offer(asked: $0)?.terms }) ?? charge?.intro {
+            words = terms.mode == .freeTrial ? nil : terms.price
+        } else if charge?.billingPlan == .monthly, let plan = product.subscription?.monthlyCommitment {
+            words = plan.monthlyPrice
+        } else {
+            return catalog
+        }
+        guard let currency = product.amount?.currency else { return words.map { .shown($0[lang]) } ?? catalog }
+        guard let words else { return .value(Money(0, currency)) }
+        return Money(shown: words[.en], currency: currency).map { .value($0) } ?? .shown(words[lang])
     }
 
     /// Transactions held unclaimed get another look when the evidence may have changed (a login, an intent closed).

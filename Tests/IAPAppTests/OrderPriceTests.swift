@@ -29,6 +29,35 @@ struct OrderPriceTests {
         #expect(try app.clientOrders().map(\.price) == [.value(Money(600, "JPY"))])
     }
 
+    @Test("a free trial's order says it was free, in the prompt and the logout warning (found by QA: both said the catalog's ¥30)")
+    func freeTrialOrder() throws {
+        let app = try Harness(user: "alice", faults: [.backendDown])
+        app.advance(0.5)
+        app.buy("com.iapsim.vip.monthly")
+        #expect(try app.clientOrders().map(\.price) == [.value(Money(0, "CNY"))])
+        app.press(.char("L"))
+        let warning = app.screen()
+        #expect(warning.contains("Monthly VIP · Free · tx"), "\(warning)")
+    }
+
+    @Test("a free re-buy of what the Apple ID owns says it was free, on the HUD and in the order (S7; found by QA: both said ¥18)")
+    func freeRebuyOrder() throws {
+        let app = try Harness.aliceBoughtThenBob("com.iapsim.noads")
+        app.select("com.iapsim.noads")
+        app.press(.enter)
+        app.advance(5)
+        let hud = app.screen()
+        #expect(hud.contains("Purchase complete") && hud.contains("Remove Ads · Free"), "\(hud)")
+        app.press(.escape)
+        // Kept while the backend is down: the order says what it paid.
+        app.logIn("carol")
+        app.session.set(.backendDown, FaultArm())
+        app.select("com.iapsim.noads")
+        app.press(.enter)
+        app.advance(5)
+        #expect(try app.clientOrders().filter { $0.user == "carol" }.map(\.price) == [.value(Money(0, "CNY"))])
+    }
+
     @Test("an order an earlier version saved, with its price in words, still loads, at launch and for iapsim state")
     func orderOfTheEarlierSchema() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("iapsim-test-\(UUID().uuidString)")

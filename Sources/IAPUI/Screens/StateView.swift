@@ -19,7 +19,8 @@ struct StateView {
         guard let product = state.product(id) else { return id }
         let offer = charge?.offerId.flatMap { product.subscription?.offer(asked: $0) }
         let commitment = charge?.billingPlan == .monthly ? product.subscription?.monthlyCommitment : nil
-        let price = offer.map(offerPrice) ?? commitment.map { "\($0.monthly(lang)) ×\(CommitmentPlan.billingPeriods)" }
+        let price = charge?.free == true ? Text.offerFree(lang)
+            : offer.map(offerPrice) ?? commitment.map { "\($0.monthly(lang)) ×\(CommitmentPlan.billingPeriods)" }
         return "\(product.title[lang]) · \(price ?? charge?.intro?.line[lang] ?? product.price[lang])"
     }
 
@@ -34,7 +35,7 @@ struct StateView {
         guard let order else { return "" }
         guard let product = state.product(order.productId) else { return order.productId }
         let price = switch order.price {
-        case let .value(money): money.words(lang)
+        case let .value(money): money.amount == 0 ? Text.offerFree(lang) : money.words(lang)
         case let .shown(text): text
         case nil: product.price[lang]
         }
