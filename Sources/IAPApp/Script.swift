@@ -313,7 +313,12 @@ public struct Script: Sendable {
                 throw StepError(message: "`assign` takes a transaction id (digits) first, e.g. `assign 1000000002 bob`, not \"\(rest[0])\"")
             }
             return .assign(transactionId: rest[0], user: try user(rest[1]))
-        case "snapshot": return .snapshot(try needs("a name"))
+        case "snapshot":
+            let name = try needs("a name")
+            guard isPlainName(name) else {
+                throw StepError(message: "`snapshot`: \"\(name)\" is not a plain name (letters, digits, - _ and ., not starting with a dot); it names the file in --snapshots")
+            }
+            return .snapshot(name)
         case "handover":
             try nothingMore()
             return .handover

@@ -17,6 +17,12 @@ struct ScriptInputTests {
         }
     }
 
+    @Test("a snapshot's name is a plain name: it names a file in --snapshots, never one outside it (found by QA: ../../escape wrote above it)",
+          arguments: ["snapshot ../../escape", "snapshot a/b", "snapshot .hidden"])
+    func snapshotNamePlain(_ text: String) {
+        refused(text, saying: "not a plain name")
+    }
+
     @Test("Windows line endings (CRLF) and old Mac ones (CR) are lines, as Unix ones are")
     func crlf() throws {
         let unix = "# name: x\nlaunch alice\nwait until Coins\nexpect coins alice 60\n"
