@@ -44,6 +44,8 @@ struct Play: ParsableCommand {
     @OptionGroup var catalog: CatalogOption
 
     func run() throws {
+        // Checked before any script runs: a bad --snapshots would otherwise be found at the first snapshot.
+        if let snapshots { do { try DataDirectory(path: snapshots).checkPath(option: "--snapshots") } catch { Console.fail(error) } }
         // What the catalog could not use is said on stderr, as at the app's launch: a skipped product is never silent.
         let imported = CatalogFile.imported(catalog.catalog)
         CatalogFile.warn(imported, path: catalog.catalog)

@@ -85,10 +85,8 @@ struct CertsCommand: ParsableCommand {
     var out: String
 
     func run() throws {
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: out, isDirectory: &isFolder), !isFolder.boolValue {
-            Console.fail("--out: \(out) is a file, not a folder; give a folder to write the certificates to")
-        }
+        // Checked before the data directory is opened: a bad --out leaves nothing behind.
+        do { try DataDirectory(path: out).checkPath(option: "--out") } catch { Console.fail(error) }
         let directory = data.givenOrDefaultDirectory()
         let certificates: StoreCertificates
         do {

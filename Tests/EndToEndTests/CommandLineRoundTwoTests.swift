@@ -378,4 +378,22 @@ extension CommandLineInputTests {
         oneClearLine(output, mentioning: ["client-sandbox.sqlite", "cannot be removed", "nothing was removed"])
         #expect(contents(of: work + "/data") == before)
     }
+
+    @Test("certs --out '' and play --snapshots FILE are refused before anything runs or is made (found by QA: a data folder left behind, a Foundation error after the whole script)", arguments: [
+        (["certs", "--out", ""], "--out is an empty path"),
+        (["play", "paid-then-killed", "--snapshots", "FILE"], "is a file, not a folder"),
+        (["play", "paid-then-killed", "--snapshots", ""], "--snapshots is an empty path"),
+    ])
+    func outputFolderCheckedFirst(_ arguments: [String], _ said: String) async throws {
+        let work = try makeWorkDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        try "x".write(toFile: work + "/FILE", atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: work + "/data", withIntermediateDirectories: true)
+        let given = arguments.map { $0 == "FILE" ? work + "/FILE" : $0 }
+        let (status, output) = try await headless(given + ["--data-dir", work + "/data"], in: work)
+        #expect(status == 1)
+        oneClearLine(output, mentioning: [said])
+        #expect(!output.contains("▶"), "\(output)")
+        #expect(contents(of: work + "/data").isEmpty)
+    }
 }
