@@ -186,6 +186,21 @@ struct KeyInputTests {
         #expect(message.hasSuffix(shown), "\(message)")
     }
 
+    @Test("in the two prompts the hint bar says what Esc answers: later, stay (found by QA: it said back)")
+    func promptEscapeHint() throws {
+        let app = try Harness.paidWhile()
+        app.press(.escape, .char("L"))
+        #expect(app.screen().contains("Esc stay") && !app.screen().contains("Esc back"), "\(app.screen())")
+        app.press(.escape)
+        try app.relaunch(user: "alice")
+        app.advance(1)
+        #expect(app.screen().contains("Unfinished order found"))
+        #expect(app.screen().contains("Esc later") && !app.screen().contains("Esc back"), "\(app.screen())")
+        var chinese = app.state
+        chinese.lang = .zh
+        #expect(Renderer.render(chinese, width: 80, height: 24, theme: .monochrome).text.contains("Esc 稍后"))
+    }
+
     @Test("PgUp/PgDn move a page and Home/End to the ends, in the product list and every list overlay")
     func paging() {
         var state = AppState()
