@@ -31,19 +31,7 @@ public struct UserNameError: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         let shown = given.count > 30 ? String(given.prefix(29)) + "…" : given
-        let escaped = shown.unicodeScalars.map(Self.asShellWrites).joined()
+        let escaped = shown.controlsEscaped
         return "a user name is 1 to \(UserName.maximumLength) letters, digits or punctuation (spaces only inside), not \"\(escaped)\""
-    }
-
-    /// A control character as `printf` and `$'…'` take it, so that the name can be typed again, mended.
-    private static func asShellWrites(_ scalar: Unicode.Scalar) -> String {
-        guard scalar.properties.generalCategory == .control else { return String(scalar) }
-        switch scalar {
-        case "\t": return "\\t"
-        case "\n": return "\\n"
-        case "\r": return "\\r"
-        // Control characters (Cc) are all below U+00A0: two hex digits.
-        default: return String(format: "\\x%02x", scalar.value)
-        }
     }
 }

@@ -72,6 +72,20 @@ struct CatalogNumberTests {
         }
     }
 
+    @Test("a product id or title with a tab or a line break is refused, shown escaped (found by QA: it broke iapsim catalog's lines and the screen's)",
+          arguments: [(#""id": "a\tb""#, #"product id "a\tb""#), (#""id": "a\nb""#, #"product id "a\nb""#),
+                      (#""id": "x", "title": {"en": "A\nB", "zh": "A"}"#, #""A\nB""#)])
+    func controlInCatalog(_ fields: String, _ said: String) throws {
+        let entry = fields.contains("title") ? fields : fields + #", "title": {"en": "A", "zh": "A"}"#
+        let text = #"{"products": [{"#.appending(entry) + #", "type": "consumable", "coins": 1, "price": "¥6", "description": {"en": "", "zh": ""}}]}"#
+        let path = try write(text, named: "catalog.json")
+        #expect {
+            try CatalogLoader.load(path: path)
+        } throws: { error in
+            "\(error)".contains(said) && "\(error)".contains("tab or line break") && !"\(error)".contains("\n")
+        }
+    }
+
     @Test("a data folder an earlier iapsim poisoned (an expiry 300,000,000 years out) is read by state and the receipt, not a crash")
     func poisonedFolder() throws {
         // The product the loader now refuses, made directly: what an earlier iapsim sold from such a catalog.
