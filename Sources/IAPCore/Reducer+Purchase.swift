@@ -375,8 +375,20 @@ extension AppState {
             if shown { device.hud = HUD(.backgrounded, productId: order.productId, transactionId: order.transactionId) }
         }
         if outcome.reason == nil, device.purchase?.transactionId == order.transactionId { device.purchase = nil }
+        if order.status != .pending { clearAlarms(about: order.transactionId) }
         if order.user == user { session?.keep(order) }
         return effects
+    }
+
+    /// An order that got its verdict takes its verification alarms off the screen: what they warned of is over. The
+    /// backend, told of them already or at its next chance, keeps them for support.
+    private mutating func clearAlarms(about transactionId: String) {
+        device.alarms.removeAll { alarm in
+            switch alarm {
+            case .receiptEmpty, .verifyFailing, .serverMisconfigured: alarm.transactionId == transactionId
+            default: false
+            }
+        }
     }
 
     mutating func finished(_ transactionId: String, owner: String?, found: Bool) -> [Effect] {

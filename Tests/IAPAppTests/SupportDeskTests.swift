@@ -51,6 +51,21 @@ struct SupportDeskTests {
         #expect(app.screen(width: 120, height: 40).contains("receipt-empty"))
     }
 
+    @Test("an alarm about an order leaves the screen once the order is credited; the backend keeps it for support (found by QA: the red ALARM stayed after the order was settled)")
+    func alarmLeavesWhenSettled() throws {
+        var faults = ArmedFaults()
+        faults.insert(.receiptEmpty)
+        let app = try Harness.paidWhile(faults)
+        app.advance(30)
+        #expect(app.screen(width: 120).contains("ALARM"))
+        app.session.set(.receiptEmpty, nil)
+        app.press(.char("f"))
+        app.advance(5)
+        #expect(try app.clientOrders().isEmpty)
+        #expect(!app.screen(width: 120).contains("ALARM"), "\(app.screen(width: 120))")
+        #expect(try app.parties.backend.database.clientAlarms().map(\.kind) == ["receipt-empty"])
+    }
+
     @Test("a receipt's hash is the first 8 bytes of its SHA-256 in lowercase hex, the same as every earlier version wrote it")
     func receiptHashWords() {
         #expect(ReceiptHash.of("abc") == "ba7816bf8f01cfea")
