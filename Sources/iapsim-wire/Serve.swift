@@ -22,7 +22,7 @@ struct ServeCommand: ParsableCommand {
     @OptionGroup var data: DataOptions
     @OptionGroup var catalog: CatalogOption
 
-    @Option(parsing: .unconditional, help: "The port on 127.0.0.1 (0: any free port).", transform: { try PortNumber.parse($0) })
+    @Option(parsing: .unconditional, help: "The port on 127.0.0.1 (\(PortNumber.standard) when left out; 0: any free port).", transform: { try PortNumber.parse($0) })
     var port: Int = PortNumber.standard
 
     @Option(name: .customLong("fault"), help: ArgumentHelp("Arm a fault (repeatable); the backend's act on every request, notification-… on what --notify receives.", valueName: "name[=value][:once]"),

@@ -127,7 +127,7 @@ struct ReceiptCommand: ParsableCommand {
     @OptionGroup var data: DataOptions
     @OptionGroup var catalog: CatalogOption
 
-    @Option(help: "Whose queue: the device's name (default: the first device).")
+    @Option(help: "Whose queue: the device's name.")
     var device: String = StoreDatabase.firstDevice
 
     func run() throws {
