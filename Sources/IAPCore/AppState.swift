@@ -292,7 +292,8 @@ public indirect enum Modal: Sendable, Equatable {
     /// Over the inspector: compensate this order by hand? (B5; `y` yes, Esc no)
     case compensateConfirm(orderId: String, transactionId: String)
     /// The explanation of the state on screen (`stateId`), over what was open before.
-    case explain(stateId: String, under: Modal?)
+    /// `page`: which page of it a small terminal shows, counted round as help's are (one past the last is the first).
+    case explain(stateId: String, under: Modal?, page: Int = 0)
     /// Every state with its explanation; `selection` indexes `VisibleState.ids`.
     case stateCatalog(selection: Int)
     /// Settings › Subscriptions: the user's subscriptions; `selection` indexes `Session.subscriptions`.

@@ -107,8 +107,8 @@ public enum Keymap {
     static let own: [KeyBinding] = [
         KeyBinding(keys: [.up, .char("k")], label: "↑/k", hint: .offered, command: .up, contexts: lists),
         KeyBinding(keys: [.down, .char("j")], label: "↓/j", hint: .offered, command: .down, contexts: lists),
-        KeyBinding(keys: [.pageUp], label: "PgUp/Dn", command: .pageUp, contexts: lists.union([.help, .inspector])),
-        KeyBinding(keys: [.pageDown], label: "PgUp/Dn", command: .pageDown, contexts: lists.union([.help, .inspector])),
+        KeyBinding(keys: [.pageUp], label: "PgUp/Dn", command: .pageUp, contexts: lists.union([.help, .inspector, .explain])),
+        KeyBinding(keys: [.pageDown], label: "PgUp/Dn", command: .pageDown, contexts: lists.union([.help, .inspector, .explain])),
         KeyBinding(keys: [.home], label: "Home", command: .first, contexts: lists),
         KeyBinding(keys: [.end], label: "End", command: .last, contexts: lists),
         KeyBinding(keys: [.enter], label: "Enter", hint: .offered, command: .choose, contexts: [.loginEmpty, .login, .products, .prompt, .panel, .scenarioList, .deviceList, .redeemSheet]),

@@ -22,6 +22,10 @@ extension AppState {
             turnHelpPage(by: -1)
         case .pageDown where context == .help:
             turnHelpPage(by: 1)
+        case .pageUp where context == .explain:
+            turnExplanationPage(by: -1)
+        case .pageDown where context == .explain:
+            turnExplanationPage(by: 1)
         case .pageUp where context == .inspector:
             timelinePagesBack += 1
         case .pageDown where context == .inspector:
@@ -53,7 +57,7 @@ extension AppState {
         case .language:
             lang = lang.next
         case .explain:
-            if case let .explain(_, under) = modal {
+            if case let .explain(_, under, _) = modal {
                 modal = under
             } else {
                 modal = .explain(stateId: visibleStateId, under: modal)
@@ -131,7 +135,7 @@ extension AppState {
             return close(to: under)
         case .quitConfirm, .logoutWarning, .faultPanel, .scenarios, .inspector, .stateCatalog, .subscriptions, .panel, .redeemCode:
             return closeOverlay()
-        case let .explain(_, under):
+        case let .explain(_, under, _):
             modal = under
             return []
         case nil:
@@ -143,6 +147,11 @@ extension AppState {
         }
         guard let shown = device.hud else { return [] }
         return perform(shown.kind.isPaymentSheet ? .cancelPayment : .dismissHUD)
+    }
+
+    /// How many pages there are only the renderer knows (the screen wraps the text): it counts them round.
+    private mutating func turnExplanationPage(by step: Int) {
+        if case let .explain(id, under, page) = modal { modal = .explain(stateId: id, under: under, page: page + step) }
     }
 
     private mutating func turnHelpPage(by step: Int) {

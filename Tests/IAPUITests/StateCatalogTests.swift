@@ -144,6 +144,32 @@ struct StateCatalogTests {
         #expect(Renderer.render(state, width: 80, height: 24, theme: .monochrome).text.contains("待处理"))
     }
 
+    @Test("at 64×18 an explanation that does not fit is paged: it says which page, PgDn reaches its last words and comes round to the first, PgUp goes back (found by QA: support's part could not be read)")
+    func explanationPages() {
+        var state = AppState()
+        state.user = "alice"
+        state.productsStatus = .loaded
+        state.modal = .unfinished(transactionId: "1", choice: 1)
+        _ = state.reduce(.key(.char("e")), now: state.now)
+        func screen() -> String { Renderer.render(state, width: 64, height: 18, theme: .monochrome).text }
+        let first = screen()
+        #expect(first.contains("What the user sees") && first.contains("1/") && first.contains("PgDn next page"), "\(first)")
+        let reach = StateCatalog.entry("prompt-unfinished")!.reach
+        let lastWords = String(reach.split(separator: " ").suffix(2).joined(separator: " "))
+        #expect(!first.contains(lastWords))
+        var turns = 0
+        while !screen().contains(lastWords), turns < 10 {
+            _ = state.reduce(.key(.pageDown), now: state.now)
+            turns += 1
+        }
+        let last = screen()
+        #expect(last.contains(lastWords), "\(last)")
+        _ = state.reduce(.key(.pageDown), now: state.now)
+        #expect(screen() == first)
+        _ = state.reduce(.key(.pageUp), now: state.now)
+        #expect(screen() == last)
+    }
+
     @Test("explanations wrap inside their box at every size, never splitting a wide character", arguments: [64, 80, 120])
     func wrapping(width: Int) {
         for lang in Language.allCases {

@@ -12,9 +12,12 @@ extension StateCatalogPanel: PanelView {
 
 /// Every state explained, and the state on screen explained alone (`e`).
 extension StateView {
-    func explanation(stateId: String) -> ExplanationBox? {
+    func explanation(stateId: String, page: Int = 0) -> ExplanationBox? {
         guard let entry = StateCatalog.entry(stateId) else { return nil }
-        return ExplanationBox(title: entry.title[lang], explanation: explanation(entry), close: Text.explainClose(lang), theme: theme)
+        var explanation = explanation(entry)
+        explanation.page = page
+        return ExplanationBox(title: entry.title[lang], explanation: explanation, close: Text.explainClose(lang), turn: Text.helpTurn(lang),
+                              theme: theme)
     }
 
     func stateBrowser(selection: Int) -> StateBrowser {

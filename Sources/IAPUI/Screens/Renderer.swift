@@ -52,7 +52,7 @@ public enum Renderer {
             if case let .compensateConfirm(orderId, transactionId) = state.modal {
                 view.compensateConfirm(orderId: orderId, transactionId: transactionId).draw(in: layout.middle, on: &grid)
             }
-        case let .explain(id, _): view.explanation(stateId: id)?.draw(in: layout.middle, on: &grid)
+        case let .explain(id, _, page): view.explanation(stateId: id, page: page)?.draw(in: layout.middle, on: &grid)
         case let .redeemCode(text): view.redeemSheet(text).draw(in: layout.middle, on: &grid)
         case .faultPanel, .scenarios, .stateCatalog, .subscriptions, .panel: view.listPanel?.draw(in: layout.middle, on: &grid)
         case nil: break

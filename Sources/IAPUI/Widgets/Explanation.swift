@@ -7,31 +7,47 @@ struct Explanation: Widget {
 
     var sections: [Section]
     var theme: Theme
+    /// Which page a small area shows, counted round: one past the last is the first.
+    var page = 0
 
-    /// Each section a heading and its text wrapped two columns in, as many as fit; the last one fitting is cut short.
+    /// Each section a heading and its text wrapped two columns in, a blank line between sections.
+    private func lines(width: Int) -> [(text: String, indent: Int, style: Style)] {
+        sections.enumerated().flatMap { index, section in
+            [(section.heading, 0, theme.heading)] + wrappedLines(section.body, width: width - 2).map { ($0, 2, theme.plain) }
+                + (index == sections.count - 1 ? [] : [("", 0, theme.plain)])
+        }
+    }
+
+    /// How many pages of the area it takes, and which one is shown (0 up).
+    func pages(in area: Rect) -> (count: Int, shown: Int) {
+        let count = max((lines(width: area.width).count + area.height - 1) / max(area.height, 1), 1)
+        return (count, (page % count + count) % count)
+    }
+
     func draw(in area: Rect, on grid: inout ScreenGrid) {
-        let lastRow = area.maxY - 1
-        var row = area.y
-        for section in sections where row <= lastRow {
-            grid.put(section.heading, x: area.x, y: row, style: theme.heading, limit: area.width)
-            let lines = min(wrappedLines(section.body, width: area.width - 2).count, max(lastRow - row, 0))
-            grid.putWrapped(section.body, in: Rect(x: area.x + 2, y: row + 1, width: area.width - 2, height: lines), style: theme.plain)
-            row += 1 + lines + 1
+        let shown = pages(in: area).shown
+        for (row, line) in lines(width: area.width).dropFirst(shown * area.height).prefix(area.height).enumerated() {
+            grid.put(line.text, x: area.x + line.indent, y: area.y + row, style: line.style, limit: area.width - line.indent)
         }
     }
 }
 
-/// The explanation of one state, alone in a box named after it.
+/// The explanation of one state, alone in a box named after it; under it how to close it, and, when it takes more
+/// than one page, which page this is and how to turn them.
 struct ExplanationBox: Widget {
     var title: String
     var explanation: Explanation
     var close: String
+    var turn: String
     var theme: Theme
 
     func draw(in area: Rect, on grid: inout ScreenGrid) {
         let inner = Box(title: title, theme: theme)
             .draw(aroundWidth: min(area.width - 6, 90), height: area.height - 4, centredIn: area, on: &grid)
-        explanation.draw(in: inner.splitBottom(1).rest, on: &grid)
-        grid.put(close, x: inner.x, y: inner.maxY - 1, style: theme.dimmed, limit: inner.width)
+        let text = inner.splitBottom(1).rest
+        explanation.draw(in: text, on: &grid)
+        let pages = explanation.pages(in: text)
+        let footer = pages.count > 1 ? "\(pages.shown + 1)/\(pages.count) · \(turn) · \(close)" : close
+        grid.put(footer, x: inner.x, y: inner.maxY - 1, style: theme.dimmed, limit: inner.width)
     }
 }
