@@ -30,6 +30,10 @@ struct IAPSim: ParsableCommand {
                 try plain.launch()
                 return
             }
+            // ArgumentParser answers help for a command it does not know with the top-level help, as a success.
+            if arguments.count > 1, arguments[0] == "help", command(named: arguments[1]) == nil {
+                Console.fail("no command \"\(arguments[1])\"; iapsim --help lists them", code: Console.usageFailure)
+            }
             var command = try parseAsRoot(arguments)
             try command.run()
         } catch {
@@ -37,8 +41,16 @@ struct IAPSim: ParsableCommand {
             if code == .success || error is ExitCode { exit(withError: error) }
             let message = message(for: error).split(whereSeparator: \.isNewline).first.map(String.init) ?? "\(error)"
             if let plain = plainly(message) { Console.fail(plain, code: code.rawValue) }
-            Console.fail(message + (error is CommandLineError ? "" : " (iapsim --help lists the options)"), code: code.rawValue)
+            guard !(error is CommandLineError) else { Console.fail(message, code: code.rawValue) }
+            // Said as iapsim's own messages are (lower case), pointing to the help of the command it was given to.
+            let help = CommandLine.arguments.dropFirst().first.flatMap(command(named:)).map { "iapsim help \($0._commandName) lists its options" }
+                ?? "iapsim --help lists the options"
+            Console.fail(message.prefix(1).lowercased() + message.dropFirst() + " (\(help))", code: code.rawValue)
         }
+    }
+
+    private static func command(named name: String) -> ParsableCommand.Type? {
+        configuration.subcommands.first { $0._commandName == name }
     }
 
     /// ArgumentParser frames a value it could not take ("The value 'X' is invalid for '--option <v>': why", or "…

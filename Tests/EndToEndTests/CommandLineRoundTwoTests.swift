@@ -396,4 +396,17 @@ extension CommandLineInputTests {
         #expect(!output.contains("▶"), "\(output)")
         #expect(contents(of: work + "/data").isEmpty)
     }
+
+    @Test("a mistake ArgumentParser finds points to the command's own help, in iapsim's words; help for a command that does not exist is a mistake (found by QA: top-level help, exit 0)", arguments: [
+        (["state", "--extra", "x"], ["unknown option '--extra'", "iapsim help state"]),
+        (["state", "extra"], ["unexpected argument 'extra'", "iapsim help state"]),
+        (["help", "bogus"], ["no command \"bogus\"", "iapsim --help"]),
+    ])
+    func argumentMistakes(_ arguments: [String], _ said: [String]) async throws {
+        let work = try makeWorkDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let (status, output) = try await headless(arguments, in: work)
+        #expect(status == 64, "\(output)")
+        oneClearLine(output, mentioning: said)
+    }
 }
