@@ -119,7 +119,8 @@ public actor APIKeyring {
         let now = now()
         guard claims.iss.value == issuers[keyId] else { return "wrong issuer" }
         guard claims.aud.value.contains("appstoreconnect-v1") else { return "wrong audience" }
-        guard claims.bid == nil || claims.bid == Receipt.bundleId else { return "wrong bundle id" }
+        guard let bid = claims.bid else { return "no bundle id" }
+        guard bid == Receipt.bundleId else { return "wrong bundle id" }
         guard claims.exp.value > now else { return "expired" }
         guard claims.exp.value.timeIntervalSince(claims.iat?.value ?? now) <= 3600 else { return "lives over an hour" }
         return nil

@@ -204,6 +204,8 @@ class AppleLibraryTests(unittest.TestCase):
             ("wrong audience", {"Authorization": f"Bearer {self.token(aud='someone-else')}"}),
             ("wrong issuer", {"Authorization": f"Bearer {self.token(iss='00000000-0000-0000-0000-000000000000')}"}),
             ("wrong bundle", {"Authorization": f"Bearer {self.token(bid='com.example.other')}"}),
+            # Apple's JWT documentation requires the bundle id (found by a server developer's walk: it was let through).
+            ("no bundle", {"Authorization": f"Bearer {self.token(bid=None)}"}),
             ("signed by another key", {"Authorization": f"Bearer {forged}"}),
         ]:
             with self.subTest(name):
