@@ -25,6 +25,11 @@ public struct Receipt: Codable, Sendable, Equatable {
         public var subscription_group_identifier: String?
         /// PURCHASED, or FAMILY_SHARED for a family member's.
         public var in_app_ownership_type: String?
+        /// Apple's date strings beside each `_ms` date, as verifyReceipt writes them (`dated`); the signed receipt has none.
+        public var purchase_date: String?, purchase_date_pst: String?
+        public var original_purchase_date: String?, original_purchase_date_pst: String?
+        public var expires_date: String?, expires_date_pst: String?
+        public var cancellation_date: String?, cancellation_date_pst: String?
 
         public init(transaction_id: String, original_transaction_id: String, product_id: String, purchase_date_ms: String, quantity: String = "1") {
             self.transaction_id = transaction_id
@@ -32,6 +37,19 @@ public struct Receipt: Codable, Sendable, Equatable {
             self.product_id = product_id
             self.purchase_date_ms = purchase_date_ms
             self.quantity = quantity
+        }
+
+        /// The entry as verifyReceipt answers it: each `_ms` date also in Apple's two date strings (GMT and Cupertino's).
+        public var dated: Entry {
+            func strings(_ milliseconds: String?) -> (String?, String?) {
+                Self.date(milliseconds).map { (AppleDate.gmt($0), AppleDate.pst($0)) } ?? (nil, nil)
+            }
+            var entry = self
+            (entry.purchase_date, entry.purchase_date_pst) = strings(purchase_date_ms)
+            (entry.original_purchase_date, entry.original_purchase_date_pst) = strings(original_purchase_date_ms)
+            (entry.expires_date, entry.expires_date_pst) = strings(expires_date_ms)
+            (entry.cancellation_date, entry.cancellation_date_pst) = strings(cancellation_date_ms)
+            return entry
         }
 
         /// Apple's milliseconds since 1970, as a string.

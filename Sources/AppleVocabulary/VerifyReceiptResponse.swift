@@ -89,7 +89,7 @@ public struct AppleReceipt: Codable, Sendable, Equatable {
         request_date = AppleDate.gmt(requested)
         request_date_ms = Receipt.Entry.milliseconds(requested)
         request_date_pst = AppleDate.pst(requested)
-        in_app = receipt.in_app
+        in_app = receipt.in_app.map(\.dated)
     }
 }
 

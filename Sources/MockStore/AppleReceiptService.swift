@@ -68,7 +68,7 @@ public final class AppleReceiptService: ReceiptVerifying {
               let rows = try? database.chainEntries(originals: chains) else { return status(ReceiptStatus.internalDataAccess) }
         response.pending_renewal_info = records.map(PendingRenewalInfo.init)
         let groups = Dictionary(records.map { ($0.originalTransactionId, $0.group) }, uniquingKeysWith: { first, _ in first })
-        let latest = rows.map { Receipt.Entry($0, group: groups[$0.transaction.originalId]) }
+        let latest = rows.map { Receipt.Entry($0, group: groups[$0.transaction.originalId]).dated }
         let newestFirst = latest.reversed().sorted { (Int64($0.purchase_date_ms) ?? 0) > (Int64($1.purchase_date_ms) ?? 0) }
         if request.excludeOldTransactions == true {
             var seen = Set<String>()

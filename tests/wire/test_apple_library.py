@@ -119,6 +119,14 @@ class AppleLibraryTests(unittest.TestCase):
                                timeout=10).json()
         self.assertEqual(answer["status"], 0)
         self.assertEqual(transaction_id, answer["receipt"]["in_app"][0]["transaction_id"])
+        # Beside each _ms date, Apple's date strings, which older servers parse (found by a server developer's walk).
+        for entry in answer["receipt"]["in_app"]:
+            for field in ["purchase_date", "original_purchase_date", "expires_date", "cancellation_date"]:
+                if field + "_ms" not in entry:
+                    continue
+                moment = datetime.datetime.fromtimestamp(int(entry[field + "_ms"]) / 1000, datetime.timezone.utc)
+                self.assertEqual(entry[field], moment.strftime("%Y-%m-%d %H:%M:%S Etc/GMT"))
+                self.assertTrue(entry[field + "_pst"].endswith(" America/Los_Angeles"))
         info = self.client.get_transaction_info(transaction_id)
         self.assertEqual(self.verifier.verify_and_decode_signed_transaction(info.signedTransactionInfo).transactionId,
                          transaction_id)
