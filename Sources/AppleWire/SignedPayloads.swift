@@ -96,8 +96,8 @@ public struct JWSAppTransaction: JWTPayload, Equatable {
         receiptType = AppleSandbox.environment
         bundleId = Receipt.bundleId
         applicationVersion = AppleSandbox.bundleVersion
-        // The version the account first downloaded: iapsim has had one.
-        originalApplicationVersion = AppleSandbox.bundleVersion
+        // Apple: in the sandbox it is always 1.0, as the receipt's original_application_version is.
+        originalApplicationVersion = Receipt.originalApplicationVersion
         receiptCreationDate = AppleDate.milliseconds(signed)
         originalPurchaseDate = AppleDate.milliseconds(download.originalPurchaseDate)
         appTransactionId = download.appTransactionId

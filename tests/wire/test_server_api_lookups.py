@@ -55,6 +55,9 @@ class AppTransactionInfoTests(ServedStore):
             download = downloads[0]
             self.assertEqual(download.bundleId, "com.iapsim.app")
             self.assertEqual(download.receiptType, Environment.SANDBOX)
+            # Apple: "In the sandbox testing environment, the originalApplicationVersion value is always 1.0", as the
+            # receipt's original_application_version says (found by a server developer's walk: it said 1).
+            self.assertEqual(download.originalApplicationVersion, "1.0")
             self.assertLessEqual(download.originalPurchaseDate, min(int(c["purchase_date_ms"]) for c in charges))
             self.assertNotIn(download.appTransactionId, [c["transactionId"] for c in self.charges])
 
