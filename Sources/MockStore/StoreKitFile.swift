@@ -81,7 +81,8 @@ struct StoreKitFile: Decodable {
     struct Settings: Decodable {
         let _storefront: String?
         let _locale: String?
-        let _timeRate: Int?
+        /// Xcode's renewal rate (SKTestSession.TimeRate's raw value); read as any number, so that a bad one is named.
+        let _timeRate: Double?
         let _askToBuyEnabled: Bool?
         let _failTransactionsEnabled: Bool?
         let _storeKitErrors: [StoreKitError]?
@@ -199,16 +200,24 @@ extension StoreKitFile {
 extension StoreKitFile.Settings {
     /// The fastest clock iapsim runs: Xcode's accelerated renewal rates (a month in seconds or minutes) run at this.
     static let fastest = 1000.0
+    /// More than Xcode's renewal rates number (its menu has about ten): a larger `_timeRate` is not one of them.
+    static let rates = 100.0
 
     /// Turns the settings into a clock speed and armed faults; answers warnings for what it cannot honour exactly.
     func apply(to loaded: inout LoadedCatalog) -> [String] {
         var warnings: [String] = []
         if let rate = _timeRate, rate != 0 {
-            // Xcode's accelerated rates renew a month in seconds to an hour; iapsim's clock goes up to 1000× (a month in
-            // about 43 minutes), and `t` skips straight to the next renewal.
-            loaded.speed = Self.fastest
-            warnings.append("settings._timeRate \(rate): an accelerated renewal rate; the clock runs at iapsim's fastest, \(Int(Self.fastest))× "
-                            + "(in the app, t skips to the next renewal; in a script, skip)")
+            if rate.rounded() == rate, (1...Self.rates).contains(rate) {
+                // Xcode's accelerated rates renew a month in seconds to an hour; iapsim's clock goes up to 1000× (a month
+                // in about 43 minutes), and `t` skips straight to the next renewal.
+                loaded.speed = Self.fastest
+                warnings.append("settings._timeRate \(Int(rate)): an accelerated renewal rate; the clock runs at iapsim's fastest, \(Int(Self.fastest))× "
+                                + "(in the app, t skips to the next renewal; in a script, skip)")
+            } else {
+                let written = rate.rounded() == rate && abs(rate) < 1e15 ? String(Int(rate)) : String(rate)
+                warnings.append("settings._timeRate \(written): not one of Xcode's renewal rates (a whole number 0 to \(Int(Self.rates))); "
+                                + "the clock runs in real time")
+            }
         }
         // Xcode's default, for a file that does not say, is no grace period (SKTestSession.billingGracePeriodIsEnabled).
         loaded.billingGracePeriod = _billingGracePeriodEnabled == true

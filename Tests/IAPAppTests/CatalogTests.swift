@@ -135,6 +135,16 @@ struct RealStoreKitFileTests {
         return try CatalogLoader.importCatalog(path: path)
     }
 
+    @Test("a _timeRate that is not one of Xcode's renewal rates (a fraction, a negative) is named in a warning and runs in real time; a rate speeds the clock (found by QA: 2.5 was 'not valid JSON', -1 an accelerated rate)",
+          arguments: [("2.5", false), ("-1", false), ("1e20", false), ("3", true), ("0", false)])
+    func timeRateChecked(_ rate: String, _ accelerated: Bool) throws {
+        let loaded = try load("\"subscriptionGroupID\": \"G\"", settings: #"{"_storefront": "USA", "_timeRate": "# + rate + "}")
+        #expect((loaded.speed != nil) == accelerated, "\(loaded.warnings)")
+        if !accelerated, rate != "0" {
+            #expect(loaded.warnings.contains { $0.contains("settings._timeRate") && $0.contains("not one of Xcode's renewal rates") }, "\(loaded.warnings)")
+        }
+    }
+
     @Test("format 5's introductoryOffers without the singular key: the up-front plan's trial is sold; a MONTHLY plan's is named")
     func pluralIntroOffers() throws {
         let loaded = try load("""
