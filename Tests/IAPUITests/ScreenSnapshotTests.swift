@@ -65,6 +65,9 @@ struct ScreenSnapshotTests {
         let text = Renderer.render(screen("products").state(.en), width: 40, height: 10, theme: .color).text
         #expect(text.contains("need at least 64×18"))
         #expect(text.contains("(40×10)"))
+        // Chinese ends its sentence with its own full stop (found by QA: an ASCII period).
+        let zh = Renderer.render(screen("products").state(.zh), width: 40, height: 10, theme: .color).text.replacingOccurrences(of: "\n", with: "")
+        #expect(zh.contains("(40×10)。") && !zh.contains("(40×10)."), "\(zh)")
     }
 
     @Test("the status line always names the user and the pending count (I6)", arguments: screens.filter { $0.id != "too-small" }.map(\.id))

@@ -40,7 +40,8 @@ extension StateView {
     /// Only `q` works on this screen (and `y`/Esc once q asked), so it says so.
     func tooSmall(_ screen: Rect) -> TooSmallNotice {
         let keys = state.modal == .quitConfirm ? "\(Text.quitInFlight(lang)) \(Text.yesQuit(lang)) · \(Text.noStay(lang))" : Text.tooSmallQuit(lang)
-        let message = "\(Text.tooSmall(lang)) \(Renderer.minimumWidth)×\(Renderer.minimumHeight) (\(screen.width)×\(screen.height)). \(keys)"
+        let stop = lang == .zh ? "。" : ". "
+        let message = "\(Text.tooSmall(lang)) \(Renderer.minimumWidth)×\(Renderer.minimumHeight) (\(screen.width)×\(screen.height))\(stop)\(keys)"
         return TooSmallNotice(message: message, style: theme.bad)
     }
 }
