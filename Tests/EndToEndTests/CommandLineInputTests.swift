@@ -36,7 +36,7 @@ struct CommandLineInputTests {
         #expect(!FileManager.default.fileExists(atPath: path), "\(path) was created", sourceLocation: sourceLocation)
     }
 
-    @Test("--speed must be a finite number in range", arguments: ["inf", "nan", "1e308", "0", "-1", "-0.5", "abc", "1e-9"])
+    @Test("--speed must be a finite decimal number in range (found by QA: the hexadecimal 0x10 was taken)", arguments: ["inf", "nan", "1e308", "0", "-1", "-0.5", "abc", "1e-9", "0x10"])
     func speed(_ value: String) async throws {
         let work = try makeWorkDirectory()
         defer { try? FileManager.default.removeItem(atPath: work) }

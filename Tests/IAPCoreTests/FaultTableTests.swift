@@ -33,6 +33,7 @@ struct FaultTableTests {
         ("ask-to-buy=maybe", "ask-to-buy takes approve or decline, not \"maybe\""),
         ("crash-at=lunch", "crash-at takes one of create-order, record-intent, add-payment, persist, verify, finish, remove, not \"lunch\""),
         ("backend-slow=nan", "backend-slow takes 0 to 3600 (seconds), not \"nan\""),
+        ("backend-slow=0x10", "backend-slow takes 0 to 3600 (seconds), not \"0x10\""),
         ("backend-5xx=503.5", "backend-5xx takes a whole number 500 to 599 (HTTP status), not \"503.5\""),
         ("verification-pending=101", "verification-pending takes a whole number 0 to 100 (answers before the real one), not \"101\""),
         ("backend-slow=", "backend-slow= has no value: give backend-slow=VALUE (VALUE: 0 to 3600 seconds), or backend-slow alone for 8"),

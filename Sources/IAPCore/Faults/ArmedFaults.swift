@@ -86,7 +86,7 @@ public struct ArmedFaults: Sendable, Equatable, Sequence, ExpressibleByArrayLite
     private static func check(_ value: String, for fault: Fault) throws(FaultSyntaxError) {
         let name = fault.rawValue
         func within(_ range: ClosedRange<Double>, whole: Bool) throws(FaultSyntaxError) {
-            guard let number = Double(value), number.isFinite, range.contains(number), !whole || number.rounded() == number else {
+            guard let number = Double(decimal: value), number.isFinite, range.contains(number), !whole || number.rounded() == number else {
                 throw FaultSyntaxError(message: "\(name) takes \(whole ? "a whole number " : "")"
                     + "\(Int(range.lowerBound)) to \(Int(range.upperBound)) (\(fault.valueHelp ?? "")), not \"\(value)\"")
             }
