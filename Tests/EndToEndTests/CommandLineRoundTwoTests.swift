@@ -10,6 +10,13 @@ extension CommandLineInputTests {
         return (try? String(contentsOfFile: work + "/bash.out", encoding: .utf8)) ?? ""
     }
 
+    /// alice bought Remove Ads, in `data`: a receipt with something in it.
+    private func boughtRemoveAds(into data: String, in work: String) async throws {
+        let script = work + "/buy.iapsim"
+        try "launch alice\nselect non-consumable 1\npress Enter\nwait until \"Purchase complete\"\n".write(toFile: script, atomically: true, encoding: .utf8)
+        #expect(try await headless(["play", "--data-dir", data, script], in: work).0 == 0)
+    }
+
     /// Runs a shell command quietly and answers its exit status.
     private func bashSync(_ command: String) throws -> Int32 {
         let process = Process()
@@ -68,9 +75,7 @@ extension CommandLineInputTests {
     func unknownDevice() async throws {
         let work = try makeWorkDirectory()
         defer { try? FileManager.default.removeItem(atPath: work) }
-        let script = work + "/buy.iapsim"
-        try "launch alice\nselect non-consumable 1\npress Enter\nwait until \"Purchase complete\"\n".write(toFile: script, atomically: true, encoding: .utf8)
-        #expect(try await headless(["play", "--data-dir", work + "/data", script], in: work).0 == 0)
+        try await boughtRemoveAds(into: work + "/data", in: work)
         #expect(try await headless(["receipt", "--data-dir", work + "/data"], in: work).0 == 0)
         let (status, output) = try await headless(["receipt", "--data-dir", work + "/data", "--device", "tablet"], in: work)
         #expect(status == 1)
@@ -283,9 +288,7 @@ extension CommandLineInputTests {
     func sideCommandsBesideServe() async throws {
         let work = try makeWorkDirectory()
         defer { try? FileManager.default.removeItem(atPath: work) }
-        let script = work + "/buy.iapsim"
-        try "launch alice\nselect non-consumable 1\npress Enter\nwait until \"Purchase complete\"\n".write(toFile: script, atomically: true, encoding: .utf8)
-        #expect(try await headless(["play", "--data-dir", work + "/data", script], in: work).0 == 0)
+        try await boughtRemoveAds(into: work + "/data", in: work)
         let output = try await bash("""
             "$BIN" serve --data-dir "$W/data" --port 0 > "$W/serve.out" 2>&1 &
             server=$!

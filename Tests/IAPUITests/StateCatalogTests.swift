@@ -126,13 +126,19 @@ struct StateCatalogTests {
         #expect(zh[5].contains("HTTP 错误 503") && zh[5].contains("3 秒后重试"))
     }
 
-    @Test("e explains the state on screen and gives it back; l switches the language at once")
-    func explainAndLanguage() {
+    /// alice at the launch prompt, with `e` pressed over it.
+    private static func explainingThePrompt() -> AppState {
         var state = AppState()
         state.user = "alice"
         state.productsStatus = .loaded
         state.modal = .unfinished(transactionId: "1", choice: 1)
         _ = state.reduce(.key(.char("e")), now: state.now)
+        return state
+    }
+
+    @Test("e explains the state on screen and gives it back; l switches the language at once")
+    func explainAndLanguage() {
+        var state = Self.explainingThePrompt()
         #expect(state.modal == .explain(stateId: "prompt-unfinished", under: .unfinished(transactionId: "1", choice: 1)))
         let screen = Renderer.render(state, width: 80, height: 24, theme: .monochrome).text
         #expect(screen.contains("What support should do"))
@@ -146,11 +152,7 @@ struct StateCatalogTests {
 
     @Test("at 64×18 an explanation that does not fit is paged: it says which page, PgDn reaches its last words and comes round to the first, PgUp goes back (found by QA: support's part could not be read)")
     func explanationPages() {
-        var state = AppState()
-        state.user = "alice"
-        state.productsStatus = .loaded
-        state.modal = .unfinished(transactionId: "1", choice: 1)
-        _ = state.reduce(.key(.char("e")), now: state.now)
+        var state = Self.explainingThePrompt()
         func screen() -> String { Renderer.render(state, width: 64, height: 18, theme: .monochrome).text }
         let first = screen()
         #expect(first.contains("What the user sees") && first.contains("1/") && first.contains("PgDn next page"), "\(first)")
