@@ -21,6 +21,9 @@ public enum Alarm: Sendable, Equatable {
     /// Apple said the payment went through and the receipt is empty (seed 002: "that is surely a problem"): the order
     /// waits and is retried; someone should know.
     case receiptEmpty(transactionId: String)
+    /// The receipt had nothing for an order because another Apple ID than the one that paid is signed in: the order
+    /// waits for the one that paid (A1).
+    case receiptOfAnotherAppleId(transactionId: String, paidWith: String, signedIn: String)
 
     /// Its name for the backend's list (seed 002: alarms are uploaded).
     public var kind: String {
@@ -33,6 +36,7 @@ public enum Alarm: Sendable, Equatable {
         case .unattributed: "unattributed"
         case .creditMissing: "credit-missing"
         case .receiptEmpty: "receipt-empty"
+        case .receiptOfAnotherAppleId: "receipt-of-another-apple-id"
         }
     }
 
@@ -40,7 +44,7 @@ public enum Alarm: Sendable, Equatable {
     public var transactionId: String? {
         switch self {
         case let .writeFailed(id), let .verifyFailing(id, _, _), let .serverMisconfigured(id, _), let .unattributed(id, _),
-             let .receiptEmpty(id):
+             let .receiptEmpty(id), let .receiptOfAnotherAppleId(id, _, _):
             id
         case let .creditMissing(ids): ids.first
         case .readFailed, .storage: nil

@@ -361,7 +361,7 @@ extension AppState {
                 raise(.verifyFailing(transactionId: order.transactionId, attempts: order.attempts, reason: reason))
             }
             if case .kept = outcome { session?.queue.keepPolling(order.transactionId) }
-            if outcome == .receiptEmpty { raise(.receiptEmpty(transactionId: order.transactionId), once: true) }
+            if outcome == .receiptEmpty { raise(receiptEmptyAlarm(order), once: true) }
             effects = [.persist(order, closingIntent: nil)]
         case let .misconfigured(status):
             // Not finished (I4): the money was paid (I1). Retrying in a loop cannot fix a server's setup, so the order
@@ -380,12 +380,21 @@ extension AppState {
         return effects
     }
 
+    /// Why the receipt had nothing for the order: another Apple ID than the one that paid is signed in (A1), or, with the
+    /// one that paid, Apple's empty receipt (seed 002).
+    private func receiptEmptyAlarm(_ order: PendingOrder) -> Alarm {
+        guard let paidWith = order.appleId, let signedIn = device.appleId, paidWith != signedIn else {
+            return .receiptEmpty(transactionId: order.transactionId)
+        }
+        return .receiptOfAnotherAppleId(transactionId: order.transactionId, paidWith: paidWith, signedIn: signedIn)
+    }
+
     /// An order that got its verdict takes its verification alarms off the screen: what they warned of is over. The
     /// backend, told of them already or at its next chance, keeps them for support.
     private mutating func clearAlarms(about transactionId: String) {
         device.alarms.removeAll { alarm in
             switch alarm {
-            case .receiptEmpty, .verifyFailing, .serverMisconfigured: alarm.transactionId == transactionId
+            case .receiptEmpty, .receiptOfAnotherAppleId, .verifyFailing, .serverMisconfigured: alarm.transactionId == transactionId
             default: false
             }
         }

@@ -22,6 +22,9 @@ extension Alarm {
         case let .receiptEmpty(id):
             Localized(en: "tx \(id) paid, but the app receipt is empty (Apple's known bug): the order waits and is retried",
                       zh: "交易 \(id) 已付款,但收据为空(苹果已知问题):订单保留并重试")
+        case let .receiptOfAnotherAppleId(id, paidWith, signedIn):
+            Localized(en: "tx \(id) was paid with Apple ID \(paidWith), but \(signedIn) is signed in, whose receipt does not have it: the order waits; sign \(paidWith) in again to verify it",
+                      zh: "交易 \(id) 由 Apple ID \(paidWith) 付款,但当前登录的是 \(signedIn),其收据中没有这笔交易:订单保留;重新登录 \(paidWith) 即可验证")
         }
     }
 
