@@ -31,7 +31,7 @@ public struct UserNameError: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         let shown = given.count > 30 ? String(given.prefix(29)) + "…" : given
-        let escaped = shown.controlsEscaped
+        let escaped = shown.visiblyEscaped
         return "a user name is 1 to \(UserName.maximumLength) letters, digits or punctuation (spaces only inside), not \"\(escaped)\""
     }
 }

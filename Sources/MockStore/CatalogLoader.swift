@@ -157,9 +157,9 @@ public enum CatalogLoader {
             if isBlank(product.id) {
                 throw CatalogError(path: path, location: "products[\(i)]", problem: "blank product id; give the id the store sells it by")
             }
-            if product.id.holdsControl || product.id.unicodeScalars.contains(where: \.properties.isWhitespace) {
-                throw CatalogError(path: path, location: "products[\(i)]", problem: "product id \"\(product.id.controlsEscaped)\" holds a space, tab or line break; "
-                                   + "App Store product ids are letters, digits, . and _")
+            if product.id.holdsInvisible {
+                throw CatalogError(path: path, location: "products[\(i)]", problem: "product id \"\(product.id.visiblyEscaped)\" holds a space, a tab, a line break "
+                                   + "or an invisible character, which no App Store product id has; write it without")
             }
             if !seen.insert(product.id).inserted {
                 throw CatalogError(path: path, location: "products[\(i)]", problem: "duplicate product id \"\(product.id)\"")
@@ -172,7 +172,7 @@ public enum CatalogLoader {
             }
             for (field, text) in [("title", product.title), ("description", product.summary), ("price", product.price)] {
                 for lang in Language.allCases where text[lang].holdsControl {
-                    throw CatalogError(path: path, location: "\(place).\(field)", problem: "\"\(text[lang].controlsEscaped)\" (\(lang.rawValue)) holds a tab or line break, "
+                    throw CatalogError(path: path, location: "\(place).\(field)", problem: "\"\(text[lang].visiblyEscaped)\" (\(lang.rawValue)) holds a tab or line break, "
                                        + "which would break the screen's line; write it on one line")
                 }
             }

@@ -179,6 +179,8 @@ struct KeyInputTests {
 
     @Test("a refused name is shown as a shell writes it: a tab as \\t, a newline as \\n, another control as \\x1b", arguments: [
         ("a\tb", #"not "a\tb""#), ("a\nb", #"not "a\nb""#), ("a\u{1B}[31mb", #"not "a\x1b[31mb""#),
+        // Found by QA: a no-break space read as the space a name may hold; an invisible one did not show.
+        ("a\u{A0}b", #"not "a\u00a0b""#), ("a\u{200B}b", #"not "a\u200bb""#),
     ])
     func refusedNameShown(_ raw: String, _ shown: String) {
         var message = ""
