@@ -103,7 +103,8 @@ public struct DataDirectory: Sendable {
             moved.append(file)
         }
         try? FileManager.default.removeItem(atPath: aside)
-        return moved.map { ($0 as NSString).lastPathComponent }
+        // Named by their place in the folder: two devices have files of the same name.
+        return moved.map { $0.hasPrefix(path + "/") ? String($0.dropFirst(path.count + 1)) : ($0 as NSString).lastPathComponent }
     }
 
     /// The process holding a lock on the file (SQLite's locks are POSIX record locks), if another one does.

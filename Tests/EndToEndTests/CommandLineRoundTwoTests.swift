@@ -350,6 +350,8 @@ extension CommandLineInputTests {
         try "mine".write(toFile: work + "/data/devices/README-mine.txt", atomically: true, encoding: .utf8)
         let (status, output) = try await headless(["reset", "--data-dir", work + "/data"], in: work)
         #expect(status == 0, "\(output)")
+        // Each file named by its place in the folder (found by QA: two devices' files read as one name twice).
+        #expect(output.contains("devices/tablet/client-keychain.sqlite") && output.contains(" client-keychain.sqlite"), "\(output)")
         #expect(!FileManager.default.fileExists(atPath: work + "/data/devices/tablet"))
         #expect(!FileManager.default.fileExists(atPath: work + "/data/store.sqlite"))
         #expect(FileManager.default.contents(atPath: work + "/data/devices/README-mine.txt") == Data("mine".utf8))
