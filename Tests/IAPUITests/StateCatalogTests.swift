@@ -172,6 +172,20 @@ struct StateCatalogTests {
         #expect(screen() == last)
     }
 
+    @Test("every page of every explanation at 64×18 begins with words, never with the blank line between two sections")
+    func pagesBeginWithWords() {
+        for entry in StateCatalog.entries {
+            var state = AppState()
+            state.modal = .explain(stateId: entry.id, under: nil)
+            for page in 0..<4 {
+                state.modal = .explain(stateId: entry.id, under: nil, page: page)
+                let rows = Renderer.render(state, width: 64, height: 18, theme: .monochrome).lines
+                let top = rows.firstIndex { $0.contains("┌") }.map { rows[$0 + 1] } ?? ""
+                #expect(top.dropFirst(2).contains { $0.isLetter || $0.isNumber || $0.isPunctuation }, "\(entry.id) page \(page + 1): \(rows.joined(separator: "\n"))")
+            }
+        }
+    }
+
     @Test("explanations wrap inside their box at every size, never splitting a wide character", arguments: [64, 80, 120])
     func wrapping(width: Int) {
         for lang in Language.allCases {

@@ -18,15 +18,32 @@ struct Explanation: Widget {
         }
     }
 
+    /// Its lines in pages of the area's height, each beginning with words: a blank line that would open one is left out.
+    private func pageLines(in area: Rect) -> [[(text: String, indent: Int, style: Style)]] {
+        guard area.height > 0 else { return [[]] }
+        var pages: [[(text: String, indent: Int, style: Style)]] = [[]]
+        for line in lines(width: area.width) {
+            if pages[pages.count - 1].count == area.height { pages.append([]) }
+            if pages[pages.count - 1].isEmpty, line.text.isEmpty { continue }
+            pages[pages.count - 1].append(line)
+        }
+        return pages
+    }
+
     /// How many pages of the area it takes, and which one is shown (0 up).
     func pages(in area: Rect) -> (count: Int, shown: Int) {
-        let count = max((lines(width: area.width).count + area.height - 1) / max(area.height, 1), 1)
-        return (count, (page % count + count) % count)
+        let count = pageLines(in: area).count
+        return (count, shown(of: count))
+    }
+
+    /// `page` counted round `count` pages.
+    private func shown(of count: Int) -> Int {
+        (page % count + count) % count
     }
 
     func draw(in area: Rect, on grid: inout ScreenGrid) {
-        let shown = pages(in: area).shown
-        for (row, line) in lines(width: area.width).dropFirst(shown * area.height).prefix(area.height).enumerated() {
+        let pages = pageLines(in: area)
+        for (row, line) in pages[shown(of: pages.count)].enumerated() {
             grid.put(line.text, x: area.x + line.indent, y: area.y + row, style: line.style, limit: area.width - line.indent)
         }
     }
