@@ -57,6 +57,9 @@ public struct AppState: Sendable, Equatable {
     public var productsStatus = ProductsStatus.loading
     /// The shell's: what is on screen apart from the app's own state.
     public var loginText = ""
+    /// The name on the login screen met the rule's edge (blank at Enter, a character past the longest): the box says the
+    /// rule instead of its hint until typing goes on.
+    public var loginRefused = false
     public var selection = 0
     /// Where each list panel was left, by its state id: it opens there again.
     public var panelRows: [String: Int] = [:]

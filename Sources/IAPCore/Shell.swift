@@ -7,7 +7,8 @@ extension AppState {
         let context = keyContext
         guard let command = Keymap.command(for: key, in: context) else {
             if context == .login || context == .loginEmpty, case let .char(c) = key, UserName.allows(c) {
-                if loginText.count < UserName.maximumLength { loginText.append(c) }
+                loginRefused = loginText.count >= UserName.maximumLength
+                if !loginRefused { loginText.append(c) }
             }
             if case let .redeemCode(text) = modal, case let .char(c) = key, c.isLetter || c.isNumber || c == " ", text.count < Self.longestOfferCode {
                 modal = .redeemCode(text: text + String(c))
@@ -65,6 +66,7 @@ extension AppState {
         case .erase:
             if case let .redeemCode(text) = modal { modal = .redeemCode(text: String(text.dropLast())) }
             if !loginText.isEmpty { loginText.removeLast() }
+            loginRefused = false
         case .choose:
             return choose()
         case .otherChoice:
@@ -117,7 +119,10 @@ extension AppState {
             break
         }
         guard user != nil else {
-            guard let name = try? UserName.normalized(loginText) else { return [] }
+            guard let name = try? UserName.normalized(loginText) else {
+                loginRefused = true
+                return []
+            }
             return perform(.logIn(name))
         }
         let listed = shopIdentifiers

@@ -177,6 +177,19 @@ struct KeyInputTests {
         #expect(throws: UserNameError.self) { try UserName.normalized(raw) }
     }
 
+    @Test("the login box says the name's rule when Enter meets a blank name or a 25th character is typed, and its hint again once typing goes on (found by QA: both were ignored without a word)")
+    func loginRuleSaid() {
+        var state = AppState()
+        func box() -> String { Renderer.render(state, width: 80, height: 24, theme: .monochrome).text }
+        #expect(box().contains("Type a name and press Enter"))
+        for key: Key in [.char(" "), .char(" "), .enter] { _ = state.reduce(.key(key), now: state.now) }
+        #expect(state.user == nil && box().contains("1 to 24 letters, digits or punctuation"), "\(box())")
+        _ = state.reduce(.key(.char("a")), now: state.now)
+        #expect(box().contains("Type a name and press Enter"))
+        for _ in 0..<30 { _ = state.reduce(.key(.char("b")), now: state.now) }
+        #expect(state.loginText.count == 24 && box().contains("1 to 24 letters"), "\(box())")
+    }
+
     @Test("a refused name is shown as a shell writes it: a tab as \\t, a newline as \\n, another control as \\x1b", arguments: [
         ("a\tb", #"not "a\tb""#), ("a\nb", #"not "a\nb""#), ("a\u{1B}[31mb", #"not "a\x1b[31mb""#),
         // Found by QA: a no-break space read as the space a name may hold; an invisible one did not show.

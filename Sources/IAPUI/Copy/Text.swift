@@ -35,6 +35,8 @@ public enum Text: String, Sendable, CaseIterable {
     case offerCodePrompt, offerCodeHint, offerCodeInvalid, offerCodeUsed, oneTimeCodeUsed, offerCodeLimitReached, offerCodeIneligible
     case codeRedeemed, codeRedeemedNextRenewal
     case continuesInBackground, unclaimed
+    /// Said in place of `loginHint` when a name broke the rule.
+    case loginRule
     case appTitle, loginPrompt, loginHint, user, pending, balance, balanceUnknown, coins, owned, familyShared, products
     /// The product request failed (an empty list is SPEC's `no-products`); what asks again; the identifiers to buy by.
     case productsFailed, productsAskAgain, buyByIdentifier
@@ -134,6 +136,7 @@ public enum Text: String, Sendable, CaseIterable {
         case .appTitle: Localized(en: "iapsim · mock App Store", zh: "iapsim · 模拟 App Store")
         case .loginPrompt: Localized(en: "Log in as:", zh: "登录用户名:")
         case .loginHint: Localized(en: "Type a name and press Enter", zh: "输入用户名后按 Enter")
+        case .loginRule: Localized(en: "1 to 24 letters, digits or punctuation", zh: "用户名为 1 到 24 个字母、数字或标点")
         case .productsFailed: Localized(en: "The App Store did not answer the product request", zh: "App Store 没有响应商品请求")
         case .productsAskAgain: Localized(en: "f (back to the foreground) asks again", zh: "按 f(回到前台)重新获取")
         case .buyByIdentifier: Localized(en: "Buy by product identifier:", zh: "按商品 ID 购买:")

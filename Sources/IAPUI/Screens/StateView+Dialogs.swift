@@ -32,7 +32,7 @@ extension StateView {
 
     /// StoreKit's offer code redemption sheet: the code typed so far.
     func redeemSheet(_ text: String) -> LoginBox {
-        LoginBox(prompt: Text.offerCodePrompt(lang), text: text, hint: Text.offerCodeHint(lang), theme: theme)
+        LoginBox(prompt: Text.offerCodePrompt(lang), text: text, hint: Text.offerCodeHint(lang), hintStyle: theme.dimmed, theme: theme)
     }
 
     /// Every binding of the keymap, under the section of where it works; two that read alike (← and → of one pair) on

@@ -3,7 +3,8 @@ import IAPCore
 /// The two full screens, login and the product list, and the HUD over the list.
 extension StateView {
     var login: LoginBox {
-        LoginBox(prompt: Text.loginPrompt(lang), text: state.loginText, hint: Text.loginHint(lang), theme: theme)
+        LoginBox(prompt: Text.loginPrompt(lang), text: state.loginText, hint: (state.loginRefused ? Text.loginRule : Text.loginHint)(lang),
+                 hintStyle: state.loginRefused ? theme.bad : theme.dimmed, theme: theme)
     }
 
     var productList: ProductList {

@@ -3,6 +3,7 @@ struct LoginBox: Widget {
     var prompt: String
     var text: String
     var hint: String
+    var hintStyle: Style
     var theme: Theme
 
     func draw(in area: Rect, on grid: inout ScreenGrid) {
@@ -10,6 +11,6 @@ struct LoginBox: Widget {
         grid.put(prompt, x: inner.x, y: inner.y + 1, style: theme.heading)
         let fieldX = inner.x + displayWidth(prompt) + 1
         grid.put(padded(text + "▏", to: inner.maxX - fieldX), x: fieldX, y: inner.y + 1, style: Style(underline: true))
-        grid.put(hint, x: inner.x, y: inner.y + 3, style: theme.dimmed, limit: inner.width)
+        grid.put(hint, x: inner.x, y: inner.y + 3, style: hintStyle, limit: inner.width)
     }
 }
