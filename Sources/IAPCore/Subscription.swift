@@ -235,6 +235,9 @@ public struct SubscriptionStatus: Sendable, Equatable {
     /// when the customer turned it off there (the state stays the retry's until the next attempt ends it).
     public var willAutoRenew = true
 
+    /// Auto-renew turned off while Apple retries the charge: it ends at the next attempt.
+    public var retryStopped: Bool { (state == .gracePeriod || state == .billingRetry) && !willAutoRenew }
+
     public init(productId: String, group: String, state: State, date: Date?, renewsAs: String? = nil, originalTransactionId: String,
                 priceIncrease: PriceIncrease? = nil) {
         self.priceIncrease = priceIncrease

@@ -101,13 +101,13 @@ public enum CatalogLoader {
         }
     }
 
-    /// Whether the file is a property list: binary, or XML after any white space. A file whose first byte that is not
-    /// an ASCII space is another ASCII character is not, without Foundation's trimming (through NSString) to say so.
     /// The first byte that is not ASCII white space; nil for a file of nothing else.
     private static func firstVisible(_ data: Data) -> UInt8? {
         data.first { !(0x09...0x0D).contains($0) && $0 != 0x20 }
     }
 
+    /// Whether the file is a property list: binary, or XML after any white space. A file whose first byte that is not
+    /// an ASCII space is another ASCII character is not, without Foundation's trimming (through NSString) to say so.
     private static func isPropertyList(_ data: Data) -> Bool {
         if data.starts(with: "bplist".utf8) { return true }
         if let first = firstVisible(data), first < 0x80, first != UInt8(ascii: "<") {

@@ -19,7 +19,7 @@ struct KeyWords {
         case .up: KeyWords(Localized(en: "move up", zh: "上移"), hint: Localized(en: "up", zh: "上移"))
         case .down: KeyWords(Localized(en: "move down", zh: "下移"), hint: Localized(en: "down", zh: "下移"))
         // The two read alike, so that help gives them one line.
-        case .pageUp, .pageDown: KeyWords(Localized(en: "page up/down (timeline too)", zh: "上 / 下翻一页(时间线也可)"))
+        case .pageUp, .pageDown: KeyWords(Localized(en: "page up/down (timeline, e)", zh: "上 / 下翻页(时间线、解释)"))
         case .first: KeyWords(Localized(en: "to the first", zh: "到第一项"))
         case .last: KeyWords(Localized(en: "to the last", zh: "到最后一项"))
         case .choose: KeyWords(Localized(en: "buy / log in / take default", zh: "购买 / 登录 / 默认选项"), hint: Localized(en: "choose", zh: "确定"))
@@ -52,4 +52,13 @@ extension KeyBinding {
 
     /// What the hint bar says, where it offers the key.
     var hintWords: Localized { KeyWords.of(command).hint ?? Localized("") }
+
+    /// The same over `modal`: in a prompt Esc is its cautious answer, not a way back, and says which.
+    func hintWords(over modal: Modal?) -> Localized {
+        switch (command, modal) {
+        case (.back, .unfinished?): Localized(en: "later", zh: "稍后")
+        case (.back, .logoutWarning?): Localized(en: "stay", zh: "留下")
+        default: hintWords
+        }
+    }
 }

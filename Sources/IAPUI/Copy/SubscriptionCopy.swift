@@ -14,8 +14,7 @@ extension SubscriptionStatus {
         case .expired: .subExpired
         case .revoked: .subRevoked
         }
-        let retrying = state == .gracePeriod || state == .billingRetry
-        return dated(text, lang, now: now) + (retrying && !willAutoRenew ? Text.subAutoRenewOffShort(lang) : "")
+        return dated(text, lang, now: now) + (retryStopped ? Text.subAutoRenewOffShort(lang) : "")
     }
 
     /// `text` with its `{date}` as this status's date, on the store's calendar (with its year when that is not `now`'s).

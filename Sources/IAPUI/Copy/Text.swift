@@ -45,8 +45,8 @@ public enum Text: String, Sendable, CaseIterable {
     case compensateAsk, yesCompensate
     /// The backend's lists for support in the inspector.
     case retryingApple, clientAlarms, replayed, appleIdOrders
-    /// The restore policy under a purchase moved between app users, by `--restore-policy`'s word.
-    case policyTransfer = "policy-transfer", policyShare = "policy-share", policyKeep = "policy-keep"
+    /// The restore policy under a purchase moved between app users (`restorePolicy(named:)`).
+    case policyTransfer, policyShare, policyKeep
     case helpTitle, helpClose, helpTurn, retryCount, nextRetry, inBackground
     case tooSmall, tooSmallQuit, consumable, nonConsumable, subscription, nonRenewing
     case orderOf, serialPolicy, alarm, backendDownBadge, servingBadge
@@ -233,6 +233,16 @@ public enum Text: String, Sendable, CaseIterable {
         case .subPriceIncrease: Localized(en: "Price increase: p to agree; without it, it ends at the renewal.",
                                           zh: "价格上涨:按 p 同意;不同意则在续期时结束。")
         case .subPriceAgreed: Localized(en: "You agreed to the new price from the next renewal.", zh: "你已同意自下次续期起的新价格。")
+        }
+    }
+
+    /// A restore policy by `--restore-policy`'s word; nil for a word it does not know.
+    static func restorePolicy(named word: String) -> Text? {
+        switch word {
+        case "transfer": .policyTransfer
+        case "share": .policyShare
+        case "keep": .policyKeep
+        default: nil
         }
     }
 

@@ -54,11 +54,11 @@ extension StateView {
 
     /// What the next renewal charges, and whether that changes the plan; or why there will be none.
     private func next(_ status: SubscriptionStatus, from current: Product?) -> String {
+        // Turned off while Apple retries the charge: Apple does not try again, and the next attempt's day ends it.
+        if status.retryStopped { return Text.subRetryStopped(lang) }
         switch status.state {
         // Inside a 12-month commitment the months left are still billed.
         case .cancelled: return status.billingPlan == .monthly ? status.dated(.subCommitmentOff, lang, now: state.now) : Text.subAutoRenewOff(lang)
-        // Turned off while Apple retries the charge: Apple does not try again, and the next attempt's day ends it.
-        case .gracePeriod where !status.willAutoRenew, .billingRetry where !status.willAutoRenew: return Text.subRetryStopped(lang)
         case .gracePeriod: return Text.subRetrying(lang)
         case .billingRetry: return status.dated(.subRetryingOff, lang, now: state.now)
         case .expired, .revoked: return Text.subOver(lang)

@@ -23,18 +23,8 @@ extension StateView {
 
     var hints: HintBar {
         HintBar(hints: state.offeredHints.map { binding in
-            let words = binding.command == .back ? escapeAnswer ?? binding.hintWords : binding.hintWords
-            return (binding.label, words[lang], Keymap.keptLongest.contains(binding.command))
+            (binding.label, binding.hintWords(over: state.modal)[lang], Keymap.keptLongest.contains(binding.command))
         }, theme: theme)
-    }
-
-    /// In a prompt Esc is its cautious answer, not a way back: the hint says which.
-    private var escapeAnswer: Localized? {
-        switch state.modal {
-        case .unfinished?: Localized(en: "later", zh: "稍后")
-        case .logoutWarning?: Localized(en: "stay", zh: "留下")
-        default: nil
-        }
     }
 
     /// Only `q` works on this screen (and `y`/Esc once q asked), so it says so.

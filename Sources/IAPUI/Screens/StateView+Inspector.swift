@@ -38,7 +38,7 @@ extension StateView {
                         (" \(Text.orderOf(lang)) \(order)", theme.bad), (" \(Text.appleIdOrders(lang)) \(others)", theme.bad)]
             case let .moved(productId, from, to, policy):
                 // The policy under the move, as the desk's records are: a column is a third of the screen.
-                return [("\(state.product(productId)?.title[lang] ?? productId) \(from) → \(to)", theme.waiting), (" (\(Text(rawValue: "policy-" + policy)?(lang) ?? policy))", theme.waiting)]
+                return [("\(state.product(productId)?.title[lang] ?? productId) \(from) → \(to)", theme.waiting), (" (\(Text.restorePolicy(named: policy)?(lang) ?? policy))", theme.waiting)]
             }
         }
         let backendColumn = if let elsewhere = view.creditsKeptAt {

@@ -30,22 +30,18 @@ struct Explanation: Widget {
         return pages
     }
 
-    /// How many pages of the area it takes, and which one is shown (0 up).
-    func pages(in area: Rect) -> (count: Int, shown: Int) {
-        let count = pageLines(in: area).count
-        return (count, shown(of: count))
-    }
-
-    /// `page` counted round `count` pages.
-    private func shown(of count: Int) -> Int {
-        (page % count + count) % count
-    }
-
     func draw(in area: Rect, on grid: inout ScreenGrid) {
+        _ = drawPage(in: area, on: &grid)
+    }
+
+    /// Draws the page shown (`page` counted round); answers how many pages there are and which one that is (0 up).
+    func drawPage(in area: Rect, on grid: inout ScreenGrid) -> (count: Int, shown: Int) {
         let pages = pageLines(in: area)
-        for (row, line) in pages[shown(of: pages.count)].enumerated() {
+        let shown = (page % pages.count + pages.count) % pages.count
+        for (row, line) in pages[shown].enumerated() {
             grid.put(line.text, x: area.x + line.indent, y: area.y + row, style: line.style, limit: area.width - line.indent)
         }
+        return (pages.count, shown)
     }
 }
 
@@ -62,8 +58,7 @@ struct ExplanationBox: Widget {
         let inner = Box(title: title, theme: theme)
             .draw(aroundWidth: min(area.width - 6, 90), height: area.height - 4, centredIn: area, on: &grid)
         let text = inner.splitBottom(1).rest
-        explanation.draw(in: text, on: &grid)
-        let pages = explanation.pages(in: text)
+        let pages = explanation.drawPage(in: text, on: &grid)
         let footer = pages.count > 1 ? "\(pages.shown + 1)/\(pages.count) · \(turn) · \(close)" : close
         grid.put(footer, x: inner.x, y: inner.maxY - 1, style: theme.dimmed, limit: inner.width)
     }
