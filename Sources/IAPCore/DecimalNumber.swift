@@ -7,4 +7,9 @@ extension Double {
         }
         self = value
     }
+
+    /// As a person writes it: 0.1, 1000, -1 (no trailing ".0" for a whole number), for a message quoting it.
+    public var written: String {
+        rounded() == self && abs(self) < 1e15 ? String(Int(self)) : String(self)
+    }
 }

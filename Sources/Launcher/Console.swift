@@ -56,16 +56,10 @@ public enum Console {
 
 /// A number option checked at the edge: finite and in range, the range in the message.
 public func number(_ text: String, option: String, in range: ClosedRange<Double>, whole: Bool = false) throws -> Double {
-    let shown = whole ? "\(Int(range.lowerBound)) to \(Int(range.upperBound))" : "\(range.lowerBound.formatted()) to \(range.upperBound.formatted())"
+    let shown = whole ? "\(Int(range.lowerBound)) to \(Int(range.upperBound))" : "\(range.lowerBound.written) to \(range.upperBound.written)"
     guard let value = Double(decimal: text), value.isFinite, range.contains(value), !whole || value.rounded() == value else {
         throw CommandLineError(description: "\(option) takes \(whole ? "a whole number " : "")\(shown), not \"\(text)\"")
     }
     return value
 }
 
-extension Double {
-    /// 0.1, 1000: no trailing ".0" for whole numbers.
-    public func formatted() -> String {
-        rounded() == self && abs(self) < 1e15 ? String(Int(self)) : String(self)
-    }
-}

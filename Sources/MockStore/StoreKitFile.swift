@@ -214,8 +214,7 @@ extension StoreKitFile.Settings {
                 warnings.append("settings._timeRate \(Int(rate)): an accelerated renewal rate; the clock runs at iapsim's fastest, \(Int(Self.fastest))× "
                                 + "(in the app, t skips to the next renewal; in a script, skip)")
             } else {
-                let written = rate.rounded() == rate && abs(rate) < 1e15 ? String(Int(rate)) : String(rate)
-                warnings.append("settings._timeRate \(written): not one of Xcode's renewal rates (a whole number 0 to \(Int(Self.rates))); "
+                warnings.append("settings._timeRate \(rate.written): not one of Xcode's renewal rates (a whole number 0 to \(Int(Self.rates))); "
                                 + "the clock runs in real time")
             }
         }

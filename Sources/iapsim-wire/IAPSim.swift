@@ -31,7 +31,7 @@ struct IAPSim: ParsableCommand {
                 return
             }
             // ArgumentParser answers help for a command it does not know with the top-level help, as a success.
-            if arguments.count > 1, arguments[0] == "help", command(named: arguments[1]) == nil {
+            if arguments.count > 1, arguments[0] == "help", !arguments[1].hasPrefix("-"), arguments[1] != "help", command(named: arguments[1]) == nil {
                 Console.fail("no command \"\(arguments[1])\"; iapsim --help lists them", code: Console.usageFailure)
             }
             var command = try parseAsRoot(arguments)
