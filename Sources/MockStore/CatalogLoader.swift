@@ -240,6 +240,7 @@ public enum CatalogLoader {
         switch type {
         case is String.Type: "a string"
         case is Int.Type: "a whole number"
+        case is Double.Type: "a number"
         case is Bool.Type: "true or false"
         default: "\(type)".lowercased().hasPrefix("array") ? "a list" : "an object"
         }

@@ -145,6 +145,13 @@ struct RealStoreKitFileTests {
         }
     }
 
+    @Test("a _timeRate that is not a number says a number was expected (found by a review: it said an object)")
+    func timeRateNotANumber() {
+        #expect { try load("\"subscriptionGroupID\": \"G\"", settings: #"{"_storefront": "USA", "_timeRate": "fast"}"#) } throws: { error in
+            "\(error)".contains("settings._timeRate: expected a number")
+        }
+    }
+
     @Test("format 5's introductoryOffers without the singular key: the up-front plan's trial is sold; a MONTHLY plan's is named")
     func pluralIntroOffers() throws {
         let loaded = try load("""
