@@ -139,10 +139,7 @@ struct ReceiptCommand: ParsableCommand {
         let directory = data.sharedDirectory()
         let receipt: String?
         do {
-            let store = try MockPaymentQueue(database: StoreDatabase(path: directory.store, device: device), catalog: products,
-                                             signer: ChainSigner.of, scheduler: TimerQueue(speed: 1))
-            receipt = store.appReceipt()
-            try store.close()
+            receipt = try DeviceReceipt.read(in: directory.on(device: device), catalog: products)
         } catch {
             Console.fail(error, file: directory.store)
         }
