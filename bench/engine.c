@@ -84,7 +84,7 @@ int main(int argc, char **argv) {
         "CREATE TABLE notificationOutbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, uuid TEXT NOT NULL UNIQUE, type TEXT NOT NULL, subtype TEXT,"
         " transactionId TEXT, originalTransactionId TEXT, date DOUBLE NOT NULL, notification BLOB NOT NULL, backendDelivered INTEGER NOT NULL,"
         " delivery TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, firstAttemptAt DOUBLE, nextAttemptAt DOUBLE, lastAttemptAt DOUBLE,"
-        " lastError TEXT, signedPayload TEXT, detour TEXT);"
+        " lastError TEXT, signedPayload TEXT, detour TEXT, attemptLog BLOB);"
         "CREATE INDEX notificationOutboxForBackend ON notificationOutbox(seq) WHERE backendDelivered = 0;"
         "CREATE INDEX notificationOutboxDue ON notificationOutbox(nextAttemptAt) WHERE delivery = 'pending';"
         "CREATE TABLE meta (key TEXT PRIMARY KEY, value BLOB NOT NULL);");

@@ -12,6 +12,11 @@ extension StoreDatabase {
         try db.execute(sql: "ALTER TABLE notificationOutbox ADD COLUMN detour TEXT")
     }
 
+    /// Each attempt to deliver, as it went (JSON): the history's `sendAttempts`.
+    static func attemptLogMigration(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE notificationOutbox ADD COLUMN attemptLog BLOB")
+    }
+
     /// Sets `detour` on a notification not yet attempted: held back or delayed ones are due later (`delay` seconds, or
     /// until a later one is delivered), the others go now. Answers the entry as it now is.
     @discardableResult

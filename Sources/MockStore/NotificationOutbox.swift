@@ -29,6 +29,14 @@ public struct OutboxEntry: Sendable, Equatable {
     public var signedPayload: String?
     /// What a notification fault did to its delivery; nil when none did.
     public var detour: Detour? = nil
+    /// Each attempt as it went, oldest first; nil in a file written before the store kept them.
+    var attemptLog: [Attempt]? = nil
+
+    /// One attempt to deliver: when, and why the server did not take it (nil: it did).
+    struct Attempt: Codable, Equatable {
+        var at: Double
+        var failure: String?
+    }
 
     /// What a notification fault (`notification-…`) does to one notification's delivery, kept with it so that a
     /// relaunch goes on as it began.
@@ -46,10 +54,11 @@ public struct OutboxEntry: Sendable, Equatable {
     /// Retries made so far (the first attempt is not one).
     public var retries: Int { max(attempts - 1, 0) }
 
-    /// Each attempt so far, oldest first, with why it failed (nil: the server took it). The outbox keeps the last
-    /// failure only: an earlier attempt is told at the time Apple's schedule made it, with that failure, or with none
-    /// known when the last one went through.
+    /// Each attempt so far, oldest first, with why it failed (nil: the server took it). A file written before the store
+    /// kept each attempt kept the last failure only: there an earlier attempt is told at the time Apple's schedule made
+    /// it, with that failure, or with none known when the last one went through.
     public var attemptHistory: [(at: Date, failure: String?)] {
+        if let attemptLog { return attemptLog.map { (Date(timeIntervalSince1970: $0.at), $0.failure) } }
         guard let first = firstAttemptAt, attempts > 0 else { return [] }
         // Delivered twice: both attempts were taken.
         if detour == .twice, delivery == .sent { return [(first, nil), (lastAttemptAt ?? first, nil)] }
@@ -199,12 +208,15 @@ extension StoreDatabase {
             guard var entry = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.outboxColumns) FROM notificationOutbox WHERE uuid = ?"),
                                                arguments: [uuid]).map(Self.outboxEntry),
                   entry.delivery == (again ? .sent : .pending) else { return nil }
+            // A file from before the store kept each attempt goes on from what it could tell of them.
+            let earlier = entry.attemptLog ?? entry.attemptHistory.map { OutboxEntry.Attempt(at: $0.at.timeIntervalSince1970, failure: $0.failure) }
             entry.attempts += 1
             let first = entry.firstAttemptAt ?? date
             entry.firstAttemptAt = first
             entry.lastAttemptAt = date
             entry.lastError = failure
             entry.signedPayload = entry.signedPayload ?? signedPayload
+            entry.attemptLog = earlier + [OutboxEntry.Attempt(at: date.timeIntervalSince1970, failure: failure)]
             if failure == nil {
                 entry.delivery = .sent
                 entry.nextAttemptAt = nil
@@ -217,9 +229,10 @@ extension StoreDatabase {
             let time = { (date: Date?) in date?.timeIntervalSince1970 }
             try db.cachedStatement(sql: """
                 UPDATE notificationOutbox SET delivery = ?, attempts = ?, firstAttemptAt = ?, nextAttemptAt = ?, lastAttemptAt = ?, lastError = ?,
-                signedPayload = ? WHERE uuid = ?
+                signedPayload = ?, attemptLog = ? WHERE uuid = ?
                 """).execute(arguments: [entry.delivery.rawValue, entry.attempts, time(entry.firstAttemptAt), time(entry.nextAttemptAt),
-                                         time(entry.lastAttemptAt), entry.lastError, entry.signedPayload, uuid])
+                                         time(entry.lastAttemptAt), entry.lastError, entry.signedPayload,
+                                         try JSONEncoder().encode(entry.attemptLog), uuid])
             if failure == nil, !again { try Self.releaseHeldBack(db, passedBy: uuid, at: date) }
             return entry
         }
@@ -271,7 +284,7 @@ extension StoreDatabase {
         }
     }
 
-    static let outboxColumns = "notification, delivery, attempts, firstAttemptAt, nextAttemptAt, lastAttemptAt, lastError, signedPayload, detour"
+    static let outboxColumns = "notification, delivery, attempts, firstAttemptAt, nextAttemptAt, lastAttemptAt, lastError, signedPayload, detour, attemptLog"
 
     static func outboxEntry(_ row: Row) throws -> OutboxEntry {
         let date = { (name: String) in row.real(name).map(Date.init(timeIntervalSince1970:)) }
@@ -279,6 +292,7 @@ extension StoreDatabase {
                            delivery: OutboxEntry.Delivery(rawValue: row["delivery"]) ?? .failed, attempts: row["attempts"],
                            firstAttemptAt: date("firstAttemptAt"), nextAttemptAt: date("nextAttemptAt"), lastAttemptAt: date("lastAttemptAt"),
                            lastError: row.text("lastError"), signedPayload: row.text("signedPayload"),
-                           detour: row.text("detour").flatMap(OutboxEntry.Detour.init(rawValue:)))
+                           detour: row.text("detour").flatMap(OutboxEntry.Detour.init(rawValue:)),
+                           attemptLog: try (row["attemptLog"] as Data?).map { try JSONDecoder().decode([OutboxEntry.Attempt].self, from: $0) })
     }
 }

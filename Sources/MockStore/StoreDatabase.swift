@@ -121,6 +121,7 @@ public final class StoreDatabase {
             ("v25-chains", { db in
                 try db.execute(sql: "CREATE INDEX storeTransactionChain ON storeTransaction(COALESCE(originalTransactionId, id), state, date)")
             }),
+            ("v26-attempt-log", StoreDatabase.attemptLogMigration),
         ])
         appleId = try queue.inDatabase { db in try Self.signedIn(db, device: device) }
     }
