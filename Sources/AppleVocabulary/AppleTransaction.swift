@@ -55,9 +55,12 @@ public struct AppleSubscription: Sendable {
     /// Inside a 12-month commitment: when it ends (renewal info's `commitmentInfo`; whether another starts then is the
     /// renewal's auto-renew status).
     public let commitmentEndsAt: Date?
+    /// What the next renewal will charge, in thousandths of the currency (renewal info's `renewalPrice`, `currency`).
+    public let renewalPrice: (milliunits: Int64, currency: String)?
 
     public init(latest: AppleTransaction, state: SubscriptionStatus.State, renewal: PendingRenewalInfo, expires: Date,
-                eligibleWinBackOfferIds: [String] = [], commitmentEndsAt: Date? = nil) {
+                eligibleWinBackOfferIds: [String] = [], commitmentEndsAt: Date? = nil, renewalPrice: (milliunits: Int64, currency: String)? = nil) {
+        self.renewalPrice = renewalPrice
         self.eligibleWinBackOfferIds = eligibleWinBackOfferIds
         self.commitmentEndsAt = commitmentEndsAt
         self.latest = latest

@@ -35,10 +35,7 @@ extension JWSTransaction {
         } else if entry.cancellation_date_ms != nil {
             isUpgraded = true
         }
-        if entry.is_trial_period == "true" {
-            offerType = 1
-            offerDiscountType = "FREE_TRIAL"
-        } else if entry.is_in_intro_offer_period == "true" {
+        if entry.is_trial_period == "true" || entry.is_in_intro_offer_period == "true" {
             offerType = 1
         } else if let offer = entry.promotional_offer_id {
             offerType = 2
@@ -49,6 +46,16 @@ extension JWSTransaction {
         } else if let winBack = transaction.winBackOfferId {
             offerType = 4
             offerIdentifier = winBack
+        }
+        if offerType != nil, let offer = transaction.offerTerms {
+            offerDiscountType = offer.appleDiscountType
+            offerPeriod = offer.applePeriod
+        } else if entry.is_trial_period == "true" {
+            offerDiscountType = "FREE_TRIAL"
+        }
+        if let charged = transaction.price {
+            price = charged.milliunits
+            currency = charged.currency
         }
         if let plan = transaction.product?.subscription?.monthlyCommitment {
             // A subscription sold with billing plans says which one each charge is.

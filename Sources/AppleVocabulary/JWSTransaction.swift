@@ -27,7 +27,13 @@ public struct JWSTransaction: Codable, Equatable, Sendable {
     public var offerType: Int?
     /// The promotional offer's identifier.
     public var offerIdentifier: String?
+    /// The offer's payment mode: FREE_TRIAL, PAY_AS_YOU_GO, PAY_UP_FRONT.
     public var offerDiscountType: String?
+    /// The whole offer as an ISO 8601 duration (`P1W`; a month three times `P3M`).
+    public var offerPeriod: String?
+    /// What the charge cost, in thousandths of `currency` (ISO 4217): the offer's price while one priced it.
+    public var price: Int64?
+    public var currency: String?
     public var environment: String = ""
     /// "PURCHASE" or "RENEWAL".
     public var transactionReason: String = ""

@@ -27,6 +27,9 @@ public struct JWSRenewalInfo: JWTPayload, Equatable {
     /// Inside a 12-month commitment: the plan the months renew on, and what happens at the commitment's end.
     public var renewalBillingPlanType: String?
     public var commitmentInfo: CommitmentInfo?
+    /// What the next renewal will charge, in thousandths of `currency` (ISO 4217).
+    public var renewalPrice: Int64?
+    public var currency: String?
     public var signedDate: Int64
     public var environment: String
 
@@ -75,6 +78,8 @@ extension JWSRenewalInfo {
         self.init(chain.renewal, expires: chain.expires, eligibleWinBackOfferIds: chain.eligibleWinBackOfferIds,
                   commitmentEndsAt: chain.commitmentEndsAt, commitmentPrice: chain.latest.product?.subscription?.monthlyCommitment?.totalMilliunits,
                   signedAt: signed)
+        renewalPrice = chain.renewalPrice?.milliunits
+        currency = chain.renewalPrice?.currency
     }
 }
 

@@ -53,7 +53,17 @@ public struct AppleRecords {
     private func subscription(_ chain: SubscriptionRecord, latest: AppleTransaction) throws -> AppleSubscription {
         let winBack = try database.eligibleWinBackOfferIds(chain: chain, terms: catalog[chain.productId]?.subscription)
         return AppleSubscription(latest: latest, state: chain.status(offer: nil).state, renewal: PendingRenewalInfo(chain), expires: chain.expiresAt,
-                                 eligibleWinBackOfferIds: winBack, commitmentEndsAt: chain.isOver ? nil : chain.commitmentEndsAt)
+                                 eligibleWinBackOfferIds: winBack, commitmentEndsAt: chain.isOver ? nil : chain.commitmentEndsAt,
+                                 renewalPrice: renewalPrice(chain))
+    }
+
+    /// What the chain's next renewal will charge: the product it renews as, at the offer whose periods are still to
+    /// come (an intro offer's or a promotional offer's pay as you go), monthly inside a commitment.
+    private func renewalPrice(_ chain: SubscriptionRecord) -> (milliunits: Int64, currency: String)? {
+        guard let product = catalog[chain.renewsAs] ?? catalog[chain.productId] else { return nil }
+        let terms = product.subscription
+        let offer = chain.introLeft > 0 ? (chain.offerId.flatMap { terms?.offer(named: $0)?.terms } ?? terms?.introOffer) : nil
+        return AppleTransaction.price(of: product, at: offer, monthly: chain.commitmentPeriod != nil)
     }
 
     /// The charges of the customer order `orderId` (Apple's, on the e-mail receipt), oldest first; none for an order id

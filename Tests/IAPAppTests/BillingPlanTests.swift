@@ -50,6 +50,8 @@ struct BillingPlanTests {
         let records = AppleRecords(database: app.parties.store.database, catalog: shippedCatalog)
         let signed = JWSTransaction(try #require(try records.transaction(first.transaction.id)), signedAt: app.timers.now)
         #expect(signed.billingPlanType == "MONTHLY")
+        #expect(signed.price == 28_000 && signed.currency == "CNY", "a month of the commitment costs the monthly price")
+        #expect(JWSRenewalInfo(try #require(try records.subscription(original: first.transaction.id)), signedAt: app.timers.now).renewalPrice == 28_000)
         #expect(signed.commitmentInfo == JWSTransaction.CommitmentInfo(billingPeriodNumber: 1, totalBillingPeriods: 12,
                                                                          commitmentExpiresDate: AppleDate.milliseconds(ends), commitmentPrice: 336_000))
         try nextRenewal(app)

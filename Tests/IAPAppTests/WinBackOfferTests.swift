@@ -64,6 +64,10 @@ struct WinBackOfferTests {
         let records = AppleRecords(database: app.parties.store.database, catalog: shippedCatalog)
         let signed = JWSTransaction(try #require(try records.transaction(charge.transaction.id)), signedAt: app.timers.now)
         #expect(signed.offerType == 4 && signed.offerIdentifier == "vip_winback")
+        // Its price, not the catalog's: ¥15 a month for two months.
+        #expect(signed.price == 15_000 && signed.currency == "CNY" && signed.offerDiscountType == "PAY_AS_YOU_GO" && signed.offerPeriod == "P2M")
+        #expect(JWSRenewalInfo(try #require(try records.subscription(original: original)), signedAt: app.timers.now).renewalPrice == 15_000,
+                "the second month is the offer's too")
         // `iapsim state` says it too, though the receipt has no field for it (found by a newcomer's walk).
         #expect(try StateReport.json(for: app.directory, catalog: shippedCatalog).contains("\"winBackOfferId\" : \"vip_winback\""))
         #expect(try app.credits().filter { $0.transactionId == charge.transaction.id }.map(\.user) == ["alice"])

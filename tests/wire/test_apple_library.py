@@ -21,6 +21,11 @@ SCRIPT = purchases(("consumable", 1), ("non-consumable", 1), ("subscription", 3)
     + "".join(["select consumable 1\npress Enter\nwait until \"Purchase complete\"\npress Esc\n"] * 19)
 
 
+CATALOG = json.load(open(os.path.join(os.path.dirname(__file__), "../../assets/catalog.json"), encoding="utf-8"))
+# Each product's price in thousandths of the catalog's currency ("¥6" is 6000), as Apple's `price` writes it.
+PRICES = {p["id"]: round(float(p["price"].lstrip("¥$").replace(",", "")) * 1000) for p in CATALOG["products"]}
+
+
 class AppleLibraryTests(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -54,6 +59,9 @@ class AppleLibraryTests(unittest.TestCase):
             self.assertEqual(decoded.expiresDate, int(charge["expires_date_ms"]) if charge.get("expires_date_ms") else None)
             self.assertEqual(decoded.webOrderLineItemId, charge.get("web_order_line_item_id"))
             self.assertEqual(decoded.subscriptionGroupIdentifier, charge.get("subscription_group_identifier"))
+            # What it cost, as a team's server counts revenue: the catalog's price, or a free trial's nothing.
+            self.assertEqual(decoded.currency, CATALOG["currency"])
+            self.assertEqual(decoded.price, 0 if decoded.rawOfferDiscountType == "FREE_TRIAL" else PRICES[charge["productId"]])
             if charge.get("cancellation_reason") is not None:
                 self.assertEqual(decoded.revocationDate, int(charge["cancellation_date_ms"]))
                 self.assertEqual(decoded.revocationReason, int(charge["cancellation_reason"]))
@@ -84,6 +92,7 @@ class AppleLibraryTests(unittest.TestCase):
         self.assertEqual(renewal.originalTransactionId, subscription["original_transaction_id"])
         self.assertEqual(renewal.autoRenewProductId, subscription["productId"])
         self.assertEqual(int(renewal.autoRenewStatus.value if hasattr(renewal.autoRenewStatus, "value") else renewal.autoRenewStatus), 1)
+        self.assertEqual((renewal.renewalPrice, renewal.currency), (PRICES[renewal.autoRenewProductId], CATALOG["currency"]))
 
     def test_subscription_statuses_filtered_by_status(self):
         subscription = next(c for c in self.charges if c.get("subscription_group_identifier"))["transactionId"]

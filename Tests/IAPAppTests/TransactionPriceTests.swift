@@ -1,0 +1,53 @@
+import AppleVocabulary
+import AppleWire
+import Foundation
+import IAPApp
+import IAPCore
+@testable import MockStore
+import Testing
+
+/// What a charge cost, as Apple's signed transaction and renewal info say it (`price` in thousandths of `currency`,
+/// the offer's `offerDiscountType` and `offerPeriod`): a team's server counts revenue from these.
+@Suite("Prices in Apple's signed words")
+struct TransactionPriceTests {
+    static let coins = "com.iapsim.coins.60", monthly = "com.iapsim.vip.monthly"
+
+    private func signed(_ app: Harness, _ id: String) throws -> JWSTransaction {
+        let records = AppleRecords(database: app.parties.store.database, catalog: shippedCatalog)
+        return JWSTransaction(try #require(try records.transaction(id)), signedAt: app.timers.now)
+    }
+
+    private func renewal(_ app: Harness, _ original: String) throws -> JWSRenewalInfo {
+        let records = AppleRecords(database: app.parties.store.database, catalog: shippedCatalog)
+        return JWSRenewalInfo(try #require(try records.subscription(original: original)), signedAt: app.timers.now)
+    }
+
+    @Test("a consumable's signed transaction carries the catalog's price in milliunits and its currency, and no offer")
+    func catalogPrice() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        app.buy(Self.coins)
+        let charge = try signed(app, try #require(try app.charges().last).transaction.id)
+        #expect(charge.price == 6_000 && charge.currency == "CNY")
+        #expect(charge.offerType == nil && charge.offerDiscountType == nil && charge.offerPeriod == nil)
+    }
+
+    @Test("a free trial costs nothing (price 0, FREE_TRIAL, P1W) and the renewal info says the month after it costs ¥30; that renewal is charged ¥30 with no offer")
+    func freeTrialThenFullPrice() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        app.buy(Self.monthly)
+        let trial = try #require(try app.charges().last)
+        let first = try signed(app, trial.transaction.id)
+        #expect(first.offerType == 1 && first.offerDiscountType == "FREE_TRIAL" && first.offerPeriod == "P1W")
+        #expect(first.price == 0 && first.currency == "CNY")
+        let next = try renewal(app, trial.transaction.id)
+        #expect(next.renewalPrice == 30_000 && next.currency == "CNY")
+        let due = try #require(app.parties.store.nextSubscriptionEvent())
+        app.advance(due.timeIntervalSince(app.timers.now) + 5)
+        let renewed = try #require(try app.charges().last)
+        #expect(renewed.transaction.id != trial.transaction.id)
+        let second = try signed(app, renewed.transaction.id)
+        #expect(second.price == 30_000 && second.currency == "CNY" && second.offerType == nil && second.offerDiscountType == nil)
+    }
+}
