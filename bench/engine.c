@@ -84,7 +84,7 @@ int main(int argc, char **argv) {
         "CREATE TABLE notificationOutbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, uuid TEXT NOT NULL UNIQUE, type TEXT NOT NULL, subtype TEXT,"
         " transactionId TEXT, originalTransactionId TEXT, date DOUBLE NOT NULL, notification BLOB NOT NULL, backendDelivered INTEGER NOT NULL,"
         " delivery TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, firstAttemptAt DOUBLE, nextAttemptAt DOUBLE, lastAttemptAt DOUBLE,"
-        " lastError TEXT, signedPayload TEXT, detour TEXT, attemptLog BLOB);"
+        " lastError TEXT, signedPayload TEXT, detour TEXT, attemptLog BLOB, content BLOB);"
         "CREATE INDEX notificationOutboxForBackend ON notificationOutbox(seq) WHERE backendDelivered = 0;"
         "CREATE INDEX notificationOutboxDue ON notificationOutbox(nextAttemptAt) WHERE delivery = 'pending';"
         "CREATE TABLE meta (key TEXT PRIMARY KEY, value BLOB NOT NULL);");
@@ -133,9 +133,14 @@ int main(int argc, char **argv) {
     sqlite3_stmt *appleOrder = prep(store, "UPDATE storeTransaction SET appleOrderId = 'MQ' || ? WHERE id = ?");
     /* Apple's ONE_TIME_CHARGE, written in the outbox with the charge. */
     sqlite3_stmt *news = prep(store, "INSERT INTO notificationOutbox (uuid, type, subtype, transactionId, originalTransactionId, date, notification,"
-        " backendDelivered, delivery, nextAttemptAt) VALUES ('8cc470eb-c4c7-4f9e-8c1a-' || ?1, 'ONE_TIME_CHARGE', NULL, ?1, ?1, 1800000001,"
+        " backendDelivered, delivery, nextAttemptAt, content) VALUES ('8cc470eb-c4c7-4f9e-8c1a-' || ?1, 'ONE_TIME_CHARGE', NULL, ?1, ?1, 1800000001,"
         " '{\"transactionId\":\"' || ?1 || '\",\"originalTransactionId\":\"' || ?1 || '\",\"kind\":\"ONE_TIME_CHARGE\",\"date\":821692800,"
-        "\"uuid\":\"8cc470eb-c4c7-4f9e-8c1a-725a38db9fe5\",\"account\":\"sandbox-1\",\"productId\":\"com.iapsim.coins.60\"}', 1, 'not-sent', NULL)");
+        "\"uuid\":\"8cc470eb-c4c7-4f9e-8c1a-725a38db9fe5\",\"account\":\"sandbox-1\",\"productId\":\"com.iapsim.coins.60\"}', 1, 'not-sent', NULL,"
+        /* What the notification carries, as the records stood when it was written: the signed transaction's fields. */
+        " '{\"transaction\":{\"storefrontId\":\"143441\",\"purchaseDate\":1800000001500,\"price\":6000,\"storefront\":\"USA\","
+        "\"transactionReason\":\"PURCHASE\",\"type\":\"Consumable\",\"originalPurchaseDate\":1800000001500,\"productId\":\"com.iapsim.coins.60\","
+        "\"quantity\":1,\"environment\":\"Sandbox\",\"inAppOwnershipType\":\"PURCHASED\",\"transactionId\":\"' || ?1 || '\","
+        "\"originalTransactionId\":\"' || ?1 || '\",\"currency\":\"CNY\",\"signedDate\":1800000001500,\"bundleId\":\"com.iapsim.app\"}}')");
     sqlite3_stmt *clock = prep(store, "INSERT INTO meta (key, value) VALUES ('clock', 1800000001.0)"
         " ON CONFLICT (key) DO UPDATE SET value = MAX(value, excluded.value)");
     sqlite3_stmt *save = prep(keychain,

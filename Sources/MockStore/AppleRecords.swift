@@ -17,12 +17,14 @@ public struct AppleRecords {
 
     /// The purchase or restore with this id, if the store ever made it.
     public func transaction(_ id: String) throws -> AppleTransaction? {
+        try database.queue.inDatabase { db in try Self.transaction(db, id, catalog: catalog) }
+    }
+
+    static func transaction(_ db: Database, _ id: String, catalog: [String: Product]) throws -> AppleTransaction? {
         // Decoded from the cursor, as every wide row here is: a row `Row.fetchOne` copies out lowercases each of its
         // forty column names at every lookup by name.
-        try database.queue.inDatabase { db in
-            try Row.fetchCursor(db.cachedStatement(sql: "\(Self.select) WHERE t.id = ? AND t.state IN ('purchased', 'restored')"), arguments: [id])
-                .map(record).next()
-        }
+        try Row.fetchCursor(db.cachedStatement(sql: "\(select) WHERE t.id = ? AND t.state IN ('purchased', 'restored')"), arguments: [id])
+            .map { record($0, catalog: catalog) }.next()
     }
 
     /// Every charge of the account that paid for `id`, oldest first; nil when `id` is unknown. Restores are not
@@ -38,28 +40,39 @@ public struct AppleRecords {
     /// The latest charge of each of the account's subscription chains, with its state and what its renewal will do.
     public func subscriptions(of id: String) throws -> [AppleSubscription]? {
         guard let account = try transaction(id)?.account else { return nil }
-        let chains = try database.subscriptionRecords(account: account)
-        return try chains.compactMap { chain in try transaction(chain.latestTransactionId).map { try subscription(chain, latest: $0) } }
+        return try database.queue.inDatabase { db in
+            let now = try StoreDatabase.knownTime(db) ?? .distantPast
+            return try StoreDatabase.accountChains(db, account: account).compactMap { chain in
+                try Self.transaction(db, chain.latestTransactionId, catalog: catalog).map { try Self.subscription(db, chain, latest: $0, at: now, catalog: catalog) }
+            }
+        }
     }
 
     /// One chain by its original transaction, with its latest charge: what a notification about it carries.
     public func subscription(original: String) throws -> AppleSubscription? {
-        guard let chain = try database.subscriptionRecords(originals: [original]).first,
-              let latest = try transaction(chain.latestTransactionId) else { return nil }
-        return try subscription(chain, latest: latest)
+        try database.queue.inDatabase { db in
+            try Self.subscription(db, original: original, at: try StoreDatabase.knownTime(db) ?? .distantPast, catalog: catalog)
+        }
     }
 
-    /// A chain as Apple's server reports it, with the win-back offers its customer may take on the store's clock.
-    private func subscription(_ chain: SubscriptionRecord, latest: AppleTransaction) throws -> AppleSubscription {
-        let winBack = try database.eligibleWinBackOfferIds(chain: chain, terms: catalog[chain.productId]?.subscription)
+    static func subscription(_ db: Database, original: String, at now: Date, catalog: [String: Product]) throws -> AppleSubscription? {
+        guard let chain = try StoreDatabase.subscription(db, original: original),
+              let latest = try transaction(db, chain.latestTransactionId, catalog: catalog) else { return nil }
+        return try subscription(db, chain, latest: latest, at: now, catalog: catalog)
+    }
+
+    /// A chain as Apple's server reports it, with the win-back offers its customer may take at `now`.
+    private static func subscription(_ db: Database, _ chain: SubscriptionRecord, latest: AppleTransaction, at now: Date,
+                                     catalog: [String: Product]) throws -> AppleSubscription {
+        let winBack = try StoreDatabase.eligibleWinBackOfferIds(db, chain: chain, terms: catalog[chain.productId]?.subscription, at: now)
         return AppleSubscription(latest: latest, state: chain.status(offer: nil).state, renewal: PendingRenewalInfo(chain), expires: chain.expiresAt,
                                  eligibleWinBackOfferIds: winBack, commitmentEndsAt: chain.isOver ? nil : chain.commitmentEndsAt,
-                                 renewalPrice: renewalPrice(chain))
+                                 renewalPrice: renewalPrice(chain, catalog: catalog))
     }
 
     /// What the chain's next renewal will charge: the product it renews as, at the offer whose periods are still to
     /// come (an intro offer's or a promotional offer's pay as you go), monthly inside a commitment.
-    private func renewalPrice(_ chain: SubscriptionRecord) -> (milliunits: Int64, currency: String)? {
+    private static func renewalPrice(_ chain: SubscriptionRecord, catalog: [String: Product]) -> (milliunits: Int64, currency: String)? {
         guard let product = catalog[chain.renewsAs] ?? catalog[chain.productId] else { return nil }
         let terms = product.subscription
         let offer = chain.introLeft > 0 ? (chain.offerId.flatMap { terms?.offer(named: $0)?.terms } ?? terms?.introOffer) : nil
@@ -103,6 +116,10 @@ public struct AppleRecords {
         """
 
     private func record(_ row: Row) -> AppleTransaction {
+        Self.record(row, catalog: catalog)
+    }
+
+    private static func record(_ row: Row, catalog: [String: Product]) -> AppleTransaction {
         let transaction = StoreDatabase.transaction(row)
         let details = TransactionDetails(row: row)
         let receiptRow = ReceiptRow(transaction: transaction, details: details,

@@ -17,6 +17,11 @@ extension StoreDatabase {
         try db.execute(sql: "ALTER TABLE notificationOutbox ADD COLUMN attemptLog BLOB")
     }
 
+    /// What each notification carries as the records stood when it was written (JSON of `NotificationContent`).
+    static func contentMigration(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE notificationOutbox ADD COLUMN content BLOB")
+    }
+
     /// Sets `detour` on a notification not yet attempted: held back or delayed ones are due later (`delay` seconds, or
     /// until a later one is delivered), the others go now. Answers the entry as it now is.
     @discardableResult

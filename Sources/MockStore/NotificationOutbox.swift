@@ -1,6 +1,7 @@
 import AppleVocabulary
 import Foundation
 import GRDB
+import IAPCore
 
 /// One App Store Server Notification as the store's outbox keeps it: what it says, whether the built-in backend heard
 /// it, and how its delivery to the `--notify` server goes (attempts on Apple's retry schedule).
@@ -31,6 +32,9 @@ public struct OutboxEntry: Sendable, Equatable {
     public var detour: Detour? = nil
     /// Each attempt as it went, oldest first; nil in a file written before the store kept them.
     var attemptLog: [Attempt]? = nil
+    /// What it carries, as the records stood when it was written; nil when written before the store kept that, or by a
+    /// store opened without its catalog.
+    public var content: NotificationContent? = nil
 
     /// One attempt to deliver: when, and why the server did not take it (nil: it did).
     struct Attempt: Codable, Equatable {
@@ -91,6 +95,8 @@ public struct OutboxPolicy: Sendable {
     /// The built-in backend hears each notification through Apple's delivery (with its faults and retries), not at once.
     public var backendHearsDelivery = false
     public var consumables: Set<String> = []
+    /// The catalog by product id, which Apple's records need to write down what a notification carries.
+    public var catalog: [String: Product] = [:]
 
     public init(goesOut: Bool = false, consumables: Set<String> = []) {
         self.goesOut = goesOut
@@ -143,14 +149,15 @@ extension StoreDatabase {
         let goesOut = policy.goesOut || policy.backendHearsDelivery
         try db.cachedStatement(sql: """
             INSERT INTO notificationOutbox (uuid, type, subtype, transactionId, originalTransactionId, date, notification, backendDelivered,
-                                            delivery, nextAttemptAt)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                            delivery, nextAttemptAt, content)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [
                 notification.uuid, notification.kind.rawValue, notification.subtype?.rawValue, notification.transactionId,
                 notification.originalTransactionId, notification.date.timeIntervalSince1970, try JSONEncoder().encode(notification),
                 !notification.concernsBuiltInBackend,
                 (goesOut ? OutboxEntry.Delivery.pending : .notSent).rawValue,
                 goesOut ? notification.date.timeIntervalSince1970 : nil,
+                try NotificationContent.taken(db, notification, catalog: policy.catalog).map { try JSONEncoder().encode($0) },
             ])
     }
 
@@ -284,7 +291,7 @@ extension StoreDatabase {
         }
     }
 
-    static let outboxColumns = "notification, delivery, attempts, firstAttemptAt, nextAttemptAt, lastAttemptAt, lastError, signedPayload, detour, attemptLog"
+    static let outboxColumns = "notification, delivery, attempts, firstAttemptAt, nextAttemptAt, lastAttemptAt, lastError, signedPayload, detour, attemptLog, content"
 
     static func outboxEntry(_ row: Row) throws -> OutboxEntry {
         let date = { (name: String) in row.real(name).map(Date.init(timeIntervalSince1970:)) }
@@ -293,6 +300,7 @@ extension StoreDatabase {
                            firstAttemptAt: date("firstAttemptAt"), nextAttemptAt: date("nextAttemptAt"), lastAttemptAt: date("lastAttemptAt"),
                            lastError: row.text("lastError"), signedPayload: row.text("signedPayload"),
                            detour: row.text("detour").flatMap(OutboxEntry.Detour.init(rawValue:)),
-                           attemptLog: try (row["attemptLog"] as Data?).map { try JSONDecoder().decode([OutboxEntry.Attempt].self, from: $0) })
+                           attemptLog: try (row["attemptLog"] as Data?).map { try JSONDecoder().decode([OutboxEntry.Attempt].self, from: $0) },
+                           content: try (row["content"] as Data?).map { try JSONDecoder().decode(NotificationContent.self, from: $0) })
     }
 }

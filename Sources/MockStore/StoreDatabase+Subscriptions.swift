@@ -287,11 +287,13 @@ extension StoreDatabase {
 
     /// The latest time the store is known to have reached: what it noted (a skip, a quit) or its latest transaction.
     func clock() throws -> Date? {
-        try queue.inDatabase { db in
-            let noted = try Double.fetchOne(db.cachedStatement(sql: "SELECT CAST(value AS REAL) FROM meta WHERE key = 'clock'"))
-            let latest = try Double.fetchOne(db.cachedStatement(sql: "SELECT MAX(date) FROM storeTransaction"))
-            return [noted, latest].compactMap { $0 }.max().map(Date.init(timeIntervalSince1970:))
-        }
+        try queue.inDatabase(Self.knownTime)
+    }
+
+    static func knownTime(_ db: Database) throws -> Date? {
+        let noted = try Double.fetchOne(db.cachedStatement(sql: "SELECT CAST(value AS REAL) FROM meta WHERE key = 'clock'"))
+        let latest = try Double.fetchOne(db.cachedStatement(sql: "SELECT MAX(date) FROM storeTransaction"))
+        return [noted, latest].compactMap { $0 }.max().map(Date.init(timeIntervalSince1970:))
     }
 
     func noteClock(_ date: Date) throws {

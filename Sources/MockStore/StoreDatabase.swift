@@ -122,6 +122,7 @@ public final class StoreDatabase {
                 try db.execute(sql: "CREATE INDEX storeTransactionChain ON storeTransaction(COALESCE(originalTransactionId, id), state, date)")
             }),
             ("v26-attempt-log", StoreDatabase.attemptLogMigration),
+            ("v27-notification-content", StoreDatabase.contentMigration),
         ])
         appleId = try queue.inDatabase { db in try Self.signedIn(db, device: device) }
     }

@@ -80,5 +80,33 @@ class NotificationHistoryTests(ServedStore):
         self.assertEqual((answer.status_code, answer.json()["errorCode"]), (400, 4000018))
 
 
+
+class NotificationHistoryAsToldTests(ServedStore):
+    # alice subscribes (a free week); Apple then refunds it. No --notify: history is the only way the server hears.
+    SCRIPT = purchases(("subscription", 1)) + "refund\nwait 1\n"
+
+    def notifications(self):
+        page = self.client.get_notification_history(None, NotificationHistoryRequest(
+            startDate=int(self.charges[0]["purchase_date_ms"]) - DAY, endDate=int(self.charges[0]["purchase_date_ms"]) + DAY))
+        return [self.verifier.verify_and_decode_notification(item.signedPayload) for item in page.notificationHistory]
+
+    def test_each_notification_tells_the_records_as_they_were_when_it_was_written(self):
+        decoded = self.notifications()
+        self.assertEqual([d.rawNotificationType for d in decoded], ["SUBSCRIBED", "REFUND"])
+        subscribed, refund = decoded
+        bought = self.verifier.verify_and_decode_signed_transaction(subscribed.data.signedTransactionInfo)
+        refunded = self.verifier.verify_and_decode_signed_transaction(refund.data.signedTransactionInfo)
+        # Subscribed, active, not yet refunded; then refunded, revoked.
+        self.assertEqual((subscribed.data.rawStatus, bought.revocationDate), (1, None))
+        self.assertEqual(refund.data.rawStatus, 5)
+        self.assertIsNotNone(refunded.revocationDate)
+        # Signed when written: the notification and what it carries, at the event's time, the same at every read.
+        self.assertEqual(subscribed.signedDate, bought.signedDate)
+        self.assertLessEqual(subscribed.signedDate, refund.signedDate)
+        self.assertLess(refund.signedDate, refunded.revocationDate + DAY)
+        again = self.notifications()
+        self.assertEqual([(d.signedDate, d.data.rawStatus) for d in again], [(d.signedDate, d.data.rawStatus) for d in decoded])
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -21,7 +21,8 @@ struct OutgoingNotification: Sendable {
     let detour: OutboxEntry.Detour?
     let signedAt: Date
 
-    /// On the parties' thread: the entry with Apple's records of its transaction and subscription as they are now.
+    /// On the parties' thread: the entry with what it carried when it was written, or (written before the store kept
+    /// that) Apple's records of its transaction and subscription as they are now.
     init(_ entry: OutboxEntry, records: AppleRecords, now: Date) {
         let notification = entry.notification
         uuid = notification.uuid
@@ -31,6 +32,14 @@ struct OutgoingNotification: Sendable {
         summary = notification.summary
         consumptionRequestReason = notification.kind == .consumptionRequest ? notification.refundRequestReason?.rawValue : nil
         detour = entry.detour
+        if let content = entry.content {
+            // As the records stood when it was written, signed as of then.
+            signedAt = notification.date
+            transaction = content.transaction
+            renewal = content.renewal
+            status = content.status
+            return
+        }
         signedAt = now
         let chain = notification.originalTransactionId.isEmpty ? nil : try? records.subscription(original: notification.originalTransactionId)
         // A notification about a subscription as a whole (auto-renew turned off, an expiry) carries its latest charge.

@@ -1,0 +1,32 @@
+import AppleVocabulary
+import Foundation
+import GRDB
+import IAPCore
+
+/// What a notification carries, as Apple's records stood when the store wrote it: Apple signs a notification when the
+/// event happens, and a retry or Notification History hands out what was signed then, not the records of a later day.
+public struct NotificationContent: Codable, Equatable, Sendable {
+    public var transaction: JWSTransaction?
+    public var renewal: JWSRenewalInfo?
+    /// The subscription's status then: 1 active, 2 expired, 3 billing retry, 4 grace period, 5 revoked.
+    public var status: Int?
+
+    /// Inside the write transaction that made the change `notification` tells of, after the change. Nil when the store
+    /// was opened without its catalog (a tool's reading), which Apple's records need to name a product's kind and price.
+    static func taken(_ db: Database, _ notification: StoreNotification, catalog: [String: Product]) throws -> NotificationContent? {
+        guard !catalog.isEmpty else { return nil }
+        guard notification.kind != .test, notification.summary == nil else { return NotificationContent() }
+        let original = notification.originalTransactionId
+        let chain = original.isEmpty ? nil : try AppleRecords.subscription(db, original: original, at: notification.date, catalog: catalog)
+        // A notification about a subscription as a whole (auto-renew turned off, an expiry) carries its latest charge.
+        let charge = try notification.transactionId.flatMap { try AppleRecords.transaction(db, $0, catalog: catalog) } ?? chain?.latest
+        var transaction = charge.map { JWSTransaction($0, signedAt: notification.date) }
+        if notification.kind == .consumptionRequest {
+            // Apple asks before it decides: the charge it asks about is not refunded yet.
+            transaction?.revocationDate = nil
+            transaction?.revocationReason = nil
+        }
+        return NotificationContent(transaction: transaction, renewal: chain.map { JWSRenewalInfo($0, signedAt: notification.date) },
+                                   status: chain?.state.appleStatus)
+    }
+}
