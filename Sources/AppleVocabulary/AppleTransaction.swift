@@ -19,6 +19,8 @@ public struct AppleTransaction: Sendable, Equatable {
     public let winBackOfferId: String?
     /// A month of a 12-month commitment: which, and when the commitment ends (the Server API's `commitmentInfo`).
     public let commitment: Commitment?
+    /// The paying account's download of the app (`appTransactionId`); nil when the store did not record who paid.
+    public var appTransactionId: String?
 
     public struct Commitment: Sendable, Equatable {
         public let billingPeriod: Int

@@ -24,6 +24,9 @@ public struct JWSRenewalInfo: Codable, Equatable, Sendable {
     /// What the next renewal will charge, in thousandths of `currency` (ISO 4217).
     public var renewalPrice: Int64?
     public var currency: String?
+    /// The customer's download of the app, and the chain's token from the app or its server.
+    public var appTransactionId: String?
+    public var appAccountToken: String?
     public var signedDate: Int64
     public var environment: String
 
@@ -70,6 +73,8 @@ extension JWSRenewalInfo {
         self.init(chain.renewal, expires: chain.expires, eligibleWinBackOfferIds: chain.eligibleWinBackOfferIds,
                   commitmentEndsAt: chain.commitmentEndsAt, commitmentPrice: chain.latest.product?.subscription?.monthlyCommitment?.totalMilliunits,
                   signedAt: signed)
+        appTransactionId = chain.latest.appTransactionId
+        appAccountToken = chain.latest.signedAccountToken
         renewalPrice = chain.renewalPrice?.milliunits
         currency = chain.renewalPrice?.currency
     }

@@ -26,7 +26,7 @@ extension JWSTransaction {
         expiresDate = ms(entry.expires_date_ms)
         quantity = Int(entry.quantity) ?? 1
         type = transaction.product.map { Self.type(of: $0.kind) } ?? "Consumable"
-        appAccountToken = (transaction.appAccountToken ?? transaction.applicationUsername.flatMap(UUID.init(uuidString:)))?.uuidString.lowercased()
+        appAccountToken = transaction.signedAccountToken
         inAppOwnershipType = entry.in_app_ownership_type ?? "PURCHASED"
         signedDate = AppleDate.milliseconds(signed)
         if entry.isRefunded {
@@ -53,6 +53,7 @@ extension JWSTransaction {
         } else if entry.is_trial_period == "true" {
             offerDiscountType = "FREE_TRIAL"
         }
+        appTransactionId = transaction.appTransactionId
         if let charged = transaction.price {
             price = charged.milliunits
             currency = charged.currency

@@ -34,6 +34,8 @@ public struct JWSTransaction: Codable, Equatable, Sendable {
     /// What the charge cost, in thousandths of `currency` (ISO 4217): the offer's price while one priced it.
     public var price: Int64?
     public var currency: String?
+    /// The customer's download of the app (Get App Transaction Info's `appTransactionId`).
+    public var appTransactionId: String?
     public var environment: String = ""
     /// "PURCHASE" or "RENEWAL".
     public var transactionReason: String = ""

@@ -96,9 +96,13 @@ public struct AppleRecords {
         let first = try database.queue.inDatabase { db in
             try Double.fetchOne(db.cachedStatement(sql: "SELECT MIN(date) FROM storeTransaction WHERE account = ?"), arguments: [account])
         }
+        return AppleAppTransaction(appTransactionId: Self.appTransactionId(account: account), originalPurchaseDate: Date(timeIntervalSince1970: first ?? 0))
+    }
+
+    /// The id of the account's download, made from the account's name.
+    static func appTransactionId(account: String) -> String {
         let digest = SHA256.hash(data: Data(account.utf8)).prefix(6).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        return AppleAppTransaction(appTransactionId: String(format: "7%015llu", digest),
-                                   originalPurchaseDate: Date(timeIntervalSince1970: first ?? 0))
+        return String(format: "7%015llu", digest)
     }
 
     /// The account's refunded charges, oldest first.
@@ -125,7 +129,7 @@ public struct AppleRecords {
         let receiptRow = ReceiptRow(transaction: transaction, details: details,
                                     originalDate: row.real("originalDate").map(Date.init(timeIntervalSince1970:)) ?? transaction.date)
         let product = catalog[transaction.productId]
-        return AppleTransaction(entry: Receipt.Entry(receiptRow, group: product?.subscription?.group), account: row.text("account"), product: product,
+        var apple = AppleTransaction(entry: Receipt.Entry(receiptRow, group: product?.subscription?.group), account: row.text("account"), product: product,
                                 isRestore: transaction.state == .restored, applicationUsername: transaction.applicationUsername,
                                 isRenewal: (row["earlierCharges"] as Int? ?? 0) > 0 && product?.subscription != nil,
                                 appAccountToken: (row.text("appAccountToken") ?? row.text("chainToken")).flatMap(UUID.init(uuidString:)),
@@ -133,6 +137,8 @@ public struct AppleRecords {
                                 commitment: details.billingPeriod.flatMap { month in
                                     details.commitmentEndsAt.map { AppleTransaction.Commitment(billingPeriod: month, endsAt: $0) }
                                 })
+        apple.appTransactionId = row.text("account").map(appTransactionId)
+        return apple
     }
 }
 

@@ -50,4 +50,21 @@ struct TransactionPriceTests {
         let second = try signed(app, renewed.transaction.id)
         #expect(second.price == 30_000 && second.currency == "CNY" && second.offerType == nil && second.offerDiscountType == nil)
     }
+
+    @Test("a signed transaction and its subscription's renewal info name the customer's app download (appTransactionId, as Get App Transaction Info gives it) and the renewal info the chain's appAccountToken")
+    func appDownloadNamed() throws {
+        // StoreKit 2: the app gives the purchase its user's token.
+        let app = try Harness(user: "alice", storeKit: .two)
+        app.advance(0.5)
+        app.buy(Self.monthly)
+        let id = try #require(try app.charges().last).transaction.id
+        let records = AppleRecords(database: app.parties.store.database, catalog: shippedCatalog)
+        let transaction = try #require(try records.transaction(id))
+        let download = try #require(try records.appTransaction(of: transaction))
+        let charge = try signed(app, id)
+        #expect(charge.appTransactionId == download.appTransactionId)
+        let next = try renewal(app, id)
+        #expect(next.appTransactionId == download.appTransactionId)
+        #expect(charge.appAccountToken != nil && next.appAccountToken == charge.appAccountToken)
+    }
 }

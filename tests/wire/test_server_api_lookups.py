@@ -60,6 +60,10 @@ class AppTransactionInfoTests(ServedStore):
             self.assertEqual(download.originalApplicationVersion, "1.0")
             self.assertLessEqual(download.originalPurchaseDate, min(int(c["purchase_date_ms"]) for c in charges))
             self.assertNotIn(download.appTransactionId, [c["transactionId"] for c in self.charges])
+            # Each of the account's signed transactions names the same download.
+            for charge in charges:
+                signed = self.client.get_transaction_info(charge["transactionId"]).signedTransactionInfo
+                self.assertEqual(self.verifier.verify_and_decode_signed_transaction(signed).appTransactionId, download.appTransactionId)
 
     def test_unknown_and_malformed_ids_get_apple_errors(self):
         for transaction_id, expected in [("9999999999", (404, 4040010)), ("abc", (400, 4000006))]:

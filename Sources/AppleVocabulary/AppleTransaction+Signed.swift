@@ -2,6 +2,12 @@ import Foundation
 import IAPCore
 
 extension AppleTransaction {
+    /// The `appAccountToken` Apple signs: the one a team's server set on the chain, else the purchase's
+    /// `applicationUsername` when it is a UUID, as StoreKit carries it over.
+    public var signedAccountToken: String? {
+        (appAccountToken ?? applicationUsername.flatMap(UUID.init(uuidString:)))?.uuidString.lowercased()
+    }
+
     /// The offer that priced this charge, as Apple records it with the purchase: the one named on it (a promotional
     /// offer, an offer code, a win-back offer), else the introductory offer it was bought or renewed at.
     public var offerTerms: IntroOffer? {
