@@ -59,6 +59,11 @@ public struct AppleSubscription: Sendable {
     public let commitmentEndsAt: Date?
     /// What the next renewal will charge, in thousandths of the currency (renewal info's `renewalPrice`, `currency`).
     public let renewalPrice: (milliunits: Int64, currency: String)?
+    /// The offer the next renewal is charged at while its periods last: its type (1 introductory, 2 promotional, 3 an
+    /// offer code's, 4 win-back), identifier (none for an introductory offer) and terms.
+    public var renewalOffer: (type: Int, id: String?, terms: IntroOffer)?
+    /// Where the series of charges the latest belongs to began, lapses shorter than 60 days ignored.
+    public var recentStart: Date?
 
     public init(latest: AppleTransaction, state: SubscriptionStatus.State, renewal: PendingRenewalInfo, expires: Date,
                 eligibleWinBackOfferIds: [String] = [], commitmentEndsAt: Date? = nil, renewalPrice: (milliunits: Int64, currency: String)? = nil) {

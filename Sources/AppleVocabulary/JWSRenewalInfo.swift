@@ -27,6 +27,13 @@ public struct JWSRenewalInfo: Codable, Equatable, Sendable {
     /// The customer's download of the app, and the chain's token from the app or its server.
     public var appTransactionId: String?
     public var appAccountToken: String?
+    /// The offer the next renewal is charged at, while its periods last: as a signed transaction's.
+    public var offerType: Int?
+    public var offerIdentifier: String?
+    public var offerDiscountType: String?
+    public var offerPeriod: String?
+    /// The start of the series of charges the latest belongs to, ignoring lapses shorter than 60 days.
+    public var recentSubscriptionStartDate: Int64?
     public var signedDate: Int64
     public var environment: String
 
@@ -75,6 +82,13 @@ extension JWSRenewalInfo {
                   signedAt: signed)
         appTransactionId = chain.latest.appTransactionId
         appAccountToken = chain.latest.signedAccountToken
+        if let offer = chain.renewalOffer {
+            offerType = offer.type
+            offerIdentifier = offer.id
+            offerDiscountType = offer.terms.appleDiscountType
+            offerPeriod = offer.terms.applePeriod
+        }
+        recentSubscriptionStartDate = chain.recentStart.map(AppleDate.milliseconds)
         renewalPrice = chain.renewalPrice?.milliunits
         currency = chain.renewalPrice?.currency
     }

@@ -65,19 +65,43 @@ public struct AppleRecords {
     private static func subscription(_ db: Database, _ chain: SubscriptionRecord, latest: AppleTransaction, at now: Date,
                                      catalog: [String: Product]) throws -> AppleSubscription {
         let winBack = try StoreDatabase.eligibleWinBackOfferIds(db, chain: chain, terms: catalog[chain.productId]?.subscription, at: now)
-        return AppleSubscription(latest: latest, state: chain.status(offer: nil).state, renewal: PendingRenewalInfo(chain), expires: chain.expiresAt,
-                                 eligibleWinBackOfferIds: winBack, commitmentEndsAt: chain.isOver ? nil : chain.commitmentEndsAt,
-                                 renewalPrice: renewalPrice(chain, catalog: catalog))
+        let product = catalog[chain.renewsAs] ?? catalog[chain.productId]
+        let offer = product.flatMap { renewalOffer(chain, terms: $0.subscription) }
+        var subscription = AppleSubscription(
+            latest: latest, state: chain.status(offer: nil).state, renewal: PendingRenewalInfo(chain), expires: chain.expiresAt,
+            eligibleWinBackOfferIds: winBack, commitmentEndsAt: chain.isOver ? nil : chain.commitmentEndsAt,
+            renewalPrice: product.flatMap { AppleTransaction.price(of: $0, at: offer?.terms, monthly: chain.commitmentPeriod != nil) })
+        subscription.renewalOffer = offer
+        subscription.recentStart = try recentStart(db, original: chain.originalTransactionId)
+        return subscription
     }
 
-    /// What the chain's next renewal will charge: the product it renews as, at the offer whose periods are still to
-    /// come (an intro offer's or a promotional offer's pay as you go), monthly inside a commitment.
-    private static func renewalPrice(_ chain: SubscriptionRecord, catalog: [String: Product]) -> (milliunits: Int64, currency: String)? {
-        guard let product = catalog[chain.renewsAs] ?? catalog[chain.productId] else { return nil }
-        let terms = product.subscription
-        let offer = chain.introLeft > 0 ? (chain.offerId.flatMap { terms?.offer(named: $0)?.terms } ?? terms?.introOffer) : nil
-        return AppleTransaction.price(of: product, at: offer, monthly: chain.commitmentPeriod != nil)
+    /// The offer whose periods are still to come at the next renewal (an intro offer's or a promotional offer's pay as
+    /// you go), with Apple's number for its type.
+    private static func renewalOffer(_ chain: SubscriptionRecord, terms: SubscriptionTerms?) -> (type: Int, id: String?, terms: IntroOffer)? {
+        guard chain.introLeft > 0, let terms else { return nil }
+        guard let id = chain.offerId else { return terms.introOffer.map { (1, nil, $0) } }
+        if let offer = terms.promotionalOffer(id) { return (2, id, offer.terms) }
+        if let offer = terms.codeOffers.first(where: { $0.id == id }) { return (3, id, offer.terms) }
+        return terms.winBackOffer(id).map { (4, id, $0.terms) }
     }
+
+    /// Apple's `recentSubscriptionStartDate`: going back from the latest charge, the first of those each followed the
+    /// one before within 60 days of its end (a refunded or upgraded charge ends where it was cut).
+    private static func recentStart(_ db: Database, original: String) throws -> Date? {
+        let charges = try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT date, MIN(COALESCE(expiresDate, date), COALESCE(cancellationDate, expiresDate, date)) AS ended FROM storeTransaction
+            WHERE COALESCE(originalTransactionId, id) = ? AND state = 'purchased' ORDER BY date DESC
+            """), arguments: [original]).map { (start: $0["date"] as Double, ended: $0["ended"] as Double) }
+        guard var start = charges.first?.start else { return nil }
+        for earlier in charges.dropFirst() {
+            guard start - earlier.ended < lapseIgnored else { break }
+            start = earlier.start
+        }
+        return Date(timeIntervalSince1970: start)
+    }
+
+    private static let lapseIgnored: TimeInterval = 60 * 86_400
 
     /// The charges of the customer order `orderId` (Apple's, on the e-mail receipt), oldest first; none for an order id
     /// Apple never gave.

@@ -43,6 +43,8 @@ struct TransactionPriceTests {
         #expect(first.price == 0 && first.currency == "CNY")
         let next = try renewal(app, trial.transaction.id)
         #expect(next.renewalPrice == 30_000 && next.currency == "CNY")
+        #expect(next.offerType == nil && next.offerDiscountType == nil, "the trial's one week is over at the renewal")
+        #expect(next.recentSubscriptionStartDate == AppleDate.milliseconds(trial.transaction.date))
         let due = try #require(app.parties.store.nextSubscriptionEvent())
         app.advance(due.timeIntervalSince(app.timers.now) + 5)
         let renewed = try #require(try app.charges().last)

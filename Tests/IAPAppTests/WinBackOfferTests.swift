@@ -66,8 +66,12 @@ struct WinBackOfferTests {
         #expect(signed.offerType == 4 && signed.offerIdentifier == "vip_winback")
         // Its price, not the catalog's: ¥15 a month for two months.
         #expect(signed.price == 15_000 && signed.currency == "CNY" && signed.offerDiscountType == "PAY_AS_YOU_GO" && signed.offerPeriod == "P2M")
-        #expect(JWSRenewalInfo(try #require(try records.subscription(original: original)), signedAt: app.timers.now).renewalPrice == 15_000,
-                "the second month is the offer's too")
+        let next = JWSRenewalInfo(try #require(try records.subscription(original: original)), signedAt: app.timers.now)
+        #expect(next.renewalPrice == 15_000, "the second month is the offer's too")
+        #expect(next.offerType == 4 && next.offerIdentifier == "vip_winback" && next.offerDiscountType == "PAY_AS_YOU_GO" && next.offerPeriod == "P2M")
+        // A lapse of about forty days is shorter than Apple's sixty: the series began with the first free week.
+        let firstCharge = try #require(try app.charges().first { $0.transaction.originalTransactionId == nil && $0.transaction.id == original })
+        #expect(next.recentSubscriptionStartDate == AppleDate.milliseconds(firstCharge.transaction.date))
         // `iapsim state` says it too, though the receipt has no field for it (found by a newcomer's walk).
         #expect(try StateReport.json(for: app.directory, catalog: shippedCatalog).contains("\"winBackOfferId\" : \"vip_winback\""))
         #expect(try app.credits().filter { $0.transactionId == charge.transaction.id }.map(\.user) == ["alice"])

@@ -93,6 +93,7 @@ class AppleLibraryTests(unittest.TestCase):
         self.assertEqual(renewal.autoRenewProductId, subscription["productId"])
         self.assertEqual(int(renewal.autoRenewStatus.value if hasattr(renewal.autoRenewStatus, "value") else renewal.autoRenewStatus), 1)
         self.assertEqual((renewal.renewalPrice, renewal.currency), (PRICES[renewal.autoRenewProductId], CATALOG["currency"]))
+        self.assertEqual(renewal.recentSubscriptionStartDate, int(subscription["purchase_date_ms"]))
 
     def test_subscription_statuses_filtered_by_status(self):
         subscription = next(c for c in self.charges if c.get("subscription_group_identifier"))["transactionId"]
