@@ -67,7 +67,8 @@ public struct JWSRenewalInfo: Codable, Equatable, Sendable {
         expirationIntent = renewal.expiration_intent.flatMap(Int.init)
         isInBillingRetryPeriod = renewal.is_in_billing_retry_period.map { $0 == "1" }
         gracePeriodExpiresDate = renewal.grace_period_expires_date_ms.flatMap(Int64.init)
-        renewalDate = autoRenewStatus == 1 ? expires.map(AppleDate.milliseconds) : nil
+        // Apple: always there, even once expired: the latest charge's end, which is the renewal when it renews.
+        renewalDate = expires.map(AppleDate.milliseconds)
         priceIncreaseStatus = renewal.price_consent_status.flatMap(Int.init)
         signedDate = AppleDate.milliseconds(signed)
         environment = AppleSandbox.environment

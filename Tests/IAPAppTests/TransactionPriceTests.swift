@@ -69,4 +69,19 @@ struct TransactionPriceTests {
         #expect(next.appTransactionId == download.appTransactionId)
         #expect(charge.appAccountToken != nil && next.appAccountToken == charge.appAccountToken)
     }
+
+    @Test("renewal info's renewalDate is the latest charge's expiry also once auto-renew is off and after the subscription expired, as Apple says it always is")
+    func renewalDateAlwaysThere() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        app.buy(Self.monthly)
+        let original = try #require(try app.charges().last).transaction.id
+        let trialEnds = try #require(try app.storeDetails([original])[original]?.expiresDate)
+        app.parties.store.setAutoRenew(false, originalTransactionId: original)
+        #expect(try renewal(app, original).renewalDate == AppleDate.milliseconds(trialEnds))
+        app.advance(30 * 86_400)
+        #expect(app.parties.store.subscriptions(account: "alice").first?.state == .expired)
+        let expired = try renewal(app, original)
+        #expect(expired.autoRenewStatus == 0 && expired.renewalDate == AppleDate.milliseconds(trialEnds))
+    }
 }
