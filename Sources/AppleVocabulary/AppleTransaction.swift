@@ -9,8 +9,8 @@ public struct AppleTransaction: Sendable, Equatable {
     /// A restore: a copy of an earlier purchase on this device, not a charge.
     public let isRestore: Bool
     public let applicationUsername: String?
-    /// Part of a subscription chain charged at least once before this one (a chain's first charge keeps no
-    /// originalTransactionId of its own: it is its own).
+    /// A charge the App Store made to renew its chain (Apple's transactionReason RENEWAL); a customer's own purchase
+    /// in a chain it had (a resubscribe, an upgrade) is a purchase.
     public let isRenewal: Bool
     /// The token a team's server set on the original transaction (Set App Account Token), which every transaction of
     /// it carries in place of the one the app gave.

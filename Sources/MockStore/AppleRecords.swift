@@ -137,9 +137,7 @@ public struct AppleRecords {
     static let select = """
         SELECT \(StoreDatabase.columns.split(separator: ",").map { "t." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")),
         \(TransactionDetails.columns.split(separator: ",").map { "t." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")),
-        o.date AS originalDate, o.appAccountToken AS chainToken, (SELECT COUNT(*) FROM storeTransaction r
-                 WHERE COALESCE(r.originalTransactionId, r.id) = COALESCE(t.originalTransactionId, t.id) AND r.state = 'purchased'
-                 AND r.date < t.date) AS earlierCharges
+        t.storeRenewal, o.date AS originalDate, o.appAccountToken AS chainToken
         FROM storeTransaction t LEFT JOIN storeTransaction o ON o.id = COALESCE(t.originalTransactionId, t.id)
         """
 
@@ -155,7 +153,7 @@ public struct AppleRecords {
         let product = catalog[transaction.productId]
         var apple = AppleTransaction(entry: Receipt.Entry(receiptRow, group: product?.subscription?.group), account: row.text("account"), product: product,
                                 isRestore: transaction.state == .restored, applicationUsername: transaction.applicationUsername,
-                                isRenewal: (row["earlierCharges"] as Int? ?? 0) > 0 && product?.subscription != nil,
+                                isRenewal: row["storeRenewal"] as Bool? ?? false,
                                 appAccountToken: (row.text("appAccountToken") ?? row.text("chainToken")).flatMap(UUID.init(uuidString:)),
                                 winBackOfferId: details.offer == .winBack ? details.offerId : nil,
                                 commitment: details.billingPeriod.flatMap { month in

@@ -66,6 +66,17 @@ extension StoreDatabase {
     /// finishes such a payment itself the moment it fails, in the same write, whichever path failed it (at once, on
     /// the sheet, or when its planned step came due). Not an interrupted one: Apple may still complete it, and its
     /// failed half is what tells an app killed meanwhile that its note of who is paying must wait for the rest.
+    /// A charge the App Store made to renew its chain (Apple's transactionReason RENEWAL); a customer's purchase in a
+    /// chain it had (a resubscribe, an upgrade, an offer code redeemed) is not one. Charges written before this are told
+    /// apart as the store made them: no one pressed Buy, no username, not an offer code's redemption.
+    static func storeRenewalMigration(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE storeTransaction ADD COLUMN storeRenewal INTEGER NOT NULL DEFAULT 0;
+            UPDATE storeTransaction SET storeRenewal = 1 WHERE state = 'purchased' AND originalTransactionId IS NOT NULL AND pressedBy IS NULL
+                AND applicationUsername IS NULL AND sharedFrom IS NULL AND offer IS NOT 'code';
+            """)
+    }
+
     static func storeKit2ResultMigration(_ db: Database) throws {
         try db.execute(sql: """
             ALTER TABLE storeTransaction ADD COLUMN purchasedWithStoreKit2 INTEGER NOT NULL DEFAULT 0;
@@ -344,8 +355,9 @@ extension StoreDatabase {
         let transaction = StoreTransaction(id: try Self.nextId(db), productId: productId, state: .purchased, applicationUsername: nil,
                                            date: start, originalTransactionId: due.originalTransactionId, appAccountToken: token)
         try db.cachedStatement(sql: """
-            INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, account, originalTransactionId, device, appAccountToken)
-            SELECT ?, ?, 'purchased', NULL, ?, account, ?, device, appAccountToken FROM storeTransaction WHERE id = ?
+            INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, account, originalTransactionId, device, appAccountToken,
+                                          storeRenewal)
+            SELECT ?, ?, 'purchased', NULL, ?, account, ?, device, appAccountToken, 1 FROM storeTransaction WHERE id = ?
             """).execute(arguments: [transaction.id, productId, start.timeIntervalSince1970, due.originalTransactionId, due.latestTransactionId])
         try Self.setDetails(db, transaction.id, details)
         try Self.chargedOrder(db, transaction.id)

@@ -116,13 +116,14 @@ public final class StoreDatabase {
             ("v22-one-time-codes", StoreDatabase.oneTimeCodeMigration),
             ("v23-billing-plans", StoreDatabase.billingPlanMigration),
             ("v24-storekit-2-results", StoreDatabase.storeKit2ResultMigration),
-            // Apple's records count each charge's earlier charges in its chain; without this every lookup of the Server
+            // Apple's records read a chain's charges (where its series began); without this every lookup of the Server
             // API read the whole store.
             ("v25-chains", { db in
                 try db.execute(sql: "CREATE INDEX storeTransactionChain ON storeTransaction(COALESCE(originalTransactionId, id), state, date)")
             }),
             ("v26-attempt-log", StoreDatabase.attemptLogMigration),
             ("v27-notification-content", StoreDatabase.contentMigration),
+            ("v28-store-renewals", StoreDatabase.storeRenewalMigration),
         ])
         appleId = try queue.inDatabase { db in try Self.signedIn(db, device: device) }
     }

@@ -64,6 +64,8 @@ struct WinBackOfferTests {
         let records = AppleRecords(database: app.parties.store.database, catalog: shippedCatalog)
         let signed = JWSTransaction(try #require(try records.transaction(charge.transaction.id)), signedAt: app.timers.now)
         #expect(signed.offerType == 4 && signed.offerIdentifier == "vip_winback")
+        // The customer bought it, in the chain it had: a purchase, not a renewal the App Store made.
+        #expect(signed.transactionReason == "PURCHASE")
         // Its price, not the catalog's: ¥15 a month for two months.
         #expect(signed.price == 15_000 && signed.currency == "CNY" && signed.offerDiscountType == "PAY_AS_YOU_GO" && signed.offerPeriod == "P2M")
         let next = JWSRenewalInfo(try #require(try records.subscription(original: original)), signedAt: app.timers.now)
@@ -80,6 +82,7 @@ struct WinBackOfferTests {
         app.advance(second.timeIntervalSince(app.timers.now) + 5)
         let renewal = try #require(try app.charges().last)
         #expect(try app.storeDetails([renewal.transaction.id])[renewal.transaction.id]?.offer == .winBack)
+        #expect(JWSTransaction(try #require(try records.transaction(renewal.transaction.id)), signedAt: app.timers.now).transactionReason == "RENEWAL")
         let third = try #require(app.parties.store.nextSubscriptionEvent())
         app.advance(third.timeIntervalSince(app.timers.now) + 5)
         let regular = try #require(try app.charges().last)
