@@ -68,22 +68,24 @@ public struct OutboxEntry: Sendable, Equatable {
         if detour == .twice, delivery == .sent { return [(first, nil), (lastAttemptAt ?? first, nil)] }
         return (0..<attempts).map { index in
             if index == attempts - 1 { return (lastAttemptAt ?? first, delivery == .sent ? nil : lastError ?? "") }
-            let at = index == 0 ? first : first.addingTimeInterval(NotificationRetries.hoursAfterFirst[index - 1] * 3_600)
+            // Such a file's store retried that many hours after the first attempt.
+            let at = index == 0 ? first : first.addingTimeInterval(NotificationRetries.hours[index - 1] * 3_600)
             return (at, delivery == .sent ? "" : lastError ?? "")
         }
     }
 }
 
 /// Apple's retry schedule for a notification the server did not take (no 2xx answer): up to five retries, 1, 12, 24,
-/// 48 and 72 hours after the first attempt.
+/// 48 and 72 hours after the attempt before. (Apple retries in production only, and sends a sandbox notification
+/// once; iapsim's are sandbox-signed and retried, so that a team's server can be tried against its retries.)
 public enum NotificationRetries {
-    public static let hoursAfterFirst: [Double] = [1, 12, 24, 48, 72]
-    public static var count: Int { hoursAfterFirst.count }
+    public static let hours: [Double] = [1, 12, 24, 48, 72]
+    public static var count: Int { hours.count }
 
-    /// When the next attempt is due after `attempts` failed ones that began at `first`; nil when none is left.
-    public static func next(afterFailed attempts: Int, first: Date) -> Date? {
-        guard attempts >= 1, attempts <= hoursAfterFirst.count else { return nil }
-        return first.addingTimeInterval(hoursAfterFirst[attempts - 1] * 3_600)
+    /// When the next attempt is due after `attempts` failed ones, the last at `last`; nil when none is left.
+    public static func next(afterFailed attempts: Int, last: Date) -> Date? {
+        guard attempts >= 1, attempts <= hours.count else { return nil }
+        return last.addingTimeInterval(hours[attempts - 1] * 3_600)
     }
 }
 
@@ -227,7 +229,7 @@ extension StoreDatabase {
             if failure == nil {
                 entry.delivery = .sent
                 entry.nextAttemptAt = nil
-            } else if let next = NotificationRetries.next(afterFailed: entry.attempts, first: first) {
+            } else if let next = NotificationRetries.next(afterFailed: entry.attempts, last: date) {
                 entry.nextAttemptAt = next
             } else {
                 entry.delivery = .failed

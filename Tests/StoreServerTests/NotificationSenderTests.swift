@@ -182,7 +182,7 @@ struct NotificationSenderTests {
         #expect(app.rows.first?.hasSuffix("sent after 1 retry") == true)
     }
 
-    @Test("a server that never takes it gets Apple's five retries (1, 12, 24, 48 and 72 hours after the first), then it is failed")
+    @Test("a server that never takes it gets Apple's five retries (1, 12, 24, 48 and 72 hours, each after the attempt before), then it is failed")
     func failedAfterFiveRetries() async throws {
         let receiver = NotificationReceiver(answers: Array(repeating: 503, count: 10))
         try await receiver.start()
@@ -192,11 +192,18 @@ struct NotificationSenderTests {
         app.buy(Self.coins)
         try await app.pump { receiver.received.count == 1 && app.rows.first?.contains("retry 1/5") == true }
         for (retry, hours) in [(1, 1.0), (2, 12), (3, 24), (4, 48), (5, 72)] {
-            let first = try #require(try app.session.parties.store.database.recentNotifications(limit: 1).first?.firstAttemptAt)
-            app.session.advance(first.addingTimeInterval(hours * 3_600).timeIntervalSince(app.session.timers.now) + 1)
+            let last = try #require(try app.session.parties.store.database.recentNotifications(limit: 1).first?.lastAttemptAt)
+            // Not yet an hour short of it.
+            app.session.advance(last.addingTimeInterval(hours * 3_600).timeIntervalSince(app.session.timers.now) - 3_600)
+            try await app.idle(0.1)
+            #expect(receiver.received.count == retry, "retry \(retry) came early")
+            app.session.advance(3_601)
             try await app.pump { receiver.received.count == retry + 1 && !(app.rows.first?.contains("retry \(retry)/5") ?? true) }
         }
         #expect(receiver.received.count == 6)
+        let attempts = try #require(try app.session.parties.store.database.recentNotifications(limit: 1).first).attemptHistory.map(\.at)
+        let gaps = zip(attempts.dropFirst(), attempts).map { ($0.timeIntervalSince($1) / 3_600).rounded() }
+        #expect(gaps == [1, 12, 24, 48, 72])
         #expect(app.rows.first?.hasSuffix("failed after 5 retries (HTTP 503)") == true)
         app.session.advance(30 * 86_400)
         try await app.idle(0.2)
