@@ -81,6 +81,10 @@ extension JWSRenewalInfo {
         self.init(chain.renewal, expires: chain.expires, eligibleWinBackOfferIds: chain.eligibleWinBackOfferIds,
                   commitmentEndsAt: chain.commitmentEndsAt, commitmentPrice: chain.latest.product?.subscription?.monthlyCommitment?.totalMilliunits,
                   signedAt: signed)
+        if renewalBillingPlanType == nil, chain.latest.product?.subscription?.monthlyCommitment != nil {
+            // Sold with billing plans and renewing outside a commitment: up front, as its charges say.
+            renewalBillingPlanType = BillingPlan.upFront.rawValue
+        }
         appTransactionId = chain.latest.appTransactionId
         appAccountToken = chain.latest.signedAccountToken
         if let offer = chain.renewalOffer {

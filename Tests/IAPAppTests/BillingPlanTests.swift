@@ -141,6 +141,11 @@ struct BillingPlanTests {
         let fields = try details(app, charge)
         #expect(fields.billingPeriod == nil)
         #expect(abs(try #require(fields.expiresDate).timeIntervalSince(SubscriptionPeriod.year.end(from: charge.transaction.date))) < 10)
+        // A product sold with billing plans: the renewal says its plan too, as the charge does.
+        let records = AppleRecords(database: app.parties.store.database, catalog: shippedCatalog)
+        let chain = try #require(try records.subscription(original: charge.transaction.id))
+        #expect(JWSTransaction(chain.latest, signedAt: app.timers.now).billingPlanType == "BILLED_UPFRONT")
+        #expect(JWSRenewalInfo(chain, signedAt: app.timers.now).renewalBillingPlanType == "BILLED_UPFRONT")
     }
 
     @Test("a .storekit file's billingPlans: MONTHLY on a one-year subscription is sold; on another period, turned off or of an unknown type it is named and not sold")
