@@ -67,7 +67,7 @@ public final class MockPaymentQueue: PaymentQueue {
                                        uniquingKeysWith: { first, _ in first })
         self.scheduler = scheduler
         self.latency = latency
-        database.outbox.consumables = Set(catalog.filter { $0.kind == .consumable }.map(\.id))
+        database.outbox.askedBeforeRefund = Set(catalog.filter { $0.kind == .consumable || $0.kind == .subscription }.map(\.id))
         database.outbox.catalog = Dictionary(catalog.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         database.familyShareable = Set(catalog.filter(\.familyShareable).map(\.id))
         let oneTime = subscriptionTerms.flatMap { productId, terms in

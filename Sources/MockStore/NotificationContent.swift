@@ -20,13 +20,7 @@ public struct NotificationContent: Codable, Equatable, Sendable {
         let chain = original.isEmpty ? nil : try AppleRecords.subscription(db, original: original, at: notification.date, catalog: catalog)
         // A notification about a subscription as a whole (auto-renew turned off, an expiry) carries its latest charge.
         let charge = try notification.transactionId.flatMap { try AppleRecords.transaction(db, $0, catalog: catalog) } ?? chain?.latest
-        var transaction = charge.map { JWSTransaction($0, signedAt: notification.date) }
-        if notification.kind == .consumptionRequest {
-            // Apple asks before it decides: the charge it asks about is not refunded yet.
-            transaction?.revocationDate = nil
-            transaction?.revocationReason = nil
-        }
-        return NotificationContent(transaction: transaction, renewal: chain.map { JWSRenewalInfo($0, signedAt: notification.date) },
+        return NotificationContent(transaction: charge.map { JWSTransaction($0, signedAt: notification.date) }, renewal: chain.map { JWSRenewalInfo($0, signedAt: notification.date) },
                                    status: chain?.state.appleStatus)
     }
 }

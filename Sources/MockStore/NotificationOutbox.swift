@@ -96,13 +96,15 @@ public struct OutboxPolicy: Sendable {
     public var goesOut = false
     /// The built-in backend hears each notification through Apple's delivery (with its faults and retries), not at once.
     public var backendHearsDelivery = false
-    public var consumables: Set<String> = []
+    /// What Apple asks the app's server about before it decides a customer's refund (CONSUMPTION_REQUEST): consumables
+    /// and auto-renewable subscriptions.
+    public var askedBeforeRefund: Set<String> = []
     /// The catalog by product id, which Apple's records need to write down what a notification carries.
     public var catalog: [String: Product] = [:]
 
-    public init(goesOut: Bool = false, consumables: Set<String> = []) {
+    public init(goesOut: Bool = false, askedBeforeRefund: Set<String> = []) {
         self.goesOut = goesOut
-        self.consumables = consumables
+        self.askedBeforeRefund = askedBeforeRefund
     }
 }
 
@@ -133,18 +135,24 @@ extension StoreDatabase {
     }
 
     /// Writes `notification` into the outbox inside the caller's database transaction, the one that made the change it
-    /// tells of: a kill cannot keep the change and lose the notification, or the reverse. Apple's decision on a refund of a
-    /// consumable, granted or declined, is preceded by its question about it.
+    /// tells of: a kill cannot keep the change and lose the notification, or the reverse.
     func enqueue(_ db: Database, _ notification: StoreNotification) throws {
-        if notification.kind == .refund || notification.kind == .refundDeclined, outbox.consumables.contains(notification.productId) {
-            var question = StoreNotification(.consumptionRequest, account: notification.account, productId: notification.productId,
-                                             transactionId: notification.transactionId, originalTransactionId: notification.originalTransactionId,
-                                             date: notification.date)
-            // A refund Apple granted by its own decision (a fault's) had no request with a reason the customer chose.
-            question.refundRequestReason = notification.refundRequestReason ?? .OTHER
-            try Self.enqueue(db, question, outbox)
-        }
         try Self.enqueue(db, notification, outbox)
+    }
+
+    /// Apple's question to the app's server about a customer's refund request (CONSUMPTION_REQUEST), for a consumable or
+    /// an auto-renewable subscription, written in the decision's database transaction before the decision changes
+    /// anything: it carries the charge as it stands, not yet refunded. Nothing when `id` names no paid, unrefunded charge.
+    /// `customer`: the reason chosen on Apple's refund sheet; a refund a fault grants had none (OTHER).
+    func askBeforeDeciding(_ db: Database, about id: String, because customer: ConsumptionRequestReason?, at date: Date) throws {
+        guard let charge = try Self.charge(db, repeatedBy: id), let row = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT account, productId, COALESCE(originalTransactionId, id) AS original FROM storeTransaction
+            WHERE id = ? AND state IN ('purchased', 'restored') AND cancellationDate IS NULL
+            """), arguments: [charge]), outbox.askedBeforeRefund.contains(row["productId"] as String) else { return }
+        var question = StoreNotification(.consumptionRequest, account: row["account"], productId: row["productId"], transactionId: charge,
+                                         originalTransactionId: row["original"], date: date)
+        question.refundRequestReason = customer ?? .OTHER
+        try Self.enqueue(db, question, outbox)
     }
 
     static func enqueue(_ db: Database, _ notification: StoreNotification, _ policy: OutboxPolicy) throws {

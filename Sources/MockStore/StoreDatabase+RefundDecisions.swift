@@ -18,6 +18,7 @@ extension StoreDatabase {
             var news = StoreNotification(.refundDeclined, account: record.account, productId: record.transaction.productId, transactionId: id,
                                          originalTransactionId: record.transaction.originalId, date: date)
             news.refundRequestReason = customer
+            try askBeforeDeciding(db, about: id, because: customer, at: date)
             try enqueue(db, news)
             return (record, news)
         }

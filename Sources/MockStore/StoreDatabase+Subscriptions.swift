@@ -381,6 +381,7 @@ extension StoreDatabase {
     /// subscription it paid for ends now. Nil when there is no such paid, unrefunded transaction.
     func refund(_ id: String, because customer: ConsumptionRequestReason, at date: Date) throws -> (StoreRecord, TransactionDetails, StoreNotification)? {
         try queue.writeTransaction { db in
+            try askBeforeDeciding(db, about: id, because: customer, at: date)
             guard var refunded = try refundWithShares(db, id, reason: customer.revocationReason, at: date) else { return nil }
             refunded.2.refundRequestReason = customer
             try enqueue(db, refunded.2)

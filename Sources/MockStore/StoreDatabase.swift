@@ -194,6 +194,7 @@ public final class StoreDatabase {
         let rest = plan.steps.isEmpty ? nil : try plan.encoded()
         try db.cachedStatement(sql: "UPDATE storeTransaction SET plan = ? WHERE id = ?").execute(arguments: [rest, id])
         if step.refunds == true {
+            try askBeforeDeciding(db, about: id, because: nil, at: step.date)
             return (nil, try refundWithShares(db, id, reason: 0, at: step.date)?.2)
         }
         let current = Self.transaction(row)

@@ -92,12 +92,14 @@ class NotificationHistoryAsToldTests(ServedStore):
 
     def test_each_notification_tells_the_records_as_they_were_when_it_was_written(self):
         decoded = self.notifications()
-        self.assertEqual([d.rawNotificationType for d in decoded], ["SUBSCRIBED", "REFUND"])
-        subscribed, refund = decoded
+        self.assertEqual([d.rawNotificationType for d in decoded], ["SUBSCRIBED", "CONSUMPTION_REQUEST", "REFUND"])
+        subscribed, asked, refund = decoded
         bought = self.verifier.verify_and_decode_signed_transaction(subscribed.data.signedTransactionInfo)
         refunded = self.verifier.verify_and_decode_signed_transaction(refund.data.signedTransactionInfo)
-        # Subscribed, active, not yet refunded; then refunded, revoked.
+        # Subscribed, active, not yet refunded; asked about while still so; then refunded, revoked.
         self.assertEqual((subscribed.data.rawStatus, bought.revocationDate), (1, None))
+        self.assertEqual((asked.data.rawStatus, self.verifier.verify_and_decode_signed_transaction(asked.data.signedTransactionInfo).revocationDate),
+                         (1, None))
         self.assertEqual(refund.data.rawStatus, 5)
         self.assertIsNotNone(refunded.revocationDate)
         # Signed when written: the notification and what it carries, at the event's time, the same at every read.

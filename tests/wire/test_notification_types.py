@@ -50,9 +50,16 @@ class NotificationTypeTests(ServedStore):
     def charge(self, product):
         return next(c for c in self.charges if c["productId"] == product)
 
+    def asked_about(self, charge):
+        """Apple's CONSUMPTION_REQUEST about this charge (it asks about consumables and auto-renewable subscriptions)."""
+        found = [d for d in self.history(notificationType=NotificationTypeV2.CONSUMPTION_REQUEST)
+                 if self.verifier.verify_and_decode_signed_transaction(d.data.signedTransactionInfo).transactionId == charge["transactionId"]]
+        self.assertEqual(len(found), 1)
+        return found[0]
+
     def test_a_consumables_refund_asked_about_then_declined(self):
         coins = self.charge("com.iapsim.coins.60")
-        asked = self.one(NotificationTypeV2.CONSUMPTION_REQUEST)
+        asked = self.asked_about(coins)
         declined = self.one(NotificationTypeV2.REFUND_DECLINED)
         self.assertEqual(declined.notificationType, NotificationTypeV2.REFUND_DECLINED)
         self.assertIsNone(declined.rawSubtype)
@@ -64,6 +71,19 @@ class NotificationTypeTests(ServedStore):
             self.assertIsNone(transaction.revocationDate)
         types = [d.rawNotificationType for d in self.history(transactionId=coins["transactionId"])]
         self.assertLess(types.index("CONSUMPTION_REQUEST"), types.index("REFUND_DECLINED"))
+
+    def test_a_subscriptions_refund_asked_about_first_while_it_is_active(self):
+        yearly = self.charge(YEARLY)
+        asked, refunded = self.asked_about(yearly), self.one(NotificationTypeV2.REFUND)
+        before = self.verifier.verify_and_decode_signed_transaction(asked.data.signedTransactionInfo)
+        after = self.verifier.verify_and_decode_signed_transaction(refunded.data.signedTransactionInfo)
+        self.assertEqual((before.transactionId, before.revocationDate, asked.data.status), (yearly["transactionId"], None, Status.ACTIVE))
+        self.assertEqual(asked.data.consumptionRequestReason, ConsumptionRequestReason.OTHER)
+        self.assertIsNotNone(after.revocationDate)
+        self.assertEqual(refunded.data.status, Status.REVOKED)
+        self.assertLessEqual(asked.signedDate, refunded.signedDate)
+        told = [(d.rawNotificationType, d.notificationUUID) for d in self.history(transactionId=yearly["transactionId"])]
+        self.assertLess(told.index(("CONSUMPTION_REQUEST", asked.notificationUUID)), told.index(("REFUND", refunded.notificationUUID)))
 
     def test_a_refund_reversed_signs_the_transaction_without_its_revocation(self):
         yearly = self.charge(YEARLY)
