@@ -113,16 +113,25 @@ extension CatalogFile.Entry {
 extension CatalogFile.Entry.Terms {
     func terms(at location: String) throws -> SubscriptionTerms {
         let level = try SubscriptionTerms.checkLevel(level, at: "\(location).level")
+        let renews = try Self.period(period ?? "P1M", at: "\(location).period")
+        // App Store Connect bills a pay-as-you-go offer each period of its subscription, for a number of periods.
+        func offer(_ offer: CatalogFile.Entry.Offer, at place: String) throws -> IntroOffer {
+            let terms = try Self.offer(offer, at: place)
+            guard terms.mode != .payAsYouGo || terms.period == renews else {
+                throw Problem(location: "\(place).period", message: "a pay-as-you-go offer is billed each period of the subscription (\(renews)); "
+                              + "give \"\(renews)\" and the number of periods")
+            }
+            return terms
+        }
         func named(_ list: [CatalogFile.Entry.Offer]?, _ key: String) throws -> [SubscriptionOffer] {
-            try (list ?? []).enumerated().map { i, offer in
+            try (list ?? []).enumerated().map { i, entry in
                 let place = "\(location).\(key)[\(i)]"
-                guard let id = offer.id, !CatalogLoader.isBlank(id) else { throw Problem(location: "\(place).id", message: "missing") }
-                let codes = key == "codeOffers" ? try Self.codeRules(offer, at: place) : nil
-                let winBack = key == "winBackOffers" ? try Self.winBackRules(offer, at: place) : nil
-                return SubscriptionOffer(id: id, terms: try Self.offer(offer, at: place), codes: codes, winBack: winBack)
+                guard let id = entry.id, !CatalogLoader.isBlank(id) else { throw Problem(location: "\(place).id", message: "missing") }
+                let codes = key == "codeOffers" ? try Self.codeRules(entry, at: place) : nil
+                let winBack = key == "winBackOffers" ? try Self.winBackRules(entry, at: place) : nil
+                return SubscriptionOffer(id: id, terms: try offer(entry, at: place), codes: codes, winBack: winBack)
             }
         }
-        let renews = try Self.period(period ?? "P1M", at: "\(location).period")
         if let plan = monthlyCommitment {
             _ = try CatalogFile.checkedPrice(plan.price, at: "\(location).monthlyCommitment.price")
             _ = try CatalogFile.checkedPrice(plan.total, at: "\(location).monthlyCommitment.total")
@@ -145,7 +154,7 @@ extension CatalogFile.Entry.Terms {
             }
         }
         return SubscriptionTerms(group: group, level: level ?? 1, period: renews,
-                                 introOffer: try introOffer.map { try Self.offer($0, at: "\(location).introOffer") },
+                                 introOffer: try introOffer.map { try offer($0, at: "\(location).introOffer") },
                                  promotionalOffers: try named(promotionalOffers, "promotionalOffers"), codeOffers: try named(codeOffers, "codeOffers"),
                                  winBackOffers: try named(winBackOffers, "winBackOffers"),
                                  monthlyCommitment: monthlyCommitment.map { CommitmentPlan(monthlyPrice: Localized($0.price), totalPrice: Localized($0.total)) })

@@ -156,6 +156,19 @@ extension CatalogNumberTests {
         }
     }
 
+    @Test("a pay-as-you-go offer is billed each period of its subscription, as App Store Connect has it: another period is refused where it is written (found by a server developer's walk: P1W on a monthly signed offerPeriod P3W)",
+          arguments: [("introOffer", #""introOffer": {"mode": "pay-as-you-go", "period": "P1W", "periods": 3, "price": "¥5"}"#),
+                      ("codeOffers[0]", #""codeOffers": [{"id": "C", "mode": "pay-as-you-go", "period": "P1W", "periods": 3, "price": "¥5"}]"#)])
+    func payAsYouGoPeriod(place: String, offer: String) throws {
+        let text = #"{"products": [{"id": "vip", "type": "subscription", "price": "¥30", "title": {"en": "V", "zh": "V"}, "description": {"en": "", "zh": ""}, "subscription": {"group": "G", "period": "P1M", "#
+            + offer + "}}]}"
+        #expect {
+            try CatalogLoader.load(path: try write(text, named: "catalog.json"))
+        } throws: { error in
+            "\(error)".contains("products[0].subscription.\(place).period: a pay-as-you-go offer is billed each period of the subscription (P1M)")
+        }
+    }
+
     @Test("a period is at most ten years on the calendar, whether or not it is far enough inside to be judged without it")
     func tenYearsOnTheCalendar() {
         var calendar = Calendar(identifier: .gregorian)
