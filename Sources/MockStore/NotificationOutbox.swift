@@ -255,6 +255,17 @@ extension StoreDatabase {
         }
     }
 
+    /// Keeps the bytes a notification was first signed with, where nothing had signed it yet (Notification History read
+    /// before any attempt to send it): Apple hands out what it signed, the same at every read and attempt.
+    public func keepSigned(_ payloads: [(uuid: String, signedPayload: String)]) throws {
+        try queue.writeTransaction { db in
+            for payload in payloads {
+                try db.cachedStatement(sql: "UPDATE notificationOutbox SET signedPayload = ? WHERE uuid = ? AND signedPayload IS NULL")
+                    .execute(arguments: [payload.signedPayload, payload.uuid])
+            }
+        }
+    }
+
     /// Notification History: what the store told between `start` (included) and `end`, in the order it told it, after the
     /// one numbered `after`; `limit` of them, and whether more follow. `keep` chooses among those of the right type.
     public func notificationHistory(from start: Date, to end: Date, kind: StoreNotification.Kind?, subtype: StoreNotification.Subtype?,

@@ -41,12 +41,18 @@ extension AppleEndpoints {
                     after: page.after, limit: NotificationHistoryPage.size) { page.account == nil || $0.account == page.account }
                 let items = found.entries.map { (OutgoingNotification($0.entry, records: parties.records, now: now), $0.entry.attemptHistory) }
                 let next = found.hasMore ? found.entries.last.map { PageToken(after: $0.seq).text } : nil
-                return {
+                return { [served, thread = self.parties] in
                     var history: [NotificationHistoryResponse.Item] = []
+                    var signedNow: [(uuid: String, signedPayload: String)] = []
                     for (outgoing, attempts) in items {
-                        history.append(.init(signedPayload: try await outgoing.signedPayload(by: signer),
-                                             sendAttempts: attempts.map(SendAttemptItem.init)))
+                        let signed = try await outgoing.signedPayload(by: signer)
+                        if outgoing.signedBefore == nil { signedNow.append((outgoing.uuid, signed)) }
+                        history.append(.init(signedPayload: signed, sendAttempts: attempts.map(SendAttemptItem.init)))
                     }
+                    // Apple hands out what it signed: one signed here for the first time (never sent) is these bytes at
+                    // the next read, and at its first attempt if it goes later. Kept before this answer leaves, so that
+                    // the next request, queued behind it on the parties' thread, finds them.
+                    if !signedNow.isEmpty { thread.post { try? served.value.store.database.keepSigned(signedNow) } }
                     return NotificationHistoryResponse(paginationToken: next, hasMore: found.hasMore, notificationHistory: history)
                 }
             }

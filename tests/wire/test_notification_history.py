@@ -85,10 +85,17 @@ class NotificationHistoryAsToldTests(ServedStore):
     # alice subscribes (a free week); Apple then refunds it. No --notify: history is the only way the server hears.
     SCRIPT = purchases(("subscription", 1)) + "refund\nwait 1\n"
 
-    def notifications(self):
+    def signed(self):
         page = self.client.get_notification_history(None, NotificationHistoryRequest(
             startDate=int(self.charges[0]["purchase_date_ms"]) - DAY, endDate=int(self.charges[0]["purchase_date_ms"]) + DAY))
-        return [self.verifier.verify_and_decode_notification(item.signedPayload) for item in page.notificationHistory]
+        return [item.signedPayload for item in page.notificationHistory]
+
+    def notifications(self):
+        return [self.verifier.verify_and_decode_notification(payload) for payload in self.signed()]
+
+    def test_the_same_bytes_at_every_read(self):
+        # Never sent (no --notify): signed at the first read, then kept, as Apple keeps what it signed.
+        self.assertEqual(self.signed(), self.signed())
 
     def test_each_notification_tells_the_records_as_they_were_when_it_was_written(self):
         decoded = self.notifications()
