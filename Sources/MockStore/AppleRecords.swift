@@ -152,13 +152,13 @@ public struct AppleRecords {
                                     originalDate: row.real("originalDate").map(Date.init(timeIntervalSince1970:)) ?? transaction.date)
         let product = catalog[transaction.productId]
         var apple = AppleTransaction(entry: Receipt.Entry(receiptRow, group: product?.subscription?.group), account: row.text("account"), product: product,
-                                isRestore: transaction.state == .restored, applicationUsername: transaction.applicationUsername,
-                                isRenewal: row["storeRenewal"] as Bool? ?? false,
-                                appAccountToken: (row.text("appAccountToken") ?? row.text("chainToken")).flatMap(UUID.init(uuidString:)),
-                                winBackOfferId: details.offer == .winBack ? details.offerId : nil,
-                                commitment: details.billingPeriod.flatMap { month in
-                                    details.commitmentEndsAt.map { AppleTransaction.Commitment(billingPeriod: month, endsAt: $0) }
-                                })
+                                     isRestore: transaction.state == .restored, applicationUsername: transaction.applicationUsername,
+                                     isRenewal: row["storeRenewal"] as Bool? ?? false,
+                                     appAccountToken: (row.text("appAccountToken") ?? row.text("chainToken")).flatMap(UUID.init(uuidString:)),
+                                     winBackOfferId: details.offer == .winBack ? details.offerId : nil,
+                                     commitment: details.billingPeriod.flatMap { month in
+                                         details.commitmentEndsAt.map { AppleTransaction.Commitment(billingPeriod: month, endsAt: $0) }
+                                     })
         apple.appTransactionId = row.text("account").map(appTransactionId)
         return apple
     }

@@ -468,11 +468,6 @@ extension StoreDatabase {
         try queue.inDatabase(SubscriptionRecord.all)
     }
 
-    /// The account's chains, one per group.
-    func subscriptionRecords(account: String) throws -> [SubscriptionRecord] {
-        try queue.inDatabase { db in try Self.accountChains(db, account: account) }
-    }
-
     /// The chains of these original transactions: what a receipt's pending renewal info reports, without reading every
     /// account's chains for each verification.
     func subscriptionRecords(originals: Set<String>) throws -> [SubscriptionRecord] {

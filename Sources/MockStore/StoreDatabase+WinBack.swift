@@ -32,11 +32,4 @@ extension StoreDatabase {
         return WinBackRules.Standing(lapsedAt: chain.expiresAt, retrying: false, paidDays: Int(max(paid, 0) / 86_400),
                                      lastWinBack: last.map(Date.init(timeIntervalSince1970:)))
     }
-
-    /// The chain's win-back offers on the store's clock: what Apple's server reports in the renewal info.
-    func eligibleWinBackOfferIds(chain: SubscriptionRecord, terms: SubscriptionTerms?) throws -> [String] {
-        guard let terms, !terms.winBackOffers.isEmpty else { return [] }
-        let now = try clock() ?? .distantPast
-        return try queue.inDatabase { db in try Self.eligibleWinBackOfferIds(db, chain: chain, terms: terms, at: now) }
-    }
 }
