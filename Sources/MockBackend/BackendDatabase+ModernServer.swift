@@ -36,14 +36,15 @@ extension BackendDatabase {
         }
     }
 
-    /// Sets the credits of a transaction (by its id or its original's) refunded as of `cancelledAt`, or live when Apple
-    /// no longer counts it refunded.
-    func match(refundOf ids: [String], cancelledAt: Date?) throws {
+    /// Sets the credit of a charge refunded as of `cancelledAt`, or live when Apple no longer counts it refunded: the
+    /// credit of `id`, or of its web order line item whichever transaction of it brought the credit (a subscription's
+    /// charge); not the chain's other charges.
+    func match(refundOf id: String, webOrder: String?, cancelledAt: Date?) throws {
         try queue.writeTransaction { db in
-            for id in Set(ids) {
-                try db.cachedStatement(sql: "UPDATE credit SET revokedAt = CASE WHEN ?1 IS NULL THEN NULL ELSE COALESCE(revokedAt, ?1) END WHERE transactionId = ?2")
-                    .execute(arguments: [cancelledAt?.timeIntervalSince1970, id])
-            }
+            try db.cachedStatement(sql: """
+                UPDATE credit SET revokedAt = CASE WHEN ?1 IS NULL THEN NULL ELSE COALESCE(revokedAt, ?1) END
+                WHERE transactionId = ?2 OR webOrderLineItemId = ?3
+                """).execute(arguments: [cancelledAt?.timeIntervalSince1970, id, webOrder])
         }
     }
 

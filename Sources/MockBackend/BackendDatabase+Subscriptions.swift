@@ -113,9 +113,11 @@ extension BackendDatabase {
             let at = notification.date.timeIntervalSince1970
             switch notification.kind {
             case .refund, .revoke:
+                // The refunded charge's credit, whichever of its transactions brought it (a subscription's charge is one
+                // web order line item); not the chain's other charges, which were paid and used.
                 try db.cachedStatement(sql: """
-                    UPDATE credit SET revokedAt = ? WHERE revokedAt IS NULL AND transactionId IN (?, ?)
-                    """).execute(arguments: [at, notification.transactionId ?? notification.originalTransactionId, notification.originalTransactionId])
+                    UPDATE credit SET revokedAt = ?1 WHERE revokedAt IS NULL AND (transactionId = ?2 OR webOrderLineItemId = ?3)
+                    """).execute(arguments: [at, notification.transactionId ?? notification.originalTransactionId, notification.webOrderLineItemId])
                 try db.cachedStatement(sql: "UPDATE entitlement SET revokedAt = ? WHERE originalTransactionId = ? AND revokedAt IS NULL")
                     .execute(arguments: [at, notification.originalTransactionId])
                 // A subscription the backend has not verified yet is revoked all the same when it does: Apple says it once.
@@ -136,10 +138,10 @@ extension BackendDatabase {
                     """).execute(arguments: [notification.productId, expires.timeIntervalSince1970, notification.originalTransactionId])
                 if notification.kind == .didRenew { try Self.creditRenewal(db, notification) }
             case .refundReversed:
-                // What the refund revoked is owed again: the credit, and the chain it ended.
+                // What the refund revoked is owed again: the charge's credit, and the chain it ended.
                 try db.cachedStatement(sql: """
-                    UPDATE credit SET revokedAt = NULL WHERE transactionId IN (?, ?)
-                    """).execute(arguments: [notification.transactionId ?? notification.originalTransactionId, notification.originalTransactionId])
+                    UPDATE credit SET revokedAt = NULL WHERE transactionId = ?1 OR webOrderLineItemId = ?2
+                    """).execute(arguments: [notification.transactionId ?? notification.originalTransactionId, notification.webOrderLineItemId])
                 try db.cachedStatement(sql: "UPDATE entitlement SET revokedAt = NULL WHERE originalTransactionId = ?")
                     .execute(arguments: [notification.originalTransactionId])
                 try db.cachedStatement(sql: "DELETE FROM revokedChain WHERE originalTransactionId = ?").execute(arguments: [notification.originalTransactionId])

@@ -453,7 +453,7 @@ public final class MockBackend: Backend {
     private func readRefund(_ notification: StoreNotification) throws {
         let id = notification.transactionId ?? notification.originalTransactionId
         guard [.refund, .refundReversed].contains(notification.kind), let transaction = try serverAPI.transaction(id) else { return }
-        try database.match(refundOf: [id, notification.originalTransactionId],
+        try database.match(refundOf: id, webOrder: transaction.entry.web_order_line_item_id,
                            cancelledAt: transaction.entry.isRefunded ? transaction.entry.cancellationDate ?? notification.date : nil)
     }
 

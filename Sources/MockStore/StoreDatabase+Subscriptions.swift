@@ -412,7 +412,8 @@ extension StoreDatabase {
         }
         let record = StoreRecord(row)
         return (record, details, StoreNotification(.refund, account: record.account, productId: transaction.productId, transactionId: id,
-                                                   originalTransactionId: transaction.originalId, expiresDate: expires, date: date))
+                                                   originalTransactionId: transaction.originalId, webOrderLineItemId: details.webOrderLineItemId,
+                                                   expiresDate: expires, date: date))
     }
 
     /// The charge a transaction repeats: Apple refunds what it charged, and a free re-buy or a restore (S7) charged
