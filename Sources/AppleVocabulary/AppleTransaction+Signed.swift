@@ -19,20 +19,10 @@ extension AppleTransaction {
         return intro ? terms.introOffer : nil
     }
 
-    /// What the charge cost in thousandths of the catalog's currency, and that currency, as the Server API writes a
-    /// transaction's `price` and `currency`: an offer's price while it priced the charge (a free trial's nothing), a
-    /// month of a 12-month commitment its monthly price, else the product's. Nil when the catalog names no currency or
-    /// the price holds no amount.
-    public var price: (milliunits: Int64, currency: String)? {
-        product.flatMap { Self.price(of: $0, at: offerTerms, monthly: commitment != nil) }
-    }
-
-    static func milliunits(_ amount: Decimal) -> Int64 {
-        NSDecimalNumber(decimal: amount * 1000).int64Value
-    }
-
     /// What a charge of `product` costs at `offer` (nil: none), or monthly when `monthly`, in thousandths of the catalog's
-    /// currency: what a renewal to come will charge.
+    /// currency, as the Server API writes `price` and `renewalPrice` with their `currency`: an offer's price (a free
+    /// trial's nothing), a month of a 12-month commitment its monthly price, else the product's. Nil when the catalog
+    /// names no currency or the price holds no amount.
     public static func price(of product: Product, at offer: IntroOffer?, monthly: Bool) -> (milliunits: Int64, currency: String)? {
         guard let listed = product.amount else { return nil }
         let shown: Localized?
@@ -41,10 +31,10 @@ extension AppleTransaction {
         } else if monthly, let plan = product.subscription?.monthlyCommitment {
             shown = plan.monthlyPrice
         } else {
-            return (milliunits(listed.amount), listed.currency)
+            return (listed.amount.milliunits, listed.currency)
         }
         guard let shown else { return (0, listed.currency) }
-        return CommitmentPlan.amount(shown).map { (milliunits($0), listed.currency) }
+        return CommitmentPlan.amount(shown).map { ($0.milliunits, listed.currency) }
     }
 }
 

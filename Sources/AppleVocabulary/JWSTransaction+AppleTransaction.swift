@@ -47,14 +47,15 @@ extension JWSTransaction {
             offerType = 4
             offerIdentifier = winBack
         }
-        if offerType != nil, let offer = transaction.offerTerms {
+        let offer = offerType == nil ? nil : transaction.offerTerms
+        if let offer {
             offerDiscountType = offer.appleDiscountType
             offerPeriod = offer.applePeriod
         } else if entry.is_trial_period == "true" {
             offerDiscountType = "FREE_TRIAL"
         }
         appTransactionId = transaction.appTransactionId
-        if let charged = transaction.price {
+        if let charged = transaction.product.flatMap({ AppleTransaction.price(of: $0, at: offer, monthly: transaction.commitment != nil) }) {
             price = charged.milliunits
             currency = charged.currency
         }

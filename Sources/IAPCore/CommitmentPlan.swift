@@ -18,7 +18,7 @@ public struct CommitmentPlan: Sendable, Equatable {
     /// The whole commitment's price in thousandths of the currency, as the Server API writes prices (`commitmentPrice`);
     /// nil when the shown price holds no number.
     public var totalMilliunits: Int64? {
-        Self.amount(totalPrice).map { NSDecimalNumber(decimal: $0 * 1000).int64Value }
+        Self.amount(totalPrice)?.milliunits
     }
 
     /// The amount a shown price carries ("¥336", "119.88"), as a product's price is read.

@@ -44,3 +44,11 @@ public struct Money: Sendable, Equatable {
         return groups.count == 1 || (groups[0].count <= 3 && groups.dropFirst().allSatisfy { $0.count == 3 })
     }
 }
+
+
+extension Decimal {
+    /// In thousandths, as Apple's Server API writes prices (`price`, `renewalPrice`, `commitmentPrice`).
+    public var milliunits: Int64 {
+        NSDecimalNumber(decimal: self * 1000).int64Value
+    }
+}

@@ -103,6 +103,12 @@ public struct AppleRecords {
 
     private static let lapseIgnored: TimeInterval = 60 * 86_400
 
+    /// What `notification` carries by the records as they stand at `date` (one written before the store kept what its
+    /// notifications carry).
+    public func content(of notification: StoreNotification, at date: Date) throws -> NotificationContent? {
+        try database.queue.inDatabase { db in try NotificationContent.taken(db, notification, at: date, catalog: catalog) }
+    }
+
     /// The charges of the customer order `orderId` (Apple's, on the e-mail receipt), oldest first; none for an order id
     /// Apple never gave.
     public func order(_ orderId: String) throws -> [AppleTransaction] {

@@ -68,7 +68,7 @@ public final class MockPaymentQueue: PaymentQueue {
         self.scheduler = scheduler
         self.latency = latency
         database.outbox.askedBeforeRefund = Set(catalog.filter { $0.kind == .consumable || $0.kind == .subscription }.map(\.id))
-        database.outbox.catalog = Dictionary(catalog.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        database.outbox.catalog = records.catalog
         database.familyShareable = Set(catalog.filter(\.familyShareable).map(\.id))
         let oneTime = subscriptionTerms.flatMap { productId, terms in
             terms.codeOffers.compactMap { offer in offer.codes.flatMap { $0.oneTimeCodes > 0 ? (offer.id, productId, $0.oneTimeCodes) : nil } }

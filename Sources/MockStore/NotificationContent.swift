@@ -11,16 +11,23 @@ public struct NotificationContent: Codable, Equatable, Sendable {
     /// The subscription's status then: 1 active, 2 expired, 3 billing retry, 4 grace period, 5 revoked.
     public var status: Int?
 
-    /// Inside the write transaction that made the change `notification` tells of, after the change. Nil when the store
-    /// was opened without its catalog (a tool's reading), which Apple's records need to name a product's kind and price.
-    static func taken(_ db: Database, _ notification: StoreNotification, catalog: [String: Product]) throws -> NotificationContent? {
+    public init(transaction: JWSTransaction? = nil, renewal: JWSRenewalInfo? = nil, status: Int? = nil) {
+        self.transaction = transaction
+        self.renewal = renewal
+        self.status = status
+    }
+
+    /// The records as they stand at `date`, signed then: inside the write transaction that made the change
+    /// `notification` tells of, after the change. Nil when the store was opened without its catalog (a tool's
+    /// reading), which Apple's records need to name a product's kind and price.
+    static func taken(_ db: Database, _ notification: StoreNotification, at date: Date, catalog: [String: Product]) throws -> NotificationContent? {
         guard !catalog.isEmpty else { return nil }
         guard notification.kind != .test, notification.summary == nil else { return NotificationContent() }
         let original = notification.originalTransactionId
-        let chain = original.isEmpty ? nil : try AppleRecords.subscription(db, original: original, at: notification.date, catalog: catalog)
+        let chain = original.isEmpty ? nil : try AppleRecords.subscription(db, original: original, at: date, catalog: catalog)
         // A notification about a subscription as a whole (auto-renew turned off, an expiry) carries its latest charge.
         let charge = try notification.transactionId.flatMap { try AppleRecords.transaction(db, $0, catalog: catalog) } ?? chain?.latest
-        return NotificationContent(transaction: charge.map { JWSTransaction($0, signedAt: notification.date) }, renewal: chain.map { JWSRenewalInfo($0, signedAt: notification.date) },
+        return NotificationContent(transaction: charge.map { JWSTransaction($0, signedAt: date) }, renewal: chain.map { JWSRenewalInfo($0, signedAt: date) },
                                    status: chain?.state.appleStatus)
     }
 }

@@ -32,9 +32,14 @@ public struct OutboxEntry: Sendable, Equatable {
     public var detour: Detour? = nil
     /// Each attempt as it went, oldest first; nil in a file written before the store kept them.
     var attemptLog: [Attempt]? = nil
-    /// What it carries, as the records stood when it was written; nil when written before the store kept that, or by a
-    /// store opened without its catalog.
-    public var content: NotificationContent? = nil
+    /// What it carries, as the records stood when it was written, kept as JSON: read only by what signs it, not by the
+    /// inspector's list or an attempt's record.
+    var contentJSON: Data? = nil
+
+    /// Nil when written before the store kept that, or by a store opened without its catalog.
+    public var content: NotificationContent? {
+        contentJSON.flatMap { try? JSONDecoder().decode(NotificationContent.self, from: $0) }
+    }
 
     /// One attempt to deliver: when, and why the server did not take it (nil: it did).
     struct Attempt: Codable, Equatable {
@@ -167,7 +172,7 @@ extension StoreDatabase {
                 !notification.concernsBuiltInBackend,
                 (goesOut ? OutboxEntry.Delivery.pending : .notSent).rawValue,
                 goesOut ? notification.date.timeIntervalSince1970 : nil,
-                try NotificationContent.taken(db, notification, catalog: policy.catalog).map { try JSONEncoder().encode($0) },
+                try NotificationContent.taken(db, notification, at: notification.date, catalog: policy.catalog).map { try JSONEncoder().encode($0) },
             ])
     }
 
@@ -322,6 +327,6 @@ extension StoreDatabase {
                            lastError: row.text("lastError"), signedPayload: row.text("signedPayload"),
                            detour: row.text("detour").flatMap(OutboxEntry.Detour.init(rawValue:)),
                            attemptLog: try (row["attemptLog"] as Data?).map { try JSONDecoder().decode([OutboxEntry.Attempt].self, from: $0) },
-                           content: try (row["content"] as Data?).map { try JSONDecoder().decode(NotificationContent.self, from: $0) })
+                           contentJSON: row["content"])
     }
 }

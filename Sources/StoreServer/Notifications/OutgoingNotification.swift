@@ -32,21 +32,13 @@ struct OutgoingNotification: Sendable {
         summary = notification.summary
         consumptionRequestReason = notification.kind == .consumptionRequest ? notification.refundRequestReason?.rawValue : nil
         detour = entry.detour
-        if let content = entry.content {
-            // As the records stood when it was written, signed as of then.
-            signedAt = notification.date
-            transaction = content.transaction
-            renewal = content.renewal
-            status = content.status
-            return
-        }
-        signedAt = now
-        let chain = notification.originalTransactionId.isEmpty ? nil : try? records.subscription(original: notification.originalTransactionId)
-        // A notification about a subscription as a whole (auto-renew turned off, an expiry) carries its latest charge.
-        let charge = notification.transactionId.flatMap { try? records.transaction($0) } ?? chain?.latest
-        transaction = charge.map { JWSTransaction($0, signedAt: now) }
-        renewal = chain.map { JWSRenewalInfo($0, signedAt: now) }
-        status = chain?.state.appleStatus
+        // As the records stood when it was written, signed as of then; else as they stand now.
+        let kept = entry.content
+        signedAt = kept == nil ? now : notification.date
+        let content = kept ?? (try? records.content(of: notification, at: now)) ?? NotificationContent()
+        transaction = content.transaction
+        renewal = content.renewal
+        status = content.status
     }
 
     /// Apple's `signedPayload`: the transaction and renewal info signed first, then the notification that carries them.
