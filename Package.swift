@@ -144,7 +144,7 @@ if Context.environment["IAPSIM_BENCH"] == "1" {
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "JWTKit", package: "jwt-kit"),
         ]),
-        // scripts/bench's start-up: `iapsim`'s plain launch, quitting after the first frame, in a binary like `iapsim`'s.
+        // scripts/bench's start-up: `iapsim`'s plain launch, quitting after the launch screen or the first frame, in a binary like `iapsim`'s.
         .executableTarget(name: "iapsim-first-frame", dependencies: ["Launcher", "IAPApp"]),
         // bench/wire.sh's floor: Hummingbird and swift-crypto alone answering what the wire's two benchmarked routes
         // answer, so that the wire's figures have something to be set against.

@@ -18,7 +18,11 @@ public enum Console {
     /// Undoes what a command created before it failed (a data directory, its lock file); nil once the command is under way.
     nonisolated(unsafe) public static var undoOnFailure: (() -> Void)?
 
+    /// What must happen before a failure is said: the terminal given back once the app has taken it.
+    nonisolated(unsafe) public static var beforeSaying: (() -> Void)?
+
     public static func fail(_ message: String, code: Int32 = 1) -> Never {
+        beforeSaying?()
         undoOnFailure?()
         say(message)
         Foundation.exit(code)

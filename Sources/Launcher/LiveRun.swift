@@ -7,10 +7,13 @@ import MockBackend
 import Terminal
 
 extension LaunchSettings {
+    /// Where a benchmark's launch quits: after the launch screen, or after the first frame that shows the products.
+    public enum BenchmarkExit: Sendable { case launchScreen, products }
+
     /// Starts the app on the terminal and runs it until it quits, crashes on purpose or is signalled; exits as a shell
     /// expects. `iapsim run` launches with the defaults; `iapsim-bench` launches the same way with the parties answering
-    /// at once, quits after the first frame that shows the products, and may use the terminal once more (`beforeClosing`).
-    public func launch(latency: Parties.Latency = Parties.Latency(), exitAfterFirstFrame: Bool = false,
+    /// at once, quits where it is told (`exitAfter`), and may use the terminal once more (`beforeClosing`).
+    public func launch(latency: Parties.Latency = Parties.Latency(), exitAfter: BenchmarkExit? = nil,
                        beforeClosing: (AppSession, TerminalSession, Theme) throws -> Void = { _, _, _ in }) throws {
         setlocale(LC_ALL, "")
         // Everything that can be checked is checked before the terminal and the data directory are touched: a mistake
@@ -67,26 +70,14 @@ extension LaunchSettings {
             Console.fail("needs an interactive terminal (stdin and stdout must be a TTY); `iapsim state` prints the data without one", code: 2)
         }
         do { try TerminalSession.check() } catch { Console.fail(error) }
-        let imported = CatalogFile.imported(catalog)
-        CatalogFile.warn(imported, path: catalog)
-        let products = imported.products
+        // A given catalog is read before the terminal is taken, so that its mistakes and warnings are plain lines; the
+        // shipped one, which the tests check, after the launch screen.
+        let givenCatalog = catalog.map(CatalogFile.imported)
+        if let givenCatalog { CatalogFile.warn(givenCatalog, path: catalog) }
+        let armed = FaultSpec.armed(self.faults)
         let folder = DataFolder.locked(dataDir)
         let directory = device.map(folder.on(device:)) ?? folder
         DataFile.trust(directory.closedCleanly())
-
-        var options = AppState(lang: lang, serialPurchases: !parallel, storeKit: storeKitMode)
-        options.serverAPIBackend = serverAPI
-        let speed = speed ?? imported.speed ?? 1
-        // The catalog's settings arm their faults at launch; a --fault of the same name says how.
-        var faults = imported.faults
-        let given = FaultSpec.armed(self.faults)
-        for fault in given { faults.insert(fault, given.arm(fault) ?? FaultArm()) }
-        /// A shipped scenario set up on its own data, in the language the app speaks at that moment.
-        let setUpScenario = { (name: String, lang: Language) throws -> AppSession in
-            var options = options
-            options.lang = lang
-            return try Scenarios.setUp(name, under: directory, catalog: products, options: options, speed: speed)
-        }
         // The wire, when this launch asks for it (`iapsim-wire` provides it).
         var wire: (any WirePart)?
         if backend != nil || serve != nil || notify != nil {
@@ -95,6 +86,44 @@ extension LaunchSettings {
             }
             wire = make()
         }
+        // The launch screen, before any party's file is read, as a phone shows an app's at once; the app's first state
+        // replaces it. From here a failure gives the terminal back before it is said.
+        let monochrome = !TerminalSession.environment("NO_COLOR").isEmpty
+        let terminal: TerminalSession
+        do {
+            terminal = try TerminalSession(monochrome: monochrome)
+        } catch {
+            Console.fail(error)
+        }
+        Console.beforeSaying = terminal.close
+        var theme: Theme = monochrome ? .monochrome : .color
+        // A terminal whose locale is not UTF-8 (LANG=C) cannot draw frames, CJK or currency symbols: ASCII stands in.
+        if String(cString: nl_langinfo(nl_item(CODESET))) != "UTF-8" {
+            theme.ascii = ASCIIText()
+        }
+        let size = terminal.size
+        terminal.draw(Renderer.launchScreen(lang: lang, width: size.width, height: size.height, theme: theme))
+        if exitAfter == .launchScreen {
+            terminal.close()
+            Foundation.exit(0)
+        }
+
+        let imported = givenCatalog ?? CatalogFile.imported(nil)
+        let products = imported.products
+        theme.ascii?.yen = imported.currency == "JPY" ? "JPY" : "CNY"
+        var options = AppState(lang: lang, serialPurchases: !parallel, storeKit: storeKitMode)
+        options.serverAPIBackend = serverAPI
+        let speed = speed ?? imported.speed ?? 1
+        // The catalog's settings arm their faults at launch; a --fault of the same name says how.
+        var faults = imported.faults
+        for fault in armed { faults.insert(fault, armed.arm(fault) ?? FaultArm()) }
+        /// A shipped scenario set up on its own data, in the language the app speaks at that moment.
+        let setUpScenario = { (name: String, lang: Language) throws -> AppSession in
+            var options = options
+            options.lang = lang
+            return try Scenarios.setUp(name, under: directory, catalog: products, options: options, speed: speed)
+        }
+
         let remote = backend.map { wire?.remoteBackend(url: $0) } ?? nil
         let session: AppSession
         do {
@@ -111,27 +140,15 @@ extension LaunchSettings {
         if let policy { session.parties.backend.restorePolicy = policy }
         if !members.isEmpty { _ = session.parties.store.joinFamily(members) }
 
-        // The port is bound before the terminal is taken: one that is in use is said in one line, like any other mistake.
+        // A port in use is said in one line, like any other mistake (the terminal given back first).
         if let serve, let failure = wire?.serve(port: serve, session: session, catalog: products) {
             try? session.close()
             Console.fail("--serve: \(failure)")
         }
         if let notify { wire?.notify(url: notify) }
 
-        let monochrome = !TerminalSession.environment("NO_COLOR").isEmpty
-        let terminal: TerminalSession
-        do {
-            terminal = try TerminalSession(monochrome: monochrome)
-        } catch {
-            Console.fail(error)
-        }
         Console.keepWhatWasMade()
-        var theme: Theme = monochrome ? .monochrome : .color
-        // A terminal whose locale is not UTF-8 (LANG=C) cannot draw frames, CJK or currency symbols: ASCII stands in.
-        if String(cString: nl_langinfo(nl_item(CODESET))) != "UTF-8" {
-            theme.ascii = ASCIIText(yen: imported.currency == "JPY" ? "JPY" : "CNY")
-        }
-        var loop = MainLoop(session: session, terminal: terminal, theme: theme, exitAfterFirstFrame: exitAfterFirstFrame)
+        var loop = MainLoop(session: session, terminal: terminal, theme: theme, exitAfterFirstFrame: exitAfter == .products)
         loop.startScenario = setUpScenario
         loop.wire = wire
         let ending = loop.run()

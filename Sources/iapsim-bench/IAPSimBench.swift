@@ -26,7 +26,7 @@ struct Frames: ParsableCommand {
     var frames = 400
 
     func run() throws {
-        try options.settings.launch(latency: .instant, exitAfterFirstFrame: true) { session, terminal, theme in
+        try options.settings.launch(latency: .instant, exitAfter: .products) { session, terminal, theme in
             let median = FrameBench.run(session: session, terminal: terminal, theme: theme, frames: frames)
             try Data(String(format: "%.3f\n", median).utf8).write(to: URL(fileURLWithPath: out))
         }

@@ -153,7 +153,7 @@ struct RealBinaryTests {
         #expect(try String(contentsOfFile: work + "/reset", encoding: .utf8).contains("cleared"))
     }
 
-    @Test("a data file that is not a database is named, explained and left untouched")
+    @Test("a data file that is not a database is named, explained and left untouched; the launch screen was up, and the terminal is given back before it is said")
     func corruptDataFile() async throws {
         let work = try makeWorkDirectory()
         defer { try? FileManager.default.removeItem(atPath: work) }
@@ -161,11 +161,15 @@ struct RealBinaryTests {
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
         let garbage = String(repeating: "not a database ", count: 100)
         try garbage.write(toFile: data + "/backend.sqlite", atomically: true, encoding: .utf8)
-        let status = try await spawn(["script", "-qec", "\(builtBinary) --data-dir \(data)", "/dev/null"], output: work + "/out")
+        let status = try await spawn(["script", "-qec", "env TERM=xterm-256color \(builtBinary) --data-dir \(data)", "/dev/null"], output: work + "/out")
         let output = try String(contentsOfFile: work + "/out", encoding: .utf8)
         #expect(status != 0)
         #expect(output.contains("backend.sqlite"))
-        #expect(output.contains("not a readable iapsim database"))
+        let said = try #require(output.range(of: "not a readable iapsim database"))
+        let launchScreen = try #require(output.range(of: "iapsim · mock App Store"), "\(output)")
+        // xterm's rmcup: the screen the shell had, back before the line is written under it.
+        let givenBack = try #require(output.range(of: "\u{1b}[?1049l", options: .backwards), "\(output.debugDescription)")
+        #expect(launchScreen.upperBound < givenBack.lowerBound && givenBack.upperBound <= said.lowerBound)
         #expect(try String(contentsOfFile: data + "/backend.sqlite", encoding: .utf8) == garbage)
     }
 

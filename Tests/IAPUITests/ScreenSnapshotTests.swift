@@ -26,6 +26,20 @@ struct ScreenSnapshotTests {
         try assertSnapshot(id, color: screen(name).render(lang, theme: .color), monochrome: screen(name).render(lang, theme: .monochrome))
     }
 
+    @Test("the launch screen is the first screen's title bar alone: nothing on it depends on data, and nothing moves when the app replaces it",
+          arguments: Language.allCases)
+    func launchScreen(lang: Language) throws {
+        let launch = Renderer.launchScreen(lang: lang, width: 80, height: 24, theme: .color)
+        try assertSnapshot("launch-screen.\(lang.rawValue)", color: launch, monochrome: Renderer.launchScreen(lang: lang, width: 80, height: 24, theme: .monochrome))
+        var loading = screen("products").state(lang)
+        loading.productsStatus = .loading
+        let first = Renderer.render(loading, width: 80, height: 24, theme: .color)
+        let title = " " + Text.appTitle(lang)
+        #expect(launch.lines[0].hasPrefix(title) && first.lines[0].hasPrefix(title))
+        #expect((0..<80).allSatisfy { launch[$0, 0].style == first[$0, 0].style })
+        #expect(launch.lines.dropFirst().allSatisfy { $0.allSatisfy { $0 == " " } })
+    }
+
     @Test("every HUD's canonical sentence is on screen whole at the smallest size, in both languages", arguments: HUD.Kind.allCases)
     func hudTextNeverCut(kind: HUD.Kind) {
         for lang in Language.allCases {

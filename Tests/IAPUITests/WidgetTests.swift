@@ -369,7 +369,7 @@ struct WidgetTests {
 
     @Test("the title bar cuts a long name, never the pending count (I6)")
     func titleBar() {
-        let bar = TitleBar(title: "iapsim", userLabel: "user", user: "a-very-long-user-name", pendingLabel: "pending", pending: 12,
+        let bar = TitleBar(title: "iapsim", status: .init(userLabel: "user", user: "a-very-long-user-name", pendingLabel: "pending", pending: 12),
                            style: theme.titleBar)
         let grid = bar.rendered(width: 60, height: 1)
         #expect(grid.lines == [" iapsim                       user a-very-lon… · pending 12 "])

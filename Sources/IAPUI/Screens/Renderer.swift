@@ -13,6 +13,18 @@ public enum Renderer {
         }
     }
 
+    /// What the terminal shows the moment the app starts, before any party's file is read: the title bar and nothing
+    /// that depends on data, as iOS shows an app's launch screen while the app loads (Apple asks that a launch screen
+    /// hold nothing that changes). The app's first state replaces it.
+    public static func launchScreen(lang: Language, width: Int, height: Int, theme: Theme) -> ScreenGrid {
+        ASCIIText.$current.withValue(theme.ascii) {
+            var grid = ScreenGrid(width: width, height: height)
+            guard width > 0, height > 0 else { return grid }
+            TitleBar(title: Text.appTitle(lang), status: nil, style: theme.titleBar).draw(in: Rect(width: width, height: height).splitTop(1).0, on: &grid)
+            return grid
+        }
+    }
+
     private static func draw(_ state: AppState, width: Int, height: Int, theme: Theme, inspector: InspectorView) -> ScreenGrid {
         var grid = ScreenGrid(width: width, height: height)
         let screen = Rect(width: width, height: height)

@@ -3,8 +3,8 @@ import IAPCore
 /// The title bar, the badge line and the key-hint bar that frame every screen.
 extension StateView {
     var titleBar: TitleBar {
-        TitleBar(title: Text.appTitle(lang), userLabel: Text.user(lang), user: state.user ?? "—", pendingLabel: Text.pending(lang),
-                 pending: state.pendingCount, style: theme.titleBar)
+        TitleBar(title: Text.appTitle(lang), status: .init(userLabel: Text.user(lang), user: state.user ?? "—", pendingLabel: Text.pending(lang),
+                                                           pending: state.pendingCount), style: theme.titleBar)
     }
 
     var badges: BadgeLine {

@@ -1,20 +1,26 @@
 /// The top row: the app's name on the left, who is logged in and how many orders are pending on the right.
 struct TitleBar: Widget {
+    struct Status {
+        var userLabel: String
+        /// "—" when nobody is.
+        var user: String
+        var pendingLabel: String
+        var pending: Int
+    }
+
     var title: String
-    var userLabel: String
-    /// "—" when nobody is.
-    var user: String
-    var pendingLabel: String
-    var pending: Int
+    /// Nil on the launch screen, which is drawn before anyone's data is read.
+    var status: Status?
     var style: Style
 
     func draw(in area: Rect, on grid: inout ScreenGrid) {
         grid.fill(area.row(0), style: style)
         grid.put(" " + title, x: area.x, y: area.y, style: style, limit: area.width / 2)
+        guard let status else { return }
         // The pending count is never cut (I6): a long name gives way instead.
-        let who = "\(userLabel) ", count = " · \(pendingLabel) \(pending) "
+        let who = "\(status.userLabel) ", count = " · \(status.pendingLabel) \(status.pending) "
         let room = max(area.width / 2 - displayWidth(who) - displayWidth(count), 1)
-        let status = who + truncated(user, to: room) + count
-        grid.put(status, x: max(area.maxX - displayWidth(status), area.x), y: area.y, style: style)
+        let shown = who + truncated(status.user, to: room) + count
+        grid.put(shown, x: max(area.maxX - displayWidth(shown), area.x), y: area.y, style: style)
     }
 }
