@@ -15,7 +15,8 @@ struct TitleBar: Widget {
 
     func draw(in area: Rect, on grid: inout ScreenGrid) {
         grid.fill(area.row(0), style: style)
-        grid.put(" " + title, x: area.x, y: area.y, style: style, limit: area.width / 2)
+        // The title has the row to itself on the launch screen, half of it beside the status.
+        grid.put(" " + title, x: area.x, y: area.y, style: style, limit: status == nil ? area.width : area.width / 2)
         guard let status else { return }
         // The pending count is never cut (I6): a long name gives way instead.
         let who = "\(status.userLabel) ", count = " · \(status.pendingLabel) \(status.pending) "
