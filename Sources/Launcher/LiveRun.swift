@@ -75,9 +75,18 @@ extension LaunchSettings {
         let givenCatalog = catalog.map(CatalogFile.imported)
         if let givenCatalog { CatalogFile.warn(givenCatalog, path: catalog) }
         let armed = FaultSpec.armed(self.faults)
+        // Asked again when the wire binds it (another program may take it meanwhile), but first before anything is
+        // opened or made, so that a port in use leaves nothing behind.
+        if let serve, let reason = PortNumber.unavailable(serve) { Console.fail("--serve: " + PortNumber.cannotServe(port: serve, reason: reason)) }
         let folder = DataFolder.locked(dataDir)
         let directory = device.map(folder.on(device:)) ?? folder
         DataFile.trust(directory.closedCleanly())
+        let madeHere = FoldersMadeHere(in: folder.path)
+        let undoClaim = Console.undoOnFailure
+        Console.undoOnFailure = {
+            madeHere.removeNew()
+            undoClaim?()
+        }
         // The wire, when this launch asks for it (`iapsim-wire` provides it).
         var wire: (any WirePart)?
         if backend != nil || serve != nil || notify != nil {

@@ -32,6 +32,10 @@ public enum PortNumber {
         return errno == EADDRINUSE ? "the port is in use" : String(cString: strerror(errno))
     }
 
+    public static func cannotServe(port: Int, reason: String) -> String {
+        "cannot serve on 127.0.0.1:\(port) (\(reason)); give another port, or 0 for any free one"
+    }
+
     /// `--serve` with no port takes the standard one: ArgumentParser has no option whose value may be left out, so the
     /// arguments get it written in before anything parses them.
     public static func withServePort(_ arguments: [String]) -> [String] {

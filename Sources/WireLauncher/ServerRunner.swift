@@ -1,6 +1,7 @@
 import Foundation
 import IAPApp
 import IAPCore
+import Launcher
 import StoreServer
 
 /// The wire beside the parties: the server on its own threads, its work handed to the parties' thread, which calls
@@ -43,13 +44,9 @@ public final class ServerRunner {
             do {
                 try await server.run(port: port) { outcome.set(.serving(port: $0)) }
             } catch {
-                outcome.set(.failed(ServerRunner.cannotServe(port: port, reason: ServerRunner.reason(error))))
+                outcome.set(.failed(PortNumber.cannotServe(port: port, reason: ServerRunner.reason(error))))
             }
         }
-    }
-
-    public static func cannotServe(port: Int, reason: String) -> String {
-        "cannot serve on 127.0.0.1:\(port) (\(reason)); give another port, or 0 for any free one"
     }
 
     /// Starts serving and waits (running the parties' jobs meanwhile) until the port is bound or binding failed.

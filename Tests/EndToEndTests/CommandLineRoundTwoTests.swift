@@ -105,6 +105,47 @@ extension CommandLineInputTests {
         #expect(contents(of: work + "/data") == before)
     }
 
+    @Test("the app with --serve on a port in use, on a scenario or another device, leaves no data folder it made, nor a new folder in an existing one (found by QA: the scenario's files stayed)",
+          arguments: [["--scenario", "paid-then-killed"], ["--device", "tablet"]])
+    func appPortInUseOnScenarioOrDevice(_ place: [String]) async throws {
+        let work = try makeWorkDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        #expect(try await headless(["play", "--data-dir", work + "/data", "paid-then-killed"], in: work).0 == 0)
+        let before = contents(of: work + "/data")
+        let output = try await bash("""
+            python3 -c 'import socket, time, sys; s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(); print(s.getsockname()[1], flush=True); time.sleep(60)' > "$W/port" &
+            holder=$!
+            for _ in $(seq 100); do [ -s "$W/port" ] && break; sleep 0.1; done
+            port=$(cat "$W/port")
+            for data in new data; do
+              script -qec "env TERM=xterm-256color \"$BIN\" --data-dir \"$W/$data\" \(place.joined(separator: " ")) --serve $port" /dev/null > "$W/$data.out" 2>&1; echo "$data $?"
+            done
+            kill $holder
+            """, in: work)
+        #expect(output.contains("new 1") && output.contains("data 1"), "\(output)")
+        for name in ["new.out", "data.out"] {
+            #expect(((try? String(contentsOfFile: work + "/" + name, encoding: .utf8)) ?? "").contains("iapsim: --serve: "), "\(name)")
+        }
+        nothingCreated(work + "/new")
+        #expect(contents(of: work + "/data") == before)
+    }
+
+    @Test("a scenario whose script fails says where, and leaves no data folder it made, nor its own folder in an existing one (found by QA)")
+    func failingScenarioLeavesNothing() async throws {
+        let work = try makeWorkDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        #expect(try await headless(["play", "--data-dir", work + "/data", "paid-then-killed"], in: work).0 == 0)
+        let before = contents(of: work + "/data")
+        try "launch alice\nselect non-consumable 1\npress Enter\nexpect screen \"no such words\"\n".write(toFile: work + "/bad.iapsim", atomically: true, encoding: .utf8)
+        for data in ["new", "data"] {
+            let (status, output) = try await onTerminal(["--data-dir", work + "/" + data, "--scenario", work + "/bad.iapsim"], in: work, environment: "env TERM=xterm-256color")
+            #expect(status == 1)
+            #expect(output.contains("iapsim: bad:4: "), "\(output)")
+        }
+        nothingCreated(work + "/new")
+        #expect(contents(of: work + "/data") == before)
+    }
+
     @Test("serve stopped by SIGINT or SIGTERM exits 130 or 143, as the README says", arguments: [("INT", 130), ("TERM", 143)])
     func serveSignals(_ signal: String, _ expected: Int) async throws {
         let work = try makeWorkDirectory()
