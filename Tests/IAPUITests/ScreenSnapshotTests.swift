@@ -209,6 +209,20 @@ struct ASCIIScreenTests {
         let rows = zh.split(separator: "\n").filter { $0.contains("CNY") }
         #expect(Set(rows.map { $0.range(of: "CNY")!.lowerBound.utf16Offset(in: $0) + $0[$0.range(of: "CNY")!.lowerBound...].prefix { $0 != " " && $0 != "/" }.count }).count == 1)
     }
+
+    @Test("the login field's cursor is a bar, not a question mark (found by QA: \"Log in as: ?\")")
+    func loginCursor() {
+        var theme = Theme.monochrome
+        theme.ascii = ASCIIText(yen: "CNY")
+        for lang in [Language.en, .zh] {
+            var state = AppState(lang: lang)
+            state.loginText = "bo"
+            let grid = Renderer.render(state, width: 80, height: 24, theme: theme)
+            #expect(grid.lines.allSatisfy { $0.allSatisfy(\.isASCII) }, "\(grid.text)")
+            #expect(!grid.lines.dropLast().joined().contains("?"), "\(grid.text)")
+            #expect(grid.text.contains("bo|"), "\(grid.text)")
+        }
+    }
 }
 
 @Suite("The product list on a wide, a narrow and a non-UTF-8 terminal")
