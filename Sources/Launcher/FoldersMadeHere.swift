@@ -15,7 +15,16 @@ struct FoldersMadeHere {
         })
     }
 
-    func removeNew() {
+    /// Until `Console.keepWhatWasMade()`, a failure removes what the launch made here, then what its claim made.
+    func removedOnFailure() {
+        let undoClaim = Console.undoOnFailure
+        Console.undoOnFailure = {
+            removeNew()
+            undoClaim?()
+        }
+    }
+
+    private func removeNew() {
         for parent in Self.parents {
             let path = folder + "/" + parent
             guard let held = found[parent] else {

@@ -81,12 +81,7 @@ extension LaunchSettings {
         let folder = DataFolder.locked(dataDir)
         let directory = device.map(folder.on(device:)) ?? folder
         DataFile.trust(directory.closedCleanly())
-        let madeHere = FoldersMadeHere(in: folder.path)
-        let undoClaim = Console.undoOnFailure
-        Console.undoOnFailure = {
-            madeHere.removeNew()
-            undoClaim?()
-        }
+        FoldersMadeHere(in: folder.path).removedOnFailure()
         // The wire, when this launch asks for it (`iapsim-wire` provides it).
         var wire: (any WirePart)?
         if backend != nil || serve != nil || notify != nil {
@@ -95,23 +90,8 @@ extension LaunchSettings {
             }
             wire = make()
         }
-        // The launch screen, before any party's file is read, as a phone shows an app's at once; the app's first state
-        // replaces it. From here a failure gives the terminal back before it is said.
-        let monochrome = !TerminalSession.environment("NO_COLOR").isEmpty
-        let terminal: TerminalSession
-        do {
-            terminal = try TerminalSession(monochrome: monochrome)
-        } catch {
-            Console.fail(error)
-        }
-        Console.beforeSaying = terminal.close
-        var theme: Theme = monochrome ? .monochrome : .color
-        // A terminal whose locale is not UTF-8 (LANG=C) cannot draw frames, CJK or currency symbols: ASCII stands in.
-        if String(cString: nl_langinfo(nl_item(CODESET))) != "UTF-8" {
-            theme.ascii = ASCIIText()
-        }
-        let size = terminal.size
-        terminal.draw(Renderer.launchScreen(lang: lang, width: size.width, height: size.height, theme: theme))
+        let (terminal, launchTheme) = showLaunchScreen()
+        var theme = launchTheme
         if exitAfter == .launchScreen {
             terminal.close()
             Foundation.exit(0)
@@ -182,5 +162,27 @@ extension LaunchSettings {
             // Nothing is left to do: taking the app's objects apart (a backlog's worth of state) would only delay the exit.
             Foundation.exit(0)
         }
+    }
+
+    /// The launch screen, before any party's file is read, as a phone shows an app's at once; the app's first state
+    /// replaces it. From here a failure gives the terminal back before it is said.
+    private func showLaunchScreen() -> (TerminalSession, Theme) {
+        let monochrome = !TerminalSession.environment("NO_COLOR").isEmpty
+        let terminal: TerminalSession
+        do {
+            terminal = try TerminalSession(monochrome: monochrome)
+        } catch {
+            Console.fail(error)
+        }
+        Console.beforeSaying = terminal.close
+        var theme: Theme = monochrome ? .monochrome : .color
+        // A terminal whose locale is not UTF-8 (LANG=C) cannot draw frames, CJK or currency symbols: ASCII stands in
+        // (its yen is the catalog's, set once the catalog is read).
+        if String(cString: nl_langinfo(nl_item(CODESET))) != "UTF-8" {
+            theme.ascii = ASCIIText()
+        }
+        let size = terminal.size
+        terminal.draw(Renderer.launchScreen(lang: lang, width: size.width, height: size.height, theme: theme))
+        return (terminal, theme)
     }
 }
