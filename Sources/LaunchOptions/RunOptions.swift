@@ -15,7 +15,7 @@ public struct RunOptions: ParsableArguments {
         """, valueName: "name"))
     public var appleId: String?
 
-    @Option(help: ArgumentHelp("Run on this device of the data directory (`phone`, the first, when left out).", valueName: "name"))
+    @Option(help: ArgumentHelp("Run on this device of the data directory, made when new (`phone`, the first, when left out).", valueName: "name"))
     public var device: String?
 
     @Option(name: .customLong("restore-policy"),
