@@ -17,6 +17,18 @@ extension CommandLineInputTests {
         #expect(try await headless(["play", "--data-dir", data, script], in: work).0 == 0)
     }
 
+    /// `bash`, with another program listening on 127.0.0.1:`$port` meanwhile.
+    private func withPortTaken(_ script: String, in work: String) async throws -> String {
+        try await bash("""
+            python3 -c 'import socket, time, sys; s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(); print(s.getsockname()[1], flush=True); time.sleep(60)' > "$W/port" &
+            holder=$!
+            for _ in $(seq 100); do [ -s "$W/port" ] && break; sleep 0.1; done
+            port=$(cat "$W/port")
+            \(script)
+            kill $holder
+            """, in: work)
+    }
+
     /// Runs a shell command quietly and answers its exit status.
     private func bashSync(_ command: String) throws -> Int32 {
         let process = Process()
@@ -88,14 +100,9 @@ extension CommandLineInputTests {
         defer { try? FileManager.default.removeItem(atPath: work) }
         #expect(try await headless(["play", "--data-dir", work + "/data", "paid-then-killed"], in: work).0 == 0)
         let before = contents(of: work + "/data")
-        let output = try await bash("""
-            python3 -c 'import socket, time, sys; s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(); print(s.getsockname()[1], flush=True); time.sleep(60)' > "$W/port" &
-            holder=$!
-            for _ in $(seq 100); do [ -s "$W/port" ] && break; sleep 0.1; done
-            port=$(cat "$W/port")
+        let output = try await withPortTaken("""
             "$BIN" serve --data-dir "$W/new" --port "$port" > "$W/new.out" 2>&1; echo "new $?"
             "$BIN" serve --data-dir "$W/data" --port "$port" > "$W/old.out" 2>&1; echo "old $?"
-            kill $holder
             """, in: work)
         #expect(output.contains("new 1") && output.contains("old 1"), "\(output)")
         for name in ["new.out", "old.out"] {
@@ -112,15 +119,10 @@ extension CommandLineInputTests {
         defer { try? FileManager.default.removeItem(atPath: work) }
         #expect(try await headless(["play", "--data-dir", work + "/data", "paid-then-killed"], in: work).0 == 0)
         let before = contents(of: work + "/data")
-        let output = try await bash("""
-            python3 -c 'import socket, time, sys; s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(); print(s.getsockname()[1], flush=True); time.sleep(60)' > "$W/port" &
-            holder=$!
-            for _ in $(seq 100); do [ -s "$W/port" ] && break; sleep 0.1; done
-            port=$(cat "$W/port")
+        let output = try await withPortTaken("""
             for data in new data; do
               script -qec "env TERM=xterm-256color \"$BIN\" --data-dir \"$W/$data\" \(place.joined(separator: " ")) --serve $port" /dev/null > "$W/$data.out" 2>&1; echo "$data $?"
             done
-            kill $holder
             """, in: work)
         #expect(output.contains("new 1") && output.contains("data 1"), "\(output)")
         for name in ["new.out", "data.out"] {
