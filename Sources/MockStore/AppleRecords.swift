@@ -173,7 +173,7 @@ public struct AppleRecords {
 extension PendingRenewalInfo {
     init(_ chain: SubscriptionRecord) {
         let retrying = !chain.isOver && chain.retryUntil != nil
-        self.init(auto_renew_product_id: chain.renewsAs, auto_renew_status: chain.autoRenew ? "1" : "0",
+        self.init(auto_renew_product_id: chain.renewsAs, auto_renew_status: chain.willAutoRenew ? "1" : "0",
                   original_transaction_id: chain.originalTransactionId, product_id: chain.productId,
                   expiration_intent: PendingRenewalInfo.expirationIntent(retrying: retrying, ended: chain.expirationIntent),
                   is_in_billing_retry_period: PendingRenewalInfo.billingRetryFlag(retrying: retrying, expirationIntent: chain.expirationIntent),

@@ -18,6 +18,7 @@ struct SubscriptionRecord: Equatable, Codable, FetchableRecord, PersistableRecor
     var productId: String
     /// `auto_renew_product_id`: a downgrade or crossgrade waits here for the renewal.
     var renewsAs: String
+    /// The subscriber's setting (Settings › Subscriptions), which a reversed refund finds as it was.
     var autoRenew: Bool
     var expiresAt: Date
     var latestTransactionId: String
@@ -72,6 +73,9 @@ struct SubscriptionRecord: Equatable, Codable, FetchableRecord, PersistableRecor
 
     var isOver: Bool { expirationIntent != nil || revokedAt != nil }
 
+    /// Auto-renew as Apple reports it: off once Apple refunded the chain, as Apple cancels a subscription it refunds.
+    var willAutoRenew: Bool { autoRenew && revokedAt == nil }
+
     /// What StoreKit reports for it; `offer` is the latest transaction's.
     /// `free`: the latest charge's offer is a free one (a free trial, or a promotional or code offer's free period).
     func status(offer: TransactionDetails.Offer?, free: Bool = false) -> SubscriptionStatus {
@@ -86,11 +90,11 @@ struct SubscriptionRecord: Equatable, Codable, FetchableRecord, PersistableRecor
             else if offer == .trial || offer == .intro || free { (.trial, expiresAt) }
             else { (.active, expiresAt) }
         var status = SubscriptionStatus(productId: productId, group: group, state: state, date: date,
-                                        renewsAs: renewsAs == productId || !autoRenew ? nil : renewsAs, originalTransactionId: originalTransactionId,
+                                        renewsAs: renewsAs == productId || !willAutoRenew ? nil : renewsAs, originalTransactionId: originalTransactionId,
                                         priceIncrease: isOver ? nil : priceIncrease)
         status.renewalOfferId = introLeft > 0 ? offerId : nil
         status.billingPlan = commitmentPeriod == nil ? nil : .monthly
-        status.willAutoRenew = autoRenew
+        status.willAutoRenew = willAutoRenew
         return status
     }
 
@@ -232,8 +236,6 @@ extension SubscriptionRecord {
         return changed
     }
 
-    /// Auto-renew turned off (cancelled in Settings) or back on (resubscribed, or the product bought again before the
-    /// end); nil when nothing changes.
     /// Apple's renewal-date extension (a service outage, a customer's goodwill): the current period ends `days` later,
     /// and its renewal with it. Nil when Apple extends nothing: a subscription that is over, past its expiry at `now`, or
     /// retrying a failed renewal.
@@ -245,6 +247,8 @@ extension SubscriptionRecord {
         return changed
     }
 
+    /// Auto-renew turned off (cancelled in Settings) or back on (resubscribed, or the product bought again before the
+    /// end); nil when nothing changes.
     func settingAutoRenew(_ on: Bool) -> SubscriptionRecord? {
         guard !isOver, autoRenew != on else { return nil }
         var changed = self

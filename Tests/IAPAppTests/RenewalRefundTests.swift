@@ -1,3 +1,5 @@
+import AppleVocabulary
+import AppleWire
 import Foundation
 import IAPApp
 @testable import MockStore
@@ -28,5 +30,25 @@ struct RenewalRefundTests {
         app.advance(3)
         #expect(try app.revokedCredits().map(\.credit.transactionId) == [charges[2]])
         #expect(try app.parties.backend.database.entitlements().first?.revokedAt != nil)
+    }
+
+    @Test("a refunded subscription renews no more, and says so: auto-renew off in renewal info, verifyReceipt's pending renewal and StoreKit 2's status, as Apple cancels a subscription it refunds; back on when Apple reverses the refund (found by a server developer's walk)")
+    func refundedSaysItWillNotRenew() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        app.buy(Self.plus)
+        let original = try #require(try app.charges().last).transaction.id
+        let records = AppleRecords(database: app.parties.store.database, catalog: shippedCatalog)
+        func renewing() throws -> (jws: Int, receipt: String?, storeKit: Bool?) {
+            let chain = try #require(try records.subscription(original: original))
+            return (JWSRenewalInfo(chain, signedAt: app.timers.now).autoRenewStatus, chain.renewal.auto_renew_status,
+                    app.parties.store.subscriptions(account: "alice").first?.willAutoRenew)
+        }
+        #expect(try renewing() == (1, "1", true))
+        #expect(app.parties.store.refund(transactionId: original) == original)
+        #expect(app.parties.store.subscriptions(account: "alice").first?.state == .revoked)
+        #expect(try renewing() == (0, "0", false))
+        #expect(app.parties.store.reverseRefund(transactionId: original) != nil)
+        #expect(try renewing() == (1, "1", true))
     }
 }
