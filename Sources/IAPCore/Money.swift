@@ -45,7 +45,6 @@ public struct Money: Sendable, Equatable {
     }
 }
 
-
 extension Decimal {
     /// In thousandths, as Apple's Server API writes prices (`price`, `renewalPrice`, `commitmentPrice`).
     public var milliunits: Int64 {

@@ -77,11 +77,10 @@ extension LaunchSettings {
         let armed = FaultSpec.armed(self.faults)
         // Asked again when the wire binds it (another program may take it meanwhile), but first before anything is
         // opened or made, so that a port in use leaves nothing behind.
-        if let serve, let reason = PortNumber.unavailable(serve) { Console.fail("--serve: " + PortNumber.cannotServe(port: serve, reason: reason)) }
+        if let serve { PortNumber.failUnlessFree(serve, option: "--serve: ") }
         let folder = DataFolder.locked(dataDir)
         let directory = device.map(folder.on(device:)) ?? folder
         DataFile.trust(directory.closedCleanly())
-        FoldersMadeHere(in: folder.path).removedOnFailure()
         // The wire, when this launch asks for it (`iapsim-wire` provides it).
         var wire: (any WirePart)?
         if backend != nil || serve != nil || notify != nil {
@@ -113,6 +112,8 @@ extension LaunchSettings {
             return try Scenarios.setUp(name, under: directory, catalog: products, options: options, speed: speed)
         }
 
+        // Only another device or a scenario makes folders under the data folder.
+        if device != nil || scenario != nil { FoldersMadeHere(in: folder.path).removedOnFailure() }
         let remote = backend.map { wire?.remoteBackend(url: $0) } ?? nil
         let session: AppSession
         do {

@@ -13,7 +13,7 @@ public enum PortNumber {
 
     /// Why 127.0.0.1:`port` cannot be listened on now (another program has it, or it is a privileged port), or nil
     /// when it can: asked before a command opens or creates any file, so that a port in use leaves nothing behind.
-    public static func unavailable(_ port: Int) -> String? {
+    static func unavailable(_ port: Int) -> String? {
         guard port != 0 else { return nil }
         let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard probe >= 0 else { return nil }
@@ -34,6 +34,11 @@ public enum PortNumber {
 
     public static func cannotServe(port: Int, reason: String) -> String {
         "cannot serve on 127.0.0.1:\(port) (\(reason)); give another port, or 0 for any free one"
+    }
+
+    /// Says why `port` cannot be listened on (after `option`, as the command line named it) and exits; returns when it can.
+    public static func failUnlessFree(_ port: Int, option: String = "") {
+        if let reason = unavailable(port) { Console.fail(option + cannotServe(port: port, reason: reason)) }
     }
 
     /// `--serve` with no port takes the standard one: ArgumentParser has no option whose value may be left out, so the

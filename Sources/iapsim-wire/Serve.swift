@@ -36,7 +36,7 @@ struct ServeCommand: ParsableCommand {
     func run() throws {
         let notify = NotifyURL.checked(notify)
         let products = catalog.load()
-        if let reason = PortNumber.unavailable(port) { Console.fail(PortNumber.cannotServe(port: port, reason: reason)) }
+        PortNumber.failUnlessFree(port)
         let directory = data.lockedDirectory()
         let timers = TimerQueue(speed: 1)
         let parties: Parties
