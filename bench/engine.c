@@ -76,6 +76,7 @@ int main(int argc, char **argv) {
         "CREATE UNIQUE INDEX storeTransactionByAppleOrder ON storeTransaction(appleOrderId) WHERE appleOrderId IS NOT NULL;"
         "CREATE INDEX storeTransactionSharedFrom ON storeTransaction(sharedFrom) WHERE sharedFrom IS NOT NULL;"
         "CREATE INDEX storeTransactionChain ON storeTransaction(COALESCE(originalTransactionId, id), state, date);"
+        "CREATE INDEX storeTransactionDate ON storeTransaction(date);"
         "CREATE TRIGGER storeKit2FailureAtOnce AFTER INSERT ON storeTransaction"
         " WHEN NEW.state = 'failed' AND NEW.purchasedWithStoreKit2 = 1 AND NEW.error IS NOT 'interrupted'"
         " BEGIN UPDATE storeTransaction SET finished = 1 WHERE id = NEW.id; END;"

@@ -303,9 +303,11 @@ extension StoreDatabase {
 
     static func knownTime(_ db: Database) throws -> Date? {
         let noted = try Double.fetchOne(db.cachedStatement(sql: "SELECT CAST(value AS REAL) FROM meta WHERE key = 'clock'"))
-        let latest = try Double.fetchOne(db.cachedStatement(sql: "SELECT MAX(date) FROM storeTransaction"))
+        let latest = try Double.fetchOne(db.cachedStatement(sql: latestTransactionDate))
         return [noted, latest].compactMap { $0 }.max().map(Date.init(timeIntervalSince1970:))
     }
+
+    static let latestTransactionDate = "SELECT MAX(date) FROM storeTransaction"
 
     func noteClock(_ date: Date) throws {
         try queue.writeTransaction { db in

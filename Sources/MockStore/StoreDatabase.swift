@@ -124,6 +124,8 @@ public final class StoreDatabase {
             ("v26-attempt-log", StoreDatabase.attemptLogMigration),
             ("v27-notification-content", StoreDatabase.contentMigration),
             ("v28-store-renewals", StoreDatabase.storeRenewalMigration),
+            // Every launch asks for the latest transaction's date (the store's clock); without this it read them all.
+            ("v29-dates", { db in try db.execute(sql: "CREATE INDEX storeTransactionDate ON storeTransaction(date)") }),
         ])
         appleId = try queue.inDatabase { db in try Self.signedIn(db, device: device) }
     }
