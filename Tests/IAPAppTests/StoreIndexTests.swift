@@ -7,7 +7,7 @@ import Testing
 /// The App Store Server API's lookups and every launch read the store through indexes, so that a store with a long history
 /// answers as quickly as a new one.
 @Suite("The store read by index")
-struct AppleRecordsPlanTests {
+struct StoreIndexTests {
     @Test("a transaction, a customer's history and an order are read without scanning every transaction the store made")
     func lookupsSearchNotScan() throws {
         let scratch = Scratch()
