@@ -10,8 +10,12 @@ repo=$PWD
 command -v tmux >/dev/null || { apt-get update -qq && apt-get install -y -qq tmux >/dev/null; }
 socket=iapsim-first-run-$$
 trap 'tmux -L "$socket" kill-server 2>/dev/null || true' EXIT
+# Every commit is checked before the first clone, so that a mistyped last one does not cost the first one's build.
 for commit in "$@"; do
-  hash=$(git rev-parse --verify --quiet "$commit^{commit}") || { echo "bench/first-run.sh: $commit: no such commit" >&2; exit 64; }
+  git rev-parse --verify --quiet "$commit^{commit}" >/dev/null || { echo "bench/first-run.sh: $commit: no such commit" >&2; exit 64; }
+done
+for commit in "$@"; do
+  hash=$(git rev-parse "$commit^{commit}")
   work=$(mktemp -d /tmp/iapsim-first-run.XXXXXX)
   git clone -q "$repo" "$work/clone"
   git -C "$work/clone" checkout -q "$hash"

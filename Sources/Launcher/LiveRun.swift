@@ -77,7 +77,7 @@ extension LaunchSettings {
         let armed = FaultSpec.armed(self.faults)
         // Asked again when the wire binds it (another program may take it meanwhile), but first before anything is
         // opened or made, so that a port in use leaves nothing behind.
-        if let serve { PortNumber.failUnlessFree(serve, option: "--serve: ") }
+        if let serve { PortNumber.failUnlessFree(serve, option: "--serve") }
         let folder = DataFolder.locked(dataDir)
         let directory = device.map(folder.on(device:)) ?? folder
         DataFile.trust(directory.closedCleanly())

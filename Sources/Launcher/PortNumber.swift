@@ -36,9 +36,9 @@ public enum PortNumber {
         "cannot serve on 127.0.0.1:\(port) (\(reason)); give another port, or 0 for any free one"
     }
 
-    /// Says why `port` cannot be listened on (after `option`, as the command line named it) and exits; returns when it can.
-    public static func failUnlessFree(_ port: Int, option: String = "") {
-        if let reason = unavailable(port) { Console.fail(option + cannotServe(port: port, reason: reason)) }
+    /// Says why `port` cannot be listened on (after the `option` that gave it, if one did) and exits; returns when it can.
+    public static func failUnlessFree(_ port: Int, option: String? = nil) {
+        if let reason = unavailable(port) { Console.fail((option.map { $0 + ": " } ?? "") + cannotServe(port: port, reason: reason)) }
     }
 
     /// `--serve` with no port takes the standard one: ArgumentParser has no option whose value may be left out, so the

@@ -35,7 +35,7 @@ struct AppleOrderTests {
         let orders = try orders(app)
         #expect(Set(orders.keys) == Set(charges.map(\.transaction.id)))
         #expect(Set(orders.values).count == 3)
-        let records = AppleRecords(database: app.parties.store.database, catalog: shippedCatalog)
+        let records = app.appleRecords
         for charge in charges {
             let order = try #require(orders[charge.transaction.id])
             #expect(order.count == 10 && order.allSatisfy { $0.isUppercase || $0.isNumber }, "\(order)")
@@ -56,7 +56,7 @@ struct AppleOrderTests {
         #expect(rebuys.map(\.productId).sorted() == ["com.iapsim.noads", Self.monthly], "\(purchased)")
         let orders = try orders(app)
         #expect(Set(orders.keys) == Set(purchased.filter { $0.originalTransactionId == nil }.map(\.id)), "\(orders)")
-        let records = AppleRecords(database: app.parties.store.database, catalog: shippedCatalog)
+        let records = app.appleRecords
         for order in orders.values { #expect(try records.order(order).count == 1) }
     }
 

@@ -47,7 +47,7 @@ struct BillingPlanTests {
         let expires = try #require(fields.expiresDate), ends = try #require(fields.commitmentEndsAt)
         #expect(abs(expires.timeIntervalSince(SubscriptionPeriod.month.end(from: first.transaction.date))) < 10)
         #expect(abs(ends.timeIntervalSince(SubscriptionPeriod(months: 12).end(from: first.transaction.date))) < 10)
-        let records = AppleRecords(database: app.parties.store.database, catalog: shippedCatalog)
+        let records = app.appleRecords
         let signed = JWSTransaction(try #require(try records.transaction(first.transaction.id)), signedAt: app.timers.now)
         #expect(signed.billingPlanType == "MONTHLY")
         #expect(signed.price == 28_000 && signed.currency == "CNY", "a month of the commitment costs the monthly price")
@@ -75,7 +75,7 @@ struct BillingPlanTests {
         app.press(.char("m"))
         #expect(app.screen(width: 120).contains("Auto-renew is off: the commitment's months are still billed, until it ends on"))
         app.press(.escape)
-        let records = AppleRecords(database: app.parties.store.database, catalog: shippedCatalog)
+        let records = app.appleRecords
         let chain = try #require(try records.subscription(original: first.transaction.id))
         let renewal = JWSRenewalInfo(chain, signedAt: app.timers.now)
         #expect(renewal.renewalBillingPlanType == "MONTHLY" && renewal.commitmentInfo?.commitmentAutoRenewStatus == 0)
@@ -142,7 +142,7 @@ struct BillingPlanTests {
         #expect(fields.billingPeriod == nil)
         #expect(abs(try #require(fields.expiresDate).timeIntervalSince(SubscriptionPeriod.year.end(from: charge.transaction.date))) < 10)
         // A product sold with billing plans: the renewal says its plan too, as the charge does.
-        let records = AppleRecords(database: app.parties.store.database, catalog: shippedCatalog)
+        let records = app.appleRecords
         let chain = try #require(try records.subscription(original: charge.transaction.id))
         #expect(JWSTransaction(chain.latest, signedAt: app.timers.now).billingPlanType == "BILLED_UPFRONT")
         #expect(JWSRenewalInfo(chain, signedAt: app.timers.now).renewalBillingPlanType == "BILLED_UPFRONT")

@@ -3,6 +3,7 @@ import GRDB
 import IAPApp
 import IAPCore
 import IAPUI
+import Testing
 import MockBackend
 @testable import MockStore
 import ClientPersistence
@@ -121,6 +122,12 @@ final class Harness {
         try storeReader!.queue.inDatabase { db in
             Set(try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM storeTransaction WHERE sharedFrom IS NOT NULL AND originalTransactionId IS NULL")))
         }
+    }
+    /// Apple's records of the store, as its Server API and notifications read them.
+    var appleRecords: AppleRecords { AppleRecords(database: parties.store.database, catalog: shippedCatalog) }
+    /// The latest charge's transaction id (the purchase just made).
+    func latestChargeId() throws -> String {
+        try #require(try charges().last).transaction.id
     }
     /// What Apple charged for: every `purchased` transaction but a free one (S7), which names the purchase it repeats
     /// (a non-consumable's first purchase) or repeats a charge's web order line item (the subscription's latest), or is

@@ -37,8 +37,8 @@ struct RenewalRefundTests {
         let app = try Harness(user: "alice")
         app.advance(0.5)
         app.buy(Self.plus)
-        let original = try #require(try app.charges().last).transaction.id
-        let records = AppleRecords(database: app.parties.store.database, catalog: shippedCatalog)
+        let original = try app.latestChargeId()
+        let records = app.appleRecords
         func renewing() throws -> (jws: Int, receipt: String?, storeKit: Bool?) {
             let chain = try #require(try records.subscription(original: original))
             return (JWSRenewalInfo(chain, signedAt: app.timers.now).autoRenewStatus, chain.renewal.auto_renew_status,

@@ -13,13 +13,11 @@ struct TransactionPriceTests {
     static let coins = "com.iapsim.coins.60", monthly = "com.iapsim.vip.monthly"
 
     private func signed(_ app: Harness, _ id: String) throws -> JWSTransaction {
-        let records = AppleRecords(database: app.parties.store.database, catalog: shippedCatalog)
-        return JWSTransaction(try #require(try records.transaction(id)), signedAt: app.timers.now)
+        JWSTransaction(try #require(try app.appleRecords.transaction(id)), signedAt: app.timers.now)
     }
 
     private func renewal(_ app: Harness, _ original: String) throws -> JWSRenewalInfo {
-        let records = AppleRecords(database: app.parties.store.database, catalog: shippedCatalog)
-        return JWSRenewalInfo(try #require(try records.subscription(original: original)), signedAt: app.timers.now)
+        JWSRenewalInfo(try #require(try app.appleRecords.subscription(original: original)), signedAt: app.timers.now)
     }
 
     @Test("a consumable's signed transaction carries the catalog's price in milliunits and its currency, and no offer")
@@ -27,7 +25,7 @@ struct TransactionPriceTests {
         let app = try Harness(user: "alice")
         app.advance(0.5)
         app.buy(Self.coins)
-        let charge = try signed(app, try #require(try app.charges().last).transaction.id)
+        let charge = try signed(app, try app.latestChargeId())
         #expect(charge.price == 6_000 && charge.currency == "CNY")
         #expect(charge.offerType == nil && charge.offerDiscountType == nil && charge.offerPeriod == nil)
     }
@@ -59,8 +57,8 @@ struct TransactionPriceTests {
         let app = try Harness(user: "alice", storeKit: .two)
         app.advance(0.5)
         app.buy(Self.monthly)
-        let id = try #require(try app.charges().last).transaction.id
-        let records = AppleRecords(database: app.parties.store.database, catalog: shippedCatalog)
+        let id = try app.latestChargeId()
+        let records = app.appleRecords
         let transaction = try #require(try records.transaction(id))
         let download = try #require(try records.appTransaction(of: transaction))
         let charge = try signed(app, id)
@@ -75,7 +73,7 @@ struct TransactionPriceTests {
         let app = try Harness(user: "alice")
         app.advance(0.5)
         app.buy(Self.monthly)
-        let original = try #require(try app.charges().last).transaction.id
+        let original = try app.latestChargeId()
         let trialEnds = try #require(try app.storeDetails([original])[original]?.expiresDate)
         app.parties.store.setAutoRenew(false, originalTransactionId: original)
         #expect(try renewal(app, original).renewalDate == AppleDate.milliseconds(trialEnds))

@@ -61,7 +61,7 @@ struct WinBackOfferTests {
         #expect(abs(expires.timeIntervalSince(SubscriptionPeriod.month.end(from: charge.transaction.date))) < 10)
         let kinds = try app.parties.store.database.recentNotifications(limit: 100).map(\.notification)
         #expect(kinds.first?.kind == .subscribed && kinds.first?.subtype == .resubscribe)
-        let records = AppleRecords(database: app.parties.store.database, catalog: shippedCatalog)
+        let records = app.appleRecords
         let signed = JWSTransaction(try #require(try records.transaction(charge.transaction.id)), signedAt: app.timers.now)
         #expect(signed.offerType == 4 && signed.offerIdentifier == "vip_winback")
         // The customer bought it, in the chain it had: a purchase, not a renewal the App Store made.
