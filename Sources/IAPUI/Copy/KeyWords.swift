@@ -41,8 +41,15 @@ struct KeyWords {
         case .help: KeyWords(Localized(en: "help: every key", zh: "帮助:所有按键"), hint: Localized(en: "help", zh: "帮助"))
         case .quit: KeyWords(Localized(en: "quit (asks if buying)", zh: "退出(购买中会先确认)"), hint: Localized(en: "quit", zh: "退出"))
         case .confirm: KeyWords(Localized(en: "yes (quit, compensate)", zh: "确认(退出、补单)"), hint: Localized(en: "yes", zh: "确认"))
-        default: ListPanels.all.lazy.compactMap { ($0 as? any PanelView)?.words(command) }.first ?? KeyWords(Localized(command.rawValue))
+        default: panelWords(command) ?? KeyWords(Localized(command.rawValue))
         }
+    }
+
+    /// A panel's key, in its panel's words. The panel that opens the key or binds it is asked first, so that a hint bar
+    /// casts no other panel to its view: a type's first cast reads every conformance record in the binary.
+    private static func panelWords(_ command: Command) -> KeyWords? {
+        let owners = ListPanels.all.filter { $0.opens == command || $0.bindings.contains { $0.command == command } }
+        return (owners + ListPanels.all).lazy.compactMap { ($0 as? any PanelView)?.words(command) }.first
     }
 }
 
