@@ -35,17 +35,18 @@ public enum CatalogLoader {
         }
         var loaded: LoadedCatalog
         do {
-            // Parsed once for both looks at the raw JSON (which format, and the coins), not once for each.
-            let object = try JSONSerialization.jsonObject(with: data)
-            if isStoreKitConfiguration(object) {
-                loaded = try JSONDecoder().decode(StoreKitFile.self, from: data).catalog()
-                loaded.warnings += StoreKitFileKeys.file.unused(in: object as? [String: Any] ?? [:], at: "")
+            if let file = plainCatalog(data) {
+                loaded = try catalog(file)
             } else {
-                try checkCoins(object)
-                let file = try JSONDecoder().decode(CatalogFile.self, from: data)
-                loaded = LoadedCatalog(products: try file.products.enumerated().map { try $0.element.product(at: "products[\($0.offset)]", currency: file.currency) })
-                loaded.currency = file.currency
-                loaded.billingGracePeriod = file.billingGracePeriod ?? true
+                // Parsed once for both looks at the raw JSON (which format, and the coins), not once for each.
+                let object = try JSONSerialization.jsonObject(with: data)
+                if isStoreKitConfiguration(object) {
+                    loaded = try JSONDecoder().decode(StoreKitFile.self, from: data).catalog()
+                    loaded.warnings += StoreKitFileKeys.file.unused(in: object as? [String: Any] ?? [:], at: "")
+                } else {
+                    try checkCoins(object)
+                    loaded = try catalog(try JSONDecoder().decode(CatalogFile.self, from: data))
+                }
             }
             loaded.products = loaded.products.map { $0.withGracePeriod(loaded.billingGracePeriod).withOffersKey(loaded.offersKey) }
         } catch let error as DecodingError {
@@ -57,6 +58,24 @@ public enum CatalogLoader {
         }
         try applyGrants(to: &loaded, catalogPath: path)
         try validate(loaded, path: path)
+        return loaded
+    }
+
+    /// iapsim's own catalog when it decodes whole with every product's coins in range, read without the raw JSON's
+    /// objects: building and casting those is most of a catalog's reading, and for such a file they find nothing to
+    /// say. Anything else, an Xcode file or a mistake, is read the long way, which names a problem as the file wrote it.
+    private static func plainCatalog(_ data: Data) -> CatalogFile? {
+        let decoder = JSONDecoder()
+        guard let format = try? decoder.decode(CatalogFormat.self, from: data), !format.maybeStoreKit,
+              let file = try? decoder.decode(CatalogFile.self, from: data),
+              file.products.allSatisfy({ (0...mostCoins).contains($0.coins ?? 0) }) else { return nil }
+        return file
+    }
+
+    private static func catalog(_ file: CatalogFile) throws -> LoadedCatalog {
+        var loaded = LoadedCatalog(products: try file.products.enumerated().map { try $0.element.product(at: "products[\($0.offset)]", currency: file.currency) })
+        loaded.currency = file.currency
+        loaded.billingGracePeriod = file.billingGracePeriod ?? true
         return loaded
     }
 
@@ -130,6 +149,27 @@ public enum CatalogLoader {
              .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation, .initialPunctuation,
              .finalPunctuation, .otherPunctuation, .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol: true
         default: false
+        }
+    }
+
+    /// The keys `isStoreKitConfiguration` looks at, read by the decoder: wherever that says an Xcode file, so does this.
+    private struct CatalogFormat: Decodable {
+        let maybeStoreKit: Bool
+
+        private enum Key: String, CodingKey { case subscriptionGroups, nonRenewingSubscriptions, products, productID }
+
+        init(from decoder: any Decoder) throws {
+            let root = try decoder.container(keyedBy: Key.self)
+            if root.contains(.subscriptionGroups) || root.contains(.nonRenewingSubscriptions) {
+                maybeStoreKit = true
+                return
+            }
+            guard var products = try? root.nestedUnkeyedContainer(forKey: .products),
+                  let first = try? products.nestedContainer(keyedBy: Key.self) else {
+                maybeStoreKit = false
+                return
+            }
+            maybeStoreKit = first.contains(.productID)
         }
     }
 

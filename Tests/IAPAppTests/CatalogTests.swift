@@ -22,6 +22,19 @@ struct CatalogTests {
         #expect(shippedCatalog.contains { $0.kind == .subscription && $0.title.zh == "月度会员" })
     }
 
+    @Test("a file with iapsim's products and an Xcode file's key is read as the Xcode file it says it is, whichever way it is read")
+    func xcodeKeyDecides() throws {
+        let products = #"[{"id": "gems", "type": "consumable", "coins": 60, "price": "¥6", "title": {"en": "G", "zh": "G"}, "description": {"en": "", "zh": ""}}]"#
+        for key in ["subscriptionGroups", "nonRenewingSubscriptions"] {
+            let path = try write(#"{"products": "# + products + #", ""# + key + #"": []}"#, named: "catalog.json")
+            #expect {
+                try CatalogLoader.load(path: path)
+            } throws: { error in
+                "\(error)".contains("productID")
+            }
+        }
+    }
+
     @Test("an Xcode .storekit file: products, non-renewing subscriptions and subscription groups")
     func storeKitFile() throws {
         let path = try write("""
