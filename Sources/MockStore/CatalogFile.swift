@@ -14,6 +14,9 @@ struct CatalogFile: Decodable {
         /// Owned by the buyer's family too (A4): non-consumables only.
         let familyShareable: Bool?
 
+        /// Coins left out, or a whole number the catalog may grant.
+        var coinsInRange: Bool { (0...CatalogLoader.mostCoins).contains(coins ?? 0) }
+
         struct Text: Decodable {
             let en: String
             let zh: String

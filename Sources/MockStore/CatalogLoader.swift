@@ -35,18 +35,19 @@ public enum CatalogLoader {
         }
         var loaded: LoadedCatalog
         do {
-            if let file = plainCatalog(data) {
+            let decoder = JSONDecoder()
+            if (try? decoder.decode(CatalogFormat.self, from: data))?.isStoreKit == true {
+                loaded = try decoder.decode(StoreKitFile.self, from: data).catalog()
+                let keys = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+                loaded.warnings += StoreKitFileKeys.file.unused(in: keys, at: "")
+            } else if let file = try? decoder.decode(CatalogFile.self, from: data), file.products.allSatisfy(\.coinsInRange) {
                 loaded = try catalog(file)
             } else {
-                // Parsed once for both looks at the raw JSON (which format, and the coins), not once for each.
-                let object = try JSONSerialization.jsonObject(with: data)
-                if isStoreKitConfiguration(object) {
-                    loaded = try JSONDecoder().decode(StoreKitFile.self, from: data).catalog()
-                    loaded.warnings += StoreKitFileKeys.file.unused(in: object as? [String: Any] ?? [:], at: "")
-                } else {
-                    try checkCoins(object)
-                    loaded = try catalog(try JSONDecoder().decode(CatalogFile.self, from: data))
-                }
+                // A mistake, read the long way to name it as the file wrote it: on the raw JSON, a number too big for
+                // an Int is named with its range rather than called bad JSON. A file that reads well skips this, as
+                // building and casting the raw JSON's objects is most of a catalog's reading.
+                try checkCoins(try JSONSerialization.jsonObject(with: data))
+                loaded = try catalog(try decoder.decode(CatalogFile.self, from: data))
             }
             loaded.products = loaded.products.map { $0.withGracePeriod(loaded.billingGracePeriod).withOffersKey(loaded.offersKey) }
         } catch let error as DecodingError {
@@ -59,17 +60,6 @@ public enum CatalogLoader {
         try applyGrants(to: &loaded, catalogPath: path)
         try validate(loaded, path: path)
         return loaded
-    }
-
-    /// iapsim's own catalog when it decodes whole with every product's coins in range, read without the raw JSON's
-    /// objects: building and casting those is most of a catalog's reading, and for such a file they find nothing to
-    /// say. Anything else, an Xcode file or a mistake, is read the long way, which names a problem as the file wrote it.
-    private static func plainCatalog(_ data: Data) -> CatalogFile? {
-        let decoder = JSONDecoder()
-        guard let format = try? decoder.decode(CatalogFormat.self, from: data), !format.maybeStoreKit,
-              let file = try? decoder.decode(CatalogFile.self, from: data),
-              file.products.allSatisfy({ (0...mostCoins).contains($0.coins ?? 0) }) else { return nil }
-        return file
     }
 
     private static func catalog(_ file: CatalogFile) throws -> LoadedCatalog {
@@ -152,32 +142,26 @@ public enum CatalogLoader {
         }
     }
 
-    /// The keys `isStoreKitConfiguration` looks at, read by the decoder: wherever that says an Xcode file, so does this.
+    /// Whether a file is an Xcode configuration rather than iapsim's catalog: it has subscription groups, or products
+    /// named by `productID`. Read by the decoder, without the raw JSON's objects.
     private struct CatalogFormat: Decodable {
-        let maybeStoreKit: Bool
+        let isStoreKit: Bool
 
         private enum Key: String, CodingKey { case subscriptionGroups, nonRenewingSubscriptions, products, productID }
 
         init(from decoder: any Decoder) throws {
             let root = try decoder.container(keyedBy: Key.self)
             if root.contains(.subscriptionGroups) || root.contains(.nonRenewingSubscriptions) {
-                maybeStoreKit = true
+                isStoreKit = true
                 return
             }
             guard var products = try? root.nestedUnkeyedContainer(forKey: .products),
                   let first = try? products.nestedContainer(keyedBy: Key.self) else {
-                maybeStoreKit = false
+                isStoreKit = false
                 return
             }
-            maybeStoreKit = first.contains(.productID)
+            isStoreKit = first.contains(.productID)
         }
-    }
-
-    private static func isStoreKitConfiguration(_ object: Any) -> Bool {
-        guard let root = object as? [String: Any] else { return false }
-        if root["subscriptionGroups"] != nil || root["nonRenewingSubscriptions"] != nil { return true }
-        let first = (root["products"] as? [[String: Any]])?.first
-        return first?["productID"] != nil
     }
 
     /// The most coins one product may credit: a balance of many purchases stays far from overflowing.
@@ -228,7 +212,6 @@ public enum CatalogLoader {
         }
     }
 
-    /// Coins are checked on the raw JSON: a number too big for an Int would otherwise be reported as "not valid JSON".
     private static func checkCoins(_ object: Any) throws {
         guard let root = object as? [String: Any],
               let entries = root["products"] as? [[String: Any]] else { return }
