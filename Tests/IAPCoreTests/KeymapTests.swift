@@ -1,3 +1,4 @@
+import Foundation
 import IAPCore
 import Testing
 
@@ -32,5 +33,17 @@ struct KeymapTests {
                 if binding.hint != nil { #expect(Keymap.hints(for: context).contains { $0.command == binding.command }) }
             }
         }
+    }
+
+    @Test("an open panel without rows still offers its ways out on the hint bar; only its row keys wait for a row (found by QA: a user with no subscriptions saw an empty hint bar under the subscriptions panel)")
+    func emptyPanelOffersWaysOut() {
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        var state = AppState(now: now)
+        state.user = "alice"
+        _ = state.reduce(.key(.char("m")), now: now)
+        #expect(state.keyContext == .subscriptionList)
+        let offered = Set(state.offeredHints.map(\.command))
+        #expect(offered.isSuperset(of: [.back, .manageSubscriptions, .explain, .help, .quit]), "\(offered)")
+        #expect(!offered.contains(.toggleAutoRenew))
     }
 }

@@ -33,12 +33,12 @@ public struct SubscriptionsPanel: ListPanel {
 
     /// Only one that has not ended can be cancelled or resumed (an expired or refunded one is bought again from the
     /// list); only a price increase not agreed to yet can be agreed to.
+    /// Its row keys, where the selected subscription takes them; the ways out always, rows or none.
     public func offers(_ command: Command, on selection: Int, in state: AppState) -> Bool {
-        guard state.subscriptions.indices.contains(selection) else { return false }
-        let chosen = state.subscriptions[selection]
+        let chosen = state.subscriptions.indices.contains(selection) ? state.subscriptions[selection] : nil
         switch command {
-        case .toggleAutoRenew: return !chosen.isOver
-        case .agreeToPrice: return chosen.priceIncrease == .pending
+        case .toggleAutoRenew: return chosen.map { !$0.isOver } ?? false
+        case .agreeToPrice: return chosen?.priceIncrease == .pending
         default: return true
         }
     }
