@@ -15,7 +15,7 @@ struct CatalogFile: Decodable {
         let familyShareable: Bool?
 
         /// Coins left out, or a whole number the catalog may grant.
-        var coinsInRange: Bool { (0...CatalogLoader.mostCoins).contains(coins ?? 0) }
+        var coinsInRange: Bool { CatalogLoader.coinRange.contains(coins ?? 0) }
 
         struct Text: Decodable {
             let en: String

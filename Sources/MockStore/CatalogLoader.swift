@@ -93,8 +93,8 @@ public enum CatalogLoader {
             throw CatalogError(path: path, location: "", problem: "is not a map of product ids to whole numbers of coins, e.g. {\"com.example.gems100\": 100}")
         }
         for (id, coins) in grants.sorted(by: { $0.key < $1.key }) {
-            guard (0...mostCoins).contains(coins) else {
-                throw CatalogError(path: path, location: id, problem: "takes a whole number 0 to \(mostCoins), not \(coins)")
+            guard coinRange.contains(coins) else {
+                throw CatalogError(path: path, location: id, problem: notCoins(coins))
             }
             guard let index = loaded.products.firstIndex(where: { $0.id == id }) else {
                 loaded.warnings.append("\((path as NSString).lastPathComponent): \(id) is not in the catalog; ignored")
@@ -166,6 +166,12 @@ public enum CatalogLoader {
 
     /// The most coins one product may credit: a balance of many purchases stays far from overflowing.
     public static let mostCoins = 1_000_000
+    static let coinRange = 0...mostCoins
+
+    /// What is said of a number of coins out of `coinRange`, as the file wrote it.
+    private static func notCoins(_ written: Any) -> String {
+        "takes a whole number 0 to \(mostCoins), not \(written)"
+    }
 
     private static func validate(_ loaded: LoadedCatalog, path: String) throws {
         let products = loaded.products
@@ -206,8 +212,8 @@ public enum CatalogLoader {
                     throw CatalogError(path: path, location: "\(place).price", problem: CatalogFile.notAPrice(price))
                 }
             }
-            if !(0...mostCoins).contains(product.coins) {
-                throw CatalogError(path: path, location: "\(place).coins", problem: "takes a whole number 0 to \(mostCoins), not \(product.coins)")
+            if !coinRange.contains(product.coins) {
+                throw CatalogError(path: path, location: "\(place).coins", problem: notCoins(product.coins))
             }
         }
     }
@@ -220,11 +226,11 @@ public enum CatalogLoader {
             let place = "products[\(i)]" + ((entry["id"] as? String).map { " \"\($0)\"" } ?? "") + ".coins"
             // JSONSerialization reads true and false as NSNumbers too, of C's char type, which no JSON number gets.
             guard let number = value as? NSNumber, !(value is String), String(cString: number.objCType) != "c" else {
-                throw Problem(location: place, message: "takes a whole number 0 to \(mostCoins), not \(asWritten(value))")
+                throw Problem(location: place, message: notCoins(asWritten(value)))
             }
             let double = number.doubleValue
             guard double.isFinite, double.rounded() == double, double >= 0, double <= Double(mostCoins) else {
-                throw Problem(location: place, message: "takes a whole number 0 to \(mostCoins), not \(number)")
+                throw Problem(location: place, message: notCoins(number))
             }
         }
     }

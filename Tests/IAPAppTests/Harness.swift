@@ -3,11 +3,11 @@ import GRDB
 import IAPApp
 import IAPCore
 import IAPUI
-import Testing
 import MockBackend
 @testable import MockStore
 import ClientPersistence
 import DataFiles
+import Testing
 
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 let shippedCatalog = try! CatalogLoader.load(path: repositoryRoot.appendingPathComponent("assets/catalog.json").path)

@@ -31,9 +31,9 @@ public struct SubscriptionsPanel: ListPanel {
         return state.perform(.setAutoRenew(originalTransactionId: chosen.originalTransactionId, on: !chosen.willAutoRenew))
     }
 
-    /// Only one that has not ended can be cancelled or resumed (an expired or refunded one is bought again from the
-    /// list); only a price increase not agreed to yet can be agreed to.
-    /// Its row keys, where the selected subscription takes them; the ways out always, rows or none.
+    /// Its row keys only where the selected subscription takes them: only one that has not ended can be cancelled or
+    /// resumed (an expired or refunded one is bought again from the list), only a price increase not agreed to yet can
+    /// be agreed to. The ways out always, rows or none.
     public func offers(_ command: Command, on selection: Int, in state: AppState) -> Bool {
         let chosen = state.subscriptions.indices.contains(selection) ? state.subscriptions[selection] : nil
         switch command {
