@@ -100,7 +100,7 @@ extension Device {
     }
 
     /// Open intents for the product recorded no later than the transaction.
-    private func possibleIntents(of transaction: StoreTransaction) -> [PaymentIntent] {
+    func possibleIntents(of transaction: StoreTransaction) -> [PaymentIntent] {
         guard transaction.mayBeNewPayment else { return [] }
         // The queue shows the signed-in Apple ID's transactions only: an intent paid with another cannot be theirs.
         return paymentIntents.filter { $0.productId == transaction.productId && $0.precedes(transaction) && $0.appleId == appleId }

@@ -304,7 +304,8 @@ extension AppState {
     mutating func assignToBuyer(_ transactionId: String, _ buyer: String) -> [Effect] {
         guard let transaction = device.unclaimed.first(where: { $0.id == transactionId }) else { return [] }
         device.alarms.removeAll { $0 == .unattributed(transactionId: transaction.id, productId: transaction.productId) }
-        let intent = device.paymentIntents.filter { $0.user == buyer && $0.productId == transaction.productId && $0.precedes(transaction) }
+        // Only an intent that could be this payment, as the observer takes one: another Apple ID's is another payment's.
+        let intent = device.possibleIntents(of: transaction).filter { $0.user == buyer }
             .min { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
         return claim(transaction, for: buyer, orderId: transaction.applicationUsername.flatMap { $0.isEmpty ? nil : $0 } ?? intent?.orderId,
                      intent: intent?.id) + pumpVerifyQueue()

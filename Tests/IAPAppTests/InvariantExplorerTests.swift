@@ -578,7 +578,10 @@ struct InvariantExplorerTests {
     ///   which Apple never charged, while bob's own purchase of it was on its sheet; the store then rightly charged him,
     ///   but dated the charge when the sheet opened, while the copy still held (I7). Apple refunds only what it charged
     ///   (a member's copy goes with the buyer's refund), and a purchase is dated when it is charged.
-    @Test("seeds a long exploration broke stay fixed", arguments: [5041, 6009, 13409, 18782, 4879, 78403, 84485, 207102, 308237, 731904, 741070, 955674] as [UInt64])
+    /// - 59000020: with applicationUsername dropped, support assigned sandbox-1's unclaimed Yearly VIP to 小明 and used up
+    ///   his intent paid with sandbox-2, so his sandbox-2 purchase, delivered later, went to alice, logged in (I3, I7).
+    ///   Support's assignment now takes only an intent that could be that payment, as the observer does.
+    @Test("seeds a long exploration broke stay fixed", arguments: [5041, 6009, 13409, 18782, 4879, 78403, 84485, 207102, 308237, 731904, 741070, 955674, 59000020] as [UInt64])
     func foundByLongRuns(seed: UInt64) throws {
         // As they were found: with the backend reading receipts.
         let broken = try explore(seed: seed, serverAPI: false)
