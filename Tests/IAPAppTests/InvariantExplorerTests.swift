@@ -528,21 +528,33 @@ func explore(seed: UInt64, steps: Int = 28, serverAPI: Bool? = nil) throws -> [S
 }
 
 /// How many schedules to run: `IAPSIM_SCHEDULES=N` for a long campaign; 2,000 by default.
-private let scheduleCount = ProcessInfo.processInfo.environment["IAPSIM_SCHEDULES"].flatMap(UInt64.init) ?? 2_000
-private let firstSeed = ProcessInfo.processInfo.environment["IAPSIM_FIRST_SEED"].flatMap(UInt64.init) ?? 0
+private let scheduleCount = environmentNumber("IAPSIM_SCHEDULES", default: 2_000)
+private let firstSeed = environmentNumber("IAPSIM_FIRST_SEED", default: 0)
 private let chunks: UInt64 = 8
-/// `IAPSIM_SLICE=K/N`: this process takes every Nth of those seeds from the Kth (`scripts/explore` runs one process per
-/// core: two threads of one process contend for locks and spend half as much CPU again).
+/// `IAPSIM_SLICE=K/N`, K from 0 to N − 1: this process takes every Nth of those seeds from the Kth (`scripts/explore`
+/// runs one process per core: two threads of one process contend for locks and spend half as much CPU again).
 private let slice: (index: UInt64, count: UInt64) = {
-    let parts = (ProcessInfo.processInfo.environment["IAPSIM_SLICE"] ?? "0/1").split(separator: "/").compactMap { UInt64($0) }
-    return parts.count == 2 && parts[0] < parts[1] ? (parts[0], parts[1]) : (0, 1)
+    guard let text = ProcessInfo.processInfo.environment["IAPSIM_SLICE"] else { return (0, 1) }
+    let parts = text.split(separator: "/", omittingEmptySubsequences: false).map { UInt64($0) }
+    guard parts.count == 2, let index = parts[0], let count = parts[1], index < count else {
+        fatalError("IAPSIM_SLICE=\(text): give K/N with K from 0 to N − 1, e.g. 0/2 and 1/2")
+    }
+    return (index, count)
 }()
+
+/// A whole number from the environment, or `fallback` when it is not set. Anything else stops the run, naming the
+/// variable: a campaign that silently ran other seeds than it was given would report on schedules nobody asked for.
+private func environmentNumber(_ name: String, default fallback: UInt64) -> UInt64 {
+    guard let text = ProcessInfo.processInfo.environment[name] else { return fallback }
+    guard let number = UInt64(text) else { fatalError("\(name)=\(text): give a whole number") }
+    return number
+}
 
 @Suite("Invariants I1–I5 and I7 over seeded schedules: three users, faults, switches, crashes at every boundary")
 struct InvariantExplorerTests {
     @Test("replay one seed with a trace (IAPSIM_SEED)", .enabled(if: ProcessInfo.processInfo.environment["IAPSIM_SEED"] != nil))
     func replay() throws {
-        let seed = UInt64(ProcessInfo.processInfo.environment["IAPSIM_SEED"]!)!
+        let seed = environmentNumber("IAPSIM_SEED", default: 0)
         let broken = try explore(seed: seed)
         #expect(broken.isEmpty, "\(broken.joined(separator: "\n"))")
     }
