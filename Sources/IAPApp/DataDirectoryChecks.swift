@@ -36,7 +36,8 @@ extension DataDirectory {
         }
         var prefix = path.hasPrefix("/") ? "" : "."
         for part in path.split(separator: "/") {
-            prefix += "/" + part
+            // Not `"/" + part`: `+` over any sequence, whose first use at launch reads every conformance record in the binary.
+            prefix += "/" + String(part)
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: prefix, isDirectory: &isFolder) else { break }
             if !isFolder.boolValue {
