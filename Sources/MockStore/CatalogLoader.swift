@@ -11,6 +11,10 @@ public struct CatalogError: Error, CustomStringConvertible {
     public var description: String {
         location.isEmpty ? "\(path): \(problem)" : "\(path): \(location): \(problem)"
     }
+
+    func adding(_ more: String) -> CatalogError {
+        CatalogError(path: path, location: location, problem: problem + more)
+    }
 }
 
 /// Reads the app's own catalog format, or an Xcode `.storekit` configuration file.
@@ -33,10 +37,18 @@ public enum CatalogLoader {
         if isPropertyList(data) {
             throw CatalogError(path: path, location: "", problem: "is a property list (an older Xcode's .storekit), not JSON; open it in Xcode 12.5 or later and save it: Xcode writes it again as JSON")
         }
+        if firstVisible(data) != UInt8(ascii: "{"), let top = try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed),
+           !(top is [String: Any]) {
+            throw CatalogError(path: path, location: "", problem: "the top level is not an object; give iapsim's catalog JSON ({\"products\": [...]}) or an Xcode .storekit file")
+        }
         var loaded: LoadedCatalog
+        // Said beside a mistake in a file taken for Xcode's: a catalog of iapsim's with one Xcode key would otherwise be
+        // told of Xcode's keys without knowing why.
+        var readAs = ""
         do {
             let decoder = JSONDecoder()
-            if (try? decoder.decode(CatalogFormat.self, from: data))?.isStoreKit == true {
+            if let reason = (try? decoder.decode(CatalogFormat.self, from: data))?.storeKitReason {
+                readAs = " — read as an Xcode .storekit file, as " + reason
                 loaded = try decoder.decode(StoreKitFile.self, from: data).catalog()
                 let keys = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
                 loaded.warnings += StoreKitFileKeys.file.unused(in: keys, at: "")
@@ -51,14 +63,18 @@ public enum CatalogLoader {
             }
             loaded.products = loaded.products.map { $0.withGracePeriod(loaded.billingGracePeriod).withOffersKey(loaded.offersKey) }
         } catch let error as DecodingError {
-            throw describe(error, path: path)
+            throw describe(error, path: path).adding(readAs)
         } catch let error as Problem {
-            throw CatalogError(path: path, location: error.location, problem: error.message)
+            throw CatalogError(path: path, location: error.location, problem: error.message + readAs)
         } catch {
             throw CatalogError(path: path, location: "", problem: "is not valid JSON (\(underlyingMessage(error))); " + whatToGive)
         }
         try applyGrants(to: &loaded, catalogPath: path)
-        try validate(loaded, path: path)
+        do {
+            try validate(loaded, path: path)
+        } catch let error as CatalogError {
+            throw error.adding(readAs)
+        }
         return loaded
     }
 
@@ -145,22 +161,23 @@ public enum CatalogLoader {
     /// Whether a file is an Xcode configuration rather than iapsim's catalog: it has subscription groups, or products
     /// named by `productID`. Read by the decoder, without the raw JSON's objects.
     private struct CatalogFormat: Decodable {
-        let isStoreKit: Bool
+        /// Why the file is taken for an Xcode configuration, said beside its mistakes; nil for iapsim's catalog.
+        let storeKitReason: String?
 
         private enum Key: String, CodingKey { case subscriptionGroups, nonRenewingSubscriptions, products, productID }
 
         init(from decoder: any Decoder) throws {
             let root = try decoder.container(keyedBy: Key.self)
-            if root.contains(.subscriptionGroups) || root.contains(.nonRenewingSubscriptions) {
-                isStoreKit = true
+            if let key = [Key.subscriptionGroups, .nonRenewingSubscriptions].first(where: root.contains) {
+                storeKitReason = "it has \"\(key.rawValue)\""
                 return
             }
             guard var products = try? root.nestedUnkeyedContainer(forKey: .products),
-                  let first = try? products.nestedContainer(keyedBy: Key.self) else {
-                isStoreKit = false
+                  let first = try? products.nestedContainer(keyedBy: Key.self), first.contains(.productID) else {
+                storeKitReason = nil
                 return
             }
-            isStoreKit = first.contains(.productID)
+            storeKitReason = "its products are named by \"productID\""
         }
     }
 

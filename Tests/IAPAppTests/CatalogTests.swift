@@ -22,7 +22,7 @@ struct CatalogTests {
         #expect(shippedCatalog.contains { $0.kind == .subscription && $0.title.zh == "月度会员" })
     }
 
-    @Test("a file with iapsim's products and an Xcode file's key is read as the Xcode file it says it is, whichever way it is read")
+    @Test("a file with iapsim's products and an Xcode file's key is read as the Xcode file it says it is, whichever way it is read, and its error says why it was read so")
     func xcodeKeyDecides() throws {
         let products = #"[{"id": "gems", "type": "consumable", "coins": 60, "price": "¥6", "title": {"en": "G", "zh": "G"}, "description": {"en": "", "zh": ""}}]"#
         for key in ["subscriptionGroups", "nonRenewingSubscriptions"] {
@@ -30,7 +30,19 @@ struct CatalogTests {
             #expect {
                 try CatalogLoader.load(path: path)
             } throws: { error in
-                "\(error)".contains("productID")
+                "\(error)".contains("productID") && "\(error)".contains("read as an Xcode .storekit file, as it has \"\(key)\"")
+            }
+        }
+    }
+
+    @Test("a catalog whose top level is not an object says what the top of one looks like")
+    func topLevelNotAnObject() throws {
+        for text in ["[1, 2]", "\"products\"", "42"] {
+            let path = try write(text, named: "catalog.json")
+            #expect {
+                try CatalogLoader.load(path: path)
+            } throws: { error in
+                "\(error)" == "\(path): the top level is not an object; give iapsim's catalog JSON ({\"products\": [...]}) or an Xcode .storekit file"
             }
         }
     }
