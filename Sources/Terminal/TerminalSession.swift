@@ -20,6 +20,9 @@ public final class TerminalSession {
     private let useColor: Bool
     private var pairs: [Int: Int16] = [:]
     private var closed = false
+    /// What ncurses' screen holds: blank at the start, then the last grid drawn, until a resize makes a new screen.
+    /// A frame writes only the cells that differ from it.
+    private var shown: ScreenGrid
 
     /// Whether this terminal can run the app, checked before anything else is touched: TERM set, known, and able to
     /// move the cursor (a `dumb` terminal would get one row, and keys acting on a screen nobody sees).
@@ -66,6 +69,7 @@ public final class TerminalSession {
             start_color()
             use_default_colors()
         }
+        shown = ScreenGrid(width: Int(cnc_cols()), height: Int(cnc_lines()))
     }
 
     deinit { close() }
@@ -81,8 +85,9 @@ public final class TerminalSession {
         (Int(cnc_cols()), Int(cnc_lines()))
     }
 
-    /// Copies the grid to the screen; ncurses sends only what changed since the last frame.
-    /// One buffer for every cell's characters, and the attributes of the last style seen (neighbours mostly share
+    /// Copies the grid to the screen; ncurses sends only what changed since the last frame. Only the cells that differ
+    /// from what its screen holds are written into it: most of a frame is what the one before drew (the launch screen
+    /// is mostly blank). One buffer for every cell's characters, and the attributes of the last style seen (neighbours mostly share
     /// one): a frame is thousands of cells, and a fresh array and a colour-pair lookup for each were most of the time
     /// spent here.
     public func draw(_ grid: ScreenGrid) {
@@ -91,7 +96,9 @@ public final class TerminalSession {
         var lastStyle: Style?
         var attrs = cnc_a_normal()
         var colorPair: Int16 = 0
+        let before = shown.width == grid.width && shown.height == grid.height ? shown.cells : nil
         for (index, cell) in grid.cells.enumerated() where !cell.text.isEmpty {
+            if let before, before[index] == cell { continue }
             if cell.style != lastStyle {
                 lastStyle = cell.style
                 attrs = attributes(cell.style)
@@ -102,6 +109,7 @@ public final class TerminalSession {
             chars.append(0)
             _ = cnc_put_cell(Int32(index / grid.width), Int32(index % grid.width), chars, attrs, colorPair)
         }
+        shown = grid
         refresh()
     }
 
@@ -111,7 +119,12 @@ public final class TerminalSession {
         var ch: wint_t = 0
         let result = wget_wch(cnc_stdscr(), &ch)
         if result == ERR { return cnc_stdin_gone() != 0 ? .hangup : nil }
-        if result == KEY_CODE_YES { return special(Int32(ch)) }
+        if result == KEY_CODE_YES {
+            let event = special(Int32(ch))
+            // ncurses made a screen of the new size: what it holds is no longer the last grid.
+            if event == .resize { shown = ScreenGrid(width: 0, height: 0) }
+            return event
+        }
         switch ch {
         case 10, 13: return .key(.enter)
         case 27: return escapeSequence()
