@@ -87,9 +87,9 @@ public final class TerminalSession {
 
     /// Copies the grid to the screen; ncurses sends only what changed since the last frame. Only the cells that differ
     /// from what its screen holds are written into it: most of a frame is what the one before drew (the launch screen
-    /// is mostly blank). One buffer for every cell's characters, and the attributes of the last style seen (neighbours mostly share
-    /// one): a frame is thousands of cells, and a fresh array and a colour-pair lookup for each were most of the time
-    /// spent here.
+    /// is mostly blank). One buffer for every cell's characters, and the attributes of the last style seen (neighbours
+    /// mostly share one): a frame is thousands of cells, and a fresh array and a colour-pair lookup for each were most
+    /// of the time spent here.
     public func draw(_ grid: ScreenGrid) {
         var chars: [wchar_t] = []
         chars.reserveCapacity(8)
