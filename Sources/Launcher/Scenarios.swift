@@ -30,7 +30,11 @@ public enum Scenarios {
         let script = try script(name)
         let directory = DataDirectory(path: data.path + "/scenarios/" + script.name)
         _ = try directory.removeAll()
-        var setup = ScriptPlayer.Setup(directory: directory, catalog: catalog, options: options)
+        // A script is written in English (its `expect screen` lines) unless it says `lang zh`, as `iapsim play` reads
+        // it by default; the app's language is the handover's.
+        var played = options
+        played.lang = .en
+        var setup = ScriptPlayer.Setup(directory: directory, catalog: catalog, options: played)
         setup.start = Date()
         setup.stopAtHandover = true
         let player = ScriptPlayer(setup) { _ in }

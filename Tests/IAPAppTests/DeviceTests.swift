@@ -169,6 +169,16 @@ struct DeviceTests {
         #expect(try session.parties.vault.lastUser() == "alice")
     }
 
+    @Test("a scenario started while the app speaks Chinese plays its script as written (in English) and is handed over in Chinese (found by QA in a tmux walk: S, then Enter, crashed)")
+    func scenarioInChinese() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("iapsim-test-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let session = try Scenarios.setUp("apple-down-backend-keeps", under: DataDirectory(path: path), catalog: shippedCatalog,
+                                          options: AppState(lang: .zh), speed: 1)
+        defer { try? session.close() }
+        #expect(session.state.lang == .zh)
+    }
+
     @Test("a scenario is handed over with the cursor where its script left it, so the next step read by hand (press Enter) buys what the script meant (found by a newcomer's walk)")
     func scenarioKeepsTheCursor() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("iapsim-test-\(UUID().uuidString)").path
