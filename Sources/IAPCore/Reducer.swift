@@ -135,7 +135,9 @@ extension AppState {
         if fault == .paymentsDisabled { device.canMakePayments = arm == nil }
         // The network back, the app back in the foreground: both are triggers (C4).
         let trigger = arm == nil && (fault == .backendDown || fault == .background)
-        return [.setFault(fault, arm)] + (trigger ? triggerVerifyQueue() : [])
+        // The backend back: the account it could not give meanwhile (a login) is asked for again, not left at 0 coins.
+        let account: [Effect] = arm == nil && fault == .backendDown ? user.map { [.refreshAccount($0)] } ?? [] : []
+        return [.setFault(fault, arm)] + (trigger ? triggerVerifyQueue() : []) + account
     }
 
     /// Back in the foreground: a trigger for the verify queue, and a fresh look at the store's queue (seeds 002, 004);

@@ -64,6 +64,22 @@ struct ScreenInputTests {
         #expect(app.screen().contains("Balance 0 coins"))
     }
 
+    @Test("the backend back after a login it missed: the balance is read again, not shown as 0 coins until f (found by QA in a tmux walk)")
+    func balanceReadWhenBackendReturns() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        app.buy("com.iapsim.coins.60")
+        app.advance(2)
+        #expect(app.screen().contains("Balance 60 coins"), "\(app.screen())")
+        app.press(.char("b"))
+        app.logIn("alice")
+        app.advance(0.5)
+        #expect(app.screen().contains("Balance unknown"), "\(app.screen())")
+        app.press(.char("b"))
+        app.advance(0.5)
+        #expect(app.screen().contains("Balance 60 coins"), "\(app.screen())")
+    }
+
     @Test("the quit question covers the HUD it asks about, not one row off it", arguments: [HUD.Kind.purchasing, .confirming])
     func quitOverHUD(_ kind: HUD.Kind) {
         var state = AppState()
