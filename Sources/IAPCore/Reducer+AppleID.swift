@@ -16,7 +16,7 @@ extension AppState {
             device.hud = HUD(.appleIdChanged, productId: purchase.productId, transactionId: purchase.transactionId)
             device.purchase = nil
         }
-        return [.readStoreQueue(after: 0)] + (user.map { [.refreshAccount($0)] } ?? [])
+        return [.readStoreQueue(after: 0)] + accountRefresh
     }
 
     /// Family Sharing ended for these products (A4): the backend revoked them on Apple's word (REVOKE); the HUD says
@@ -24,6 +24,6 @@ extension AppState {
     mutating func entitlementsRevoked(_ productIds: [String]) -> [Effect] {
         guard let first = productIds.first else { return [] }
         if device.hud?.kind.isWaiting != true { device.hud = HUD(.familyRevoked, productId: first) }
-        return user.map { [.refreshAccount($0)] } ?? []
+        return accountRefresh
     }
 }

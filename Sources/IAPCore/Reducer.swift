@@ -134,16 +134,21 @@ extension AppState {
     mutating func setFault(_ fault: Fault, _ arm: FaultArm?) -> [Effect] {
         if fault == .paymentsDisabled { device.canMakePayments = arm == nil }
         // The network back, the app back in the foreground: both are triggers (C4).
-        let trigger = arm == nil && (fault == .backendDown || fault == .background)
+        let backendBack = arm == nil && fault == .backendDown
+        let trigger = backendBack || (arm == nil && fault == .background)
         // The backend back: the account it could not give meanwhile (a login) is asked for again, not left at 0 coins.
-        let account: [Effect] = arm == nil && fault == .backendDown ? user.map { [.refreshAccount($0)] } ?? [] : []
-        return [.setFault(fault, arm)] + (trigger ? triggerVerifyQueue() : []) + account
+        return [.setFault(fault, arm)] + (trigger ? triggerVerifyQueue() : []) + (backendBack ? accountRefresh : [])
+    }
+
+    /// The logged-in user's account asked for again; nothing when no one is logged in.
+    var accountRefresh: [Effect] {
+        user.map { [.refreshAccount($0)] } ?? []
     }
 
     /// Back in the foreground: a trigger for the verify queue, and a fresh look at the store's queue (seeds 002, 004);
     /// a product list that failed or came back empty is asked for again (seed 004, S3). A one-shot `background` is over.
     mutating func foreground() -> [Effect] {
-        spendIfOnce(.background) + triggerVerifyQueue() + [.readStoreQueue(after: 0)] + (user.map { [.refreshAccount($0)] } ?? [])
+        spendIfOnce(.background) + triggerVerifyQueue() + [.readStoreQueue(after: 0)] + accountRefresh
             + askProductsAgain()
     }
 

@@ -20,9 +20,9 @@ public final class TerminalSession {
     private let useColor: Bool
     private var pairs: [Int: Int16] = [:]
     private var closed = false
-    /// What ncurses' screen holds: blank at the start, then the last grid drawn, until a resize makes a new screen.
+    /// What ncurses' screen holds: blank at the start, then the last grid drawn; nil once a resize makes a new screen.
     /// A frame writes only the cells that differ from it.
-    private var shown: ScreenGrid
+    private var shown: ScreenGrid?
 
     /// Whether this terminal can run the app, checked before anything else is touched: TERM set, known, and able to
     /// move the cursor (a `dumb` terminal would get one row, and keys acting on a screen nobody sees).
@@ -96,7 +96,7 @@ public final class TerminalSession {
         var lastStyle: Style?
         var attrs = cnc_a_normal()
         var colorPair: Int16 = 0
-        let before = shown.width == grid.width && shown.height == grid.height ? shown.cells : nil
+        let before = shown.flatMap { $0.width == grid.width && $0.height == grid.height ? $0.cells : nil }
         for (index, cell) in grid.cells.enumerated() where !cell.text.isEmpty {
             if let before, before[index] == cell { continue }
             if cell.style != lastStyle {
@@ -122,7 +122,7 @@ public final class TerminalSession {
         if result == KEY_CODE_YES {
             let event = special(Int32(ch))
             // ncurses made a screen of the new size: what it holds is no longer the last grid.
-            if event == .resize { shown = ScreenGrid(width: 0, height: 0) }
+            if event == .resize { shown = nil }
             return event
         }
         switch ch {

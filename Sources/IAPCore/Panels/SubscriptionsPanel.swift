@@ -17,7 +17,7 @@ public struct SubscriptionsPanel: ListPanel {
     public func open(_ state: inout AppState) -> [Effect] {
         if case .subscriptions = state.modal { return state.closeOverlay() }
         state.modal = .subscriptions(selection: 0)
-        return state.user.map { [.refreshAccount($0)] } ?? []
+        return state.accountRefresh
     }
 
     public func act(_ command: Command, on selection: Int, in state: inout AppState) -> [Effect]? {
