@@ -167,8 +167,11 @@ public final class AppRuntime {
                 let seen = record { try SupportDesk.look(at: id, store: store.database, backend: parties.backend.database) } ?? nil
                 if let payer = seen?.payer { send(.assignToBuyer(transactionId: id, user: payer)) }
             }
-        case let .readStoreQueue(seconds):
-            timers.after(seconds) { [weak self] in self?.readStoreQueue() }
+        case let .readStoreQueue(seconds) where seconds > 0:
+            // A look again in case a payment's callback was lost: when it was not, nothing is seen to happen.
+            timers.quietly(after: seconds) { [weak self] in self?.readStoreQueue() }
+        case .readStoreQueue:
+            timers.after(0) { [weak self] in self?.readStoreQueue() }
         case let .loadPendingPage(user, after):
             send(.pendingPageLoaded(user: user, record { try vault.pendingPage(user: user, after: after, limit: Session.pageSize) }))
         case let .persist(order, intent):

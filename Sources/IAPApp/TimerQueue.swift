@@ -6,6 +6,9 @@ public final class TimerQueue: Scheduler {
     private struct Entry {
         let due: Date
         let order: Int
+        /// Work a person would not see happen (a look at the store's queue in case a payment's callback was lost):
+        /// QA's `t` skips past it, to the next thing that happens.
+        let quiet: Bool
         let work: () -> Void
     }
 
@@ -35,9 +38,10 @@ public final class TimerQueue: Scheduler {
 
     public var isWallTime: Bool { virtualNow == nil && speed == 1 && skipped == 0 }
 
-    /// Moves the clock straight to the next scheduled piece of work and runs it (QA's "skip the wait").
+    /// Moves the clock straight to the next scheduled piece of work a person would see and runs it, with any quiet work
+    /// due before it (QA's "skip the wait").
     public func skipToNextDue() {
-        guard let due = nextDue else { return }
+        guard let due = entries.filter({ !$0.quiet }).map(\.due).min() else { return }
         let gap = max(due.timeIntervalSince(now), 0)
         if virtualNow != nil {
             advance(by: gap)
@@ -63,6 +67,11 @@ public final class TimerQueue: Scheduler {
         _ = cancellable(after: seconds, work)
     }
 
+    /// Work a person would not see happen, which `skipToNextDue` does not stop at.
+    public func quietly(after seconds: Double, _ work: @escaping () -> Void) {
+        at(now.addingTimeInterval(max(seconds, 0)), quiet: true, work)
+    }
+
     public func cancellable(after seconds: Double, _ work: @escaping () -> Void) -> Int {
         // Values are checked at the edge; should a non-finite one get through, it means "never", not a date of Inf.
         guard seconds.isFinite else { return at(.distantFuture, work) }
@@ -74,9 +83,9 @@ public final class TimerQueue: Scheduler {
     }
 
     @discardableResult
-    public func at(_ date: Date, _ work: @escaping () -> Void) -> Int {
+    public func at(_ date: Date, quiet: Bool = false, _ work: @escaping () -> Void) -> Int {
         counter += 1
-        entries.append(Entry(due: date, order: counter, work: work))
+        entries.append(Entry(due: date, order: counter, quiet: quiet, work: work))
         return counter
     }
 

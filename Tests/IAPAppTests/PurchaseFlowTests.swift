@@ -307,6 +307,21 @@ struct SkipToNextTests {
         app.advance(3)
         #expect(try app.charges().count == charges + 1, "\(app.state.now.timeIntervalSince(before) / 86_400) days later")
     }
+
+    /// From a QA walk: the first `t` after a purchase reached only the queue's look again in case the payment's callback
+    /// was lost, where nothing is seen to happen; a second `t` was needed for the renewal.
+    @Test("right after a subscription's purchase, one t reaches its renewal")
+    func purchaseThenSkip() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        app.buy("com.iapsim.vip.plus")
+        app.advance(3)
+        #expect(app.screen().contains("VIP Plus     Active · renews"))
+        let charges = try app.charges().count
+        app.press(.char("t"))
+        app.advance(1)
+        #expect(try app.charges().count == charges + 1)
+    }
 }
 
 /// From a QA walk: with the signed transaction failing the server's check, the queue's recheck 5 s later was told as
