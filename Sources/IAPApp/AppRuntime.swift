@@ -117,9 +117,11 @@ public final class AppRuntime {
             send(.userLoaded(user, record { try vault.snapshot(user: user, pageSize: Session.pageSize) }))
         case let .setLastUser(user):
             record { try vault.setLastUser(user) }
+        case let .readSubscriptions(user):
+            send(.subscriptionsLoaded(user, store.subscriptions(account: user)))
         case let .refreshAccount(user):
             // StoreKit answers the subscriptions' status on the device; the backend answers what it grants.
-            send(.subscriptionsLoaded(user, store.subscriptions(account: user)))
+            run(.readSubscriptions(user))
             backend.account(user: user) { [weak self] result in
                 if case let .success(account) = result { self?.send(.accountLoaded(user, account)) }
             }

@@ -7,6 +7,9 @@ public enum Effect: Sendable, Equatable {
     case setLastUser(String?)
     /// Read the page of the user's backlog that follows `after` in queue order; answers `.pendingPageLoaded`.
     case loadPendingPage(user: String, after: PendingOrder?)
+    /// The user's subscriptions as the store says them now (StoreKit's status, on the device); answers `.subscriptionsLoaded`.
+    case readSubscriptions(String)
+    /// The subscriptions, then what the backend grants the user; answers `.subscriptionsLoaded` and `.accountLoaded`.
     case refreshAccount(String)
     /// Apple refunds the account's latest paid transaction (support's key in the inspector).
     case refund(account: String)

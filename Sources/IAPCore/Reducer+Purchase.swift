@@ -218,7 +218,10 @@ extension AppState {
             return effects + [.finish(transactionId: transaction.id, user: nil)]
         case .purchased, .restored:
             if ours { device.purchase?.transactionId = transaction.id }
-            return claim(transaction)
+            // A subscription's status changes when Apple charges, not when the backend credits: read it again now, or
+            // with the backend down the list goes on offering a free trial the Apple ID has had.
+            let charged = product(transaction.productId)?.kind == .subscription && seenBefore?.state != transaction.state
+            return claim(transaction) + (charged ? user.map { [.readSubscriptions($0)] } ?? [] : [])
         }
     }
 

@@ -397,3 +397,21 @@ extension SubscriptionTests {
 
     static let noAds = "com.iapsim.noads"
 }
+
+/// From a QA walk: with the backend down, a subscription Apple had charged still read as unsubscribed on the list, which
+/// went on offering the group's free week; bought from there, it was a crossgrade at the full price.
+@Suite("The list says what the store says of a subscription as soon as Apple has charged")
+struct SubscriptionStatusWhileBackendDownTests {
+    @Test("Yearly VIP bought with the backend down: Active at once, and Monthly VIP's free week no longer offered",
+          arguments: [StoreKitMode.one, .two])
+    func statusFollowsTheStore(storeKit: StoreKitMode) throws {
+        let app = try Harness(user: "dave", faults: [.backendDown], storeKit: storeKit)
+        app.advance(0.5)
+        #expect(app.screen().contains("Monthly VIP  Free for 1 week"))
+        app.buy(SubscriptionTests.yearly)
+        #expect(app.state.pendingCount == 1)
+        let screen = app.screen()
+        #expect(screen.contains("Yearly VIP   Active · renews"), "\(screen)")
+        #expect(!screen.contains("Free for 1 week"), "\(screen)")
+    }
+}
