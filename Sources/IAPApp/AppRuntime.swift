@@ -17,7 +17,16 @@ public final class AppRuntime {
     /// Why the app died on purpose (crash-at, crash now); the host shows it and relaunches.
     public private(set) var crashReason: String?
     /// Does what only the program around the app can (quit, reinstall, start a scenario, list them).
-    public weak var host: Host?
+    public weak var host: Host? {
+        didSet {
+            guard let untold = untoldCrash, let host else { return }
+            untoldCrash = nil
+            host.request(.crashed(untold))
+        }
+    }
+    /// A crash on purpose reached before any host was attached (a crash-at step while the app was starting): the first
+    /// host hears of it, or nobody would end the app.
+    private var untoldCrash: String?
     /// Every device of the data directory, read when the devices panel opens (the session knows where they are).
     public var devices: () -> [DeviceSummary] = { [] }
     /// Sees every action as it is reduced, with the effects it produced and the state it was reduced from (the event
@@ -271,7 +280,7 @@ public final class AppRuntime {
         crashReason = reason
         halted = true
         inbox = []
-        host?.request(.crashed(reason))
+        if let host { host.request(.crashed(reason)) } else { untoldCrash = reason }
     }
 
     /// C2: write, read back, and say whether it took.

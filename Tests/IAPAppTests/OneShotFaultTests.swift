@@ -1,4 +1,5 @@
 import Foundation
+import IAPApp
 import IAPCore
 import MockStore
 import Testing
@@ -269,5 +270,32 @@ extension OneShotFaultTests {
         app.advance(5)
         #expect(try app.charges().count == renewed)
         #expect(!app.parties.faults.armed.contains(.renewalWhileClosed))
+    }
+}
+
+/// From a real-kill campaign (seed 6464, round 98): a crash-at step reached while the app was still starting (a renewal
+/// that came while it was closed, verified at launch) stopped the app, but nobody was told it had died: the screen
+/// stayed at "Loading products…" and every key, q included, did nothing until a kill -9.
+@Suite("A crash while the app starts reaches the program around it")
+struct CrashAtLaunchTests {
+    @Test("crash-at=verify on a renewal verified at launch: the host attached after the launch hears of the crash")
+    func crashBeforeTheHostIsAttached() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        app.buy("com.iapsim.vip.plus")
+        var faults = ArmedFaults()
+        for text in ["renewal-while-closed", "crash-at=verify"] {
+            let (fault, arm) = try ArmedFaults.parse(text)
+            faults.insert(fault, arm)
+        }
+        try app.relaunch(faults: faults)
+        #expect(app.runtime.halted)
+        let host = HostRequests()
+        app.session.host = host
+        let heard = host.take()
+        guard heard.count == 1, case .crashed? = heard.first else {
+            Issue.record("the host heard \(heard), not the crash")
+            return
+        }
     }
 }
