@@ -190,6 +190,25 @@ struct SubscriptionTests {
         #expect(try chain(app).count == 1)
     }
 
+    @Test("in billing retry, the panel's explanation is whole at 80 columns, up to the day Apple stops retrying (found by QA: cut at \"dai…\")")
+    func billingRetryExplainedWhole() throws {
+        let app = try yearlyWithBilling(failing: "99")
+        try skipToNextRenewal(app)
+        app.advance(18 * 86_400)
+        app.press(.char("f"))
+        app.advance(1)
+        #expect(status(app, Self.yearly)?.state == .billingRetry)
+        app.press(.char("m"))
+        app.advance(0.1)
+        let screen = app.screen()
+        // The panel's lines as one text: what a person reads, wherever the lines break.
+        let panel = screen.split(separator: "\n").compactMap { line -> String? in
+            let parts = line.split(separator: "│", omittingEmptySubsequences: false)
+            return parts.count == 3 ? parts[1].trimmingCharacters(in: .whitespaces) : nil
+        }.joined(separator: " ")
+        #expect(panel.contains("the service is off while Apple retries the charge daily, until "), "\(screen)")
+    }
+
     @Test("a charge that goes through after the grace period renews from that day and brings the service back")
     func recoveredAfterGrace() throws {
         let app = try yearlyWithBilling(failing: "20")

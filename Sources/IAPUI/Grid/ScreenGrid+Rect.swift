@@ -10,11 +10,4 @@ extension ScreenGrid {
         let cut = truncated(text, to: area.width)
         put(cut, x: area.x + max((area.width - displayWidth(cut)) / 2, 0), y: area.y, style: style)
     }
-
-    /// Word-wraps `text` into `area`, as many lines as it has rows.
-    mutating func putWrapped(_ text: String, in area: Rect, style: Style) {
-        for (row, line) in wrappedLines(text, width: area.width).prefix(area.height).enumerated() {
-            put(line, x: area.x, y: area.y + row, style: style, limit: area.width)
-        }
-    }
 }

@@ -2,14 +2,21 @@
 /// them, and what its keys do at the bottom. Every list panel but the state browser (whose explanation stands beside
 /// its list) draws one.
 struct ListBox: Widget {
-    /// About the selected row: under the list after a blank line, always `height` lines so that the box keeps its size
-    /// while the selection moves.
+    /// About the selected row: under the list after a blank line, at least `height` lines so that the box mostly keeps
+    /// its size while the selection moves; a line longer than the box goes on below it, and the box grows to show it.
     struct Details {
         var lines: [String]
-        /// The lines as one text wrapped over `height` lines.
+        /// The lines as one text.
         var wrapped = false
         var height: Int
         var style: Style
+
+        /// The rows the lines take at `width`; where fewer than they need fit in `room`, the last one shown ends in "…".
+        func rows(width: Int, room: Int) -> [String] {
+            let rows = wrapped ? wrappedLines(lines.joined(separator: " "), width: width) : lines.flatMap { wrappedLines($0, width: width) }
+            guard rows.count > room, room > 0 else { return rows }
+            return rows.prefix(room - 1) + [truncated(rows[room - 1] + " " + rows[room], to: width)]
+        }
     }
 
     var title: String
@@ -30,7 +37,10 @@ struct ListBox: Widget {
 
     func draw(in area: Rect, on grid: inout ScreenGrid) {
         let width = min(area.width - 6, maxWidth)
-        let below = details?.height ?? 0
+        // The details take what they need, leaving the list its fewest rows.
+        let room = max(area.height - 4 - margin - minimumRows, details?.height ?? 0)
+        let detailRows = details?.rows(width: width, room: room) ?? []
+        let below = min(max(details?.height ?? 0, detailRows.count), room)
         let visible = max(min(rows.count, area.height - 4 - margin - below), minimumRows)
         let inner = Box(title: title, theme: theme).draw(aroundWidth: width, height: visible + 2 + below, centredIn: area, on: &grid)
         if rows.isEmpty, let empty {
@@ -44,13 +54,8 @@ struct ListBox: Widget {
             ScrollingList(rows: rows, selection: selection, follow: .centre, marker: .cursor, highlight: theme.selected)
                 .draw(in: Rect(x: inner.x, y: inner.y, width: width, height: visible), on: &grid)
             if let details {
-                let under = Rect(x: inner.x, y: inner.y + visible + 1, width: width, height: details.height)
-                if details.wrapped {
-                    grid.putWrapped(details.lines.joined(separator: " "), in: under, style: details.style)
-                } else {
-                    for (i, line) in details.lines.prefix(details.height).enumerated() {
-                        grid.put(line, x: under.x, y: under.y + i, style: details.style, limit: width)
-                    }
+                for (i, row) in detailRows.prefix(below).enumerated() {
+                    grid.put(row, x: inner.x, y: inner.y + visible + 1 + i, style: details.style, limit: width)
                 }
             }
         }
