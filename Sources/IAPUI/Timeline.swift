@@ -153,7 +153,8 @@ public struct Timeline: Sendable {
             return Localized(en: "backend: appAccountToken …\(short) for \(user)", zh: "后端:\(user) 的 appAccountToken …\(short)")
         case let .appAccountTokenFetched(user, .failure(error)):
             let why = VerifyOutcome(.failure(error)).reason?.words ?? Localized("\(error)")
-            return Localized(en: "backend: no appAccountToken for \(user) (\(why.en)); paying without one", zh: "后端:未能取得 \(user) 的 appAccountToken(\(why.zh)),不带它付款")
+            // A purchase waiting for it goes on without one: its order, after the arrow, says so. At login none waits.
+            return Localized(en: "backend: no appAccountToken for \(user) (\(why.en))", zh: "后端:未能取得 \(user) 的 appAccountToken(\(why.zh))")
         case let .codeRedeemed(code, .success(id)):
             return Localized(en: "store: offer code \(code) redeemed" + (id.map { ", tx \($0)" } ?? ", from the next renewal"),
                              zh: "商店:已兑换优惠码 \(code)" + (id.map { ",tx \($0)" } ?? ",自下次续期起"))

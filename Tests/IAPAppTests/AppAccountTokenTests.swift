@@ -126,3 +126,17 @@ struct AppAccountTokenTests {
         #expect(chain[0] != nil && chain[1] == chain[0])
     }
 }
+
+/// From a QA walk: logging in with the backend down, StoreKit 2, the timeline said "paying without one" though nobody
+/// was paying; a purchase that goes on without a token says so by its order.
+@Suite("The timeline tells a token that did not come at login from a purchase made without one")
+struct TokenAtLoginTimelineTests {
+    @Test("backend down at login: no appAccountToken, and no word of paying")
+    func loginSaysNoPaying() throws {
+        let app = try Harness(user: "bob", faults: [.backendDown], storeKit: .two)
+        app.advance(0.5)
+        let told = app.session.timeline.entries(.en).map(\.text)
+        let line = try #require(told.first { $0.contains("no appAccountToken for bob") }, "\(told)")
+        #expect(!line.contains("paying"), "\(line)")
+    }
+}
