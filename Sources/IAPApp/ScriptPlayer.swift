@@ -103,6 +103,8 @@ public final class ScriptPlayer {
                 inner.directory = DataDirectory(path: setup.directory.path + "/scenarios/" + script.name)
                 inner.stopAtHandover = true
                 inner.start = session?.timers.now ?? setup.start
+                // The lists reopen where they were left, the scenario list at the one chosen.
+                inner.options.panelRows = session?.state.panelRows ?? [:]
                 _ = try inner.directory.removeAll()
                 let player = ScriptPlayer(inner) { _ in }
                 if case let .failed(line, message) = try player.play(script) {

@@ -105,10 +105,12 @@ extension LaunchSettings {
         // The catalog's settings arm their faults at launch; a --fault of the same name says how.
         var faults = imported.faults
         for fault in armed { faults.insert(fault, armed.arm(fault) ?? FaultArm()) }
-        /// A shipped scenario set up on its own data, in the language the app speaks at that moment.
-        let setUpScenario = { (name: String, lang: Language) throws -> AppSession in
+        /// A shipped scenario set up on its own data, in the language the app speaks at that moment, its lists where
+        /// they were left.
+        let setUpScenario = { (name: String, now: AppState) throws -> AppSession in
             var options = options
-            options.lang = lang
+            options.lang = now.lang
+            options.panelRows = now.panelRows
             return try Scenarios.setUp(name, under: directory, catalog: products, options: options, speed: speed)
         }
 
@@ -118,7 +120,7 @@ extension LaunchSettings {
         let session: AppSession
         do {
             if let scenario {
-                session = try setUpScenario(scenario, lang)
+                session = try setUpScenario(scenario, options)
             } else {
                 session = try AppSession(directory: directory, catalog: products, options: options, faults: faults,
                                          user: user, appleId: appleId, firstAppleId: AppleID.testers[0], latency: latency, clock: .live(speed: speed), backend: remote,

@@ -18,8 +18,9 @@ struct MainLoop {
     let terminal: TerminalSession
     let theme: Theme
     let exitAfterFirstFrame: Bool
-    /// Sets a scenario up, in the language the app speaks now, and gives the session to hand over.
-    var startScenario: (String, Language) throws -> AppSession = { _, _ in throw CancellationError() }
+    /// Sets a scenario up, in the language the app speaks now and with its lists where they were left, and gives the
+    /// session to hand over.
+    var startScenario: (String, AppState) throws -> AppSession = { _, _ in throw CancellationError() }
     /// What the app asked of the program around it, acted on between two of its steps.
     private let host = HostRequests(scenarios: { Scenarios.list })
 
@@ -69,7 +70,7 @@ struct MainLoop {
                 do { try session.reinstall() } catch { return .crashed("reinstall failed: \(error)") }
             case let .startScenario(name):
                 do {
-                    session = try startScenario(name, session.state.lang)
+                    session = try startScenario(name, session.state)
                 } catch {
                     return .crashed("scenario \(name) could not be set up: \(error)")
                 }

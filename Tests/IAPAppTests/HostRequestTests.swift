@@ -7,20 +7,20 @@ import Testing
 /// by the terminal loop: a key does the same in a script as on screen.
 @Suite("Host requests: a script does what the screen does")
 struct HostRequestTests {
-    private func play(_ text: String) throws -> (ScriptPlayer.Outcome, String) {
+    private func play(_ text: String, scenarios: [String] = ["paid-then-killed"]) throws -> (ScriptPlayer.Outcome, String) {
         let directory = DataDirectory(path: FileManager.default.temporaryDirectory.appendingPathComponent("iapsim-test-\(UUID().uuidString)").path)
         defer { try? FileManager.default.removeItem(atPath: directory.path) }
         var setup = ScriptPlayer.Setup(directory: directory, catalog: shippedCatalog)
         let folder = repositoryRoot.appendingPathComponent("assets/scenarios").path
         setup.scenarioScript = { try Script.load(path: folder + "/" + $0 + ".iapsim") }
-        setup.scenarios = { [ScenarioInfo(name: "paid-then-killed", shows: Localized("x"))] }
+        setup.scenarios = { scenarios.map { ScenarioInfo(name: $0, shows: Localized("x")) } }
         var transcript = ""
         let outcome = try ScriptPlayer(setup) { transcript += $0 + "\n" }.play(try Script.parse(text, file: "t.iapsim"))
         return (outcome, transcript)
     }
 
-    private func passes(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let (outcome, transcript) = try play(text)
+    private func passes(_ text: String, scenarios: [String] = ["paid-then-killed"], sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let (outcome, transcript) = try play(text, scenarios: scenarios)
         if case let .failed(line, message) = outcome {
             Issue.record("failed at line \(line): \(message)\n\(transcript)", sourceLocation: sourceLocation)
         }
@@ -63,5 +63,19 @@ struct HostRequestTests {
             press Enter
             wait until "Unfinished order found"
             """)
+    }
+
+    /// From a QA walk: the README says the scenario list reopens at the row it was left at; after a handover it opened at
+    /// the top again.
+    @Test("after a scenario's handover the list reopens at that scenario's row")
+    func scenarioRowKept() throws {
+        try passes("""
+            launch alice
+            wait until Coins
+            press S Down Enter
+            wait until "Unfinished order found"
+            press Esc S
+            expect screen "▸paid-then-killed"
+            """, scenarios: ["backend-down-retries", "paid-then-killed"])
     }
 }
