@@ -6,8 +6,8 @@ public final class TimerQueue: Scheduler {
     private struct Entry {
         let due: Date
         let order: Int
-        /// Work a person would not see happen (a look at the store's queue in case a payment's callback was lost):
-        /// QA's `t` skips past it, to the next thing that happens.
+        /// Work a person would mostly not see happen (a look at the store's queue in case a payment's callback was
+        /// lost): QA's `t` skips past it to anything else scheduled.
         let quiet: Bool
         let work: () -> Void
     }
@@ -39,9 +39,10 @@ public final class TimerQueue: Scheduler {
     public var isWallTime: Bool { virtualNow == nil && speed == 1 && skipped == 0 }
 
     /// Moves the clock straight to the next scheduled piece of work a person would see and runs it, with any quiet work
-    /// due before it (QA's "skip the wait").
+    /// due before it (QA's "skip the wait"); to the next quiet one when nothing else is scheduled, as it may be what
+    /// happens next (a look again at the store's queue finds a payment whose callback was lost).
     public func skipToNextDue() {
-        guard let due = entries.filter({ !$0.quiet }).map(\.due).min() else { return }
+        guard let due = entries.filter({ !$0.quiet }).map(\.due).min() ?? nextDue else { return }
         let gap = max(due.timeIntervalSince(now), 0)
         if virtualNow != nil {
             advance(by: gap)
