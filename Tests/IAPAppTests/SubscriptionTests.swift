@@ -207,6 +207,11 @@ struct SubscriptionTests {
             return parts.count == 3 ? parts[1].trimmingCharacters(in: .whitespaces) : nil
         }.joined(separator: " ")
         #expect(panel.contains("the service is off while Apple retries the charge daily, until "), "\(screen)")
+        // And the blank line before the hint stays, however many lines the explanation takes.
+        let lines = screen.split(separator: "\n").map(String.init)
+        let hint = try #require(lines.firstIndex { $0.contains("Esc close") })
+        let above = lines[hint - 1].replacingOccurrences(of: "│", with: "").trimmingCharacters(in: .whitespaces)
+        #expect(above.isEmpty, "\(screen)")
     }
 
     @Test("a charge that goes through after the grace period renews from that day and brings the service back")

@@ -10,6 +10,8 @@ struct ListBox: Widget {
         var wrapped = false
         var height: Int
         var style: Style
+        /// A blank line between them and the hint, however many rows they take.
+        var spaced = false
 
         /// The rows the lines take at `width`; where fewer than they need fit in `room`, the last one shown ends in "…".
         func rows(width: Int, room: Int) -> [String] {
@@ -38,9 +40,10 @@ struct ListBox: Widget {
     func draw(in area: Rect, on grid: inout ScreenGrid) {
         let width = min(area.width - 6, maxWidth)
         // The details take what they need, leaving the list its fewest rows.
-        let room = max(area.height - 4 - margin - minimumRows, details?.height ?? 0)
+        let blank = details?.spaced == true ? 1 : 0
+        let room = max(area.height - 4 - margin - minimumRows - blank, details?.height ?? 0)
         let detailRows = details?.rows(width: width, room: room) ?? []
-        let below = min(max(details?.height ?? 0, detailRows.count), room)
+        let below = min(max(details?.height ?? 0, detailRows.count), room) + blank
         let visible = max(min(rows.count, area.height - 4 - margin - below), minimumRows)
         let inner = Box(title: title, theme: theme).draw(aroundWidth: width, height: visible + 2 + below, centredIn: area, on: &grid)
         if rows.isEmpty, let empty {

@@ -25,9 +25,9 @@ struct SubscriptionPanel: Widget {
                 ScrollingList.Column(row.status, style: row.statusStyle),
             ]
         }
-        // The details' two lines and a blank line before the hint, while there is a list.
+        // The details' two lines (more if they wrap) and a blank line before the hint, while there is a list.
         ListBox(title: title, rows: table, selection: selection, maxWidth: 80, firstColumnAtMostHalf: true,
-                details: rows.isEmpty ? nil : ListBox.Details(lines: details, height: 3, style: theme.plain), hint: hint,
+                details: rows.isEmpty ? nil : ListBox.Details(lines: details, height: 2, style: theme.plain, spaced: true), hint: hint,
                 empty: (empty, theme.plain), theme: theme)
             .draw(in: area, on: &grid)
     }
