@@ -68,7 +68,7 @@ public final class TimerQueue: Scheduler {
         _ = cancellable(after: seconds, work)
     }
 
-    /// Work a person would not see happen, which `skipToNextDue` does not stop at.
+    /// Work a person would mostly not see happen, which `skipToNextDue` passes when anything else is scheduled.
     public func quietly(after seconds: Double, _ work: @escaping () -> Void) {
         at(now.addingTimeInterval(max(seconds, 0)), quiet: true, work)
     }
