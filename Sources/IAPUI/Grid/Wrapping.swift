@@ -1,30 +1,37 @@
-/// Splits `text` into rows of at most `w` columns: at spaces where it can, inside a word only when it must,
-/// and never inside a wide character.
+/// Splits `text` into rows of at most `w` columns: at a space, or between two characters one of which is wide (Chinese
+/// has no spaces to break at), and inside a word only when the word alone is wider than a row; never inside a wide
+/// character.
 func wrappedLines(_ text: String, width w: Int) -> [String] {
     guard w > 0 else { return [] }
     var lines: [String] = []
     var line = ""
-    var lastSpace: String.Index?
+    var lineWidth = 0
+    // Where the line may end: before a wide character or after one, or at a space (which the break takes away).
+    var breakAt: (index: String.Index, atSpace: Bool)?
     for c in text {
-        if displayWidth(line) + displayWidth(c) > w {
+        let cw = displayWidth(c)
+        if c != " ", let last = line.last, last != " ", cw == 2 || displayWidth(last) == 2 { breakAt = (line.endIndex, false) }
+        while lineWidth + cw > w, !line.isEmpty {
             if c == " " {
-                lines.append(line)
-                line = ""
-                lastSpace = nil
-                continue
-            }
-            // Break at the last space unless that strands most of the line (CJK text has no spaces to break at).
-            if let space = lastSpace, displayWidth(String(line[line.index(after: space)...])) <= w / 3 {
-                lines.append(String(line[..<space]))
-                line = String(line[line.index(after: space)...])
+                break
+            } else if let at = breakAt {
+                lines.append(String(line[..<at.index]))
+                line = String(line[(at.atSpace ? line.index(after: at.index) : at.index)...])
             } else {
                 lines.append(line)
                 line = ""
             }
-            lastSpace = nil
+            lineWidth = displayWidth(line)
+            breakAt = nil
         }
-        if c == " " { lastSpace = line.endIndex }
+        if c == " ", lineWidth + cw > w {
+            lines.append(line)
+            (line, lineWidth, breakAt) = ("", 0, nil)
+            continue
+        }
+        if c == " " { breakAt = (line.endIndex, true) }
         line.append(c)
+        lineWidth += cw
     }
     if !line.isEmpty { lines.append(line) }
     return lines
