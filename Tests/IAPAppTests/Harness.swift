@@ -191,3 +191,12 @@ enum FreshData {
         DataFile.trust(stamps)
     }
 }
+
+extension ArmedFaults {
+    /// One fault armed once, as `o` arms it in the fault panel.
+    static func once(_ fault: Fault, value: String? = nil) -> ArmedFaults {
+        var faults = ArmedFaults()
+        faults.insert(fault, FaultArm(value: value, once: true))
+        return faults
+    }
+}
