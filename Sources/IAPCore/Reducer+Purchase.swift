@@ -221,7 +221,8 @@ extension AppState {
             // A subscription's status changes when Apple charges, not when the backend credits: read it again now, or
             // with the backend down the list goes on offering a free trial the Apple ID has had.
             let charged = product(transaction.productId)?.kind == .subscription && seenBefore?.state != transaction.state
-            return claim(transaction) + (charged ? user.map { [.readSubscriptions($0)] } ?? [] : [])
+            guard charged, let user else { return claim(transaction) }
+            return claim(transaction) + [.readSubscriptions(user)]
         }
     }
 

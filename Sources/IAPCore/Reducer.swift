@@ -113,9 +113,7 @@ extension AppState {
             lang = language
             return []
         case let .scenariosListed(list):
-            scenarios = list
-            // Opened before the list was read (first in this session, e.g. after a handover): now it stands where left.
-            if case .scenarios = modal { modal = .scenarios(selection: ScenariosPanel().reopening(in: self)) }
+            ScenariosPanel().listed(list, in: &self)
             return []
         case let .devicesListed(list):
             devices = list

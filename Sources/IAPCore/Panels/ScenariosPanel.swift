@@ -19,6 +19,13 @@ public struct ScenariosPanel: ListPanel {
         return state.scenarios.isEmpty ? [.listScenarios] : []
     }
 
+    /// The list read, once the panel has opened on nothing (the first time in a session, as after a handover): the
+    /// cursor goes to the row it was left at.
+    func listed(_ list: [ScenarioInfo], in state: inout AppState) {
+        state.scenarios = list
+        if case .scenarios = state.modal { state.modal = .scenarios(selection: reopening(in: state)) }
+    }
+
     public func act(_ command: Command, on selection: Int, in state: inout AppState) -> [Effect]? {
         guard command == .choose else { return nil }
         guard state.scenarios.indices.contains(selection) else { return [] }

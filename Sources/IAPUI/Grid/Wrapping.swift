@@ -6,30 +6,32 @@ func wrappedLines(_ text: String, width w: Int) -> [String] {
     var lines: [String] = []
     var line = ""
     var lineWidth = 0
-    // Where the line may end: before a wide character or after one, or at a space (which the break takes away).
+    // Where the line may end: at a space (which the break takes away), or before or after a wide character.
     var breakAt: (index: String.Index, atSpace: Bool)?
     for c in text {
         let cw = displayWidth(c)
-        if c != " ", let last = line.last, last != " ", cw == 2 || displayWidth(last) == 2 { breakAt = (line.endIndex, false) }
-        while lineWidth + cw > w, !line.isEmpty {
-            if c == " " {
-                break
-            } else if let at = breakAt {
-                lines.append(String(line[..<at.index]))
-                line = String(line[(at.atSpace ? line.index(after: at.index) : at.index)...])
-            } else {
+        if c == " " {
+            // A space that does not fit is the break itself.
+            if lineWidth + cw > w {
                 lines.append(line)
-                line = ""
+                (line, lineWidth, breakAt) = ("", 0, nil)
+                continue
             }
-            lineWidth = displayWidth(line)
-            breakAt = nil
+            breakAt = (line.endIndex, true)
+        } else {
+            if let last = line.last, last != " ", cw == 2 || displayWidth(last) == 2 { breakAt = (line.endIndex, false) }
+            while lineWidth + cw > w, !line.isEmpty {
+                if let at = breakAt {
+                    lines.append(String(line[..<at.index]))
+                    line = String(line[(at.atSpace ? line.index(after: at.index) : at.index)...])
+                } else {
+                    lines.append(line)
+                    line = ""
+                }
+                lineWidth = displayWidth(line)
+                breakAt = nil
+            }
         }
-        if c == " ", lineWidth + cw > w {
-            lines.append(line)
-            (line, lineWidth, breakAt) = ("", 0, nil)
-            continue
-        }
-        if c == " " { breakAt = (line.endIndex, true) }
         line.append(c)
         lineWidth += cw
     }
