@@ -65,6 +65,10 @@ extension LaunchSettings {
                 Console.fail("--scenario: a scenario hands the app over logged in as its script left it, so --user would be ignored; leave out --user (L logs in another user)",
                              code: Console.usageFailure)
             }
+            if !faults.isEmpty {
+                Console.fail("--scenario: a scenario hands the app over with the faults its script armed, so --fault would be ignored; leave out --fault (F arms more once it is handed over)",
+                             code: Console.usageFailure)
+            }
         }
         guard isatty(0) == 1, isatty(1) == 1 else {
             Console.fail("needs an interactive terminal (stdin and stdout must be a TTY); `iapsim state` prints the data without one", code: 2)

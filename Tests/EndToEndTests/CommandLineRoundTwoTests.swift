@@ -302,6 +302,17 @@ extension CommandLineInputTests {
         nothingCreated(work + "/data")
     }
 
+    /// Found trying a crash fault at launch with a scenario: the scenario came up without it, and nothing said so.
+    @Test("--scenario arms its script's faults: with --fault it is refused at launch (exit 64), not silently ignored")
+    func scenarioWithFault() async throws {
+        let work = try makeWorkDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let (status, output) = try await headless(["--scenario", "paid-then-killed", "--fault", "crash-at=verify", "--data-dir", work + "/data"], in: work)
+        #expect(status == 64)
+        oneClearLine(output, mentioning: ["--scenario", "--fault"])
+        nothingCreated(work + "/data")
+    }
+
     @Test("a locked store is named by its path for keys, certs and receipt; serve's banner keeps a line break in its path on one line")
     func lockedStoreNamed() async throws {
         let work = try makeWorkDirectory()
