@@ -292,24 +292,15 @@ extension CommandLineInputTests {
     }
 
     /// From a QA walk: `--scenario paid-then-killed --user bob` showed alice, the scenario's own user, and said nothing.
-    @Test("--scenario logs in its own user: with --user it is refused at launch (exit 64), not silently ignored")
-    func scenarioWithUser() async throws {
+    /// `--fault` found trying a crash fault at launch with a scenario: the scenario came up without it, and nothing said so.
+    @Test("--scenario logs in its own user with its script's faults: with --user or --fault it is refused at launch (exit 64), not silently ignored",
+          arguments: [["--user", "bob"], ["--fault", "crash-at=verify"]])
+    func scenarioWithUserOrFault(_ option: [String]) async throws {
         let work = try makeWorkDirectory()
         defer { try? FileManager.default.removeItem(atPath: work) }
-        let (status, output) = try await headless(["--scenario", "paid-then-killed", "--user", "bob", "--data-dir", work + "/data"], in: work)
+        let (status, output) = try await headless(["--scenario", "paid-then-killed"] + option + ["--data-dir", work + "/data"], in: work)
         #expect(status == 64)
-        oneClearLine(output, mentioning: ["--scenario", "--user"])
-        nothingCreated(work + "/data")
-    }
-
-    /// Found trying a crash fault at launch with a scenario: the scenario came up without it, and nothing said so.
-    @Test("--scenario arms its script's faults: with --fault it is refused at launch (exit 64), not silently ignored")
-    func scenarioWithFault() async throws {
-        let work = try makeWorkDirectory()
-        defer { try? FileManager.default.removeItem(atPath: work) }
-        let (status, output) = try await headless(["--scenario", "paid-then-killed", "--fault", "crash-at=verify", "--data-dir", work + "/data"], in: work)
-        #expect(status == 64)
-        oneClearLine(output, mentioning: ["--scenario", "--fault"])
+        oneClearLine(output, mentioning: ["--scenario", option[0]])
         nothingCreated(work + "/data")
     }
 
