@@ -34,14 +34,14 @@ extension StateView {
         let offer = state.offerChoices[product.id].flatMap { product.subscription?.promotionalOffer($0) }
         let winBack = offer == nil ? state.winBackOffer(for: product) : nil
         let commitment = state.storeKit == .two && state.monthlyPlanChoices.contains(product.id) ? product.subscription?.monthlyCommitment : nil
-        let offered = offer.map { "\(Text.offerChosen(lang)) \($0.id): \(offerPrice($0))" }
+        let offered: String? = offer.map { "\(Text.offerChosen(lang)) \($0.id): \(offerPrice($0))" }
             ?? winBack.map { "\(Text.winBackOffer(lang)): \(offerPrice($0))" }
             ?? commitment.map { "\(Text.monthlyPlan(lang)): \($0.monthly(lang)) (\($0.totalPrice[lang]))" }
         // An Apple ID new to the group is offered the intro offer; one that had the group's, or any of it, is not.
-        let intro = status == nil ? state.introOffer(for: product)?.line[lang] : nil
+        let intro: String? = status == nil ? state.introOffer(for: product)?.line[lang] : nil
+        let style: Style? = if offered != nil { theme.good } else if let status { statusStyle(status) } else { intro == nil ? nil : theme.good }
         return ProductList.Row(title: product.title[lang], kind: product.kind.label(lang), summary: product.summary[lang],
-                               status: offered ?? status?.line(lang, now: state.now) ?? intro,
-                               statusStyle: offered != nil ? theme.good : status.map(statusStyle) ?? (intro == nil ? nil : theme.good),
+                               status: offered ?? status?.line(lang, now: state.now) ?? intro, statusStyle: style,
                                price: product.price[lang], period: product.subscription?.period.perPrice[lang] ?? "",
                                owned: !product.kind.isConsumable && state.account.owned.contains(product.id),
                                ownedAs: state.account.familyShared.contains(product.id) ? Text.familyShared(lang) : nil)

@@ -70,7 +70,9 @@ struct HelpOverlay: Widget {
             while !rest.isEmpty {
                 if left() < 2 { columns.append([]) }
                 let room = left() - 1
-                columns[columns.count - 1] += lead() + [.heading(section.title)] + rest.prefix(room)
+                columns[columns.count - 1] += lead()
+                columns[columns.count - 1].append(.heading(section.title))
+                columns[columns.count - 1] += rest.prefix(room)
                 rest = rest.dropFirst(room)
             }
         }
