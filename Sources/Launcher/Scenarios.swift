@@ -43,6 +43,9 @@ public enum Scenarios {
         }
         let prepared = player.session
         var options = options
+        // The scenario list at this scenario's row when it was not started from there (`--scenario NAME`).
+        let listed = ScenariosPanel().stateId
+        if options.panelRows[listed] == nil { options.panelRows[listed] = names.firstIndex(of: script.name) }
         if let mode = script.storeKit { options.storeKit = mode }
         if script.serverAPIBackend { options.serverAPIBackend = true }
         // The paywall as the script left it: the steps after the handover, read by hand, mean that product and offers.

@@ -194,6 +194,21 @@ struct DeviceTests {
         #expect(state.selectedProduct?.id == "com.iapsim.vip.monthly")
     }
 
+    /// From a QA walk: after `--scenario NAME` at launch, S opened the scenario list at its top row, not at the scenario
+    /// running (as it does after one started from the list).
+    @Test("a scenario set up at launch has the scenario list open at its own row")
+    func scenarioListAtItsRow() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("iapsim-test-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let session = try Scenarios.setUp("win-back-offer", under: DataDirectory(path: path), catalog: shippedCatalog,
+                                          options: AppState(), speed: 1)
+        defer { try? session.close() }
+        var state = session.state
+        state.scenarios = Scenarios.list
+        let row = ScenariosPanel().reopening(in: state)
+        #expect(state.scenarios.indices.contains(row) && state.scenarios[row].name == "win-back-offer")
+    }
+
     @Test("`iapsim state` names each transaction's device and lists every device's keychain")
     func stateNamesDevices() throws {
         let app = try Harness.paidWhile()

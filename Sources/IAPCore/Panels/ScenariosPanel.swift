@@ -1,5 +1,7 @@
 /// The shipped scenarios: Enter sets the selected one up on its own data and hands it over.
 public struct ScenariosPanel: ListPanel {
+    public init() {}
+
     public var context: KeyContext { .scenarioList }
     public var opens: Command { .scenarios }
     public var stateId: String { "scenarios" }
