@@ -283,6 +283,22 @@ struct WidgetTests {
                                                                                           "Esc close"])
     }
 
+    /// From a QA walk: at 64 columns the scenario list's hint ended "· Es…", hiding the key that closes it.
+    @Test("a list box's hint wider than the box goes on to the next line, the list giving up a row for it")
+    func hintWraps() {
+        let box = ListBox(title: "Scenarios", rows: ["one", "two", "three"].map { ScrollingList.line($0, style: theme.plain) }, selection: 2,
+                          margin: 0, hint: "Enter sets it up and hands it over · Esc closes", theme: theme)
+        #expect(box.rendered(width: 36, height: 7).lines == [
+            " ┌─ Scenarios ────────────────────┐ ",
+            " │  two                           │ ",
+            " │ ▸three                         │ ",
+            " │                                │ ",
+            " │ Enter sets it up and hands it  │ ",
+            " │ over · Esc closes              │ ",
+            " └────────────────────────────────┘ ",
+        ])
+    }
+
     @Test("the subscriptions panel says so when the account has none")
     func subscriptionPanelEmpty() {
         let panel = SubscriptionPanel(title: "Subscriptions", rows: [], selection: 0, details: [], hint: "Esc close",

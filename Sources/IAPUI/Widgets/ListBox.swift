@@ -32,6 +32,7 @@ struct ListBox: Widget {
     /// Lines of the area the box leaves free.
     var margin = 2
     var details: Details?
+    /// What the keys do, on as many lines as it takes at the box's width; the list gives up rows for them.
     var hint: String?
     /// Said in place of the list when it has no rows.
     var empty: (text: String, style: Style)?
@@ -41,11 +42,14 @@ struct ListBox: Widget {
         let width = min(area.width - 6, maxWidth)
         // The details take what they need, leaving the list its fewest rows.
         let blank = details?.spaced == true ? 1 : 0
-        let room = max(area.height - 4 - margin - minimumRows - blank, details?.height ?? 0)
+        let hintRows = hint.map { wrappedLines($0, width: width) } ?? []
+        // The box keeps a line for the hint with or without one; a hint wrapped takes more.
+        let moreHint = max(hintRows.count - 1, 0)
+        let room = max(area.height - 4 - margin - minimumRows - blank - moreHint, details?.height ?? 0)
         let detailRows = details?.rows(width: width, room: room) ?? []
         let below = min(max(details?.height ?? 0, detailRows.count), room) + blank
-        let visible = max(min(rows.count, area.height - 4 - margin - below), minimumRows)
-        let inner = Box(title: title, theme: theme).draw(aroundWidth: width, height: visible + 2 + below, centredIn: area, on: &grid)
+        let visible = max(min(rows.count, area.height - 4 - margin - below - moreHint), minimumRows)
+        let inner = Box(title: title, theme: theme).draw(aroundWidth: width, height: visible + 2 + below + moreHint, centredIn: area, on: &grid)
         if rows.isEmpty, let empty {
             grid.put(empty.text, x: inner.x, y: inner.y, style: empty.style, limit: width)
         } else {
@@ -62,6 +66,8 @@ struct ListBox: Widget {
                 }
             }
         }
-        if let hint { grid.put(hint, x: inner.x, y: inner.y + visible + 1 + below, style: theme.dimmed, limit: width) }
+        for (i, row) in hintRows.enumerated() {
+            grid.put(row, x: inner.x, y: inner.y + visible + 1 + below + i, style: theme.dimmed, limit: width)
+        }
     }
 }
