@@ -297,6 +297,16 @@ struct WidgetTests {
             " │ over · Esc closes              │ ",
             " └────────────────────────────────┘ ",
         ])
+        // A key and what it does stay on one line: the hint breaks at a " · " before it rather than inside it.
+        #expect(box.rendered(width: 46, height: 7).lines == [
+            " ┌─ Scenarios ──────────────────────────────┐ ",
+            " │  two                                     │ ",
+            " │ ▸three                                   │ ",
+            " │                                          │ ",
+            " │ Enter sets it up and hands it over       │ ",
+            " │ Esc closes                               │ ",
+            " └──────────────────────────────────────────┘ ",
+        ])
     }
 
     @Test("the subscriptions panel says so when the account has none")

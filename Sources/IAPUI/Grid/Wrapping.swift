@@ -38,3 +38,17 @@ func wrappedLines(_ text: String, width w: Int) -> [String] {
     if !line.isEmpty { lines.append(line) }
     return lines
 }
+
+/// A key hint ("Enter choose · Esc close") in rows of at most `w` columns: a row breaks at a " · ", which the break takes
+/// away, so that a key and what it does stay together; a part wider than a row is wrapped as text.
+func wrappedHint(_ hint: String, width w: Int) -> [String] {
+    var lines: [String] = []
+    for part in hint.split(separator: " · ", omittingEmptySubsequences: false).map(String.init) {
+        if let last = lines.last, displayWidth(last) + 3 + displayWidth(part) <= w {
+            lines[lines.count - 1] = last + " · " + part
+        } else {
+            lines += wrappedLines(part, width: w)
+        }
+    }
+    return lines
+}

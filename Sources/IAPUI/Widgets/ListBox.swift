@@ -42,7 +42,7 @@ struct ListBox: Widget {
         let width = min(area.width - 6, maxWidth)
         // The details take what they need, leaving the list its fewest rows.
         let blank = details?.spaced == true ? 1 : 0
-        let hintRows = hint.map { wrappedLines($0, width: width) } ?? []
+        let hintRows = hint.map { wrappedHint($0, width: width) } ?? []
         // The box keeps a line for the hint with or without one; a hint wrapped takes more.
         let moreHint = max(hintRows.count - 1, 0)
         let room = max(area.height - 4 - margin - minimumRows - blank - moreHint, details?.height ?? 0)
