@@ -29,7 +29,7 @@ public struct Timeline: Sendable {
         let reading = { (user: String) in before.session?.user == user ? before.session : nil }
         switch action {
         case let .subscriptionsLoaded(user, statuses):
-            text = reading(user)?.subscriptionsReading.flatMap { Self.news(since: $0, statuses) }
+            text = reading(user)?.subscriptionsReading.flatMap { Self.news(since: $0, statuses, at: date) }
         case let .accountLoaded(user, account):
             text = reading(user)?.accountReading.flatMap { Self.losses(of: user, since: $0, account) }
         case .key(.char) where effects.isEmpty && [.login, .loginEmpty, .redeemSheet].contains(before.keyContext):
@@ -79,9 +79,9 @@ public struct Timeline: Sendable {
 
     /// Renewals, billing retries, expiries, refunds and plan changes since the user's last reading. There is none at a
     /// session's first reading, which is where things stand, not news.
-    private static func news(since last: [SubscriptionStatus], _ statuses: [SubscriptionStatus]) -> Localized? {
+    private static func news(since last: [SubscriptionStatus], _ statuses: [SubscriptionStatus], at date: Date) -> Localized? {
         let changes = SubscriptionChange.changes(from: last, to: statuses)
-        return changes.isEmpty ? nil : changes.map(\.words).joined(separator: Localized("; "))
+        return changes.isEmpty ? nil : changes.map { $0.words(at: date) }.joined(separator: Localized("; "))
     }
 
     /// What the backend took back since the user's last reading (a refund, an entitlement past its expiry and grace);

@@ -41,6 +41,14 @@ struct TimelineTests {
         return (session.en, session.timeline.entries(.zh).map(\.text))
     }
 
+    @Test("a date in another year than the reading's says its year, as the product list says it")
+    func anotherYear() {
+        let yearly = "com.iapsim.vip.yearly"
+        let (en, zh) = Self.told([[], [Self.vip(.active, 400, product: yearly)]])
+        #expect(en == ["store: com.iapsim.vip.yearly subscribed: Active · renews 19 Feb 2028"])
+        #expect(zh == ["商店:com.iapsim.vip.yearly 已订阅:生效中 · 2028年2月19日 续期"])
+    }
+
     @Test("a subscription's life: trial, first paid renewal, a failed charge, recovery, cancel, expiry")
     func life() {
         let (en, zh) = Self.told([
@@ -85,7 +93,7 @@ struct TimelineTests {
         #expect(Self.told([[Self.vip(.active, 20, product: plus)], [Self.vip(.active, 20, product: plus, renewsAs: yearly)]]).en
             == ["store: com.iapsim.vip.plus the next renewal charges com.iapsim.vip.yearly: Active · renews 4 Feb"])
         #expect(Self.told([[Self.vip(.active, 20, product: plus, renewsAs: yearly)], [Self.vip(.active, 385, product: yearly)]]).en
-            == ["store: plan com.iapsim.vip.plus → com.iapsim.vip.yearly: Active · renews 4 Feb"])
+            == ["store: plan com.iapsim.vip.plus → com.iapsim.vip.yearly: Active · renews 4 Feb 2028"])
         // Resubscribing after the end is a new start in the same chain.
         #expect(Self.told([[Self.vip(.expired, 0)], [Self.vip(.active, 30)]]).en
             == ["store: com.iapsim.vip.monthly subscribed: Active · renews 14 Feb"])

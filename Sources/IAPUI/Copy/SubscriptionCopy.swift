@@ -22,9 +22,9 @@ extension SubscriptionStatus {
         text(lang).replacingOccurrences(of: "{date}", with: date.map { Self.day($0, lang, now: now) } ?? "")
     }
 
-    /// The status line in both languages, for the timeline (told once, read in either).
-    var words: Localized {
-        Localized(en: line(.en), zh: line(.zh))
+    /// The status line in both languages, for the timeline (told once, read in either), read at `now`.
+    func words(at now: Date) -> Localized {
+        Localized(en: line(.en, now: now), zh: line(.zh, now: now))
     }
 
     /// "12 Dec" / "12月12日", in UTC: the store's calendar, the same on every machine; "12 Dec 2027" / "2027年12月12日"
@@ -102,41 +102,41 @@ extension SubscriptionPeriod {
 }
 
 extension SubscriptionChange {
-    /// The inspector's timeline line: the product, what happened, and where it stands now.
-    var words: Localized {
+    /// The inspector's timeline line: the product, what happened, and where it stands at `now`.
+    func words(at now: Date) -> Localized {
         switch self {
         case let .subscribed(status):
-            said(status, Localized(en: "subscribed", zh: "已订阅"))
+            said(status, now, Localized(en: "subscribed", zh: "已订阅"))
         case let .renewed(status):
-            said(status, Localized(en: "renewed", zh: "已续期"))
+            said(status, now, Localized(en: "renewed", zh: "已续期"))
         case let .recovered(status):
-            said(status, Localized(en: "billing recovered, renewed", zh: "扣款恢复,已续期"))
+            said(status, now, Localized(en: "billing recovered, renewed", zh: "扣款恢复,已续期"))
         case let .billingFailed(status):
-            said(status, Localized(en: "the renewal's charge failed", zh: "续期扣款失败"))
+            said(status, now, Localized(en: "the renewal's charge failed", zh: "续期扣款失败"))
         case let .autoRenewOff(status):
-            said(status, Localized(en: "auto-renew off", zh: "自动续期已关闭"))
+            said(status, now, Localized(en: "auto-renew off", zh: "自动续期已关闭"))
         case let .autoRenewOn(status):
-            said(status, Localized(en: "auto-renew back on", zh: "自动续期已恢复"))
+            said(status, now, Localized(en: "auto-renew back on", zh: "自动续期已恢复"))
         case let .graceEnded(status):
-            said(status, Localized(en: "the grace period ended without a charge: service off, Apple still retries",
+            said(status, now, Localized(en: "the grace period ended without a charge: service off, Apple still retries",
                                    zh: "宽限期内扣款未成功:服务暂停,Apple 仍在重试"))
         case let .expired(status, billingGaveUp):
-            billingGaveUp ? said(status, Localized(en: "Apple stopped retrying the charge", zh: "Apple 已停止重试扣款"))
-                : said(status, Localized(en: "ended", zh: "已结束"))
+            billingGaveUp ? said(status, now, Localized(en: "Apple stopped retrying the charge", zh: "Apple 已停止重试扣款"))
+                : said(status, now, Localized(en: "ended", zh: "已结束"))
         case let .refunded(status):
-            said(status, Localized(en: "refunded by Apple", zh: "Apple 已退款"))
+            said(status, now, Localized(en: "refunded by Apple", zh: "Apple 已退款"))
         case let .planChanged(from, status):
-            Localized(en: "store: plan \(from) → \(status.productId): ", zh: "商店:方案 \(from) → \(status.productId):") + status.words
+            Localized(en: "store: plan \(from) → \(status.productId): ", zh: "商店:方案 \(from) → \(status.productId):") + status.words(at: now)
         case let .renewsAs(product?, status):
-            said(status, Localized(en: "the next renewal charges \(product)", zh: "下次续期按 \(product) 扣款"))
+            said(status, now, Localized(en: "the next renewal charges \(product)", zh: "下次续期按 \(product) 扣款"))
         case let .renewsAs(nil, status):
-            said(status, Localized(en: "the plan change is dropped", zh: "方案变更已撤销"))
+            said(status, now, Localized(en: "the plan change is dropped", zh: "方案变更已撤销"))
         case let .other(status):
-            Localized(en: "store: \(status.productId): ", zh: "商店:\(status.productId):") + status.words
+            Localized(en: "store: \(status.productId): ", zh: "商店:\(status.productId):") + status.words(at: now)
         }
     }
 
-    private func said(_ status: SubscriptionStatus, _ what: Localized) -> Localized {
-        Localized(en: "store: \(status.productId) ", zh: "商店:\(status.productId) ") + what + Localized(en: ": ", zh: ":") + status.words
+    private func said(_ status: SubscriptionStatus, _ now: Date, _ what: Localized) -> Localized {
+        Localized(en: "store: \(status.productId) ", zh: "商店:\(status.productId) ") + what + Localized(en: ": ", zh: ":") + status.words(at: now)
     }
 }
