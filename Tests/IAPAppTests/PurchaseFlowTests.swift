@@ -59,6 +59,19 @@ struct PurchaseFlowTests {
         #expect(store.count == 1 && store[0].0.state == .failed && store[0].0.error == .cancelled && store[0].finished)
     }
 
+    @Test("past its quick retries the HUD says what retries it next, rather than a retry count that no longer moves")
+    func quickRetriesSpent() throws {
+        let app = try Harness(user: "alice", faults: [.backendDown])
+        app.advance(0.5)
+        app.press(.enter)
+        app.advance(120)
+        let spent = app.screen()
+        #expect(spent.contains("retry 5 · f (back to the foreground) retries") && !spent.contains("next in"), "\(spent)")
+        app.press(.char("f"))
+        app.advance(1)
+        #expect(app.screen().contains("retry 6 · next in"), "\(app.screen())")
+    }
+
     @Test("backend down: the HUD counts retries, Esc leaves it pending, backend back up credits it once")
     func backendDownThenUp() throws {
         let app = try Harness(user: "alice", faults: [.backendDown])
