@@ -46,7 +46,7 @@ struct ScreenInputTests {
         state.lang = .en
         let browser = Renderer.render(state, width: 80, height: 24, theme: .monochrome).lines
         // "In-App Purchases disabled" is longer than the list column.
-        #expect(browser.contains { $0.contains("In-App Purchases dis…") }, "\(browser.joined(separator: "\n"))")
+        #expect(browser.contains { $0.contains("In-App Purchases disab…") }, "\(browser.joined(separator: "\n"))")
         let app = try Harness.paidWhile()
         app.press(.char("i"))
         let inspector = app.session.screen(width: 64, height: 24).lines

@@ -186,6 +186,23 @@ struct StateCatalogTests {
         }
     }
 
+    @Test("every state's name in the browser's list is told apart from the others", arguments: [64, 80, 120])
+    func namesApart(width: Int) {
+        for lang in Language.allCases {
+            var shown: [String: String] = [:]
+            for (index, entry) in StateCatalog.entries.enumerated() {
+                var state = AppState(lang: lang)
+                state.user = "alice"
+                state.modal = .stateCatalog(selection: index)
+                let row = Renderer.render(state, width: width, height: 24, theme: .monochrome).lines.first { $0.contains("▸") } ?? ""
+                // The selected row's name, as far as the list shows it (the explanation starts two spaces on).
+                let name = String(row.split(separator: "▸", maxSplits: 1).last ?? "").components(separatedBy: "  ")[0]
+                if let other = shown[name] { Issue.record("\(entry.id) and \(other) both read \"\(name)\" at \(width) columns") }
+                shown[name] = entry.id
+            }
+        }
+    }
+
     @Test("explanations wrap inside their box at every size, never splitting a wide character", arguments: [64, 80, 120])
     func wrapping(width: Int) {
         for lang in Language.allCases {
