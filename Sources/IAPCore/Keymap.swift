@@ -131,7 +131,9 @@ public enum Keymap {
         KeyBinding(keys: [.char("e")], label: "e", hint: .offered, command: .explain,
                    contexts: ListPanels.contexts.union([.products, .hud, .prompt, .help, .inspector, .explain])),
         KeyBinding(keys: [.char("E")], label: "E", command: .stateCatalog, contexts: anywhere.subtracting([.loginEmpty])),
-        KeyBinding(keys: [.char("l")], label: "l", command: .language, contexts: [.products, .hud, .inspector]),
+        // Wherever a letter is not typed text or an answer to a question.
+        KeyBinding(keys: [.char("l")], label: "l", command: .language,
+                   contexts: Set(KeyContext.allCases).subtracting([.loginEmpty, .login, .redeemSheet, .quitConfirm, .compensateConfirm])),
         KeyBinding(keys: [.char("R")], label: "R", hint: .offered, command: .restore, contexts: [.products]),
         KeyBinding(keys: [.char("o")], label: "o", command: .chooseOffer, contexts: [.products]),
         KeyBinding(keys: [.char("L")], label: "L", hint: .offered, command: .logout, contexts: [.products]),

@@ -18,6 +18,14 @@ struct KeymapTests {
         }
     }
 
+    @Test("l switches the language wherever a letter is not typed text or an answer: every panel, help and explanation too (found by QA: it did nothing in m, D, F, E or ?)")
+    func languageAnywhere() {
+        let typedOrAsked: Set<KeyContext> = [.loginEmpty, .login, .redeemSheet, .quitConfirm, .compensateConfirm]
+        for context in KeyContext.allCases {
+            #expect((Keymap.command(for: .char("l"), in: context) == .language) == !typedOrAsked.contains(context), "\(context)")
+        }
+    }
+
     @Test("every command has one binding, so a script's @name means one key")
     func oneBindingPerCommand() {
         for command in Command.allCases {
