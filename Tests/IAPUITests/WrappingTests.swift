@@ -19,6 +19,16 @@ struct WrappingTests {
         #expect(filled.first.map(displayWidth) == 48, "\(filled)")
     }
 
+    @Test("a closing quote or stop never starts a row, an opening quote never ends one (found by QA: a row began \"”。\")")
+    func chinesePunctuationStaysOn() {
+        // "后端确认后提示框变为“购买成功”。" at a width that ends the row right after 功.
+        let rows = wrappedLines("后端确认后提示框变为“购买成功”。然后", width: 29)
+        #expect(rows.allSatisfy { displayWidth($0) <= 29 }, "\(rows)")
+        #expect(!rows.dropFirst().contains { $0.hasPrefix("”") || $0.hasPrefix("。") }, "\(rows)")
+        let opened = wrappedLines("后端确认后提示框变为“购买成功”", width: 21)
+        #expect(!opened.contains { $0.hasSuffix("“") }, "\(opened)")
+    }
+
     @Test("a word wider than a row is cut where it must be, and every row fits")
     func longWord() {
         let rows = wrappedLines("see https://example.com/a/very/long/path/indeed now", width: 16)

@@ -1,6 +1,11 @@
 /// Splits `text` into rows of at most `w` columns: at a space, or between two characters one of which is wide (Chinese
-/// has no spaces to break at), and inside a word only when the word alone is wider than a row; never inside a wide
-/// character.
+/// has no spaces to break at) unless that leaves a closing quote or stop at a row's start or an opening quote at its end,
+/// and inside a word only when the word alone is wider than a row; never inside a wide character.
+/// What a row may not start with, and what it may not end with (Chinese line-breaking rules).
+private let closing: Set<Character> = ["”", "’", "」", "』", "）", "》", "〉", "】", "〕", "。", "，", "、", "；", "：", "！", "？", "…",
+                                        ")", ",", ".", ";", ":", "!", "?"]
+private let opening: Set<Character> = ["“", "‘", "「", "『", "（", "《", "〈", "【", "〔", "("]
+
 func wrappedLines(_ text: String, width w: Int) -> [String] {
     guard w > 0 else { return [] }
     var lines: [String] = []
@@ -19,7 +24,9 @@ func wrappedLines(_ text: String, width w: Int) -> [String] {
             }
             breakAt = (line.endIndex, true)
         } else {
-            if let last = line.last, last != " ", cw == 2 || displayWidth(last) == 2 { breakAt = (line.endIndex, false) }
+            if let last = line.last, last != " ", cw == 2 || displayWidth(last) == 2, !closing.contains(c), !opening.contains(last) {
+                breakAt = (line.endIndex, false)
+            }
             while lineWidth + cw > w, !line.isEmpty {
                 if let at = breakAt {
                     lines.append(String(line[..<at.index]))
