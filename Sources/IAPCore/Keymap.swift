@@ -160,11 +160,14 @@ public enum Keymap {
 }
 
 extension AppState {
-    /// The keys the hint bar offers now: the context's, less an open panel's key that would do nothing to its selected row.
+    /// The keys the hint bar offers now: the context's, less an open panel's key that would do nothing to its selected row,
+    /// and its moves when it has no second row to move to.
     public var offeredHints: [KeyBinding] {
         let hints = Keymap.hints(for: keyContext)
         guard let (panel, selection) = ListPanels.shown(in: modal) else { return hints }
-        return hints.filter { panel.offers($0.command, on: selection, in: self) }
+        let moves: Set<Command> = [.up, .down, .pageUp, .pageDown, .first, .last]
+        let canMove = panel.count(in: self) > 1
+        return hints.filter { (canMove || !moves.contains($0.command)) && panel.offers($0.command, on: selection, in: self) }
     }
 
     public var keyContext: KeyContext {

@@ -53,5 +53,7 @@ struct KeymapTests {
         let offered = Set(state.offeredHints.map(\.command))
         #expect(offered.isSuperset(of: [.back, .manageSubscriptions, .explain, .help, .quit]), "\(offered)")
         #expect(!offered.contains(.toggleAutoRenew))
+        // Nor does it offer to move in a list with no row to move to (found by QA: "↓/j down" under "No subscriptions").
+        #expect(offered.isDisjoint(with: [.up, .down, .pageUp, .pageDown, .first, .last]), "\(offered)")
     }
 }
