@@ -96,6 +96,9 @@ public enum Keymap {
     /// of `?`).
     public static let lists: Set<KeyContext> = ListPanels.contexts.union([.products])
 
+    /// The commands that move a cursor or scroll, and do nothing else.
+    public static let moves: Set<Command> = [.up, .down, .pageUp, .pageDown, .first, .last]
+
     /// How far PgUp/PgDn move.
     public static let page = 10
 
@@ -132,8 +135,7 @@ public enum Keymap {
                    contexts: ListPanels.contexts.union([.products, .hud, .prompt, .help, .inspector, .explain])),
         KeyBinding(keys: [.char("E")], label: "E", command: .stateCatalog, contexts: anywhere.subtracting([.loginEmpty])),
         // Wherever a letter is not typed text or an answer to a question.
-        KeyBinding(keys: [.char("l")], label: "l", command: .language,
-                   contexts: Set(KeyContext.allCases).subtracting([.loginEmpty, .login, .redeemSheet, .quitConfirm, .compensateConfirm])),
+        KeyBinding(keys: [.char("l")], label: "l", command: .language, contexts: anywhere.subtracting([.loginEmpty, .compensateConfirm])),
         KeyBinding(keys: [.char("R")], label: "R", hint: .offered, command: .restore, contexts: [.products]),
         KeyBinding(keys: [.char("o")], label: "o", command: .chooseOffer, contexts: [.products]),
         KeyBinding(keys: [.char("L")], label: "L", hint: .offered, command: .logout, contexts: [.products]),
@@ -165,9 +167,8 @@ extension AppState {
     public var offeredHints: [KeyBinding] {
         let hints = Keymap.hints(for: keyContext)
         guard let (panel, selection) = ListPanels.shown(in: modal) else { return hints }
-        let moves: Set<Command> = [.up, .down, .pageUp, .pageDown, .first, .last]
         let canMove = panel.count(in: self) > 1
-        return hints.filter { (canMove || !moves.contains($0.command)) && panel.offers($0.command, on: selection, in: self) }
+        return hints.filter { (canMove || !Keymap.moves.contains($0.command)) && panel.offers($0.command, on: selection, in: self) }
     }
 
     public var keyContext: KeyContext {

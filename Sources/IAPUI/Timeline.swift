@@ -35,7 +35,7 @@ public struct Timeline: Sendable {
         case .key(.char) where effects.isEmpty && [.login, .loginEmpty, .redeemSheet].contains(before.keyContext):
             // A letter typed into a text field (a login name, an offer code) is text, not a command.
             text = nil
-        case let .key(key) where effects.isEmpty && Keymap.command(for: key, in: before.keyContext).map(Self.cursorMoves.contains) == true:
+        case let .key(key) where effects.isEmpty && Keymap.command(for: key, in: before.keyContext).map(Keymap.moves.contains) == true:
             // Moving a cursor or scrolling (the timeline itself) is not news: told, each step would push a line out of view.
             text = nil
         case let .storeUpdated(transactions, held, more) where !transactions.isEmpty:
@@ -68,8 +68,6 @@ public struct Timeline: Sendable {
         if let id = purchase.transactionId, state.orders[id] != nil || state.device.storeQueue[id]?.state == .purchased { return nil }
         return purchase.paymentId
     }
-
-    private static let cursorMoves: Set<Command> = [.up, .down, .pageUp, .pageDown, .first, .last]
 
     /// An attempt to deliver an App Store Server Notification to the `--notify` server ended (sent, or refused and
     /// retried later, or failed for good): it happens beside the app, on Apple's side, so no action carries it.

@@ -1,11 +1,11 @@
-/// Splits `text` into rows of at most `w` columns: at a space, or between two characters one of which is wide (Chinese
-/// has no spaces to break at) unless that leaves a closing quote or stop at a row's start or an opening quote at its end,
-/// and inside a word only when the word alone is wider than a row; never inside a wide character.
 /// What a row may not start with, and what it may not end with (Chinese line-breaking rules).
 private let closing: Set<Character> = ["”", "’", "」", "』", "）", "》", "〉", "】", "〕", "。", "，", "、", "；", "：", "！", "？", "…",
                                         ")", ",", ".", ";", ":", "!", "?"]
 private let opening: Set<Character> = ["“", "‘", "「", "『", "（", "《", "〈", "【", "〔", "("]
 
+/// Splits `text` into rows of at most `w` columns: at a space, or between two characters one of which is wide (Chinese
+/// has no spaces to break at) unless that leaves a closing quote or stop at a row's start or an opening quote at its end,
+/// and inside a word only when the word alone is wider than a row; never inside a wide character.
 func wrappedLines(_ text: String, width w: Int) -> [String] {
     guard w > 0 else { return [] }
     var lines: [String] = []

@@ -121,11 +121,11 @@ extension StateView {
         case .confirming:
             if let id = hud.transactionId, let order = state.orders[id], order.attempts > 0 {
                 var retry = "\(Text.retryCount(lang)) \(order.attempts)"
-                if let next = state.nextAttempt(for: order) {
-                    if next > state.now { retry += " · \(Text.nextRetry(lang)) \(Int(next.timeIntervalSince(state.now).rounded(.up)))s" }
-                } else {
-                    // Its quick retries are spent (C10): only a trigger tries it again.
-                    retry += " · " + Text.retryOnTrigger(lang)
+                switch state.nextAttempt(for: order) {
+                case let next? where next > state.now: retry += " · \(Text.nextRetry(lang)) \(Int(next.timeIntervalSince(state.now).rounded(.up)))s"
+                // Its quick retries are spent (C10): only a trigger tries it again.
+                case nil: retry += " · " + Text.retryOnTrigger(lang)
+                default: break
                 }
                 lines.append(retry)
             }
