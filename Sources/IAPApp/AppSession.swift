@@ -73,7 +73,8 @@ public final class AppSession {
 
     public init(directory: DataDirectory, catalog: [Product], options: AppState = AppState(), faults: ArmedFaults = [],
                 user: String? = nil, appleId: String? = nil, firstAppleId: String? = nil, latency: Parties.Latency = Parties.Latency(),
-                clock: Clock = .virtual(start: AppSession.epoch), backend: Backend? = nil, notifying: Bool = false) throws {
+                clock: Clock = .virtual(start: AppSession.epoch), backend: Backend? = nil, notifying: Bool = false,
+                files: PartyFiles? = nil) throws {
         self.directory = directory
         self.firstAppleId = firstAppleId
         remoteBackend = backend
@@ -85,15 +86,15 @@ public final class AppSession {
         self.clock = clock
         (timers, parties, runtime) = try Self.boot(directory, catalog: catalog, clock: clock, options: options, faults: faults,
                                                    latency: latency, backend: backend, notifying: notifying, appleId: appleId,
-                                                   firstAppleId: firstAppleId)
+                                                   firstAppleId: firstAppleId, files: files)
         start(user: user)
     }
 
     private static func boot(_ directory: DataDirectory, catalog: [Product], clock: Clock, options: AppState, faults: ArmedFaults,
                              latency: Parties.Latency, backend: Backend?, notifying: Bool, appleId: String? = nil,
-                             firstAppleId: String? = nil) throws -> (TimerQueue, Parties, AppRuntime) {
+                             firstAppleId: String? = nil, files: PartyFiles? = nil) throws -> (TimerQueue, Parties, AppRuntime) {
         let timers = clock.timers
-        let parties = try Parties.open(in: directory, catalog: catalog, scheduler: timers, latency: latency, faults: faults)
+        let parties = try Parties.open(in: directory, catalog: catalog, scheduler: timers, latency: latency, faults: faults, files: files)
         // Signed in as Settings would have it before the app starts; a failure to write it is the store's alarm.
         if let appleId {
             parties.store.signIn(appleId: appleId)

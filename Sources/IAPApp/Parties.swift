@@ -24,29 +24,28 @@ public final class Parties {
         self.faults = faults
     }
 
-    /// Opens (creating when new) every party's database in `directory`. When one cannot be opened, the files this
-    /// attempt created are removed again: a failed launch leaves the directory as it found it.
+    /// Opens (creating when new) every party's database in `directory`, unless `files` were opened already. When one
+    /// cannot be opened or its party made, the files this launch created are removed again: a failed launch leaves the
+    /// directory as it found it.
     public static func open(in directory: DataDirectory, catalog: [Product], scheduler: Scheduler, latency: Latency = Latency(),
-                            faults: ArmedFaults = []) throws -> Parties {
-        let files = [directory.store, directory.backend, directory.keychain, directory.sandbox].flatMap { [$0, $0 + "-wal", $0 + "-shm"] }
-        let new = files.filter { !FileManager.default.fileExists(atPath: $0) }
+                            faults: ArmedFaults = [], files: PartyFiles? = nil) throws -> Parties {
+        let files = try files ?? PartyFiles.open(in: directory)
         do {
-            return try openEach(in: directory, catalog: catalog, scheduler: scheduler, latency: latency, faults: faults)
+            return try made(on: files, catalog: catalog, scheduler: scheduler, latency: latency, faults: faults)
         } catch {
-            // By now the parties opened are closed again (their objects went with the failed attempt).
-            for file in new { unlink(file) }
+            files.abandon()
             throw error
         }
     }
 
-    private static func openEach(in directory: DataDirectory, catalog: [Product], scheduler: Scheduler, latency: Latency,
-                                 faults: ArmedFaults) throws -> Parties {
+    private static func made(on files: PartyFiles, catalog: [Product], scheduler: Scheduler, latency: Latency,
+                             faults: ArmedFaults) throws -> Parties {
         let board = FaultBoard(faults)
-        let store = try MockPaymentQueue(database: StoreDatabase(path: directory.store, device: directory.device), catalog: catalog,
-                                         signer: ChainSigner.of, scheduler: scheduler, latency: latency.store, faults: board)
-        let backend = MockBackend(database: try BackendDatabase(path: directory.backend), catalog: catalog,
-                                  apple: store.receiptService, serverAPI: store.records, scheduler: scheduler, latency: latency.backend, faults: board)
-        let vault = try ClientDatabase(keychainPath: directory.keychain, sandboxPath: directory.sandbox)
+        let store = try MockPaymentQueue(database: files.store, catalog: catalog, signer: ChainSigner.of, scheduler: scheduler,
+                                         latency: latency.store, faults: board)
+        let backend = MockBackend(database: files.backend, catalog: catalog, apple: store.receiptService, serverAPI: store.records,
+                                  scheduler: scheduler, latency: latency.backend, faults: board)
+        let vault = files.vault
         // Apple's side tells the app's server what happens without the app, as App Store Server Notifications do.
         store.onNotification = { [unowned backend] in backend.receive($0) }
         // The team downloaded the subscription offers key from App Store Connect: the server signs with what Apple checks.

@@ -11,12 +11,29 @@ public enum CatalogFile {
 
     /// The catalog with its settings and warnings, or a clear error naming the file and the problem.
     public static func imported(_ path: String?) -> LoadedCatalog {
-        guard let path = path ?? ShippedAssets.catalogPath else { Console.fail("the shipped catalog is missing beside the binary") }
-        do {
-            return try CatalogLoader.importCatalog(path: path)
-        } catch {
-            Console.fail("bad catalog: \(error)")
+        imported(read(path))
+    }
+
+    /// A catalog read as `read` gives it, or its failure said.
+    static func imported(_ read: Result<LoadedCatalog, Unusable>) -> LoadedCatalog {
+        switch read {
+        case let .success(catalog): catalog
+        case let .failure(unusable): Console.fail(unusable.message)
         }
+    }
+
+    /// The catalog with its settings and warnings, or what to say of it: without saying it, for a thread that may not.
+    static func read(_ path: String?) -> Result<LoadedCatalog, Unusable> {
+        guard let path = path ?? ShippedAssets.catalogPath else { return .failure(Unusable(message: "the shipped catalog is missing beside the binary")) }
+        do {
+            return .success(try CatalogLoader.importCatalog(path: path))
+        } catch {
+            return .failure(Unusable(message: "bad catalog: \(error)"))
+        }
+    }
+
+    struct Unusable: Error {
+        let message: String
     }
 
     /// Says on stderr, one line each, what the catalog asked for that iapsim could not use: never dropped silently.

@@ -100,7 +100,11 @@ extension LaunchSettings {
             Foundation.exit(0)
         }
 
-        let imported = givenCatalog ?? CatalogFile.imported(nil)
+        // The shipped catalog is read on the other core while the parties' files open here (a scenario opens its own).
+        let shippedCatalog = givenCatalog == nil ? WorkAside { CatalogFile.read(nil) } : nil
+        let files: PartyFiles?
+        do { files = scenario == nil ? try PartyFiles.open(in: directory) : nil } catch { Console.fail(error) }
+        let imported = givenCatalog ?? CatalogFile.imported(shippedCatalog!.result())
         let products = imported.products
         theme.ascii?.yen = imported.currency == "JPY" ? "JPY" : "CNY"
         var options = AppState(lang: lang, serialPurchases: !parallel, storeKit: storeKitMode)
@@ -128,7 +132,7 @@ extension LaunchSettings {
             } else {
                 session = try AppSession(directory: directory, catalog: products, options: options, faults: faults,
                                          user: user, appleId: appleId, firstAppleId: AppleID.testers[0], latency: latency, clock: .live(speed: speed), backend: remote,
-                                         notifying: notify != nil)
+                                         notifying: notify != nil, files: files)
             }
         } catch {
             Console.fail(error)

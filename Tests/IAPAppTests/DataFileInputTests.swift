@@ -105,16 +105,17 @@ struct DataFileInputTests {
         refusedOpening(directory, naming: "store.sqlite", saying: "newer iapsim")
     }
 
-    @Test("a foreign SQLite file is named and left alone, never migrated in place")
-    func foreign() throws {
+    @Test("a foreign SQLite file is named and left alone, never migrated in place; the other parties' files, opened beside it on two threads, are not left behind",
+          arguments: ["store.sqlite", "backend.sqlite", "client-keychain.sqlite", "client-sandbox.sqlite"])
+    func foreign(name: String) throws {
         let directory = DataDirectory(path: temporary())
         defer { try? FileManager.default.removeItem(atPath: directory.path) }
         try FileManager.default.createDirectory(atPath: directory.path, withIntermediateDirectories: true)
         do {
-            let queue = try DatabaseQueue(path: directory.backend)
+            let queue = try DatabaseQueue(path: directory.path + "/" + name)
             try queue.write { try $0.execute(sql: "CREATE TABLE stranger (x); INSERT INTO stranger VALUES (42)") }
         }
-        refusedOpening(directory, naming: "backend.sqlite", saying: "not an iapsim")
+        refusedOpening(directory, naming: name, saying: "not an iapsim")
     }
 
     @Test("another party's file in a party's place is foreign (its application_id says whose it is)")
