@@ -106,7 +106,7 @@ public enum GalleryExport {
             for (heading, text) in [(Text.explainSees, entry.sees), (.explainUnderneath, entry.underneath)] + storeKit2 + [(.explainSupport, entry.support)] {
                 out += "<dt>\(escape(heading(.en))) · \(escape(heading(.zh)))</dt><dd>\(escape(text.en))<br>\(escape(text.zh))</dd>\n"
             }
-            out += "<dt>\(escape(Text.explainReach(.en))) · \(escape(Text.explainReach(.zh)))</dt><dd><code>\(escape(entry.reach))</code></dd>\n</dl>\n</section>\n"
+            out += "<dt>\(escape(Text.explainReach(.en))) · \(escape(Text.explainReach(.zh)))</dt><dd><code>\(escape(entry.reach.en))</code><br><code>\(escape(entry.reach.zh))</code></dd>\n</dl>\n</section>\n"
         }
         return out + "</body></html>\n"
     }

@@ -44,7 +44,7 @@ extension DevicesPanel: PanelView {
                                   zh: "每台设备有自己的商店未完成交易队列和自己的客户端钥匙串(保存后端尚未确认的订单)。设备上登录的 Apple ID 为该设备上所有应用用户付款,并在所有设备上拥有其所购项目;它的未完成交易只在它登录时显示。面板打开时从文件读取;在应用所在设备上按 Enter,即在该设备登录下一个沙盒测试员。"),
             support: Localized(en: "Find where a user's payment waits: an unfinished transaction or a pending order is settled only when the app runs on that device with that user logged in.",
                                zh: "查明用户的付款停在哪台设备:未完成交易或待处理订单,只有在该设备上运行应用并由该用户登录时才会处理。"),
-            reach: "D on the product list (a script's `device NAME USER` adds a device)")
+            reach: Localized(en: "D on the product list (a script's `device NAME USER` adds a device)", zh: "在商品列表按 D(脚本步骤 `device NAME USER` 可添加设备)"))
     }
 
     var gallery: (@Sendable (inout AppState) -> Void)? {

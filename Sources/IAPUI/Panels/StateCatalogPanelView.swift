@@ -34,7 +34,7 @@ extension StateView {
             Explanation.Section(heading: Text.explainSees(lang), body: entry.sees[lang]),
             Explanation.Section(heading: Text.explainUnderneath(lang), body: entry.underneath[lang]),
             Explanation.Section(heading: Text.explainSupport(lang), body: entry.support[lang]),
-            Explanation.Section(heading: Text.explainReach(lang), body: entry.reach),
+            Explanation.Section(heading: Text.explainReach(lang), body: entry.reach[lang]),
         ] + storeKit2, theme: theme)
     }
 }
