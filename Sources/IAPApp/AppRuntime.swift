@@ -15,7 +15,7 @@ public final class AppRuntime {
     /// How many effects the reducer has asked for so far: a script tells by it a key that did nothing.
     public private(set) var effectsAsked = 0
     /// Why the app died on purpose (crash-at, crash now); the host shows it and relaunches.
-    public private(set) var crashReason: String?
+    public private(set) var crashReason: Localized?
     /// Does what only the program around the app can (quit, reinstall, start a scenario, list them).
     public weak var host: Host? {
         didSet {
@@ -26,7 +26,7 @@ public final class AppRuntime {
     }
     /// A crash on purpose reached before any host was attached (a crash-at step while the app was starting): the first
     /// host hears of it, or nobody would end the app.
-    private var untoldCrash: String?
+    private var untoldCrash: Localized?
     /// Every device of the data directory, read when the devices panel opens (the session knows where they are).
     public var devices: () -> [DeviceSummary] = { [] }
     /// Sees every action as it is reduced, with the effects it produced and the state it was reduced from (the event
@@ -108,7 +108,7 @@ public final class AppRuntime {
                 }
                 if let point = effect.crashPoint, parties.faults.armed.value(.crashAt) == point {
                     parties.faults.fire(.crashAt)
-                    crash("crash-at=\(point): the app died just before its \(point) step")
+                    crash(Localized(en: "crash-at=\(point): the app died just before its \(point) step", zh: "crash-at=\(point):应用死在 \(point) 这一步之前"))
                     return
                 }
                 run(effect)
@@ -276,7 +276,7 @@ public final class AppRuntime {
     }
 
     /// Everything stops where it is, as with `kill -9`: no more effects, no more answers.
-    private func crash(_ reason: String) {
+    private func crash(_ reason: Localized) {
         crashReason = reason
         halted = true
         inbox = []

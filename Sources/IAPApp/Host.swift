@@ -13,7 +13,7 @@ public enum HostRequest: Sendable, Equatable {
     /// The person quit.
     case quit
     /// The app died on purpose (crash-at, crash now), as with `kill -9`.
-    case crashed(String)
+    case crashed(Localized)
     /// Delete the app and install it again: the sandbox goes, the keychain and the store's queue stay (C11).
     case reinstall
     /// Set up a shipped scenario on its own data and hand it over.

@@ -137,7 +137,7 @@ public final class ScriptPlayer {
     public func screenText() -> String {
         guard let session else { return "(the app is not running)" }
         if quit { return "(the app has quit; `relaunch` starts it again)" }
-        if session.runtime.halted { return "(the app has crashed: \(session.runtime.crashReason ?? "killed"); `relaunch` starts it again)" }
+        if session.runtime.halted { return "(the app has crashed: \(session.runtime.crashReason?.en ?? "killed"); `relaunch` starts it again)" }
         return session.screen(width: setup.width, height: setup.height).text
     }
 

@@ -59,7 +59,7 @@ public enum Effect: Sendable, Equatable {
     /// Support settles the order by hand on the backend (B5): its next verification tells the client to finish it.
     case compensate(orderId: String)
     /// The app dies here, as with `kill -9` (crash-at, or "crash now" from the panel).
-    case crash(reason: String)
+    case crash(reason: Localized)
     /// Delete the app and install it again: the sandbox goes, the keychain and the store's queue stay (C11).
     case reinstall
     /// Set up a shipped scenario on its own data and hand it over (the host does it: it needs files and a clock).

@@ -92,7 +92,7 @@ extension AppState {
             quitting = true
             return [.quit]
         case .crashNow:
-            return [.crash(reason: "crash now, from the fault panel")]
+            return [.crash(reason: Localized(en: "crash now, from the fault panel", zh: "故障面板的“立即崩溃”"))]
         case .reinstall:
             modal = nil
             return [.reinstall]

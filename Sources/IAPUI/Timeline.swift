@@ -302,7 +302,7 @@ public struct Timeline: Sendable {
         case let .wake(date):
             let seconds = Int(date.timeIntervalSince(now).rounded(.up))
             return Localized(en: "next retry in \(seconds)s", zh: "\(seconds) 秒后重试")
-        case let .crash(reason): return Localized(en: "CRASH (", zh: "崩溃(") + reason + Localized(en: ")", zh: ")")
+        case let .crash(reason): return Localized(en: "CRASH (\(reason.en))", zh: "崩溃(\(reason.zh))")
         case .reinstall: return Localized(en: "reinstall", zh: "重装")
         case let .compensate(orderId): return Localized(en: "support compensates order \(orderId) by hand", zh: "客服人工补单 \(orderId)")
         case let .setAutoRenew(on, original):

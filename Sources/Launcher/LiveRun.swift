@@ -157,7 +157,10 @@ extension LaunchSettings {
         terminal.close()
         switch ending {
         case let .crashed(reason):
-            Console.fail("crashed on purpose (\(reason)); run iapsim again to see the recovery", code: 137)
+            // In the language the app spoke when it died: the line a demo ends on.
+            let said = Localized(en: "crashed on purpose (\(reason.en)); run iapsim again to see the recovery",
+                                 zh: "已按要求崩溃(\(reason.zh));再次运行 iapsim 即可看到恢复过程")
+            Console.fail(said[loop.session.state.lang], code: 137)
         case let .signal(number):
             // As a shell reports a process a signal ended: 128 + N (SIGINT 130, SIGTERM 143).
             Foundation.exit(128 + number)

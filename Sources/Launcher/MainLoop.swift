@@ -5,7 +5,7 @@ import Terminal
 
 /// Keys and timers in, frames out, until the app quits, crashes on purpose or the terminal goes away.
 struct MainLoop {
-    enum Ending { case quit, crashed(String), signal(Int32) }
+    enum Ending { case quit, crashed(Localized), signal(Int32) }
 
     var session: AppSession {
         didSet {
@@ -67,12 +67,12 @@ struct MainLoop {
             case let .crashed(reason):
                 return .crashed(reason)
             case .reinstall:
-                do { try session.reinstall() } catch { return .crashed("reinstall failed: \(error)") }
+                do { try session.reinstall() } catch { return .crashed(Localized(en: "reinstall failed: \(error)", zh: "重装失败:\(error)")) }
             case let .startScenario(name):
                 do {
                     session = try startScenario(name, session.state)
                 } catch {
-                    return .crashed("scenario \(name) could not be set up: \(error)")
+                    return .crashed(Localized(en: "scenario \(name) could not be set up: \(error)", zh: "场景 \(name) 无法建立:\(error)"))
                 }
             }
         }

@@ -136,6 +136,16 @@ case $scenario in
     tmux_ send-keys Escape q
     wait_exit
     ;;
+  crash-zh)
+    # A crash on purpose in a Chinese session is said in Chinese once the terminal is given back.
+    tmux_ new-session -d -x 100 -y 30 -e LANG=C.UTF-8 -e TERM=xterm-256color -e NO_COLOR= -e SWIFT_BACKTRACE=interactive=no \
+      "exec $bin --data-dir '$data' --user alice --lang zh --fault crash-at=verify 2>'$work/stderr'"
+    wait_for "60 金币"
+    tmux_ send-keys Enter
+    wait_exit
+    grep -qF "iapsim: 已按要求崩溃(crash-at=verify:应用死在 verify 这一步之前);再次运行 iapsim 即可看到恢复过程" "$work/stderr" \
+      || fail "the crash was not said in Chinese: $(cat "$work/stderr")"
+    ;;
   panel-crash)
     # The fault panel arms crash-at (one-shot) by keyboard; the app really dies before verifying.
     start --user alice
