@@ -35,6 +35,19 @@ struct DevicesPanelTests {
         #expect(app.state.modal == nil)
     }
 
+    @Test("at 64 columns, in both languages, what waits on each device is said whole: the other columns are as wide as what they hold (found in a QA walk: \"0 unfini…\")")
+    func narrowTerminal() throws {
+        let app = try Harness.paidWhile()
+        try app.session.move(to: "tablet", user: "bob")
+        app.advance(0.5)
+        app.press(.char("D"))
+        let english = app.screen(width: 64, height: 20)
+        #expect(english.contains("1 unfinished · 1 pending") && english.contains("0 unfinished · 0 pending"), "\(english)")
+        app.press(.char("l"))
+        let chinese = app.screen(width: 64, height: 20)
+        #expect(chinese.contains("未完成 1 · 待处理 1") && chinese.contains("未完成 0 · 待处理 0"), "\(chinese)")
+    }
+
     @Test("a device nobody has logged in to yet says so")
     func nobodyThere() throws {
         let app = try Harness(user: "alice")

@@ -1,18 +1,26 @@
 import IAPCore
 
 extension DevicesPanel: PanelView {
-    /// A row per device: its name (the one the app runs on marked), who is logged in there, and what waits there.
+    /// A row per device: its name (the one the app runs on marked), who is logged in there, and what waits there. The
+    /// first three columns are as wide as what they hold, up to a limit, so that what waits is said whole in a narrow
+    /// terminal.
     func box(_ view: StateView, selection: Int) -> any Widget {
         let lang = view.lang, theme = view.theme
-        let rows = view.state.devices.map { device -> ScrollingList.Row in
+        let devices = view.state.devices
+        let names = devices.map { $0.name + ($0.current ? Self.here[lang] : "") }
+        let users = devices.map { $0.user ?? Self.nobody[lang] }
+        let appleIds = devices.map { $0.appleId ?? Self.ownAppleIds[lang] }
+        func width(_ texts: [String], atMost most: Int) -> Int { min(most, texts.map(displayWidth).max() ?? 0) }
+        let widths = (name: width(names, atMost: 17), user: width(users, atMost: 16), appleId: width(appleIds, atMost: 12))
+        let rows = devices.indices.map { i -> ScrollingList.Row in
+            let device = devices[i]
             let waiting = Self.waiting[lang].replacingOccurrences(of: "{unfinished}", with: device.unfinished.map(String.init) ?? "?")
                 .replacingOccurrences(of: "{pending}", with: device.pending.map(String.init) ?? "?")
             let busy = (device.unfinished ?? 1) + (device.pending ?? 1) > 0
             return [
-                ScrollingList.Column(device.name + (device.current ? Self.here[lang] : ""), width: 17,
-                                     style: device.current ? theme.heading : theme.plain),
-                ScrollingList.Column(device.user ?? Self.nobody[lang], width: 16, style: device.user == nil ? theme.dimmed : theme.plain),
-                ScrollingList.Column(device.appleId ?? Self.ownAppleIds[lang], width: 12, style: device.appleId == nil ? theme.dimmed : theme.plain),
+                ScrollingList.Column(names[i], width: widths.name, style: device.current ? theme.heading : theme.plain),
+                ScrollingList.Column(users[i], width: widths.user, style: device.user == nil ? theme.dimmed : theme.plain),
+                ScrollingList.Column(appleIds[i], width: widths.appleId, style: device.appleId == nil ? theme.dimmed : theme.plain),
                 ScrollingList.Column(waiting, style: busy ? theme.waiting : theme.dimmed),
             ]
         }
