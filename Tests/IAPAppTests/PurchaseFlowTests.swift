@@ -67,6 +67,11 @@ struct PurchaseFlowTests {
         app.advance(120)
         let spent = app.screen()
         #expect(spent.contains("retry 5 · f (back to the foreground) retries") && !spent.contains("next in"), "\(spent)")
+        // The inspector's row of the order says it too (found in a QA walk: "×5" alone).
+        app.press(.char("i"))
+        let id = try #require(try app.clientOrders().first?.transactionId)
+        #expect(app.screen(width: 120, height: 40).contains("\(id) ×5 f retries"), "\(app.screen(width: 120, height: 40))")
+        app.press(.char("i"))
         app.press(.char("f"))
         app.advance(1)
         #expect(app.screen().contains("retry 6 · next in"), "\(app.screen())")

@@ -47,7 +47,7 @@ public enum Text: String, Sendable, CaseIterable {
     case retryingApple, clientAlarms, replayed, appleIdOrders
     /// The restore policy under a purchase moved between app users (`restorePolicy(named:)`).
     case policyTransfer, policyShare, policyKeep
-    case helpTitle, helpClose, helpTurn, retryCount, nextRetry, retryOnTrigger, inBackground
+    case helpTitle, helpClose, helpTurn, retryCount, nextRetry, retryOnTrigger, retryOnTriggerShort, inBackground
     case tooSmall, tooSmallQuit, consumable, nonConsumable, subscription, nonRenewing
     case orderOf, serialPolicy, alarm, backendDownBadge, servingBadge
     /// Before the StoreKit version the client runs (shown in StoreKit 2 only: StoreKit 1 is the seeds' default).
@@ -168,6 +168,7 @@ public enum Text: String, Sendable, CaseIterable {
         case .retryCount: Localized(en: "retry", zh: "重试")
         case .nextRetry: Localized(en: "next in", zh: "下次")
         case .retryOnTrigger: Localized(en: "f (back to the foreground) retries", zh: "按 f(回到前台)重试")
+        case .retryOnTriggerShort: Localized(en: "f retries", zh: "按 f 重试")
         case .inBackground: Localized(en: "Esc: keep it pending in the background", zh: "Esc:转入后台继续处理")
         case .tooSmall: Localized(en: "Terminal too small: need at least", zh: "终端太小,至少需要")
         case .tooSmallQuit: Localized(en: "Enlarge the window; q quits.", zh: "请放大窗口;按 q 退出。")

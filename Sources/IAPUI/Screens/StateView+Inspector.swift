@@ -20,8 +20,11 @@ extension StateView {
             let next = state.nextAttempt(for: order).map {
                 " " + Text.nextRetry(lang) + " " + String(max(Int($0.timeIntervalSince(state.now).rounded(.up)), 0)) + "s"
             }
-            let putOff = state.isPutOff(order) ? " " + Text.later(lang) : ""
-            return ("\(order.transactionId) ×\(order.attempts)\(next ?? putOff)", theme.plain)
+            // Its quick retries spent (C10), only a trigger tries it again, as the HUD says; one held for the backend's
+            // setup waits for the next session instead.
+            let held = state.session?.queue.held.contains(order.transactionId) == true
+            let waiting = state.isPutOff(order) ? " " + Text.later(lang) : order.attempts > 0 && !held ? " " + Text.retryOnTriggerShort(lang) : ""
+            return ("\(order.transactionId) ×\(order.attempts)\(next ?? waiting)", theme.plain)
         }
         // Paid transactions no evidence ties to a buyer: support's to assign (I3).
         let unclaimed = state.unclaimed.map { ("\($0.id) \(Text.unclaimed(lang))", theme.bad) }
