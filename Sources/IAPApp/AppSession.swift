@@ -217,9 +217,12 @@ public final class AppSession {
 
     /// The screen as the terminal shows it, the inspector's records included: `play`, the tests and the live UI
     /// draw through here, so the same state draws the same screen in all of them.
-    public func screen(width: Int = 80, height: Int = 24, theme: Theme = .monochrome) -> ScreenGrid {
-        let inspector = runtime.state.showsInspector ? inspectorView(rows: height) : InspectorView()
-        return Renderer.render(runtime.state, width: width, height: height, theme: theme, inspector: inspector)
+    /// The screen as drawn now, or as it would read in `lang`.
+    public func screen(width: Int = 80, height: Int = 24, theme: Theme = .monochrome, lang: Language? = nil) -> ScreenGrid {
+        var state = runtime.state
+        if let lang { state.lang = lang }
+        let inspector = state.showsInspector ? inspectorView(rows: height) : InspectorView()
+        return Renderer.render(state, width: width, height: height, theme: theme, inspector: inspector)
     }
 
     /// The parties' side of the inspector for the logged-in user: a page of each, never the whole history.

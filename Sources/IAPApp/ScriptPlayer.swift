@@ -141,6 +141,14 @@ public final class ScriptPlayer {
         return session.screen(width: setup.width, height: setup.height).text
     }
 
+    /// Whether the screen shows `text` as it is drawn or, in another language, as it would read in English: the
+    /// shipped scripts wait for English words, and `play --lang zh` plays them in Chinese.
+    private func screenShows(_ text: String) -> Bool {
+        if screenText().contains(text) { return true }
+        guard let session, !quit, !session.runtime.halted, session.state.lang != .en else { return false }
+        return session.screen(width: setup.width, height: setup.height, lang: .en).text.contains(text)
+    }
+
     /// Does one step; answers what it checked, or throws the failure.
     private func perform(_ step: Script.Step) throws -> String? {
         switch step {
@@ -167,7 +175,7 @@ public final class ScriptPlayer {
         case let .waitUntil(text, limit):
             let app = try app()
             let deadline = app.timers.now.addingTimeInterval(limit)
-            while !screenText().contains(text) {
+            while !screenShows(text) {
                 guard app.timers.now < deadline else { throw Failure(message: "\"\(text)\" did not appear within \(Int(limit)) s") }
                 let next = min(app.timers.nextDue ?? deadline, app.timers.now.addingTimeInterval(1), deadline)
                 app.advance(max(next.timeIntervalSince(app.timers.now), 0))
@@ -254,7 +262,7 @@ public final class ScriptPlayer {
             app.runtime.send(.assignToBuyer(transactionId: id, user: user))
             return "\(id) assigned to \(user)"
         case let .expectScreen(text, present):
-            guard screenText().contains(text) == present else {
+            guard screenShows(text) == present else {
                 throw Failure(message: present ? "the screen does not show \"\(text)\"" : "the screen shows \"\(text)\"")
             }
             return present ? "on screen" : "not on screen"
