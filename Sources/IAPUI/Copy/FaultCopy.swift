@@ -11,7 +11,7 @@ extension Fault {
         case .userCancels: Localized(en: "the user taps Cancel on the payment sheet", zh: "用户在支付界面点了取消")
         case .purchaseFails: Localized(en: "the store fails every payment", zh: "商店让每笔支付都失败")
         case .askToBuy: Localized(en: "Ask to Buy: the payment waits for a parent, whose answer 10 s later is: VALUE",
-                                  zh: "家长批准购买:支付等家长决定,10 秒后结果为 VALUE")
+                                  zh: "“购买前询问”:支付等家长决定,10 秒后结果为 VALUE")
         case .observerDelayed: Localized(en: "the observer (StoreKit 2: Transaction.updates) hears of a payment VALUE s after it went through",
                                          zh: "支付完成 VALUE 秒后观察者(StoreKit 2:Transaction.updates)才收到通知")
         case .observerLost: Localized(en: "the observer (StoreKit 2: Transaction.updates) never hears of the payment until the app is relaunched",
