@@ -140,6 +140,28 @@ struct StateCatalogTests {
         return state
     }
 
+    @Test("no page of an explanation ends on a heading whose words are on the next page, in either language, at 64×20 and 80×24 (found in a QA walk)")
+    func headingsKeepTheirWords() {
+        for lang in Language.allCases {
+            let headings = Set([Text.explainSees, .explainUnderneath, .explainStoreKit2, .explainSupport, .explainReach].map { $0(lang) })
+            for (width, height) in [(64, 20), (80, 24)] {
+                for entry in StateCatalog.entries {
+                    for page in 0..<6 {
+                        var state = AppState(lang: lang)
+                        state.user = "alice"
+                        state.modal = .explain(stateId: entry.id, under: nil, page: page)
+                        let rows = Renderer.render(state, width: width, height: height, theme: .monochrome).lines
+                        // The footer says which page of how many; the row above it is the page's last.
+                        guard let footer = rows.firstIndex(where: { $0.contains("PgDn") }), footer > 0,
+                              let match = rows[footer].firstMatch(of: /(\d+)\/(\d+)/), let count = Int(match.2), page < count else { break }
+                        let last = rows[footer - 1].trimmingCharacters(in: CharacterSet(charactersIn: "│ "))
+                        #expect(page == count - 1 || !headings.contains(last), "\(entry.id) \(lang) \(width)×\(height) page \(page + 1): \(last)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test("e explains the state on screen and gives it back; l switches the language at once")
     func explainAndLanguage() {
         var state = Self.explainingThePrompt()

@@ -10,20 +10,25 @@ struct Explanation: Widget {
     /// Which page a small area shows, counted round: one past the last is the first.
     var page = 0
 
+    private typealias Line = (text: String, indent: Int, style: Style)
+
     /// Each section a heading and its text wrapped two columns in, a blank line between sections.
-    private func lines(width: Int) -> [(text: String, indent: Int, style: Style)] {
+    private func lines(width: Int) -> [(line: Line, isHeading: Bool)] {
         sections.enumerated().flatMap { index, section in
-            [(section.heading, 0, theme.heading)] + wrappedLines(section.body, width: width - 2).map { ($0, 2, theme.plain) }
-                + (index == sections.count - 1 ? [] : [("", 0, theme.plain)])
+            [((section.heading, 0, theme.heading), true)] + wrappedLines(section.body, width: width - 2).map { (($0, 2, theme.plain), false) }
+                + (index == sections.count - 1 ? [] : [(("", 0, theme.plain), false)])
         }
     }
 
-    /// Its lines in pages of the area's height, each beginning with words: a blank line that would open one is left out.
-    private func pageLines(in area: Rect) -> [[(text: String, indent: Int, style: Style)]] {
+    /// Its lines in pages of the area's height, each beginning with words: a blank line that would open one is left out,
+    /// and a heading that would end one goes over to the next with its first line.
+    private func pageLines(in area: Rect) -> [[Line]] {
         guard area.height > 0 else { return [[]] }
-        var pages: [[(text: String, indent: Int, style: Style)]] = [[]]
-        for line in lines(width: area.width) {
-            if pages[pages.count - 1].count == area.height { pages.append([]) }
+        var pages: [[Line]] = [[]]
+        for (line, isHeading) in lines(width: area.width) {
+            let filled = pages[pages.count - 1].count
+            let headingAtFoot = isHeading && filled == area.height - 1 && filled > 0
+            if filled == area.height || headingAtFoot { pages.append([]) }
             if pages[pages.count - 1].isEmpty, line.text.isEmpty { continue }
             pages[pages.count - 1].append(line)
         }
