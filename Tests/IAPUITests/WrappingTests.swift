@@ -29,6 +29,18 @@ struct WrappingTests {
         #expect(!opened.contains { $0.hasSuffix("“") }, "\(opened)")
     }
 
+    @Test("a command in backquotes stays on one row when it fits in one, in English and in Chinese; a lone backquote changes nothing (found in a QA walk: `family` | `sandbox-1 sandbox-2`)")
+    func commandWhole() {
+        let rows = wrappedLines("or the script step `family sandbox-1 sandbox-2`, then Restore", width: 30)
+        #expect(rows == ["or the script step", "`family sandbox-1 sandbox-2`,", "then Restore"], "\(rows)")
+        let chinese = wrappedLines("或脚本步骤 `family sandbox-1 sandbox-2`,然后用另一个 Apple ID 恢复购买", width: 34)
+        #expect(chinese.contains { $0.contains("`family sandbox-1 sandbox-2`") }, "\(chinese)")
+        #expect(chinese.allSatisfy { displayWidth($0) <= 34 }, "\(chinese)")
+        #expect(wrappedLines("a lone ` quote and more words here", width: 12) == ["a lone `", "quote and", "more words", "here"])
+        let wide = wrappedLines("run `a b c d e f g h i j k l` now", width: 10)
+        #expect(wide.allSatisfy { displayWidth($0) <= 10 }, "\(wide)")
+    }
+
     @Test("a word wider than a row is cut where it must be, and every row fits")
     func longWord() {
         let rows = wrappedLines("see https://example.com/a/very/long/path/indeed now", width: 16)

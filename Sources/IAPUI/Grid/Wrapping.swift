@@ -5,7 +5,8 @@ private let opening: Set<Character> = ["“", "‘", "「", "『", "（", "《",
 
 /// Splits `text` into rows of at most `w` columns: at a space, or between two characters one of which is wide (Chinese
 /// has no spaces to break at) unless that leaves a closing quote or stop at a row's start or an opening quote at its end,
-/// and inside a word only when the word alone is wider than a row; never inside a wide character.
+/// and inside a word only when the word alone is wider than a row; never inside a wide character. A command in
+/// backquotes (`family sandbox-1 sandbox-2`) is one word.
 func wrappedLines(_ text: String, width w: Int) -> [String] {
     guard w > 0 else { return [] }
     var lines: [String] = []
@@ -13,9 +14,17 @@ func wrappedLines(_ text: String, width w: Int) -> [String] {
     var lineWidth = 0
     // Where the line may end: at a space (which the break takes away), or before or after a wide character.
     var breakAt: (index: String.Index, atSpace: Bool)?
+    // A backquote opens a command only when another closes it.
+    var backquotesLeft = text.count { $0 == "`" }
+    var inCommand = false
     for c in text {
         let cw = displayWidth(c)
-        if c == " " {
+        let wasInCommand = inCommand
+        if c == "`" {
+            backquotesLeft -= 1
+            inCommand = !inCommand && backquotesLeft > 0
+        }
+        if c == " ", !wasInCommand {
             // A space that does not fit is the break itself.
             if lineWidth + cw > w {
                 lines.append(line)
@@ -24,7 +33,7 @@ func wrappedLines(_ text: String, width w: Int) -> [String] {
             }
             breakAt = (line.endIndex, true)
         } else {
-            if let last = line.last, last != " ", cw == 2 || displayWidth(last) == 2, !closing.contains(c), !opening.contains(last) {
+            if !wasInCommand, let last = line.last, last != " ", cw == 2 || displayWidth(last) == 2, !closing.contains(c), !opening.contains(last) {
                 breakAt = (line.endIndex, false)
             }
             while lineWidth + cw > w, !line.isEmpty {
