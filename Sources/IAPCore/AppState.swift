@@ -200,6 +200,11 @@ public struct AppState: Sendable, Equatable {
     public func isPutOff(_ order: PendingOrder) -> Bool {
         session?.queue.snoozed.contains(order.transactionId) == true
     }
+
+    /// Whether the order waits for the next session, the backend's setup being wrong: no trigger wakes it.
+    public func isHeld(_ order: PendingOrder) -> Bool {
+        session?.queue.held.contains(order.transactionId) == true
+    }
 }
 
 /// The heads-up display over the product list: one wait or one outcome.

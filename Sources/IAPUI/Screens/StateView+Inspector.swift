@@ -22,8 +22,7 @@ extension StateView {
             }
             // Its quick retries spent (C10), only a trigger tries it again, as the HUD says; one held for the backend's
             // setup waits for the next session instead.
-            let held = state.session?.queue.held.contains(order.transactionId) == true
-            let waiting = state.isPutOff(order) ? " " + Text.later(lang) : order.attempts > 0 && !held ? " " + Text.retryOnTriggerShort(lang) : ""
+            let waiting = state.isPutOff(order) ? " " + Text.later(lang) : order.attempts > 0 && !state.isHeld(order) ? " " + Text.retryOnTriggerShort(lang) : ""
             return ("\(order.transactionId) ×\(order.attempts)\(next ?? waiting)", theme.plain)
         }
         // Paid transactions no evidence ties to a buyer: support's to assign (I3).
