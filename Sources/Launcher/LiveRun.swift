@@ -84,7 +84,6 @@ extension LaunchSettings {
         if let serve { PortNumber.failUnlessFree(serve, option: "--serve") }
         let folder = DataFolder.locked(dataDir)
         let directory = device.map(folder.on(device:)) ?? folder
-        DataFile.trust(directory.closedCleanly())
         // The wire, when this launch asks for it (`iapsim-wire` provides it).
         var wire: (any WirePart)?
         if backend != nil || serve != nil || notify != nil {
@@ -100,6 +99,8 @@ extension LaunchSettings {
             Foundation.exit(0)
         }
 
+        // What the files' last clean close vouches for is read once the launch screen is up: only their opening needs it.
+        DataFile.trust(directory.closedCleanly())
         // The shipped catalog is read on the other core while the parties' files open here (a scenario opens its own).
         let shippedCatalog = givenCatalog == nil ? WorkAside { CatalogFile.read(nil) } : nil
         let files: PartyFiles?
