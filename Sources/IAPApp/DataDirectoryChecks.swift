@@ -38,9 +38,8 @@ extension DataDirectory {
         for part in path.split(separator: "/") {
             // Not `"/" + part`: `+` over any sequence, whose first use at launch reads every conformance record in the binary.
             prefix += "/" + String(part)
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: prefix, isDirectory: &isFolder) else { break }
-            if !isFolder.boolValue {
+            guard let isFolder = Self.isFolder(prefix) else { break }
+            if !isFolder {
                 let shown = prefix.hasPrefix("./") && !path.hasPrefix("./") ? String(prefix.dropFirst(2)) : prefix
                 throw DataDirectoryError(description: "\(shown) is a file, not a folder; give a folder (\(option) DIR)")
             }
@@ -50,14 +49,21 @@ extension DataDirectory {
     /// For commands that only look (state) or clear (reset): the folder must already be there.
     public func checkExisting() throws(DataDirectoryError) {
         try checkPath()
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+        guard let isFolder = Self.isFolder(path) else {
             throw DataDirectoryError(description: "\(path): no such folder; check the path (--data-dir DIR)")
         }
-        guard isFolder.boolValue else { throw DataDirectoryError(description: "\(path) is a file, not a folder; give the data folder (--data-dir DIR)") }
+        guard isFolder else { throw DataDirectoryError(description: "\(path) is a file, not a folder; give the data folder (--data-dir DIR)") }
         guard access(path, R_OK | X_OK) == 0 else {
             throw DataDirectoryError(description: "\(path): cannot read this folder (\(String(cString: strerror(errno)))); check its permissions")
         }
+    }
+
+    /// Whether `path` names a folder (false: something else), nil when it names nothing. Asked of the file system
+    /// directly: Foundation's `FileManager`, at its first use, would make the launch screen wait for its setting up.
+    static func isFolder(_ path: String) -> Bool? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return status.st_mode & S_IFMT == S_IFDIR
     }
 
     /// The folder `path` is in: "" for a name alone (the current folder), "/" for one at the root. Foundation's
@@ -73,7 +79,7 @@ extension DataDirectory {
         var created: [String] = []
         var missing: [String] = []
         var folder = path
-        while !folder.isEmpty, folder != "/", folder != ".", !FileManager.default.fileExists(atPath: folder) {
+        while !folder.isEmpty, folder != "/", folder != ".", Self.isFolder(folder) == nil {
             missing.insert(folder, at: 0)
             folder = Self.parent(of: folder)
         }
@@ -85,9 +91,9 @@ extension DataDirectory {
             }
             created.append(folder)
         }
-        let lockExisted = FileManager.default.fileExists(atPath: lockFile)
+        let lockExisted = Self.isFolder(lockFile) != nil
         let newFiles = [store, backend, keychain, sandbox].flatMap { [$0, $0 + "-wal", $0 + "-shm"] }
-            .filter { !FileManager.default.fileExists(atPath: $0) }
+            .filter { Self.isFolder($0) == nil }
         let fd = Foundation.open(lockFile, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             let reason = String(cString: strerror(errno))
