@@ -162,6 +162,17 @@ struct StateCatalogTests {
         }
     }
 
+    @Test("an explanation's footer keeps what fits whole, the page and how to turn and close it first, at 64 columns in either language (found in a QA walk: \"· E…\")")
+    func footerWhole() {
+        for lang in Language.allCases {
+            var state = Self.explainingThePrompt()
+            state.lang = lang
+            let rows = Renderer.render(state, width: 64, height: 20, theme: .monochrome).lines
+            let footer = rows.first { $0.contains("PgDn") } ?? ""
+            #expect(footer.contains("1/") && footer.contains(Text.helpTurn(lang)) && !footer.contains("…"), "\(footer)")
+        }
+    }
+
     @Test("e explains the state on screen and gives it back; l switches the language at once")
     func explainAndLanguage() {
         var state = Self.explainingThePrompt()
