@@ -66,6 +66,10 @@ extension DataDirectory {
         return status.st_mode & S_IFMT == S_IFDIR
     }
 
+    static func exists(_ path: String) -> Bool {
+        isFolder(path) != nil
+    }
+
     /// The folder `path` is in: "" for a name alone (the current folder), "/" for one at the root. Foundation's
     /// `deletingLastPathComponent` traps on a one-letter relative path (`--data-dir d`).
     public static func parent(of path: String) -> String {
@@ -79,7 +83,7 @@ extension DataDirectory {
         var created: [String] = []
         var missing: [String] = []
         var folder = path
-        while !folder.isEmpty, folder != "/", folder != ".", Self.isFolder(folder) == nil {
+        while !folder.isEmpty, folder != "/", folder != ".", !Self.exists(folder) {
             missing.insert(folder, at: 0)
             folder = Self.parent(of: folder)
         }
@@ -91,9 +95,9 @@ extension DataDirectory {
             }
             created.append(folder)
         }
-        let lockExisted = Self.isFolder(lockFile) != nil
+        let lockExisted = Self.exists(lockFile)
         let newFiles = [store, backend, keychain, sandbox].flatMap { [$0, $0 + "-wal", $0 + "-shm"] }
-            .filter { Self.isFolder($0) == nil }
+            .filter { !Self.exists($0) }
         let fd = Foundation.open(lockFile, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             let reason = String(cString: strerror(errno))
