@@ -43,6 +43,13 @@ public struct DataDirectory: Sendable {
     public var sandbox: String { deviceFolder + "/client-sandbox.sqlite" }
     var lockFile: String { path + "/iapsim.lock" }
 
+    /// The four files this device's parties open, each with the WAL and shared-memory files SQLite makes beside it.
+    var openedFiles: [String] { Self.withSideFiles([store, backend, keychain, sandbox]) }
+
+    static func withSideFiles(_ files: [String]) -> [String] {
+        files.flatMap { [$0, $0 + "-wal", $0 + "-shm"] }
+    }
+
     /// Every party's file there is, on every device, with whose it is.
     private var partyFiles: [(path: String, identity: DataFileIdentity)] {
         let devices = deviceNames.map(on(device:))
@@ -86,7 +93,7 @@ public struct DataDirectory: Sendable {
                 }
             }
         }
-        let present = files.flatMap { [$0, $0 + "-wal", $0 + "-shm"] }.filter { FileManager.default.fileExists(atPath: $0) }
+        let present = Self.withSideFiles(files).filter(Self.exists)
         guard !present.isEmpty else { return [] }
         let aside = path + "/.removing-\(getpid())"
         guard mkdir(aside, 0o700) == 0 else {

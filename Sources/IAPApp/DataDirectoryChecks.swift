@@ -96,8 +96,7 @@ extension DataDirectory {
             created.append(folder)
         }
         let lockExisted = Self.exists(lockFile)
-        let newFiles = [store, backend, keychain, sandbox].flatMap { [$0, $0 + "-wal", $0 + "-shm"] }
-            .filter { !Self.exists($0) }
+        let newFiles = openedFiles.filter { !Self.exists($0) }
         let fd = Foundation.open(lockFile, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             let reason = String(cString: strerror(errno))

@@ -15,8 +15,7 @@ public struct PartyFiles {
     /// When one cannot be opened, the files this attempt created are removed again: a failed launch leaves the
     /// directory as it found it.
     public static func open(in directory: DataDirectory) throws -> PartyFiles {
-        let created = [directory.store, directory.backend, directory.keychain, directory.sandbox].flatMap { [$0, $0 + "-wal", $0 + "-shm"] }
-            .filter { !FileManager.default.fileExists(atPath: $0) }
+        let created = directory.openedFiles.filter { !DataDirectory.exists($0) }
         do {
             return try openEach(in: directory, created: created)
         } catch {

@@ -191,19 +191,23 @@ public struct AppState: Sendable, Equatable {
     /// Orders not yet credited, in all: what the status line counts and logout warns about (I6).
     public var pendingCount: Int { session?.pendingTotal ?? 0 }
 
-    /// When the order will be tried again automatically, if it will.
-    public func nextAttempt(for order: PendingOrder) -> Date? {
-        session?.queue.nextAttempt(for: order, policy: policy)
+    /// What tries a pending order again: the HUD and the inspector say it alike.
+    public enum NextRetry: Sendable, Equatable {
+        /// Automatically, at this time (due already when it has passed).
+        case at(Date)
+        /// Its quick retries are spent (C10): a trigger (the foreground, the network back, a purchase) tries it again.
+        case trigger
+        /// The user chose Later: the next trigger.
+        case putOff
+        /// The backend's setup is wrong: the next session (a launch or a login) or the user's Continue, no trigger.
+        case nextSession
     }
 
-    /// Whether the user put the order off with Later: it waits for the next trigger.
-    public func isPutOff(_ order: PendingOrder) -> Bool {
-        session?.queue.snoozed.contains(order.transactionId) == true
-    }
-
-    /// Whether the order waits for the next session, the backend's setup being wrong: no trigger wakes it.
-    public func isHeld(_ order: PendingOrder) -> Bool {
-        session?.queue.held.contains(order.transactionId) == true
+    public func nextRetry(for order: PendingOrder) -> NextRetry {
+        guard let queue = session?.queue else { return .nextSession }
+        if queue.snoozed.contains(order.transactionId) { return .putOff }
+        if queue.held.contains(order.transactionId) { return .nextSession }
+        return queue.nextAttempt(for: order, policy: policy).map(NextRetry.at) ?? .trigger
     }
 }
 

@@ -17,13 +17,13 @@ extension StateView {
                 + entitlements.map { (" \($0.id) \(state.product($0.productId)?.title[lang] ?? $0.productId)", theme.plain) }
         } ?? []
         let client = state.pendingOrders.map { order in
-            let next = state.nextAttempt(for: order).map {
-                " " + Text.nextRetry(lang) + " " + String(max(Int($0.timeIntervalSince(state.now).rounded(.up)), 0)) + "s"
+            let next = switch state.nextRetry(for: order) {
+            case let .at(date): " " + Text.nextRetry(lang) + " " + String(max(Int(date.timeIntervalSince(state.now).rounded(.up)), 0)) + "s"
+            case .putOff: " " + Text.later(lang)
+            case .trigger where order.attempts > 0: " " + Text.retryOnTriggerShort(lang)
+            case .trigger, .nextSession: ""
             }
-            // Its quick retries spent (C10), only a trigger tries it again, as the HUD says; one held for the backend's
-            // setup waits for the next session instead.
-            let waiting = state.isPutOff(order) ? " " + Text.later(lang) : order.attempts > 0 && !state.isHeld(order) ? " " + Text.retryOnTriggerShort(lang) : ""
-            return ("\(order.transactionId) ×\(order.attempts)\(next ?? waiting)", theme.plain)
+            return ("\(order.transactionId) ×\(order.attempts)\(next)", theme.plain)
         }
         // Paid transactions no evidence ties to a buyer: support's to assign (I3).
         let unclaimed = state.unclaimed.map { ("\($0.id) \(Text.unclaimed(lang))", theme.bad) }

@@ -121,11 +121,10 @@ extension StateView {
         case .confirming:
             if let id = hud.transactionId, let order = state.orders[id], order.attempts > 0 {
                 var retry = "\(Text.retryCount(lang)) \(order.attempts)"
-                switch state.nextAttempt(for: order) {
-                case let next? where next > state.now: retry += " · \(Text.nextRetry(lang)) \(Int(next.timeIntervalSince(state.now).rounded(.up)))s"
-                // Its quick retries are spent (C10): only a trigger tries it again.
-                case nil: retry += " · " + Text.retryOnTrigger(lang)
-                default: break
+                switch state.nextRetry(for: order) {
+                case let .at(next) where next > state.now: retry += " · \(Text.nextRetry(lang)) \(Int(next.timeIntervalSince(state.now).rounded(.up)))s"
+                case .trigger: retry += " · " + Text.retryOnTrigger(lang)
+                case .at, .putOff, .nextSession: break
                 }
                 lines.append(retry)
             }

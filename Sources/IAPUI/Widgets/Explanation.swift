@@ -64,14 +64,8 @@ struct ExplanationBox: Widget {
             .draw(aroundWidth: min(area.width - 6, 90), height: area.height - 4, centredIn: area, on: &grid)
         let text = inner.splitBottom(1).rest
         let pages = explanation.drawPage(in: text, on: &grid)
-        // What fits whole, in this order: the page, how to turn and close it, then the rest of the keys.
-        let parts = (pages.count > 1 ? ["\(pages.shown + 1)/\(pages.count)", turn] : []) + close.components(separatedBy: " · ")
-        var footer = ""
-        for part in parts {
-            let longer = footer.isEmpty ? part : footer + " · " + part
-            guard displayWidth(longer) <= inner.width else { break }
-            footer = longer
-        }
-        grid.put(footer, x: inner.x, y: inner.maxY - 1, style: theme.dimmed, limit: inner.width)
+        // What fits whole on its one row, in this order: the page, how to turn and close it, then the rest of the keys.
+        let footer = pages.count > 1 ? "\(pages.shown + 1)/\(pages.count) · \(turn) · \(close)" : close
+        grid.put(wrappedHint(footer, width: inner.width).first ?? "", x: inner.x, y: inner.maxY - 1, style: theme.dimmed, limit: inner.width)
     }
 }
