@@ -33,16 +33,20 @@ public enum DataFile {
             if existed { try checkNotEmpty(path, as: identity) }
             let folder = (path as NSString).deletingLastPathComponent
             if access(folder, F_OK) != 0 { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+            // A WAL beside the file (its writer was killed) would be merged into it when a read-write connection closed,
+            // whoever's the file is: such a file is checked first through a read-only one, which never merges it.
+            let upToDateAside = existed && access(path + "-wal", F_OK) == 0
+                ? try inspect(path, as: identity, migrations: migrations.map(\.0)) : nil
             let untouched = existed && isUntouchedSinceCleanClose(path)
             // One connection: it only reads until the checks pass (a foreign file's journal mode is not even set),
-            // then it is switched to WAL and migrated. A second connection just for checking cost ~2 ms a file.
+            // then it is switched to WAL and migrated. A second connection just for checking costs time at every launch.
             let queue = try DatabaseQueue(path: path, configuration: config)
             // A file that has had every migration and carries the party's id has nothing left to migrate or stamp: the
             // migrator's own look at it (a write transaction) is skipped. A clean close vouches for the rest of `check`.
-            let upToDate = try existed && queue.inDatabase { db in
+            let upToDate = try upToDateAside ?? (existed && queue.inDatabase { db in
                 untouched ? try isCurrent(db, path: path, as: identity, migrations: migrations.map(\.0))
                     : try check(db, path: path, as: identity, migrations: migrations.map(\.0))
-            }
+            })
             try queue.writeWithoutTransaction { db in
                 // WAL with synchronous=NORMAL: a commit survives a process kill (only power loss could lose the last ones).
                 // WAL is the file's own setting, kept in its header: set once; synchronous is the connection's. The header is

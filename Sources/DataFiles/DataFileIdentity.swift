@@ -51,11 +51,13 @@ extension DataFile {
     /// Checks a file that is already there without changing a byte of it (nor creating a WAL file beside it):
     /// not empty, passes SQLite's quick check, is this party's (or an earlier iapsim's), and holds no row that
     /// would stop the app. Throws a one-line error naming the file.
-    public static func inspect(_ path: String, as identity: DataFileIdentity) throws {
+    /// Returns whether the file has had every one of `migrations`, as `check` does.
+    @discardableResult
+    public static func inspect(_ path: String, as identity: DataFileIdentity, migrations: [String] = []) throws -> Bool {
         try checkNotEmpty(path, as: identity)
         do {
             let queue = try readOnly(path)
-            _ = try queue.inDatabase { db in try check(db, path: path, as: identity) }
+            return try queue.inDatabase { db in try check(db, path: path, as: identity, migrations: migrations) }
         } catch let error as DatabaseError {
             throw DataFileError(path: path, problem: explain(error))
         }

@@ -118,6 +118,26 @@ struct DataFileInputTests {
         refusedOpening(directory, naming: name, saying: "not an iapsim")
     }
 
+    @Test("a foreign SQLite file with its WAL beside it (left by a program that was killed) is named and left byte for byte: its WAL is not merged into it (found by a helper's bad inputs)",
+          arguments: ["store.sqlite", "client-keychain.sqlite"])
+    func foreignWithWAL(name: String) throws {
+        let directory = DataDirectory(path: temporary())
+        defer { try? FileManager.default.removeItem(atPath: directory.path) }
+        try FileManager.default.createDirectory(atPath: directory.path, withIntermediateDirectories: true)
+        let source = directory.path + "/source.sqlite"
+        do {
+            var config = Configuration()
+            config.prepareDatabase { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
+            let queue = try DatabaseQueue(path: source, configuration: config)
+            try queue.write { try $0.execute(sql: "CREATE TABLE stranger (x); INSERT INTO stranger VALUES ('keep me')") }
+            // Copied while its writer still holds it: the rows are in the WAL, as after a kill.
+            try FileManager.default.copyItem(atPath: source, toPath: directory.path + "/" + name)
+            try FileManager.default.copyItem(atPath: source + "-wal", toPath: directory.path + "/" + name + "-wal")
+        }
+        for file in [source, source + "-wal", source + "-shm"] { unlink(file) }
+        refusedOpening(directory, naming: name, saying: "not an iapsim")
+    }
+
     @Test("another party's file in a party's place is foreign (its application_id says whose it is)")
     func swapped() throws {
         let directory = try settledDirectory()
