@@ -1,4 +1,9 @@
-"""Runs a command on a pseudo-terminal repeatedly; prints median wall time (ms) and peak RSS (MB)."""
+"""Runs commands on a pseudo-terminal; prints each one's median wall time (ms) and peak RSS (MB), one line per command.
+
+usage: measure.py RUNS COMMAND...            one command
+       measure.py RUNS -- COMMAND -- COMMAND  several, interleaved: each round runs every command once, so a machine
+                                             that speeds up or slows down during the run moves them all alike
+"""
 import os, pty, statistics, sys, tempfile, time
 
 # GNU time reports the child's own peak RSS; the fork from Python would otherwise count Python's pages.
@@ -26,8 +31,26 @@ def once(argv):
         rss_kb = int(f.read().split()[-1])
     return elapsed * 1000, rss_kb / 1024
 
-runs = int(sys.argv[1])
-argv = sys.argv[2:]
-once(argv)  # warm the page cache
-samples = [once(argv) for _ in range(runs)]
-print(f"{statistics.median(s[0] for s in samples):.1f} {max(s[1] for s in samples):.1f}")
+def commands(args):
+    if not args or args[0] != "--":
+        return [args]
+    found, current = [], None
+    for arg in args:
+        if arg == "--":
+            current = []
+            found.append(current)
+        else:
+            current.append(arg)
+    return found
+
+if __name__ == "__main__":
+    runs = int(sys.argv[1])
+    argvs = commands(sys.argv[2:])
+    for argv in argvs:
+        once(argv)  # warm the page cache
+    samples = [[] for _ in argvs]
+    for _ in range(runs):
+        for argv, taken in zip(argvs, samples):
+            taken.append(once(argv))
+    for taken in samples:
+        print(f"{statistics.median(s[0] for s in taken):.1f} {max(s[1] for s in taken):.1f}")
