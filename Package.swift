@@ -28,7 +28,8 @@ let package = Package(
         // The default catalog and the scenario scripts, shipped beside the binary.
         .target(name: "ShippedAssets", path: "assets", resources: [.copy("catalog.json"), .copy("scenarios")]),
         // Opening each party's SQLite file with migrations and errors a person can act on.
-        .target(name: "DataFiles", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+        // SQLite's own API (GRDBSQLite) for the one setting GRDB does not carry: the WAL files kept between launches.
+        .target(name: "DataFiles", dependencies: [.product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")]),
         // Apple's words, which the store, the backend, the wire and the state report share: the receipt, verifyReceipt's
         // request and answer, renewal info, notifications, Apple's dates and status numbers. Pure values.
         .target(name: "AppleVocabulary", dependencies: ["IAPCore"]),

@@ -11,12 +11,11 @@ public struct FileStamp: Hashable, Sendable {
     let modified: Int64
     let changed: Int64
 
-    /// The file's stamp now; nil when it is missing, or when a WAL or shared-memory file beside it says it was not
-    /// closed cleanly (SQLite removes both when the last connection closes).
+    /// The file's stamp now; nil when it is missing, or when the WAL beside it holds pages, which says it was not closed
+    /// cleanly (a clean close merges the WAL into the file and empties it).
     public init?(path: String) {
         var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
-              access(path + "-wal", F_OK) != 0, access(path + "-shm", F_OK) != 0 else { return nil }
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, !DataFile.holdsUnmergedWAL(path) else { return nil }
         self.path = path
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)

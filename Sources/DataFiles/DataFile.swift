@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// A data file that could not be opened, said so that a person knows what to do. The file is left as it was.
 public struct DataFileError: Error, CustomStringConvertible {
@@ -26,6 +27,14 @@ public enum DataFile {
         config.busyMode = .timeout(2)
         // No table of iapsim's declares a foreign key: GRDB's PRAGMA for them, at every open, has nothing to enforce.
         config.foreignKeysEnabled = false
+        // The WAL and shared-memory files stay beside the file when it closes, the WAL emptied (journal_size_limit 0
+        // below), as an iOS app's Core Data store keeps its own: SQLite's default removes both at the last close, so
+        // that every launch made both anew and every quit removed them again, two files each made and unlinked per party.
+        config.prepareDatabase { db in
+            var keep: CInt = 1
+            let code = sqlite3_file_control(db.sqliteConnection, nil, SQLITE_FCNTL_PERSIST_WAL, &keep)
+            guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
+        }
         // SQLite's side files this open makes: a failed open takes them away again, leaving the folder as it was.
         let sideFiles = [path + "-wal", path + "-shm"].filter { !FileManager.default.fileExists(atPath: $0) }
         do {
@@ -33,9 +42,9 @@ public enum DataFile {
             if existed { try checkNotEmpty(path, as: identity) }
             let folder = (path as NSString).deletingLastPathComponent
             if access(folder, F_OK) != 0 { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-            // A WAL beside the file (its writer was killed) would be merged into it when a read-write connection closed,
+            // A WAL holding pages beside the file (its writer was killed) would be merged into it when a read-write connection closed,
             // whoever's the file is: such a file is checked first through a read-only one, which never merges it.
-            let upToDateAside = existed && access(path + "-wal", F_OK) == 0
+            let upToDateAside = existed && holdsUnmergedWAL(path)
                 ? try inspect(path, as: identity, migrations: migrations.map(\.0)) : nil
             let untouched = existed && isUntouchedSinceCleanClose(path)
             // One connection: it only reads until the checks pass (a foreign file's journal mode is not even set),
@@ -54,7 +63,7 @@ public enum DataFile {
                 // this process holds on it, SQLite's included, and another process closing the file would then take it for
                 // the last one and delete the WAL from under this connection.
                 if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" { try db.execute(sql: "PRAGMA journal_mode = WAL") }
-                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA journal_size_limit = 0")
             }
             if upToDate { return queue }
             var migrator = DatabaseMigrator()
@@ -75,6 +84,13 @@ public enum DataFile {
             default: throw DataFileError(path: path, problem: "\(error)")
             }
         }
+    }
+
+    /// Whether a WAL beside the file holds pages not yet merged into it: its writer was killed, or is still running. The
+    /// WAL of a file closed cleanly is there, empty.
+    static func holdsUnmergedWAL(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path + "-wal", &info) == 0 && info.st_size > 0
     }
 
     static func explain(_ error: DatabaseError) -> String {

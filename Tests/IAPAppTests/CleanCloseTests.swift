@@ -39,6 +39,35 @@ struct CleanCloseTests {
         #expect(FileStamp(path: directory.backend).map(directory.closedCleanly().contains) != true)
     }
 
+    @Test("a clean close keeps each file's WAL, emptied, and shared-memory file beside it, so that the next launch opens them rather than making both anew and removing them again at its quit; a WAL that still holds pages is no clean close")
+    func sideFilesKept() throws {
+        let directory = try closedCleanly()
+        defer { try? FileManager.default.removeItem(atPath: directory.path) }
+        let files = [directory.store, directory.backend, directory.keychain, directory.sandbox]
+        func identity(_ path: String) -> (inode: UInt64, size: Int64)? {
+            var info = stat()
+            return stat(path, &info) == 0 ? (UInt64(info.st_ino), Int64(info.st_size)) : nil
+        }
+        for file in files {
+            #expect(identity(file + "-wal")?.size == 0, "\(file)-wal")
+            #expect(identity(file + "-shm") != nil, "\(file)-shm")
+        }
+        let sideFiles = files.flatMap { [$0 + "-wal", $0 + "-shm"] }
+        let before = sideFiles.map { identity($0)?.inode }
+        DataFile.trust(directory.closedCleanly())
+        let app = try AppSession(directory: directory, catalog: shippedCatalog, user: "alice")
+        app.advance(0.5)
+        app.press(.enter)
+        app.settle()
+        // Bought and not closed, as a kill leaves it: the store's WAL holds the purchase, and the file is not clean.
+        #expect((identity(directory.store + "-wal")?.size ?? 0) > 0)
+        #expect(FileStamp(path: directory.store) == nil)
+        try app.close()
+        #expect(sideFiles.map { identity($0)?.inode } == before)
+        #expect(FileStamp(path: directory.store) != nil)
+        #expect(app.state.account.coins == 120)
+    }
+
     @Test("the record is written over the one before, however long that was: nothing of the old one is left")
     func recordReplacesALongerOne() throws {
         let directory = try closedCleanly()

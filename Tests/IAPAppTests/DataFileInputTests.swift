@@ -30,6 +30,10 @@ struct DataFileInputTests {
 
     private func bytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
 
+    /// A file's bytes as a refused opening must leave them: a -shm file (SQLite's shared index, where every reader notes
+    /// what it reads) only has to stay where it is.
+    private func kept(_ path: String) -> Data? { path.hasSuffix("-shm") ? Data() : bytes(path) }
+
     /// Changes a party's file as another program would, then closes it cleanly (no WAL left beside it).
     private func change(_ path: String, _ sql: String) throws {
         let queue = try DatabaseQueue(path: path)
@@ -41,7 +45,7 @@ struct DataFileInputTests {
     private func refusedOpening(_ directory: DataDirectory, naming file: String, saying expected: String,
                                 sourceLocation: SourceLocation = #_sourceLocation) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()) ?? []
-        let before = names.map { bytes(directory.path + "/" + $0) }
+        let before = names.map { kept(directory.path + "/" + $0) }
         do {
             _ = try AppSession(directory: directory, catalog: shippedCatalog, user: "alice")
             Issue.record("opened", sourceLocation: sourceLocation)
@@ -53,7 +57,7 @@ struct DataFileInputTests {
         }
         let after = (try? FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()) ?? []
         #expect(after == names, "files appeared or vanished: \(names) → \(after)", sourceLocation: sourceLocation)
-        #expect(after.map { bytes(directory.path + "/" + $0) } == before, "a file changed", sourceLocation: sourceLocation)
+        #expect(after.map { kept(directory.path + "/" + $0) } == before, "a file changed", sourceLocation: sourceLocation)
     }
 
     @Test("a data folder's parents, as claiming it walks up to make the missing ones: a one-letter name too (`--data-dir d` crashed)")
@@ -210,14 +214,12 @@ struct DataFileInputTests {
         app.advance(3)
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
         #expect(names.contains("store.sqlite-wal"))
-        // Every database and WAL file byte for byte; the -shm files are SQLite's shared index, where every reader
-        // (read-only ones included) notes what it reads, so they are only required to stay where they are.
-        let data = names.filter { !$0.hasSuffix("-shm") }
-        let before = data.map { bytes(directory.path + "/" + $0) }
+        // Every database and WAL file byte for byte, read-only readers included (see `kept`).
+        let before = names.map { kept(directory.path + "/" + $0) }
         let report = try StateReport.json(for: directory, catalog: shippedCatalog)
         #expect(report.contains("\"pending\""))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == names)
-        #expect(data.map { bytes(directory.path + "/" + $0) } == before)
+        #expect(names.map { kept(directory.path + "/" + $0) } == before)
 
         let empty = temporary()
         try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
