@@ -312,6 +312,8 @@ public struct Timeline: Sendable {
             return Localized(en: "agree to the new price of \(original)", zh: "同意 \(original) 的新价格")
         case let .refund(account): return Localized(en: "Apple refunds \(account)'s latest purchase", zh: "Apple 退款 \(account) 最近一笔购买")
         case .loadUser: return Localized(en: "read the user's orders", zh: "读取该用户的订单")
+        // A call to the backend: a fault fired on it would otherwise seem to come from nowhere.
+        case let .refreshAccount(user): return Localized(en: "refresh \(user)'s account", zh: "刷新 \(user) 的账户")
         case let .setFault(fault, arm):
             guard let arm else { return Localized(en: "disarm ", zh: "关闭故障 ") + fault.rawValue }
             return Localized(en: "arm ", zh: "启用故障 ") + fault.rawValue + (arm.once ? once : Localized(""))

@@ -25,3 +25,25 @@ struct DeferredTimelineTests {
         #expect(try app.credits().count == 1)
     }
 }
+
+/// From a QA walk: with the backend down, f was followed by "fault fired: backend-down" twice, while the key's line
+/// named one call to the backend (the verify): the account's refresh, the second, was not told.
+@Suite("The timeline names every call a fault can fire on")
+struct FaultCauseTimelineTests {
+    @Test("f with the backend down: the key's line names the verify and the account's refresh, one fault line each")
+    func foregroundNamesBothCalls() throws {
+        let app = try Harness(user: "alice", faults: [.backendDown])
+        app.advance(0.5)
+        app.press(.enter)
+        app.advance(3)
+        let before = app.session.timeline.entries(.en).count
+        app.press(.char("f"))
+        app.advance(0.5)
+        let told = app.session.timeline.entries(.en).map(\.text).dropFirst(before)
+        let key = try #require(told.first { $0.hasPrefix("key f") }, "\(told)")
+        #expect(key.contains("verify 1000000001") && key.contains("refresh alice's account"), "\(key)")
+        #expect(told.filter { $0 == "fault fired: backend-down" }.count == 2, "\(told)")
+        let zh = app.session.timeline.entries(.zh).map(\.text).dropFirst(before)
+        #expect(zh.contains { $0.contains("刷新 alice 的账户") }, "\(zh)")
+    }
+}
