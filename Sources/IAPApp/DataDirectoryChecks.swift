@@ -38,9 +38,15 @@ extension DataDirectory {
         for part in path.split(separator: "/") {
             // Not `"/" + part`: `+` over any sequence, whose first use at launch reads every conformance record in the binary.
             prefix += "/" + String(part)
-            guard let isFolder = Self.isFolder(prefix) else { break }
+            let shown = prefix.hasPrefix("./") && !path.hasPrefix("./") ? String(prefix.dropFirst(2)) : prefix
+            guard let isFolder = Self.isFolder(prefix) else {
+                // A link to nothing is there to `ls`: "no such file" of it would send the reader looking for a typo.
+                if let target = Self.brokenLinkTarget(prefix) {
+                    throw DataDirectoryError(description: "\(shown) is a symbolic link to \(target), which does not exist; make that folder, or give another (\(option) DIR)")
+                }
+                break
+            }
             if !isFolder {
-                let shown = prefix.hasPrefix("./") && !path.hasPrefix("./") ? String(prefix.dropFirst(2)) : prefix
                 throw DataDirectoryError(description: "\(shown) is a file, not a folder; give a folder (\(option) DIR)")
             }
         }
@@ -64,6 +70,16 @@ extension DataDirectory {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
         return status.st_mode & S_IFMT == S_IFDIR
+    }
+
+    /// Where the symbolic link at `path` points, when what it points to is missing; nil for anything else.
+    static func brokenLinkTarget(_ path: String) -> String? {
+        var status = stat()
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return nil }
+        var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(path, &target, Int(PATH_MAX))
+        guard count >= 0 else { return nil }
+        return String(decoding: target[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     static func exists(_ path: String) -> Bool {

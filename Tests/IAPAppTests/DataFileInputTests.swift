@@ -60,6 +60,25 @@ struct DataFileInputTests {
         #expect(after.map { kept(directory.path + "/" + $0) } == before, "a file changed", sourceLocation: sourceLocation)
     }
 
+    @Test("a --data-dir that is a broken symbolic link is said to be one, with where it points, whether run claims it or state reads it; nothing is made (found in a QA walk: \"cannot write in it (No such file or directory)\" of a path ls shows)")
+    func danglingLink() throws {
+        let folder = temporary()
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let link = folder + "/data", target = folder + "/gone/data"
+        #expect(symlink(target, link) == 0)
+        let directory = DataDirectory(path: link)
+        for attempt in [{ _ = try directory.claim() }, { try directory.checkExisting() }] as [() throws -> Void] {
+            do {
+                try attempt()
+                Issue.record("accepted")
+            } catch {
+                #expect("\(error)" == "\(link) is a symbolic link to \(target), which does not exist; make that folder, or give another (--data-dir DIR)")
+            }
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["data"])
+    }
+
     @Test("a data folder's parents, as claiming it walks up to make the missing ones: a one-letter name too (`--data-dir d` crashed)")
     func parents() {
         #expect(DataDirectory.parent(of: "d") == "")
