@@ -48,6 +48,21 @@ struct DevicesPanelTests {
         #expect(chinese.contains("未完成 1 · 待处理 1") && chinese.contains("未完成 0 · 待处理 0"), "\(chinese)")
     }
 
+    @Test("at 64 columns with long names, what waits is still said whole: the name, user and Apple ID columns give way, cut with …, the same on every row (found in a QA walk)")
+    func narrowTerminalLongNames() throws {
+        let app = try Harness.paidWhile()
+        try app.session.move(to: "living-room-ipad", user: "grandmother-chen")
+        app.advance(0.5)
+        app.press(.char("D"))
+        let lines = app.screen(width: 64, height: 20).split(separator: "\n").map(String.init)
+        let rows = lines.filter { $0.contains(" unfinished · ") }
+        #expect(rows.count == 2, "\(lines.joined(separator: "\n"))")
+        #expect(rows.allSatisfy { $0.contains("1 unfinished · 1 pending") || $0.contains("0 unfinished · 0 pending") }, "\(rows.joined(separator: "\n"))")
+        #expect(rows.contains { $0.contains("living-roo") && $0.contains("…") }, "\(rows.joined(separator: "\n"))")
+        // The counts start in one column on every row.
+        #expect(Set(rows.map { $0.distance(from: $0.startIndex, to: $0.range(of: " unfinished")!.lowerBound) }).count == 1, "\(rows.joined(separator: "\n"))")
+    }
+
     @Test("a device nobody has logged in to yet says so")
     func nobodyThere() throws {
         let app = try Harness(user: "alice")

@@ -2,8 +2,8 @@ import IAPCore
 
 extension DevicesPanel: PanelView {
     /// A row per device: its name (the one the app runs on marked), who is logged in there, and what waits there. The
-    /// first three columns are as wide as what they hold, up to a limit, so that what waits is said whole in a narrow
-    /// terminal.
+    /// first three columns are as wide as what they hold, up to a limit, and give way in a narrow terminal, so that what
+    /// waits is said whole.
     func box(_ view: StateView, selection: Int) -> any Widget {
         let lang = view.lang, theme = view.theme
         let devices = view.state.devices
@@ -18,9 +18,9 @@ extension DevicesPanel: PanelView {
                 .replacingOccurrences(of: "{pending}", with: device.pending.map(String.init) ?? "?")
             let busy = (device.unfinished ?? 1) + (device.pending ?? 1) > 0
             return [
-                ScrollingList.Column(names[i], width: widths.name, style: device.current ? theme.heading : theme.plain),
-                ScrollingList.Column(users[i], width: widths.user, style: device.user == nil ? theme.dimmed : theme.plain),
-                ScrollingList.Column(appleIds[i], width: widths.appleId, style: device.appleId == nil ? theme.dimmed : theme.plain),
+                ScrollingList.Column(names[i], width: widths.name, style: device.current ? theme.heading : theme.plain, givesWay: true),
+                ScrollingList.Column(users[i], width: widths.user, style: device.user == nil ? theme.dimmed : theme.plain, givesWay: true),
+                ScrollingList.Column(appleIds[i], width: widths.appleId, style: device.appleId == nil ? theme.dimmed : theme.plain, givesWay: true),
                 ScrollingList.Column(waiting, style: busy ? theme.waiting : theme.dimmed),
             ]
         }

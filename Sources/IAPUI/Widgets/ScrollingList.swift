@@ -9,13 +9,16 @@ struct ScrollingList: Widget {
         var style: Style
         var alignRight = false
         var gap = 1
+        /// Narrower than `width` when the line is too narrow for the row's last column whole (see `givingWay`).
+        var givesWay = false
 
-        init(_ text: String, width: Int? = nil, style: Style, alignRight: Bool = false, gap: Int = 1) {
+        init(_ text: String, width: Int? = nil, style: Style, alignRight: Bool = false, gap: Int = 1, givesWay: Bool = false) {
             self.text = text
             self.width = width
             self.style = style
             self.alignRight = alignRight
             self.gap = gap
+            self.givesWay = givesWay
         }
     }
 
@@ -72,14 +75,43 @@ struct ScrollingList: Widget {
         // The rows it was not given are counted on a last line, which the window gives up.
         let counted = total > rows.count && area.height > 0
         let window = Self.window(count: rows.count, height: area.height - (counted ? 1 : 0), selection: selection, follow: follow)
+        let widths = Self.givingWay(Array(rows[window]), width: area.width - displayWidth(marker?.other ?? ""))
         for (line, index) in window.enumerated() {
-            draw(rows[index], selected: index == selection, in: area.row(line), on: &grid)
+            let row = rows[index]
+            var narrowed = row
+            for (column, width) in zip(narrowed.indices, widths ?? []) { narrowed[column].width = width }
+            draw(narrowed, selected: index == selection, in: area.row(line), on: &grid)
         }
         if counted {
             // Under the rows' text, past their markers.
             let indent = String(repeating: " ", count: displayWidth(marker?.other ?? ""))
             grid.put(indent + "+\(total - window.upperBound)", x: area.x, y: area.y + window.count, style: moreStyle, limit: area.width)
         }
+    }
+
+    /// The narrowest a column gives way to.
+    static let narrowest = 6
+
+    /// Widths for the rows' sized columns when the line is too narrow for them and every row's last column (the one
+    /// without a width, what the row says) whole: the columns that give way narrow, the widest first, the same on every
+    /// row so that the columns stay aligned. Nil when nothing need give way, when the rows are not all laid out alike,
+    /// or when giving way down to `narrowest` would not make every last column whole.
+    static func givingWay(_ rows: [Row], width: Int) -> [Int]? {
+        guard let first = rows.first, first.count >= 2, first.last?.width == nil, first.contains(where: \.givesWay) else { return nil }
+        let sized = first.dropLast()
+        var widths = sized.compactMap(\.width)
+        guard widths.count == sized.count,
+              rows.allSatisfy({ $0.count == first.count && zip($0.dropLast(), widths).allSatisfy { $0.width == $1 } && $0.last?.width == nil })
+        else { return nil }
+        let used = zip(widths, sized).reduce(0) { $0 + $1.0 + $1.1.gap }
+        var overflow = used + (rows.map { displayWidth($0.last!.text) }.max() ?? 0) - width
+        let yielding = sized.indices.filter { sized[$0].givesWay }
+        guard overflow > 0, yielding.reduce(0, { $0 + max(widths[$1] - narrowest, 0) }) >= overflow else { return nil }
+        while overflow > 0, let widest = yielding.max(by: { widths[$0] < widths[$1] }) {
+            widths[widest] -= 1
+            overflow -= 1
+        }
+        return widths
     }
 
     private func draw(_ row: Row, selected: Bool, in line: Rect, on grid: inout ScreenGrid) {
