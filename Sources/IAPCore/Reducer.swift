@@ -116,7 +116,7 @@ extension AppState {
             ScenariosPanel().listed(list, in: &self)
             return []
         case let .devicesListed(list):
-            devices = list
+            DevicesPanel().listed(list, in: &self)
             return []
         case let .alarm(message):
             raise(message)

@@ -22,7 +22,6 @@ struct DevicesPanelTests {
         #expect(screen.contains("phone") && screen.contains("alice") && screen.contains("1 unfinished · 1 pending"), "\(screen)")
         #expect(screen.contains("tablet (this one)") && screen.contains("bob") && screen.contains("0 unfinished · 0 pending"), "\(screen)")
         #expect(app.state.visibleStateId == "devices")
-        app.press(.down)
         #expect(app.state.modal == DevicesPanel().modal(selection: 1))
         app.press(.down)
         #expect(app.state.modal == DevicesPanel().modal(selection: 0))
@@ -61,6 +60,24 @@ struct DevicesPanelTests {
         #expect(rows.contains { $0.contains("living-roo") && $0.contains("…") }, "\(rows.joined(separator: "\n"))")
         // The counts start in one column on every row.
         #expect(Set(rows.map { $0.distance(from: $0.startIndex, to: $0.range(of: " unfinished")!.lowerBound) }).count == 1, "\(rows.joined(separator: "\n"))")
+    }
+
+    @Test("D opens with the cursor on the device the app runs on, where Enter acts; after Enter it stays there (found in a QA walk: it opened on the phone's row, where Enter does nothing)")
+    func opensOnThisDevice() throws {
+        let app = try Harness.paidWhile()
+        try app.session.move(to: "tablet", user: "bob")
+        app.advance(0.5)
+        app.press(.char("D"))
+        #expect(app.state.modal == DevicesPanel().modal(selection: 1))
+        app.press(.enter)
+        #expect(app.state.modal == DevicesPanel().modal(selection: 1))
+        app.press(.escape)
+        // Opened again after the device changed: the cursor follows it.
+        try app.session.move(to: "watch", user: "carol")
+        app.advance(0.5)
+        app.press(.char("D"))
+        let here = try #require(app.state.devices.firstIndex { $0.current && $0.name == "watch" })
+        #expect(app.state.modal == DevicesPanel().modal(selection: here))
     }
 
     @Test("a device nobody has logged in to yet says so")

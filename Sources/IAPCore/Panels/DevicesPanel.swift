@@ -22,11 +22,22 @@ public struct DevicesPanel: NamedListPanel {
 
     public func count(in state: AppState) -> Int { state.devices.count }
 
-    /// Asks for the devices as it opens; its key again closes it.
+    /// Asks for the devices as it opens, read anew (a device may have changed since); its key again closes it.
     public func open(_ state: inout AppState) -> [Effect] {
         if let modal = state.modal, selection(in: modal) != nil { return state.closeOverlay() }
         state.modal = modal(selection: 0)
+        state.devices = []
         return [.listDevices]
+    }
+
+    /// The list read: on opening, the cursor goes to the device the app runs on, where Enter acts; read again after
+    /// Enter, it stays where it is.
+    func listed(_ list: [DeviceSummary], in state: inout AppState) {
+        let opening = state.devices.isEmpty
+        state.devices = list
+        if opening, let modal = state.modal, selection(in: modal) != nil {
+            state.modal = self.modal(selection: list.firstIndex(where: \.current) ?? 0)
+        }
     }
 }
 
