@@ -228,7 +228,7 @@ public final class AppSession {
     /// The parties' side of the inspector for the logged-in user: a page of each, never the whole history.
     public func inspectorView(rows: Int = 20) -> InspectorView {
         var view = InspectorView()
-        (view.storeQueue, view.storeTotal) = parties.store.unfinished(limit: rows)
+        (view.storeQueue, view.storeTotal) = parties.store.queued(limit: rows)
         view.holders = ((try? parties.vault.held(view.storeQueue.map(\.id))) ?? [:]).mapValues(\.user)
         if state.storeKit == .two, let user = state.user {
             view.entitlements = parties.store.currentEntitlements(user: user)

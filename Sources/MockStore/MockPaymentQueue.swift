@@ -274,9 +274,15 @@ public final class MockPaymentQueue: PaymentQueue {
         try database.latestFinishedPaid(limit: limit)
     }
 
-    /// The queue as Apple holds it: unfinished transactions, oldest first, at most `limit` (the inspector, scripts).
+    /// The queue as Apple holds it: every device's unfinished transactions, oldest first, at most `limit` (scripts).
     public func unfinished(limit: Int = -1) -> (transactions: [StoreTransaction], total: Int) {
         (attempt { try database.unfinished(limit: limit) } ?? [], attempt { try database.unfinishedCount() } ?? 0)
+    }
+
+    /// This device's queue, as the app here meets it: the signed-in Apple ID's unfinished transactions, oldest first, at
+    /// most `limit`, and how many there are (the inspector; the devices panel counts each device's).
+    public func queued(limit: Int) -> (transactions: [StoreTransaction], total: Int) {
+        (attempt { try database.unfinished(after: nil, limit: limit) } ?? [], attempt { try database.queuedCount() } ?? 0)
     }
 
     private func isBlocked(_ productId: String) -> Bool {

@@ -341,6 +341,14 @@ public final class StoreDatabase {
         }
     }
 
+    /// How many unfinished transactions of the signed-in Apple ID this device's queue holds (`unfinished(after:limit:)`'s rows).
+    func queuedCount() throws -> Int {
+        try queue.inDatabase { db in
+            try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM storeTransaction WHERE finished = 0 AND device = ? AND \(Self.signedInOnly)"),
+                             arguments: [device, appleId, appleId]) ?? 0
+        }
+    }
+
     public func unfinishedCount() throws -> Int {
         try queue.inDatabase { db in try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM storeTransaction WHERE finished = 0")) ?? 0 }
     }

@@ -80,6 +80,21 @@ struct DevicesPanelTests {
         #expect(app.state.modal == DevicesPanel().modal(selection: here))
     }
 
+    @Test("the inspector's store queue is this device's, as the devices panel counts it: alice's unfinished purchase on the phone is not in the tablet's (found in a QA walk: the phone's inspector listed the tablet's transactions while D said 0 unfinished there)")
+    func inspectorQueueIsThisDevices() throws {
+        let app = try Harness.paidWhile()  // alice, 60 Coins, the backend down: unfinished on the phone
+        #expect(app.session.inspectorView().storeQueue.map(\.id) == ["1000000001"])
+        try app.session.move(to: "tablet", user: "bob")
+        app.advance(0.5)
+        let tablet = app.session.inspectorView()
+        #expect(tablet.storeQueue.isEmpty && tablet.storeTotal == 0, "\(tablet.storeQueue)")
+        app.press(.char("i"))
+        #expect(app.screen(width: 100, height: 30).contains("Store queue (0)"), "\(app.screen(width: 100, height: 30))")
+        app.press(.char("i"))
+        app.press(.char("D"))
+        #expect(app.state.devices.map { "\($0.name) \($0.unfinished ?? -1)" } == ["phone 1", "tablet 0"])
+    }
+
     @Test("a device nobody has logged in to yet says so")
     func nobodyThere() throws {
         let app = try Harness(user: "alice")
