@@ -45,5 +45,15 @@ struct FaultCauseTimelineTests {
         #expect(told.filter { $0 == "fault fired: backend-down" }.count == 2, "\(told)")
         let zh = app.session.timeline.entries(.zh).map(\.text).dropFirst(before)
         #expect(zh.contains { $0.contains("刷新 alice 的账户") }, "\(zh)")
+        // Said whole on an 80-column screen too: a line longer than the pane goes on under itself, past the clock
+        // (found in a QA walk: "… refresh alice'…").
+        app.press(.char("i"))
+        let screen = app.screen(width: 80, height: 32)
+        #expect(screen.contains("refresh alice's") && screen.contains("account"), "\(screen)")
+        let lines = screen.split(separator: "\n")
+        let keyLine = try #require(lines.firstIndex { $0.contains("key f → verify 1000000001") }, "\(screen)")
+        let column = lines[keyLine].distance(from: lines[keyLine].startIndex, to: lines[keyLine].range(of: "key f")!.lowerBound)
+        #expect(lines[keyLine + 1].prefix(column).allSatisfy { $0 == " " } && lines[keyLine + 1].dropFirst(column).first != " ", "\(screen)")
+        #expect(!lines.contains { $0.contains("key f") && $0.contains("…") }, "\(screen)")
     }
 }
