@@ -52,11 +52,12 @@ extension DataFile {
     /// not empty, passes SQLite's quick check, is this party's (or an earlier iapsim's), and holds no row that
     /// would stop the app. Throws a one-line error naming the file.
     /// Returns whether the file has had every one of `migrations`, as `check` does.
+    /// `unused`: no process has the file open (see `readOnly`).
     @discardableResult
-    public static func inspect(_ path: String, as identity: DataFileIdentity, migrations: [String] = []) throws -> Bool {
+    public static func inspect(_ path: String, as identity: DataFileIdentity, migrations: [String] = [], unused: Bool = false) throws -> Bool {
         try checkNotEmpty(path, as: identity)
         do {
-            let queue = try readOnly(path)
+            let queue = try readOnly(path, unused: unused)
             return try queue.inDatabase { db in try check(db, path: path, as: identity, migrations: migrations) }
         } catch let error as DatabaseError {
             throw DataFileError(path: path, problem: explain(error))
@@ -127,15 +128,17 @@ extension DataFile {
         throw DataFileError(path: path, problem: "was written by a newer iapsim (its \(identity.party) migration \(newer) is unknown to this one); left untouched — open it with that iapsim, or move it away to start afresh")
     }
 
-    /// A read-only connection that leaves the file and its folder as they were: without a WAL beside the file it
-    /// opens it immutable (no `-wal`, no `-shm` created); with one, it reads through it and never checkpoints.
-    public static func readOnly(_ path: String) throws -> DatabaseQueue {
+    /// A read-only connection that leaves the file and its folder as they were: with nothing in a WAL beside the file
+    /// and nobody else at it (no side files at all, or `unused`: the caller knows no process has the file open), it
+    /// opens it immutable, touching not even the kept WAL and shared-memory files; else it reads through the WAL, noting
+    /// its reading in the shared-memory index as every reader does, and never checkpoints.
+    public static func readOnly(_ path: String, unused: Bool = false) throws -> DatabaseQueue {
         var config = Configuration()
         config.readonly = true
         config.busyMode = .timeout(2)
         let files = FileManager.default
-        if !files.fileExists(atPath: path + "-wal"), !files.fileExists(atPath: path + "-shm"),
-           let escaped = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) {
+        let alone = unused ? !holdsUnmergedWAL(path) : !files.fileExists(atPath: path + "-wal") && !files.fileExists(atPath: path + "-shm")
+        if alone, let escaped = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) {
             // SQLite reads "file:" names as URIs when built with SQLITE_USE_URI (Debian's is).
             if let queue = try? DatabaseQueue(path: "file:\(escaped)?immutable=1", configuration: config),
                (try? queue.inDatabase({ try Int.fetchOne($0, sql: "PRAGMA schema_version") })) != nil {
@@ -145,9 +148,9 @@ extension DataFile {
         return try DatabaseQueue(path: path, configuration: config)
     }
 
-    /// Opens the file for `state`: checked as `open` checks it, then read-only, changing nothing.
-    public static func openForReading(_ path: String, as identity: DataFileIdentity) throws -> DatabaseQueue {
-        try inspect(path, as: identity)
-        do { return try readOnly(path) } catch let error as DatabaseError { throw DataFileError(path: path, problem: explain(error)) }
+    /// Opens the file for `state`: checked as `open` checks it, then read-only, changing nothing (`unused`: see `readOnly`).
+    public static func openForReading(_ path: String, as identity: DataFileIdentity, unused: Bool = false) throws -> DatabaseQueue {
+        try inspect(path, as: identity, unused: unused)
+        do { return try readOnly(path, unused: unused) } catch let error as DatabaseError { throw DataFileError(path: path, problem: explain(error)) }
     }
 }

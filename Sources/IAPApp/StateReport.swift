@@ -25,19 +25,21 @@ public enum StateReport {
         guard [directory.store, directory.backend, directory.keychain].contains(where: files.fileExists(atPath:)) else {
             throw DataDirectoryError(description: "\(directory.path) holds no iapsim data (no store.sqlite, backend.sqlite or client-keychain.sqlite); check --data-dir")
         }
-        let store = files.fileExists(atPath: directory.store) ? try read(directory.store, as: .store, storeHoldings) : StoreHoldings()
+        // With no iapsim at the folder, its files are read without touching even SQLite's side files.
+        let unused = directory.isUnused
+        let store = files.fileExists(atPath: directory.store) ? try read(directory.store, as: .store, unused: unused, storeHoldings) : StoreHoldings()
         // Who holds each purchase of what is kept is read with the rest of the backend (never a consumable's: a backlog of
         // them needs no look).
         let kept = Set(catalog.filter { $0.kind.isKept || $0.subscription != nil }.map(\.id))
         let purchases = Set(store.transactions.filter { kept.contains($0.productId) && ["purchased", "restored"].contains($0.state) }
             .map { $0.originalTransactionId ?? $0.transactionId })
         let backend = files.fileExists(atPath: directory.backend)
-            ? try read(directory.backend, as: .backend) { try backendHoldings($0, holdersOf: purchases) } : BackendHoldings()
-        let client = files.fileExists(atPath: directory.keychain) ? try read(directory.keychain, as: .keychain, clientUsers) : [:]
+            ? try read(directory.backend, as: .backend, unused: unused) { try backendHoldings($0, holdersOf: purchases) } : BackendHoldings()
+        let client = files.fileExists(atPath: directory.keychain) ? try read(directory.keychain, as: .keychain, unused: unused, clientUsers) : [:]
         var devices: [String: StateDocument.DeviceEntry] = [:]
         for name in directory.deviceNames.dropFirst() {
             let keychain = directory.on(device: name).keychain
-            if files.fileExists(atPath: keychain) { devices[name] = .init(users: try read(keychain, as: .keychain, clientUsers)) }
+            if files.fileExists(atPath: keychain) { devices[name] = .init(users: try read(keychain, as: .keychain, unused: unused, clientUsers)) }
         }
 
         let asOf = store.clock ?? Date()
@@ -233,8 +235,8 @@ public enum StateReport {
 
     private static func iso(_ date: Date) -> String { date.formatted(.iso8601) }
 
-    private static func read<T>(_ path: String, as identity: DataFileIdentity, _ body: (Database) throws -> T) throws -> T {
-        let queue = try DataFile.openForReading(path, as: identity)
+    private static func read<T>(_ path: String, as identity: DataFileIdentity, unused: Bool, _ body: (Database) throws -> T) throws -> T {
+        let queue = try DataFile.openForReading(path, as: identity, unused: unused)
         do {
             return try queue.inDatabase(body)
         } catch let error as DatabaseError {

@@ -68,6 +68,28 @@ struct CleanCloseTests {
         #expect(app.state.account.coins == 120)
     }
 
+    @Test("`state` on a folder no iapsim has open changes not a byte of any file beside the databases (their kept WAL and shared-memory files included) nor their change times (found in a QA walk: each -shm was rewritten and each -wal's change time moved)")
+    func stateTouchesNothingWhenClosed() throws {
+        let directory = try closedCleanly()
+        defer { try? FileManager.default.removeItem(atPath: directory.path) }
+        let names = try FileManager.default.subpathsOfDirectory(atPath: directory.path).sorted()
+        #expect(names.contains("store.sqlite-shm"))
+        func look() -> [String] {
+            names.map { name in
+                var info = stat()
+                stat(directory.path + "/" + name, &info)
+                let bytes = FileManager.default.contents(atPath: directory.path + "/" + name)?.hashValue ?? 0
+                return "\(name) \(bytes) \(info.st_ctim.tv_sec).\(info.st_ctim.tv_nsec) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+            }
+        }
+        let before = look()
+        usleep(20_000)
+        let report = try StateReport.json(for: directory, catalog: shippedCatalog)
+        #expect(report.contains("com.iapsim.coins.60"))
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: directory.path).sorted() == names)
+        #expect(look() == before)
+    }
+
     @Test("the record is written over the one before, however long that was: nothing of the old one is left")
     func recordReplacesALongerOne() throws {
         let directory = try closedCleanly()
