@@ -40,9 +40,13 @@ extension DataDirectory {
             prefix += "/" + String(part)
             let shown = prefix.hasPrefix("./") && !path.hasPrefix("./") ? String(prefix.dropFirst(2)) : prefix
             guard let isFolder = Self.isFolder(prefix) else {
+                let failure = errno
                 // A link to nothing is there to `ls`: "no such file" of it would send the reader looking for a typo.
-                if let target = Self.brokenLinkTarget(prefix) {
-                    throw DataDirectoryError(description: "\(shown) is a symbolic link to \(target), which does not exist; make that folder, or give another (\(option) DIR)")
+                if let target = Self.linkTarget(prefix) {
+                    let read = target.hasPrefix("/") ? target : "\(target) (\(Self.parent(of: prefix).isEmpty ? "." : Self.parent(of: prefix))/\(target))"
+                    throw DataDirectoryError(description: failure == ELOOP
+                        ? "\(shown) is a symbolic link to \(read), which leads back round a loop of links; give a folder (\(option) DIR)"
+                        : "\(shown) is a symbolic link to \(read), which does not exist; make that folder, or give another (\(option) DIR)")
                 }
                 break
             }
@@ -72,8 +76,8 @@ extension DataDirectory {
         return status.st_mode & S_IFMT == S_IFDIR
     }
 
-    /// Where the symbolic link at `path` points, when what it points to is missing; nil for anything else.
-    static func brokenLinkTarget(_ path: String) -> String? {
+    /// Where the symbolic link at `path` points, as it is written; nil when `path` is not a link.
+    static func linkTarget(_ path: String) -> String? {
         var status = stat()
         guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return nil }
         var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)

@@ -77,6 +77,16 @@ struct DataFileInputTests {
             }
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["data"])
+        // A relative link is read from its own folder; a loop of links is said to be one (found in a QA walk).
+        #expect(symlink("gone/relative", folder + "/relative") == 0)
+        #expect(throws: (any Error).self) { try DataDirectory(path: folder + "/relative").checkExisting() }
+        do { try DataDirectory(path: folder + "/relative").checkExisting() } catch {
+            #expect("\(error)".contains("is a symbolic link to gone/relative (\(folder)/gone/relative), which does not exist"), "\(error)")
+        }
+        #expect(symlink(folder + "/loop2", folder + "/loop1") == 0 && symlink(folder + "/loop1", folder + "/loop2") == 0)
+        do { _ = try DataDirectory(path: folder + "/loop1").claim() } catch {
+            #expect("\(error)" == "\(folder)/loop1 is a symbolic link to \(folder)/loop2, which leads back round a loop of links; give a folder (--data-dir DIR)", "\(error)")
+        }
     }
 
     @Test("a data folder's parents, as claiming it walks up to make the missing ones: a one-letter name too (`--data-dir d` crashed)")
