@@ -95,6 +95,17 @@ struct DevicesPanelTests {
         #expect(app.state.devices.map { "\($0.name) \($0.unfinished ?? -1)" } == ["phone 1", "tablet 0"])
     }
 
+    @Test("with room (100 columns), long names are said whole rather than cut to a fixed width (found in a QA walk: \"tablet-with-a-re…\" beside empty columns)")
+    func wideTerminalLongNames() throws {
+        let app = try Harness.paidWhile()
+        try app.session.move(to: "tablet-with-a-long-name.2024", user: "Maximilian.Schwarz")
+        app.advance(0.5)
+        app.press(.char("D"))
+        let screen = app.screen(width: 100, height: 24)
+        #expect(screen.contains("tablet-with-a-long-name.2024") && screen.contains("Maximilian.Schwarz"), "\(screen)")
+        #expect(screen.contains("0 unfinished · 0 pending"), "\(screen)")
+    }
+
     @Test("a device nobody has logged in to yet says so")
     func nobodyThere() throws {
         let app = try Harness(user: "alice")

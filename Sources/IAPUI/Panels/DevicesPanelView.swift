@@ -2,8 +2,8 @@ import IAPCore
 
 extension DevicesPanel: PanelView {
     /// A row per device: its name (the one the app runs on marked), who is logged in there, and what waits there. The
-    /// first three columns are as wide as what they hold, up to a limit, and give way in a narrow terminal, so that what
-    /// waits is said whole.
+    /// first three columns are as wide as what they hold (a long name whole where the terminal has room), and give way
+    /// in a narrow one, so that what waits is said whole.
     func box(_ view: StateView, selection: Int) -> any Widget {
         let lang = view.lang, theme = view.theme
         let devices = view.state.devices
@@ -11,7 +11,7 @@ extension DevicesPanel: PanelView {
         let users = devices.map { $0.user ?? Self.nobody[lang] }
         let appleIds = devices.map { $0.appleId ?? Self.ownAppleIds[lang] }
         func width(_ texts: [String], atMost most: Int) -> Int { min(most, texts.map(displayWidth).max() ?? 0) }
-        let widths = (name: width(names, atMost: 17), user: width(users, atMost: 16), appleId: width(appleIds, atMost: 12))
+        let widths = (name: width(names, atMost: 40), user: width(users, atMost: 24), appleId: width(appleIds, atMost: 24))
         let rows = devices.indices.map { i -> ScrollingList.Row in
             let device = devices[i]
             let waiting = Self.waiting[lang].replacingOccurrences(of: "{unfinished}", with: device.unfinished.map(String.init) ?? "?")
@@ -24,7 +24,7 @@ extension DevicesPanel: PanelView {
                 ScrollingList.Column(waiting, style: busy ? theme.waiting : theme.dimmed),
             ]
         }
-        return ListBox(title: Self.title[lang], rows: rows, selection: selection, maxWidth: 80, hint: Self.hint[lang],
+        return ListBox(title: Self.title[lang], rows: rows, selection: selection, maxWidth: 100, hint: Self.hint[lang],
                        empty: (Self.reading[lang], theme.dimmed), theme: theme)
     }
 
