@@ -7,12 +7,19 @@ import Testing
 /// parties' files when the panel opens.
 @Suite("Devices and accounts: every device, its user and what waits there")
 struct DevicesPanelTests {
-    @Test("D lists each device with its user, its unfinished transactions and pending orders; ↑/↓ move round, D or Esc closes")
-    func byKeys() throws {
-        let app = try Harness.paidWhile()  // alice, 60 Coins, the backend down: unfinished and pending on the phone
-        try app.session.move(to: "tablet", user: "bob")
+    /// Alice paid for 60 Coins on the phone with the backend down (unfinished and pending there); the app moved to
+    /// `device` with `user` logged in, and `D` pressed.
+    private func devicesOpened(on device: String, as user: String) throws -> Harness {
+        let app = try Harness.paidWhile()
+        try app.session.move(to: device, user: user)
         app.advance(0.5)
         app.press(.char("D"))
+        return app
+    }
+
+    @Test("D lists each device with its user, its unfinished transactions and pending orders; ↑/↓ move round, D or Esc closes")
+    func byKeys() throws {
+        let app = try devicesOpened(on: "tablet", as: "bob")
         #expect(app.state.devices == [
             DeviceSummary(name: "phone", current: false, user: "alice", unfinished: 1, pending: 1),
             DeviceSummary(name: "tablet", current: true, user: "bob", unfinished: 0, pending: 0),
@@ -36,10 +43,7 @@ struct DevicesPanelTests {
 
     @Test("at 64 columns, in both languages, what waits on each device is said whole: the other columns are as wide as what they hold (found in a QA walk: \"0 unfini…\")")
     func narrowTerminal() throws {
-        let app = try Harness.paidWhile()
-        try app.session.move(to: "tablet", user: "bob")
-        app.advance(0.5)
-        app.press(.char("D"))
+        let app = try devicesOpened(on: "tablet", as: "bob")
         let english = app.screen(width: 64, height: 20)
         #expect(english.contains("1 unfinished · 1 pending") && english.contains("0 unfinished · 0 pending"), "\(english)")
         app.press(.char("l"))
@@ -49,10 +53,7 @@ struct DevicesPanelTests {
 
     @Test("at 64 columns with long names, what waits is still said whole: the name, user and Apple ID columns give way, cut with …, the same on every row (found in a QA walk)")
     func narrowTerminalLongNames() throws {
-        let app = try Harness.paidWhile()
-        try app.session.move(to: "living-room-ipad", user: "grandmother-chen")
-        app.advance(0.5)
-        app.press(.char("D"))
+        let app = try devicesOpened(on: "living-room-ipad", as: "grandmother-chen")
         let lines = app.screen(width: 64, height: 20).split(separator: "\n").map(String.init)
         let rows = lines.filter { $0.contains(" unfinished · ") }
         #expect(rows.count == 2, "\(lines.joined(separator: "\n"))")
@@ -64,10 +65,7 @@ struct DevicesPanelTests {
 
     @Test("D opens with the cursor on the device the app runs on, where Enter acts; after Enter it stays there (found in a QA walk: it opened on the phone's row, where Enter does nothing)")
     func opensOnThisDevice() throws {
-        let app = try Harness.paidWhile()
-        try app.session.move(to: "tablet", user: "bob")
-        app.advance(0.5)
-        app.press(.char("D"))
+        let app = try devicesOpened(on: "tablet", as: "bob")
         #expect(app.state.modal == DevicesPanel().modal(selection: 1))
         app.press(.enter)
         #expect(app.state.modal == DevicesPanel().modal(selection: 1))
@@ -97,10 +95,7 @@ struct DevicesPanelTests {
 
     @Test("with room (100 columns), long names are said whole rather than cut to a fixed width (found in a QA walk: \"tablet-with-a-re…\" beside empty columns)")
     func wideTerminalLongNames() throws {
-        let app = try Harness.paidWhile()
-        try app.session.move(to: "tablet-with-a-long-name.2024", user: "Maximilian.Schwarz")
-        app.advance(0.5)
-        app.press(.char("D"))
+        let app = try devicesOpened(on: "tablet-with-a-long-name.2024", as: "Maximilian.Schwarz")
         let screen = app.screen(width: 100, height: 24)
         #expect(screen.contains("tablet-with-a-long-name.2024") && screen.contains("Maximilian.Schwarz"), "\(screen)")
         #expect(screen.contains("0 unfinished · 0 pending"), "\(screen)")
