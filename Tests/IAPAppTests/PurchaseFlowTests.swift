@@ -134,6 +134,25 @@ struct PurchaseFlowTests {
         #expect(app.screen().contains("Unfinished order found"))
     }
 
+    @Test("the log-out warning lists as many pending orders as the screen has room for (found in a QA walk: 4 listed and \"+4\" at 80×24, with rows to spare)")
+    func logoutWarningUsesTheRoom() throws {
+        let app = try Harness(user: "alice", faults: [.backendDown], serial: false)
+        app.advance(0.5)
+        // Eight products, each once: the store refuses a product whose last purchase is unfinished (the ninth, Yearly VIP,
+        // would change the plan VIP Plus started rather than be bought).
+        for product in shippedCatalog.prefix(8) {
+            app.buy(product.id)
+            app.advance(3)
+            app.press(.escape)
+        }
+        #expect(app.state.pendingCount == 8, "\(app.screen())")
+        app.press(.char("L"))
+        let screen = app.screen(width: 80, height: 24)
+        #expect(screen.contains("Orders still pending — log out anyway?"), "\(screen)")
+        #expect((1...8).allSatisfy { screen.contains("tx \(1_000_000_000 + $0)") }, "\(screen)")
+        #expect(!screen.contains("+"), "\(screen)")
+    }
+
     @Test("user A's pending order never prompts, verifies or credits under B, and is credited to A when A returns")
     func perUserIsolation() throws {
         let app = try Harness.paidWhile()

@@ -121,13 +121,12 @@ struct WidgetTests {
         #expect(hud.size(in: Rect(width: 50, height: 24)).width == 46)
     }
 
-    @Test("the logout warning lists the first four orders, counts the rest, and lights the focused button")
+    @Test("the logout warning lists the first orders that fit, counts the rest, and lights the focused button")
     func logoutWarning() {
-        let warning = LogoutWarning(question: "Orders still pending — log out anyway?", orders: (1...6).map { "300 coins · tx 10\($0)" },
-                                    total: 6, buttons: ["Stay", "Log out anyway"], focused: 1, theme: theme)
+        let warning = LogoutWarning(question: "Orders still pending — log out anyway?", orders: (1...9).map { "300 coins · tx 10\($0)" },
+                                    total: 20, buttons: ["Stay", "Log out anyway"], focused: 1, theme: theme)
         let grid = warning.rendered(width: 58, height: 14)
         #expect(grid.lines == [
-            "                                                          ",
             "  ┌────────────────────────────────────────────────────┐  ",
             "  │       Orders still pending — log out anyway?       │  ",
             "  │                                                    │  ",
@@ -135,15 +134,19 @@ struct WidgetTests {
             "  │ • 300 coins · tx 102                               │  ",
             "  │ • 300 coins · tx 103                               │  ",
             "  │ • 300 coins · tx 104                               │  ",
-            "  │   +2                                               │  ",
+            "  │ • 300 coins · tx 105                               │  ",
+            "  │ • 300 coins · tx 106                               │  ",
+            "  │   +14                                              │  ",
             "  │                                                    │  ",
             "  │           [ Stay ]    [ Log out anyway ]           │  ",
             "  │                                                    │  ",
             "  └────────────────────────────────────────────────────┘  ",
-            "                                                          ",
         ])
-        #expect(grid[26, 10].style == theme.focusedButton)
-        #expect(grid[15, 10].style == theme.button)
+        #expect(grid[26, 11].style == theme.focusedButton)
+        #expect(grid[15, 11].style == theme.button)
+        // With room for all of them, every order is listed and nothing counted.
+        let roomy = warning.rendered(width: 58, height: 24).text
+        #expect((1...9).allSatisfy { roomy.contains("tx 10\($0) ") } && roomy.contains("+11"))
     }
 
     @Test("the quit question alone takes a box of three lines")

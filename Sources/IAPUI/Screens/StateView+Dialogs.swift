@@ -13,7 +13,7 @@ extension StateView {
     func logoutWarning(choice: Int) -> LogoutWarning {
         let orders = state.pendingOrders
         return LogoutWarning(question: Text.logoutPending(lang),
-                             orders: orders.prefix(LogoutWarning.shown).map { orderLine($0) + " · tx \($0.transactionId)" },
+                             orders: orders.prefix(LogoutWarning.most).map { orderLine($0) + " · tx \($0.transactionId)" },
                              total: state.pendingCount, buttons: [Text.stay(lang), Text.logoutAnyway(lang)], focused: choice, theme: theme)
     }
 

@@ -1,7 +1,8 @@
-/// "Orders still pending — log out anyway?": the first few pending orders, how many more, and Stay or Log out.
+/// "Orders still pending — log out anyway?": the first pending orders, as many as the screen has room for, how many
+/// more, and Stay or Log out.
 struct LogoutWarning: Widget {
     var question: String
-    /// The first pending orders, one line each.
+    /// The first pending orders, one line each (at most `most`).
     var orders: [String]
     /// How many are pending in all.
     var total: Int
@@ -9,10 +10,13 @@ struct LogoutWarning: Widget {
     var focused: Int
     var theme: Theme
 
-    static let shown = 4
+    static let most = 16
+    /// The box's lines besides the list: its borders, the question, the blanks around the list and the buttons.
+    private static let around = 7
 
     func draw(in area: Rect, on grid: inout ScreenGrid) {
-        let listed = Array(orders.prefix(Self.shown))
+        let room = max(area.height - Self.around, 2)
+        let listed = Array(orders.prefix(total <= room ? total : room - 1))
         let listHeight = listed.count + (total > listed.count ? 1 : 0)
         let inner = Box(theme: theme).draw(aroundWidth: 50, height: 5 + listHeight, centredIn: area, on: &grid)
         grid.putCentred(question, in: inner.row(0), style: theme.heading)
