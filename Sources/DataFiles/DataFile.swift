@@ -42,8 +42,9 @@ public enum DataFile {
             if existed { try checkNotEmpty(path, as: identity) }
             let folder = (path as NSString).deletingLastPathComponent
             if access(folder, F_OK) != 0 { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-            // A WAL holding pages beside the file (its writer was killed) would be merged into it when a read-write connection closed,
-            // whoever's the file is: such a file is checked first through a read-only one, which never merges it.
+            // A WAL holding pages beside the file (its writer was killed) would be merged into it when a read-write
+            // connection closed, whoever's the file is: such a file is checked first through a read-only one, which never
+            // merges it.
             let upToDateAside = existed && holdsUnmergedWAL(path)
                 ? try inspect(path, as: identity, migrations: migrations.map(\.0)) : nil
             let untouched = existed && isUntouchedSinceCleanClose(path)

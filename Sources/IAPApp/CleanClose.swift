@@ -21,7 +21,7 @@ extension DataDirectory {
     }
 
     /// Records `directory`'s party files (this directory's, or a scenario's under it) as closed cleanly, once the
-    /// session on them is closed; a file still beside its WAL is left out. Best effort: a record that cannot be written
+    /// session on them is closed; a file whose WAL still holds pages is left out. Best effort: a record that cannot be written
     /// only costs the next launch its full checks.
     public func recordClosedCleanly(_ directory: DataDirectory) {
         let stamps = [directory.store, directory.backend, directory.keychain, directory.sandbox].compactMap(FileStamp.init(path:))

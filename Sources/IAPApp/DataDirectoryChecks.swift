@@ -38,20 +38,21 @@ extension DataDirectory {
         for part in path.split(separator: "/") {
             // Not `"/" + part`: `+` over any sequence, whose first use at launch reads every conformance record in the binary.
             prefix += "/" + String(part)
-            let shown = prefix.hasPrefix("./") && !path.hasPrefix("./") ? String(prefix.dropFirst(2)) : prefix
+            let shown = { prefix.hasPrefix("./") && !path.hasPrefix("./") ? String(prefix.dropFirst(2)) : prefix }
             guard let isFolder = Self.isFolder(prefix) else {
                 let failure = errno
                 // A link to nothing is there to `ls`: "no such file" of it would send the reader looking for a typo.
                 if let target = Self.linkTarget(prefix) {
-                    let read = target.hasPrefix("/") ? target : "\(target) (\(Self.parent(of: prefix).isEmpty ? "." : Self.parent(of: prefix))/\(target))"
+                    let folder = Self.parent(of: prefix).isEmpty ? "." : Self.parent(of: prefix)
+                    let read = target.hasPrefix("/") ? target : "\(target) (\(folder)/\(target))"
                     throw DataDirectoryError(description: failure == ELOOP
-                        ? "\(shown) is a symbolic link to \(read), which leads back round a loop of links; give a folder (\(option) DIR)"
-                        : "\(shown) is a symbolic link to \(read), which does not exist; make that folder, or give another (\(option) DIR)")
+                        ? "\(shown()) is a symbolic link to \(read), which leads back round a loop of links; give a folder (\(option) DIR)"
+                        : "\(shown()) is a symbolic link to \(read), which does not exist; make that folder, or give another (\(option) DIR)")
                 }
                 break
             }
             if !isFolder {
-                throw DataDirectoryError(description: "\(shown) is a file, not a folder; give a folder (\(option) DIR)")
+                throw DataDirectoryError(description: "\(shown()) is a file, not a folder; give a folder (\(option) DIR)")
             }
         }
     }

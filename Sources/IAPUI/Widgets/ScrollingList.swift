@@ -77,10 +77,9 @@ struct ScrollingList: Widget {
         let window = Self.window(count: rows.count, height: area.height - (counted ? 1 : 0), selection: selection, follow: follow)
         let widths = Self.givingWay(Array(rows[window]), width: area.width - displayWidth(marker?.other ?? ""))
         for (line, index) in window.enumerated() {
-            let row = rows[index]
-            var narrowed = row
-            for (column, width) in zip(narrowed.indices, widths ?? []) { narrowed[column].width = width }
-            draw(narrowed, selected: index == selection, in: area.row(line), on: &grid)
+            var row = rows[index]
+            for (column, width) in zip(row.indices, widths ?? []) { row[column].width = width }
+            draw(row, selected: index == selection, in: area.row(line), on: &grid)
         }
         if counted {
             // Under the rows' text, past their markers.
