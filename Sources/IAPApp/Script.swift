@@ -181,7 +181,7 @@ public struct Script: Sendable {
     static let mostCounted = 1_000_000_000
 
     private static func step(_ line: String) throws -> Step {
-        let words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        let words = Self.words(line)
         let command = words[0], rest = Array(words.dropFirst())
         let argument = rest.joined(separator: " ")
         func needs(_ what: String) throws -> String {
@@ -388,6 +388,22 @@ public struct Script: Sendable {
     }
 
     /// `"TEXT"` or TEXT; a quote that opens without closing (or closes without opening) is a mistake, not text.
+    /// A step's words: split at spaces, but for a run in double quotes ("Max S", a user name the login takes), which is
+    /// one word, its quotes kept for `unquote`.
+    private static func words(_ line: String) -> [String] {
+        var words: [String] = [], word = "", quoted = false
+        for c in line {
+            if c == "\"" { quoted.toggle() }
+            if c == " ", !quoted {
+                if !word.isEmpty { words.append(word) }
+                word = ""
+            } else {
+                word.append(c)
+            }
+        }
+        return word.isEmpty ? words : words + [word]
+    }
+
     private static func unquote(_ text: String) throws -> String {
         if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") { return String(text.dropFirst().dropLast()) }
         if text.hasPrefix("\"") || text.hasSuffix("\"") {

@@ -23,6 +23,21 @@ struct ScriptInputTests {
         refused(text, saying: "not a plain name")
     }
 
+    @Test("a user name with a space, which the app's login takes, is written in quotes at every step that names a user, taken as written (found in a QA walk: launch, relaunch and device refused it)")
+    func quotedUserNames() throws {
+        let script = try Script.parse("""
+            launch "Max S"
+            relaunch "Max S"
+            device tab "Max S"
+            login "Ann  Lee"
+            wait until "Max S"
+            """, file: "t.iapsim")
+        #expect(script.steps.map(\.step) == [.launch(user: "Max S"), .relaunch(user: "Max S"), .device("tab", user: "Max S"),
+                                             .login("Ann  Lee"), .waitUntil("Max S", within: 120)])
+        refused("launch \"Max S", saying: "unterminated quote")
+        refused("device tab \"Max S\" extra", saying: "`device` takes a device name")
+    }
+
     @Test("Windows line endings (CRLF) and old Mac ones (CR) are lines, as Unix ones are")
     func crlf() throws {
         let unix = "# name: x\nlaunch alice\nwait until Coins\nexpect coins alice 60\n"
