@@ -36,7 +36,7 @@ public enum DataFile {
             guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
         }
         // SQLite's side files this open makes: a failed open takes them away again, leaving the folder as it was.
-        let sideFiles = [path + "-wal", path + "-shm"].filter { !FileManager.default.fileExists(atPath: $0) }
+        let sideFiles = ([path + "-wal", path + "-shm"] as [String]).filter { access($0, F_OK) != 0 }
         do {
             let existed = access(path, F_OK) == 0
             if existed { try checkNotEmpty(path, as: identity) }

@@ -136,8 +136,7 @@ extension DataFile {
         var config = Configuration()
         config.readonly = true
         config.busyMode = .timeout(2)
-        let files = FileManager.default
-        let alone = unused ? !holdsUnmergedWAL(path) : !files.fileExists(atPath: path + "-wal") && !files.fileExists(atPath: path + "-shm")
+        let alone = unused ? !holdsUnmergedWAL(path) : access(path + "-wal", F_OK) != 0 && access(path + "-shm", F_OK) != 0
         if alone, let escaped = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) {
             // SQLite reads "file:" names as URIs when built with SQLITE_USE_URI (Debian's is).
             if let queue = try? DatabaseQueue(path: "file:\(escaped)?immutable=1", configuration: config),

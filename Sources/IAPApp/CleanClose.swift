@@ -9,17 +9,6 @@ extension DataDirectory {
         return FileStamp.parse(String(decoding: data, as: UTF8.self))
     }
 
-    /// Whether no iapsim holds the directory now (its lock is free): no process of ours is writing its files.
-    var isUnused: Bool {
-        // flock, as the claim takes it: a lock of the open file, which closing this descriptor does not touch elsewhere.
-        let fd = Foundation.open(lockFile, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return errno == ENOENT }
-        defer { close(fd) }
-        guard flock(fd, LOCK_SH | LOCK_NB) == 0 else { return false }
-        flock(fd, LOCK_UN)
-        return true
-    }
-
     /// Records `directory`'s party files (this directory's, or a scenario's under it) as closed cleanly, once the
     /// session on them is closed; a file whose WAL still holds pages is left out. Best effort: a record that cannot be written
     /// only costs the next launch its full checks.

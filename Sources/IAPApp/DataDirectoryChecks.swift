@@ -98,6 +98,17 @@ extension DataDirectory {
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
+    /// Whether no iapsim holds the directory now (its lock is free): no process of ours is writing its files.
+    var isUnused: Bool {
+        // flock, as the claim takes it: a lock of the open file, which closing this descriptor does not touch elsewhere.
+        let fd = Foundation.open(lockFile, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return errno == ENOENT }
+        defer { close(fd) }
+        guard flock(fd, LOCK_SH | LOCK_NB) == 0 else { return false }
+        flock(fd, LOCK_UN)
+        return true
+    }
+
     /// Creates the folder if needed and takes the lock; nil when another iapsim holds it (what was created is undone).
     public func claim() throws(DataDirectoryError) -> DataDirectoryClaim? {
         try checkPath()

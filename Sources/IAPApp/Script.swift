@@ -387,7 +387,6 @@ public struct Script: Sendable {
         }
     }
 
-    /// `"TEXT"` or TEXT; a quote that opens without closing (or closes without opening) is a mistake, not text.
     /// A step's words: split at spaces, but for a run in double quotes ("Max S", a user name the login takes), which is
     /// one word, its quotes kept for `unquote`.
     private static func words(_ line: String) -> [String] {
@@ -404,6 +403,7 @@ public struct Script: Sendable {
         return word.isEmpty ? words : words + [word]
     }
 
+    /// `"TEXT"` or TEXT; a quote that opens without closing (or closes without opening) is a mistake, not text.
     private static func unquote(_ text: String) throws -> String {
         if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") { return String(text.dropFirst().dropLast()) }
         if text.hasPrefix("\"") || text.hasSuffix("\"") {

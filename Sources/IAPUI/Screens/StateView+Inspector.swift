@@ -18,7 +18,7 @@ extension StateView {
         } ?? []
         let client = state.pendingOrders.map { order in
             let next = switch state.nextRetry(for: order) {
-            case let .at(date): " " + Text.nextRetry(lang) + " " + String(max(Int(date.timeIntervalSince(state.now).rounded(.up)), 0)) + "s"
+            case let .at(date): " " + nextRetryWords(at: date)
             case .putOff: " " + Text.later(lang)
             case .trigger where order.attempts > 0: " " + Text.retryOnTriggerShort(lang)
             case .trigger, .nextSession: ""

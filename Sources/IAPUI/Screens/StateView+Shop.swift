@@ -122,7 +122,7 @@ extension StateView {
             if let id = hud.transactionId, let order = state.orders[id], order.attempts > 0 {
                 var retry = "\(Text.retryCount(lang)) \(order.attempts)"
                 switch state.nextRetry(for: order) {
-                case let .at(next) where next > state.now: retry += " · \(Text.nextRetry(lang)) \(Int(next.timeIntervalSince(state.now).rounded(.up)))s"
+                case let .at(next) where next > state.now: retry += " · " + nextRetryWords(at: next)
                 case .trigger: retry += " · " + Text.retryOnTrigger(lang)
                 case .at, .putOff, .nextSession: break
                 }

@@ -1,3 +1,4 @@
+import Foundation
 import IAPCore
 
 /// The app state as the widgets' data: one small function per widget, each reading only what its widget shows.
@@ -27,6 +28,12 @@ struct StateView {
     /// An offer's price for its periods: "¥12/month ×3", "Free/month ×1".
     func offerPrice(_ offer: SubscriptionOffer) -> String {
         "\(offer.terms.perPeriod(lang)) ×\(offer.terms.periods)"
+    }
+
+    /// "next in 3s": when an order is tried again, counted from the screen's now (0 once due), as the HUD and the
+    /// inspector both say it.
+    func nextRetryWords(at date: Date) -> String {
+        "\(Text.nextRetry(lang)) \(max(Int(date.timeIntervalSince(state.now).rounded(.up)), 0))s"
     }
 
     /// What the order paid, as the product list would say it now: its value in the screen's language, else the words an
