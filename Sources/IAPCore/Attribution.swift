@@ -2,7 +2,8 @@ import Foundation
 
 /// Who paid for a transaction (I3, C3), decided only by evidence about that very payment, in this order:
 /// 1. the payment the app itself added in this process (the purchase in flight claims only the transaction its own
-///    payment produced, never one that merely has the same product); likewise a transaction restored by the restore
+///    payment produced, never one that merely has the same product; an interrupted payment's second half, the intent of
+///    the payment it completes); likewise a transaction restored by the restore
 ///    this device asked for in this process belongs to the user who asked (the store restores to their account);
 /// 2. the order id in `applicationUsername`, through the intent recorded with that order; in StoreKit 2, whose purchase
 ///    carries no string of the app's, the `appAccountToken`, through the intents recorded with it;
@@ -26,10 +27,16 @@ extension Device {
     /// Who paid for `transaction`, with `user` logged in (nil: nobody).
     public func attribute(_ transaction: StoreTransaction, loggedIn user: String?) -> Attribution {
         let orderId = transaction.applicationUsername.flatMap { $0.isEmpty ? nil : $0 }
-        // 1. Our own payment, known by its identity.
-        if let current = purchase, let paid = transaction.paymentId, current.paymentId == paid {
-            let intent = paymentIntents.first { $0.id == paid }
-            return .buyer(user: current.user, orderId: orderId ?? intent?.orderId, intent: paid)
+        // 1. Our own payment, known by its identity: the one in flight, or an earlier one of this run whose intent is
+        // still open (an interrupted payment's second half carries the payment it completes).
+        if let paid = transaction.paymentId {
+            if let current = purchase, current.paymentId == paid {
+                let intent = paymentIntents.first { $0.id == paid }
+                return .buyer(user: current.user, orderId: orderId ?? intent?.orderId, intent: paid)
+            }
+            if let intent = paymentIntents.first(where: { $0.id == paid }) {
+                return .buyer(user: intent.user, orderId: orderId ?? intent.orderId, intent: paid)
+            }
         }
         // 1. Our own restore.
         if let restorer = restorer(of: transaction) {
@@ -41,7 +48,7 @@ extension Device {
         }
         if let token = transaction.appAccountToken {
             // 2. StoreKit 2: the token, through the intents written with it (its user's, for this product, before it).
-            if let chosen = possibleIntents(of: transaction).filter({ $0.appAccountToken == token }).max(by: Self.recordedEarlier) {
+            if let chosen = Self.likeliest(possibleIntents(of: transaction).filter { $0.appAccountToken == token }) {
                 return .buyer(user: chosen.user, orderId: chosen.orderId, intent: chosen.id)
             }
             // 4. The backend credits the token's user; any logged-in user may carry it there.
@@ -59,10 +66,7 @@ extension Device {
         // 3. The open intents that could be this payment.
         let candidates = possibleIntents(of: transaction)
         let buyers = Set(candidates.map(\.user))
-        if buyers.count == 1 {
-            // The latest intent before it: a payment follows its own intent at once, and whichever order a user's
-            // transactions arrive in (an interrupted payment's second half among them), each still finds one of them.
-            let chosen = candidates.max(by: Self.recordedEarlier)!
+        if buyers.count == 1, let chosen = Self.likeliest(candidates) {
             return .buyer(user: chosen.user, orderId: chosen.orderId, intent: chosen.id)
         }
         if buyers.count > 1 { return .unattributable(candidates: buyers.sorted()) }
@@ -71,6 +75,13 @@ extension Device {
             return .unattributable(candidates: Set(paymentIntents.filter { $0.productId == transaction.productId }.map(\.user)).sorted())
         }
         return user.map { .buyer(user: $0, orderId: nil, intent: nil) } ?? .awaitingLogin
+    }
+
+    /// Of one user's intents that could be a payment, the one it closes: an interrupted payment's, the oldest first (nothing
+    /// else ever closes it: it never goes stale), else the latest (a payment follows its own intent at once). Whichever
+    /// order the user's transactions arrive in, each still finds one of them, and the credit is the same user's.
+    private static func likeliest(_ intents: [PaymentIntent]) -> PaymentIntent? {
+        intents.filter(\.interrupted).min(by: recordedEarlier) ?? intents.max(by: recordedEarlier)
     }
 
     private static func recordedEarlier(_ one: PaymentIntent, _ other: PaymentIntent) -> Bool {

@@ -57,6 +57,30 @@ struct AttributionTests {
         #expect(device.attribute(paid("t", at: 1), loggedIn: "alice") == .buyer(user: "bob", orderId: nil, intent: 2))
     }
 
+    @Test("an interrupted payment's second half closes its own intent, not the user's newer one: known by the payment it carries, else preferred among the user's intents (found by the kill campaign, seed 31337: the interrupted intent stayed open for good, and a later payment of the product with no order id was left to support)")
+    func interruptedSecondHalf() {
+        let token = UUID()
+        var device = Device()
+        device.paymentIntents = [
+            PaymentIntent(id: 110, user: "小明", productId: "coins", orderId: "O110", createdAt: t0, interrupted: true, appAccountToken: token),
+            PaymentIntent(id: 111, user: "小明", productId: "coins", orderId: "O111", createdAt: t0.addingTimeInterval(0.5), appAccountToken: token),
+        ]
+        device.purchase = AppState.Purchase(user: "小明", productId: "coins", paymentId: 111)
+        func paid(payment: Int64?, token: UUID?) -> StoreTransaction {
+            StoreTransaction(id: "t", productId: "coins", state: .purchased, applicationUsername: nil, date: t0.addingTimeInterval(1),
+                             paymentId: payment, appAccountToken: token)
+        }
+        // In the same run, the second half carries the interrupted payment's identity.
+        #expect(device.attribute(paid(payment: 110, token: token), loggedIn: "小明") == .buyer(user: "小明", orderId: "O110", intent: 110))
+        // After a relaunch it carries none: of one user's intents, the interrupted one, which nothing else would close.
+        device.purchase = nil
+        #expect(device.attribute(paid(payment: nil, token: token), loggedIn: "小明") == .buyer(user: "小明", orderId: "O110", intent: 110))
+        device.paymentIntents = device.paymentIntents.map {
+            PaymentIntent(id: $0.id, user: $0.user, productId: $0.productId, orderId: $0.orderId, createdAt: $0.createdAt, interrupted: $0.interrupted)
+        }
+        #expect(device.attribute(paid(payment: nil, token: nil), loggedIn: "小明") == .buyer(user: "小明", orderId: "O110", intent: 110))
+    }
+
     @Test("4: an order id no intent names goes with the logged-in user (the backend credits the order's owner)")
     func unknownOrder() {
         #expect(Device().attribute(paid("t", order: "O9"), loggedIn: "alice") == .buyer(user: "alice", orderId: "O9", intent: nil))
