@@ -94,6 +94,10 @@ public struct DataDirectory: Sendable {
             }
         }
         let present = Self.withSideFiles(files).filter(Self.exists)
+        // A folder where a file belongs is someone's, not SQLite's: removing it would take what is in it.
+        if let folder = present.first(where: { Self.isFolder($0) == true }) {
+            throw DataDirectoryError(description: "\(folder) is a folder, not a file iapsim made; move it away, then run again — nothing was removed")
+        }
         guard !present.isEmpty else { return [] }
         let aside = path + "/.removing-\(getpid())"
         guard mkdir(aside, 0o700) == 0 else {

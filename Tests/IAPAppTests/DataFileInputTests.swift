@@ -89,6 +89,25 @@ struct DataFileInputTests {
         }
     }
 
+    @Test("reset refuses a folder where a side file belongs, and removes nothing: it deleted a folder named store.sqlite-shm with what was in it (found in a bad-input walk)")
+    func resetKeepsAFolderInASideFilesPlace() throws {
+        let directory = try settledDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory.path) }
+        let shm = directory.store + "-shm"
+        unlink(shm)
+        try FileManager.default.createDirectory(atPath: shm, withIntermediateDirectories: false)
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: shm + "/x"))
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        do {
+            _ = try directory.removeAll()
+            Issue.record("removed")
+        } catch {
+            #expect("\(error)".contains("store.sqlite-shm") && "\(error)".contains("nothing was removed"), "\(error)")
+        }
+        #expect(FileManager.default.contents(atPath: shm + "/x") == Data("mine".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == names)
+    }
+
     @Test("a data folder's parents, as claiming it walks up to make the missing ones: a one-letter name too (`--data-dir d` crashed)")
     func parents() {
         #expect(DataDirectory.parent(of: "d") == "")

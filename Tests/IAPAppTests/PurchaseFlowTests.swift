@@ -153,6 +153,27 @@ struct PurchaseFlowTests {
         #expect(!screen.contains("+"), "\(screen)")
     }
 
+    @Test("the log-out warning lists the orders oldest first and keeps them in place while their retries run (found in a bad-input walk: the rows reshuffled every few seconds)")
+    func logoutWarningHoldsStill() throws {
+        let app = try Harness(user: "alice", faults: [.backendDown], serial: false)
+        app.advance(0.5)
+        for product in shippedCatalog.prefix(4) {
+            app.buy(product.id)
+            app.advance(3)
+            app.press(.escape)
+        }
+        app.press(.char("L"))
+        func listed() -> [String] {
+            app.screen(width: 80, height: 24).split(separator: "\n").compactMap { line in line.range(of: "tx 100").map { String(line[$0.lowerBound...].prefix(13)) } }
+        }
+        let first = listed()
+        #expect(first == (1...4).map { "tx \(1_000_000_000 + $0)" }, "\(app.screen())")
+        for _ in 0..<6 {
+            app.advance(7)
+            #expect(listed() == first, "\(app.screen())")
+        }
+    }
+
     @Test("user A's pending order never prompts, verifies or credits under B, and is credited to A when A returns")
     func perUserIsolation() throws {
         let app = try Harness.paidWhile()

@@ -11,7 +11,8 @@ extension StateView {
     }
 
     func logoutWarning(choice: Int) -> LogoutWarning {
-        let orders = state.pendingOrders
+        // Oldest first, as bought: the page is in retry order, which each retry reshuffles under the reader's eyes.
+        let orders = state.pendingOrders.sorted { ($0.purchasedAt, $0.transactionId) < ($1.purchasedAt, $1.transactionId) }
         return LogoutWarning(question: Text.logoutPending(lang),
                              orders: orders.prefix(LogoutWarning.most).map { orderLine($0) + " · tx \($0.transactionId)" },
                              total: state.pendingCount, buttons: [Text.stay(lang), Text.logoutAnyway(lang)], focused: choice, theme: theme)
