@@ -97,7 +97,7 @@ public final class TerminalSession {
         var attrs = cnc_a_normal()
         var colorPair: Int16 = 0
         let before = shown.flatMap { $0.width == grid.width && $0.height == grid.height ? $0.cells : nil }
-        for (index, cell) in grid.cells.enumerated() where !cell.text.isEmpty {
+        for (index, cell) in grid.cells.enumerated() where !cell.isRightHalf {
             if let before, before[index] == cell { continue }
             if cell.style != lastStyle {
                 lastStyle = cell.style
@@ -105,7 +105,11 @@ public final class TerminalSession {
                 colorPair = pair(cell.style)
             }
             chars.removeAll(keepingCapacity: true)
-            for scalar in cell.text.unicodeScalars { chars.append(wchar_t(bitPattern: scalar.value)) }
+            if let scalar = cell.scalar {
+                chars.append(wchar_t(bitPattern: scalar.value))
+            } else {
+                for scalar in cell.text.unicodeScalars { chars.append(wchar_t(bitPattern: scalar.value)) }
+            }
             chars.append(0)
             _ = cnc_put_cell(Int32(index / grid.width), Int32(index % grid.width), chars, attrs, colorPair)
         }

@@ -183,6 +183,21 @@ struct DisplayWidthTests {
         grid.put("金币", x: 0, y: 0, style: .plain)
         grid.put("x", x: 1, y: 0, style: .plain)
         #expect(grid.text == " x币  ")
+        grid.put("y", x: 2, y: 0, style: .plain)
+        #expect(grid.text == " xy   ")
+    }
+
+    @Test("a character of several scalars keeps them all, and cells of the same character are equal")
+    func severalScalars() {
+        var grid = ScreenGrid(width: 7, height: 1)
+        grid.put("e\u{301}金❤\u{FE0F}", x: 0, y: 0, style: .plain)
+        #expect(grid[0, 0].text == "e\u{301}" && grid[1, 0].text == "金" && grid[2, 0].text.isEmpty && grid[3, 0].text == "❤\u{FE0F}")
+        #expect(grid[0, 0].scalar == nil && grid.text == "e\u{301}金❤\u{FE0F}   ")
+        var again = ScreenGrid(width: 7, height: 1)
+        again.put("e\u{301}金❤\u{FE0F}", x: 0, y: 0, style: .plain)
+        #expect(again == grid)
+        again.put("x", x: 2, y: 0, style: .plain)
+        #expect(again.text == "e\u{301} x❤\u{FE0F}   " && again != grid)
     }
 }
 

@@ -1,9 +1,49 @@
+import Foundation
+
 /// A screen of cells that widgets draw into; the terminal layer only copies it out.
 public struct ScreenGrid: Sendable, Equatable {
+    /// One column: plain bits, so that a frame's thousands of cells are made, copied and compared as memory is, with
+    /// no reference counting (a `String` per cell made each of them a call into the runtime).
     public struct Cell: Sendable, Equatable {
-        /// One character, or "" for the right half of a wide character.
-        public var text: String
+        /// The character's one Unicode scalar; `rightHalf` for the right half of a wide character; past the last scalar,
+        /// a character of several scalars by its number in `Clusters`.
+        private var code: UInt32
         public var style: Style
+
+        private static let rightHalf: UInt32 = 0
+        private static let firstCluster: UInt32 = 0x11_0000
+
+        init(_ character: Character, style: Style) {
+            var scalars = character.unicodeScalars.makeIterator()
+            if let first = scalars.next(), scalars.next() == nil {
+                code = first.value
+            } else {
+                code = Self.firstCluster + Clusters.shared.number(of: String(character))
+            }
+            self.style = style
+        }
+
+        static func rightHalf(_ style: Style) -> Cell {
+            var cell = Cell(" ", style: style)
+            cell.code = rightHalf
+            return cell
+        }
+
+        /// One character, or "" for the right half of a wide character.
+        public var text: String {
+            if let scalar { return String(Character(scalar)) }
+            return code == Self.rightHalf ? "" : Clusters.shared.text(code - Self.firstCluster)
+        }
+
+        /// The character when it is one scalar (most are); nil for the right half of a wide character or a character of
+        /// several scalars (`text`).
+        public var scalar: Unicode.Scalar? {
+            code == Self.rightHalf || code >= Self.firstCluster ? nil : Unicode.Scalar(code)
+        }
+
+        public var isRightHalf: Bool { code == Self.rightHalf }
+
+        mutating func blank() { code = 0x20 }
     }
 
     public let width: Int
@@ -13,7 +53,7 @@ public struct ScreenGrid: Sendable, Equatable {
     public init(width: Int, height: Int) {
         self.width = max(width, 0)
         self.height = max(height, 0)
-        cells = Array(repeating: Cell(text: " ", style: .plain), count: self.width * self.height)
+        cells = Array(repeating: Cell(" ", style: .plain), count: self.width * self.height)
     }
 
     public subscript(x: Int, y: Int) -> Cell {
@@ -41,11 +81,11 @@ public struct ScreenGrid: Sendable, Equatable {
             if w == 2 {
                 clearWide(at: column, y: y)
                 clearWide(at: column + 1, y: y)
-                cells[y * width + column] = Cell(text: String(character), style: style)
-                cells[y * width + column + 1] = Cell(text: "", style: style)
+                cells[y * width + column] = Cell(character, style: style)
+                cells[y * width + column + 1] = .rightHalf(style)
             } else {
                 clearWide(at: column, y: y)
-                cells[y * width + column] = Cell(text: String(character), style: style)
+                cells[y * width + column] = Cell(character, style: style)
             }
             column += w
         }
@@ -77,7 +117,10 @@ public struct ScreenGrid: Sendable, Equatable {
     /// The screen as text, one line per row, trailing spaces kept so that widths are visible.
     public var lines: [String] {
         (0..<height).map { y in
-            (0..<width).reduce(into: "") { line, x in line += self[x, y].text }
+            (0..<width).reduce(into: "") { line, x in
+                let cell = self[x, y]
+                if let scalar = cell.scalar { line.unicodeScalars.append(scalar) } else { line += cell.text }
+            }
         }
     }
 
@@ -87,10 +130,36 @@ public struct ScreenGrid: Sendable, Equatable {
     private mutating func clearWide(at x: Int, y: Int) {
         guard x < width else { return }
         let i = y * width + x
-        if cells[i].text.isEmpty, x > 0 {
-            cells[i - 1].text = " "
-        } else if let c = cells[i].text.first, displayWidth(c) == 2, x + 1 < width {
-            cells[i + 1].text = " "
+        // A wide character's right half is always the cell after it.
+        if cells[i].isRightHalf, x > 0 {
+            cells[i - 1].blank()
+        } else if x + 1 < width, cells[i + 1].isRightHalf {
+            cells[i + 1].blank()
         }
+    }
+}
+
+/// The characters of several scalars the app has drawn (an emoji with a modifier or a joiner, a letter with a combining
+/// mark), each kept once for the life of the process, so that a cell holds a number rather than a string.
+final class Clusters: @unchecked Sendable {
+    static let shared = Clusters()
+    private let lock = NSLock()
+    private var texts: [String] = []
+    private var numbers: [String: UInt32] = [:]
+
+    func number(of text: String) -> UInt32 {
+        lock.lock()
+        defer { lock.unlock() }
+        if let number = numbers[text] { return number }
+        let number = UInt32(texts.count)
+        texts.append(text)
+        numbers[text] = number
+        return number
+    }
+
+    func text(_ number: UInt32) -> String {
+        lock.lock()
+        defer { lock.unlock() }
+        return texts[Int(number)]
     }
 }
