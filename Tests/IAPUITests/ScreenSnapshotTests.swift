@@ -199,6 +199,14 @@ struct DisplayWidthTests {
         again.put("x", x: 2, y: 0, style: .plain)
         #expect(again.text == "e\u{301} x❤\u{FE0F}   " && again != grid)
     }
+
+    @Test("a character is drawn with the scalars it was written with, not those of an equivalent one drawn before (found in a QA walk)")
+    func equivalentCharactersKeepTheirScalars() {
+        var grid = ScreenGrid(width: 3, height: 1)
+        grid.put("e\u{301}\u{323}e\u{323}\u{301}\u{1EB9}\u{301}", x: 0, y: 0, style: .plain)
+        let written: [[UInt32]] = [[0x65, 0x301, 0x323], [0x65, 0x323, 0x301], [0x1EB9, 0x301]]
+        #expect((0..<3).map { grid[$0, 0].text.unicodeScalars.map(\.value) } == written)
+    }
 }
 
 @Suite("A terminal that is not UTF-8 (LANG=C)")

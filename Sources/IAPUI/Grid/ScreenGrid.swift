@@ -140,20 +140,23 @@ public struct ScreenGrid: Sendable, Equatable {
 }
 
 /// The characters of several scalars the app has drawn (an emoji with a modifier or a joiner, a letter with a combining
-/// mark), each kept once for the life of the process, so that a cell holds a number rather than a string.
+/// mark), each kept once for the life of the process, so that a cell holds a number rather than a string. Kept by their
+/// bytes: `String`'s equality is canonical equivalence, which would draw a character with the scalars of an equivalent
+/// one drawn before it.
 final class Clusters: @unchecked Sendable {
     static let shared = Clusters()
     private let lock = NSLock()
     private var texts: [String] = []
-    private var numbers: [String: UInt32] = [:]
+    private var numbers: [[UInt8]: UInt32] = [:]
 
     func number(of text: String) -> UInt32 {
+        let bytes = Array(text.utf8)
         lock.lock()
         defer { lock.unlock() }
-        if let number = numbers[text] { return number }
+        if let number = numbers[bytes] { return number }
         let number = UInt32(texts.count)
         texts.append(text)
-        numbers[text] = number
+        numbers[bytes] = number
         return number
     }
 
