@@ -200,6 +200,29 @@ struct DisplayWidthTests {
         #expect(again.text == "e\u{301} x❤\u{FE0F}   " && again != grid)
     }
 
+    @Test("every cell takes the columns ncurses draws it in: one spacing scalar and its zero-width marks, whatever the character (found in a QA walk: का left its second column stale)")
+    func cellsAsNcursesDrawsThem() throws {
+        let texts = ["R\u{915}\u{93E}\u{92E}", "👍🏽 up", "👨\u{200D}👩\u{200D}👧 pack", "🇨🇳 flag", "e\u{301}金❤\u{FE0F}", "กำ"]
+        for text in texts {
+            var grid = ScreenGrid(width: 16, height: 1)
+            let used = grid.put(text, x: 0, y: 0, style: .plain)
+            #expect(used == displayWidth(text), "\(text)")
+            var column = 0
+            var drawn: [Unicode.Scalar] = []
+            while column < used {
+                let cell = grid[column, 0]
+                let scalars = Array(cell.text.unicodeScalars)
+                let first = try #require(scalars.first, "\(text): column \(column) is a right half nobody drew")
+                let columns = displayWidth(Character(first))
+                #expect(columns >= 1 && scalars.dropFirst().allSatisfy { displayWidth(Character($0)) == 0 }, "\(text): \(scalars)")
+                if columns == 2 { #expect(grid[column + 1, 0].isRightHalf, "\(text)") }
+                drawn += scalars
+                column += columns
+            }
+            #expect(drawn == Array(text.unicodeScalars), "\(text): every scalar drawn, in order")
+        }
+    }
+
     @Test("a character is drawn with the scalars it was written with, not those of an equivalent one drawn before (found in a QA walk)")
     func equivalentCharactersKeepTheirScalars() {
         var grid = ScreenGrid(width: 3, height: 1)

@@ -4,14 +4,15 @@ import CTextWidth
 /// place it): the sum over its code points, so that a combining mark or a variation selector adds nothing and an
 /// emoji or a CJK character takes two. A code point `wcwidth` does not know takes one column, a control none.
 public func displayWidth(_ character: Character) -> Int {
-    var columns = 0
-    for scalar in character.unicodeScalars {
-        let v = scalar.value
-        if v < 0x7F { columns += v < 0x20 ? 0 : 1; continue }
-        let width = iapsim_wcwidth(v)
-        columns += width >= 0 ? Int(width) : (v < 0xA0 ? 0 : 1)
-    }
-    return columns
+    character.unicodeScalars.reduce(0) { $0 + displayWidth($1) }
+}
+
+/// One code point's columns, as `wcwidth` counts them (see the character's).
+func displayWidth(_ scalar: Unicode.Scalar) -> Int {
+    let v = scalar.value
+    if v < 0x7F { return v < 0x20 ? 0 : 1 }
+    let width = iapsim_wcwidth(v)
+    return width >= 0 ? Int(width) : (v < 0xA0 ? 0 : 1)
 }
 
 public func displayWidth(_ text: String) -> Int {

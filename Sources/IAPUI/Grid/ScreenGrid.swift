@@ -14,11 +14,16 @@ public struct ScreenGrid: Sendable, Equatable {
         private static let firstCluster: UInt32 = 0x11_0000
 
         init(_ character: Character, style: Style) {
-            var scalars = character.unicodeScalars.makeIterator()
+            self.init(String(character), style: style)
+        }
+
+        /// `text`: one scalar that takes columns and the zero-width ones after it (see `ScreenGrid.drawnParts`).
+        init(_ text: String, style: Style) {
+            var scalars = text.unicodeScalars.makeIterator()
             if let first = scalars.next(), scalars.next() == nil {
                 code = first.value
             } else {
-                code = Self.firstCluster + Clusters.shared.number(of: String(character))
+                code = Self.firstCluster + Clusters.shared.number(of: text)
             }
             self.style = style
         }
@@ -78,18 +83,45 @@ public struct ScreenGrid: Sendable, Equatable {
             let w = displayWidth(character)
             if w == 0 { continue }
             if column + w > end { break }
-            if w == 2 {
-                clearWide(at: column, y: y)
-                clearWide(at: column + 1, y: y)
-                cells[y * width + column] = Cell(character, style: style)
-                cells[y * width + column + 1] = .rightHalf(style)
+            var scalars = character.unicodeScalars.makeIterator()
+            if scalars.next() != nil, scalars.next() == nil {
+                place(Cell(character, style: style), columns: w, x: column, y: y)
             } else {
-                clearWide(at: column, y: y)
-                cells[y * width + column] = Cell(character, style: style)
+                for (part, columns) in Self.drawnParts(character) {
+                    place(Cell(part, style: style), columns: columns, x: column, y: y)
+                    column += columns
+                }
+                continue
             }
             column += w
         }
         return column - x
+    }
+
+    private mutating func place(_ cell: Cell, columns: Int, x: Int, y: Int) {
+        clearWide(at: x, y: y)
+        cells[y * width + x] = cell
+        if columns == 2 {
+            clearWide(at: x + 1, y: y)
+            cells[y * width + x + 1] = .rightHalf(cell.style)
+        }
+    }
+
+    /// A character of several scalars as ncurses draws it: a cell holds one scalar that takes columns and the
+    /// zero-width ones after it, and ncurses drops the rest of what it is given. So each scalar that takes columns
+    /// starts a cell of its own (👍🏽 is 👍 and 🏽, का is क and ा, as many columns as they are counted), and a
+    /// zero-width scalar before any of them, which no cell could draw, is left out.
+    static func drawnParts(_ character: Character) -> [(String, Int)] {
+        var parts: [(scalars: String.UnicodeScalarView, columns: Int)] = []
+        for scalar in character.unicodeScalars {
+            let columns = displayWidth(scalar)
+            if columns > 0 {
+                parts.append((String.UnicodeScalarView([scalar]), columns))
+            } else if !parts.isEmpty {
+                parts[parts.count - 1].scalars.append(scalar)
+            }
+        }
+        return parts.map { (String($0.scalars), $0.columns) }
     }
 
     /// Paints a rectangle with spaces in `style`.
