@@ -219,7 +219,8 @@ struct DisplayWidthTests {
                 drawn += scalars
                 column += columns
             }
-            #expect(drawn == Array(text.unicodeScalars), "\(text): every scalar drawn, in order")
+            // A zero-width joiner is left out: tmux draws a joined sequence as one glyph two columns wide.
+            #expect(drawn == text.unicodeScalars.filter { $0 != "\u{200D}" }, "\(text): every scalar drawn, in order")
         }
     }
 

@@ -110,10 +110,12 @@ public struct ScreenGrid: Sendable, Equatable {
     /// A character of several scalars as ncurses draws it: a cell holds one scalar that takes columns and the
     /// zero-width ones after it, and ncurses drops the rest of what it is given. So each scalar that takes columns
     /// starts a cell of its own (👍🏽 is 👍 and 🏽, का is क and ा, as many columns as they are counted), and a
-    /// zero-width scalar before any of them, which no cell could draw, is left out.
+    /// zero-width scalar before any of them, which no cell could draw, is left out. So is a zero-width joiner: a
+    /// terminal such as tmux draws a joined sequence (👨‍👩‍👧) as one glyph two columns wide where ncurses counts each
+    /// emoji's, and the rest of the row would move under ncurses' feet; apart, they take the columns counted.
     static func drawnParts(_ character: Character) -> [(String, Int)] {
         var parts: [(scalars: String.UnicodeScalarView, columns: Int)] = []
-        for scalar in character.unicodeScalars {
+        for scalar in character.unicodeScalars where scalar != "\u{200D}" {
             let columns = displayWidth(scalar)
             if columns > 0 {
                 parts.append((String.UnicodeScalarView([scalar]), columns))
