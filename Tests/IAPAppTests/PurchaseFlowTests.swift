@@ -134,17 +134,23 @@ struct PurchaseFlowTests {
         #expect(app.screen().contains("Unfinished order found"))
     }
 
-    @Test("the log-out warning lists as many pending orders as the screen has room for (found in a QA walk: 4 listed and \"+4\" at 80×24, with rows to spare)")
-    func logoutWarningUsesTheRoom() throws {
+    /// Alice with the first `count` shipped products bought while the backend is down: each order pending.
+    private func pendingWithBackendDown(_ count: Int) throws -> Harness {
         let app = try Harness(user: "alice", faults: [.backendDown], serial: false)
         app.advance(0.5)
-        // Eight products, each once: the store refuses a product whose last purchase is unfinished (the ninth, Yearly VIP,
-        // would change the plan VIP Plus started rather than be bought).
-        for product in shippedCatalog.prefix(8) {
+        for product in shippedCatalog.prefix(count) {
             app.buy(product.id)
             app.advance(3)
             app.press(.escape)
         }
+        return app
+    }
+
+    @Test("the log-out warning lists as many pending orders as the screen has room for (found in a QA walk: 4 listed and \"+4\" at 80×24, with rows to spare)")
+    func logoutWarningUsesTheRoom() throws {
+        // Eight products, each once: the store refuses a product whose last purchase is unfinished (the ninth, Yearly VIP,
+        // would change the plan VIP Plus started rather than be bought).
+        let app = try pendingWithBackendDown(8)
         #expect(app.state.pendingCount == 8, "\(app.screen())")
         app.press(.char("L"))
         let screen = app.screen(width: 80, height: 24)
@@ -155,13 +161,7 @@ struct PurchaseFlowTests {
 
     @Test("the log-out warning lists the orders oldest first and keeps them in place while their retries run (found in a bad-input walk: the rows reshuffled every few seconds)")
     func logoutWarningHoldsStill() throws {
-        let app = try Harness(user: "alice", faults: [.backendDown], serial: false)
-        app.advance(0.5)
-        for product in shippedCatalog.prefix(4) {
-            app.buy(product.id)
-            app.advance(3)
-            app.press(.escape)
-        }
+        let app = try pendingWithBackendDown(4)
         app.press(.char("L"))
         func listed() -> [String] {
             app.screen(width: 80, height: 24).split(separator: "\n").compactMap { line in line.range(of: "tx 100").map { String(line[$0.lowerBound...].prefix(13)) } }
