@@ -8,16 +8,23 @@ import IAPCore
 /// a device whose app is not running stay as they were, and the running one's are read beside its own connections.
 enum DeviceRoster {
     static func read(_ directory: DataDirectory) -> [DeviceSummary] {
-        let unfinished = read(directory.store, as: .store) { db in
-            try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT device, COUNT(*) AS n FROM storeTransaction WHERE finished = 0 GROUP BY device")
-                .map { ($0["device"] as String, $0["n"] as Int) })
+        // A store file from before Apple IDs has no table of them: every device is then each user's own, and its queue
+        // holds every unfinished transaction made there.
+        let store = read(directory.store, as: .store) { db in
+            guard try db.tableExists("signedInAppleId") else {
+                return (appleIds: [String: String](), unfinished: try counts(db, sql: "SELECT device, COUNT(*) FROM storeTransaction WHERE finished = 0 GROUP BY device"))
+            }
+            let appleIds = try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT device, appleId FROM signedInAppleId").map { ($0[0] as String, $0[1] as String) })
+            // Counted as the device's own queue shows them: those of the Apple ID signed in there, and those paid
+            // before any was.
+            let unfinished = try counts(db, sql: """
+                SELECT t.device, COUNT(*) FROM storeTransaction t LEFT JOIN signedInAppleId s ON s.device = t.device
+                WHERE t.finished = 0 AND (s.appleId IS NULL OR t.account IS NULL OR t.account = s.appleId) GROUP BY t.device
+                """)
+            return (appleIds: appleIds, unfinished: unfinished)
         }
-        // A store file from before Apple IDs has no table of them: every device is then each user's own.
-        let appleIds = read(directory.store, as: .store) { db in
-            try db.tableExists("signedInAppleId")
-                ? Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT device, appleId FROM signedInAppleId").map { ($0[0] as String, $0[1] as String) })
-                : [:]
-        } ?? [:]
+        let appleIds = store?.appleIds ?? [:]
+        let unfinished = store?.unfinished
         return directory.deviceNames.map { name in
             let files = directory.on(device: name)
             let user = read(files.sandbox, as: .sandbox) { try String.fetchOne($0, sql: "SELECT value FROM session WHERE key = 'lastUser'") } ?? nil
@@ -27,6 +34,10 @@ enum DeviceRoster {
             return DeviceSummary(name: name, current: name == directory.device, user: user, appleId: appleIds[name], unfinished: unfinished.map { $0[name] ?? 0 },
                                  pending: pending)
         }
+    }
+
+    private static func counts(_ db: Database, sql: String) throws -> [String: Int] {
+        try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: sql).map { ($0[0] as String, $0[1] as Int) })
     }
 
     /// nil when the file is missing or cannot be read: the panel says it does not know rather than nothing.

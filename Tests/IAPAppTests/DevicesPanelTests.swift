@@ -93,6 +93,21 @@ struct DevicesPanelTests {
         #expect(app.state.devices.map { "\($0.name) \($0.unfinished ?? -1)" } == ["phone 1", "tablet 0"])
     }
 
+    @Test("a device's count is of the Apple ID signed in there, as its store queue is: once another signs in on the phone, the first one's unfinished purchase is neither listed nor counted (found in a QA walk: \"1 unfinished\" beside \"Store queue (0)\")")
+    func countsTheSignedInAppleIdOnly() throws {
+        let app = try Harness.paidWhile()  // alice, 60 Coins, the backend down: unfinished on the phone
+        app.press(.escape)  // the purchase's HUD
+        app.press(.char("D"))
+        #expect(app.state.devices.first { $0.current }?.unfinished == 1)
+        app.press(.enter)  // a sandbox tester signs in on the phone, where alice paid with an Apple ID of her own name
+        app.advance(0.5)
+        let phone = try #require(app.state.devices.first { $0.current })
+        #expect(phone.appleId != nil)
+        #expect(app.session.inspectorView().storeQueue.isEmpty)
+        #expect(phone.unfinished == 0, "\(app.state.devices)")
+        #expect(phone.pending == 1, "the client's pending order is the app's, whoever is signed in to the store")
+    }
+
     @Test("with room (100 columns), long names are said whole rather than cut to a fixed width (found in a QA walk: \"tablet-with-a-re…\" beside empty columns)")
     func wideTerminalLongNames() throws {
         let app = try devicesOpened(on: "tablet-with-a-long-name.2024", as: "Maximilian.Schwarz")
