@@ -4,9 +4,23 @@
 # launch of FIRST_FRAME (a release iapsim-first-frame), then filled with the sqlite3 shell.
 # usage: bench/fill.sh DIR TOTAL PENDING FIRST_FRAME
 set -euo pipefail
-[ $# -eq 4 ] || { echo "usage: bench/fill.sh DIR TOTAL PENDING FIRST_FRAME" >&2; exit 64; }
+fail() { echo "iapsim: fill: $*" >&2; exit 64; }
+[ $# -eq 4 ] || fail "give DIR TOTAL PENDING FIRST_FRAME, e.g. bench/fill.sh /tmp/backlog 1000 100 .build/release/iapsim-first-frame"
 dir=$1 total=$2 pending=$3 first_frame=$4
+for number in "$total" "$pending"; do
+  [[ "$number" =~ ^[0-9]{1,9}$ ]] || fail "\"$number\" is not a whole number of transactions; give e.g. 1000"
+done
+[ "$((10#$pending))" -le "$((10#$total))" ] || fail "PENDING ($pending) is more than TOTAL ($total): the pending ones are among those stored"
+[ -x "$first_frame" ] && [ -f "$first_frame" ] || fail "$first_frame is not a program; build it with scripts/build-release iapsim-first-frame"
+# The folder is made anew: only an empty one or one with iapsim's lock (a data folder) is removed first.
+if [ -e "$dir" ] || [ -L "$dir" ]; then
+  [ -d "$dir" ] && [ ! -L "$dir" ] || fail "$dir is not a folder; give a new one or a data folder to fill again"
+  [ -z "$(ls -A "$dir")" ] || [ -e "$dir/iapsim.lock" ] || fail "$dir holds files that are not iapsim's data; give a new folder or a data folder to fill again"
+fi
 rm -rf "$dir"; mkdir -p "$dir"
+# A fill that fails leaves no half-made folder behind.
+trap 'status=$?; [ "$status" -eq 0 ] || rm -rf "$dir"' EXIT
+total=$((10#$total)) pending=$((10#$pending))
 python3 "$(dirname "$0")/measure.py" 1 "$first_frame" --data-dir "$dir" --user alice >/dev/null
 [ "$total" -gt 0 ] || exit 0
 sqlite3 "$dir/store.sqlite" "

@@ -2,26 +2,15 @@ import DataFiles
 import Foundation
 import GRDB
 import IAPCore
+import MockStore
 
 /// Every device the data directory has, for the devices panel: whom the app there is logged in as, what the store
 /// holds unfinished in its queue and what its client keeps unconfirmed. Only reads, as `iapsim state` does: the files of
 /// a device whose app is not running stay as they were, and the running one's are read beside its own connections.
 enum DeviceRoster {
     static func read(_ directory: DataDirectory) -> [DeviceSummary] {
-        // A store file from before Apple IDs has no table of them: every device is then each user's own, and its queue
-        // holds every unfinished transaction made there.
         let store = read(directory.store, as: .store) { db in
-            guard try db.tableExists("signedInAppleId") else {
-                return (appleIds: [String: String](), unfinished: try counts(db, sql: "SELECT device, COUNT(*) FROM storeTransaction WHERE finished = 0 GROUP BY device"))
-            }
-            let appleIds = try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT device, appleId FROM signedInAppleId").map { ($0[0] as String, $0[1] as String) })
-            // Counted as the device's own queue shows them: those of the Apple ID signed in there, and those paid
-            // before any was.
-            let unfinished = try counts(db, sql: """
-                SELECT t.device, COUNT(*) FROM storeTransaction t LEFT JOIN signedInAppleId s ON s.device = t.device
-                WHERE t.finished = 0 AND (s.appleId IS NULL OR t.account IS NULL OR t.account = s.appleId) GROUP BY t.device
-                """)
-            return (appleIds: appleIds, unfinished: unfinished)
+            (appleIds: try StoreDatabase.signedInAppleIds(db), unfinished: try StoreDatabase.queuedCounts(db))
         }
         let appleIds = store?.appleIds ?? [:]
         let unfinished = store?.unfinished
@@ -34,10 +23,6 @@ enum DeviceRoster {
             return DeviceSummary(name: name, current: name == directory.device, user: user, appleId: appleIds[name], unfinished: unfinished.map { $0[name] ?? 0 },
                                  pending: pending)
         }
-    }
-
-    private static func counts(_ db: Database, sql: String) throws -> [String: Int] {
-        try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: sql).map { ($0[0] as String, $0[1] as Int) })
     }
 
     /// nil when the file is missing or cannot be read: the panel says it does not know rather than nothing.

@@ -131,10 +131,7 @@ public enum StateReport {
     private static func storeHoldings(_ db: Database) throws -> StoreHoldings {
         var holdings = StoreHoldings()
         holdings.subscriptions = try StoreDatabase.subscriptionSnapshots(db)
-        if try db.tableExists("signedInAppleId") {
-            holdings.signedIn = Dictionary(try Row.fetchAll(db, sql: "SELECT device, appleId FROM signedInAppleId").map { ($0[0] as String, $0[1] as String) },
-                                           uniquingKeysWith: { first, _ in first })
-        }
+        holdings.signedIn = try StoreDatabase.signedInAppleIds(db)
         holdings.families = try StoreDatabase.families(db)
         holdings.oneTimeCodes = try StoreDatabase.oneTimeCodes(db)
         let reported = try StoreDatabase.reportedTransactions(db)

@@ -15,7 +15,31 @@ extension StoreDatabase {
 
     /// A statement's condition, with the Apple ID bound twice: the row is the signed-in Apple ID's, or none is signed in
     /// (each app user's own), or the row predates accounts.
-    static let signedInOnly = "(? IS NULL OR account IS NULL OR account = ?)"
+    static let signedInOnly = signedInOnly(appleId: "?")
+
+    /// The same condition on an Apple ID given as an expression (a bound `?`, or a column of a joined table).
+    private static func signedInOnly(appleId: String) -> String {
+        "(\(appleId) IS NULL OR account IS NULL OR account = \(appleId))"
+    }
+
+    /// Each device's signed-in Apple ID, read from a store file of any version (one from before Apple IDs has none).
+    public static func signedInAppleIds(_ db: Database) throws -> [String: String] {
+        guard try db.tableExists("signedInAppleId") else { return [:] }
+        return Dictionary(try Row.fetchAll(db, sql: "SELECT device, appleId FROM signedInAppleId").map { ($0[0] as String, $0[1] as String) },
+                          uniquingKeysWith: { first, _ in first })
+    }
+
+    /// How many unfinished transactions each device's queue shows (`queuedCount`'s rows, for every device), read from a
+    /// store file of any version: before Apple IDs, every unfinished transaction made there.
+    public static func queuedCounts(_ db: Database) throws -> [String: Int] {
+        let sql = try db.tableExists("signedInAppleId")
+            ? """
+              SELECT device, COUNT(*) FROM storeTransaction LEFT JOIN signedInAppleId s USING (device)
+              WHERE finished = 0 AND \(signedInOnly(appleId: "s.appleId")) GROUP BY device
+              """
+            : "SELECT device, COUNT(*) FROM storeTransaction WHERE finished = 0 GROUP BY device"
+        return Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: sql).map { ($0[0] as String, $0[1] as Int) })
+    }
 
     static func signedIn(_ db: Database, device: String) throws -> String? {
         try String.fetchOne(db.cachedStatement(sql: "SELECT appleId FROM signedInAppleId WHERE device = ?"), arguments: [device])

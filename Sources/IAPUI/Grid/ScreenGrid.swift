@@ -13,8 +13,9 @@ public struct ScreenGrid: Sendable, Equatable {
         private static let rightHalf: UInt32 = 0
         private static let firstCluster: UInt32 = 0x11_0000
 
-        init(_ character: Character, style: Style) {
-            self.init(String(character), style: style)
+        init(_ scalar: Unicode.Scalar, style: Style) {
+            code = scalar.value
+            self.style = style
         }
 
         /// `text`: one scalar that takes columns and the zero-width ones after it (see `ScreenGrid.drawnParts`).
@@ -84,14 +85,15 @@ public struct ScreenGrid: Sendable, Equatable {
             if w == 0 { continue }
             if column + w > end { break }
             var scalars = character.unicodeScalars.makeIterator()
-            if scalars.next() != nil, scalars.next() == nil {
-                place(Cell(character, style: style), columns: w, x: column, y: y)
+            if let only = scalars.next(), scalars.next() == nil {
+                place(Cell(only, style: style), columns: w, x: column, y: y)
             } else {
+                // Its parts' columns add up to the character's: those left out take none.
+                var at = column
                 for (part, columns) in Self.drawnParts(character) {
-                    place(Cell(part, style: style), columns: columns, x: column, y: y)
-                    column += columns
+                    place(Cell(part, style: style), columns: columns, x: at, y: y)
+                    at += columns
                 }
-                continue
             }
             column += w
         }
