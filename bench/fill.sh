@@ -7,6 +7,7 @@ set -euo pipefail
 fail() { echo "iapsim: fill: $*" >&2; exit 64; }
 [ $# -eq 4 ] || fail "give DIR TOTAL PENDING FIRST_FRAME, e.g. bench/fill.sh /tmp/backlog 1000 100 .build/release/iapsim-first-frame"
 dir=$1 total=$2 pending=$3 first_frame=$4
+[ -n "$dir" ] || fail "DIR is empty; give a folder to make, e.g. /tmp/backlog"
 for number in "$total" "$pending"; do
   [[ "$number" =~ ^[0-9]{1,9}$ ]] || fail "\"$number\" is not a whole number of transactions; give e.g. 1000"
 done
@@ -17,7 +18,8 @@ if [ -e "$dir" ] || [ -L "$dir" ]; then
   [ -d "$dir" ] && [ ! -L "$dir" ] || fail "$dir is not a folder; give a new one or a data folder to fill again"
   [ -z "$(ls -A "$dir")" ] || [ -e "$dir/iapsim.lock" ] || fail "$dir holds files that are not iapsim's data; give a new folder or a data folder to fill again"
 fi
-rm -rf "$dir"; mkdir -p "$dir"
+rm -rf "$dir"
+mkdir -p "$dir" 2>/dev/null || fail "$dir cannot be made (a file in its path, or no permission); give another folder"
 # A fill that fails leaves no half-made folder behind.
 trap 'status=$?; [ "$status" -eq 0 ] || rm -rf "$dir"' EXIT
 total=$((10#$total)) pending=$((10#$pending))
