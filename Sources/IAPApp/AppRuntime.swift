@@ -203,7 +203,7 @@ public final class AppRuntime {
             let device = parties.store.database.device
             let reports = raised.map {
                 AlarmReport(device: device, user: $0.user, kind: $0.alarm.kind, transactionId: $0.alarm.transactionId,
-                            text: $0.alarm.text(.en), raisedAt: $0.at.ISO8601Format())
+                            text: $0.alarm.text(.en), raisedAt: UTCTimestamp.text($0.at))
             }
             backend.report(reports) { [weak self] in self?.send(.alarmsReported(raised, ok: (try? $0.get()) != nil)) }
         case let .compensate(orderId):

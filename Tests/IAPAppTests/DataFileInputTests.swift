@@ -250,6 +250,11 @@ struct DataFileInputTests {
         #expect(alarm.text(.en).contains("no credit"))
         #expect(alarm.text(.zh) != alarm.text(.en))
         #expect(app.screen().text.contains("ALARM"))
+        // Reported to the backend with the moment it was raised, in UTC to the second, as ISO 8601 writes it.
+        let reported = try #require(try app.parties.backend.database.clientAlarms().first { $0.kind == "credit-missing" })
+        let raised = try Date(reported.raisedAt, strategy: .iso8601)
+        #expect(reported.raisedAt == raised.ISO8601Format())
+        #expect(abs(raised.timeIntervalSince(app.runtime.timers.now)) < 2, "\(reported.raisedAt)")
     }
 
     @Test("`state` reads without changing a byte, WAL files included, and refuses a path without iapsim data")
