@@ -317,8 +317,8 @@ public final class StoreDatabase {
     /// sorts every unfinished transaction for each page (a launch with a large queue read it once per batch).
     public func unfinished(limit: Int = -1) throws -> [StoreTransaction] {
         try queue.inDatabase { db in
-            try Array(Row.fetchCursor(db.cachedStatement(sql: "SELECT \(Self.columns) FROM storeTransaction INDEXED BY storeTransactionQueue WHERE finished = 0 ORDER BY date, id LIMIT ?"),
-                             arguments: [limit]).map(Self.transaction))
+            try Self.transactions(db.cachedStatement(sql: "SELECT \(Self.columns) FROM storeTransaction INDEXED BY storeTransactionQueue WHERE finished = 0 ORDER BY date, id LIMIT ?"),
+                                  arguments: [limit])
         }
     }
 
@@ -328,16 +328,16 @@ public final class StoreDatabase {
     func unfinished(after cursor: StoreTransaction?, limit: Int) throws -> [StoreTransaction] {
         try queue.inDatabase { db in
             guard let cursor else {
-                return try Array(Row.fetchCursor(db.cachedStatement(sql: """
+                return try Self.transactions(db.cachedStatement(sql: """
                     SELECT \(Self.columns) FROM storeTransaction INDEXED BY storeTransactionQueue
                     WHERE finished = 0 AND device = ? AND \(Self.signedInOnly) ORDER BY date, id LIMIT ?
-                    """), arguments: [device, appleId, appleId, limit]).map(Self.transaction))
+                    """), arguments: [device, appleId, appleId, limit])
             }
-            return try Array(Row.fetchCursor(db.cachedStatement(sql: """
+            return try Self.transactions(db.cachedStatement(sql: """
                 SELECT \(Self.columns) FROM storeTransaction INDEXED BY storeTransactionQueue
                 WHERE finished = 0 AND device = ? AND \(Self.signedInOnly)
                 AND (date, id) > (SELECT date, id FROM storeTransaction WHERE id = ?) ORDER BY date, id LIMIT ?
-                """), arguments: [device, appleId, appleId, cursor.id, limit]).map(Self.transaction))
+                """), arguments: [device, appleId, appleId, cursor.id, limit])
         }
     }
 
@@ -458,19 +458,48 @@ public final class StoreDatabase {
     static let columns = "id, productId, state, applicationUsername, date, error, finished, originalTransactionId, plan, account, pressedBy, appAccountToken"
 
     static func transaction(_ db: Database, _ id: String) throws -> StoreTransaction? {
-        try Row.fetchCursor(db.cachedStatement(sql: "SELECT \(columns) FROM storeTransaction WHERE id = ?"), arguments: [id]).map(transaction).next()
+        try transactions(db.cachedStatement(sql: "SELECT \(columns) FROM storeTransaction WHERE id = ?"), arguments: [id]).first
     }
 
-    /// A row that selected `columns`, by name.
+    /// A row that selected `columns`, among others in any order.
     static func transaction(_ row: Row) -> StoreTransaction {
+        transaction(row, at: ColumnPositions(Array(row.columnNames)))
+    }
+
+    /// The rows of a statement that selected `columns`, each read at the positions found once for the statement: read
+    /// by name, every column of every row was looked up again, and a long queue's first batch is read before its prompt.
+    static func transactions(_ statement: Statement, arguments: StatementArguments) throws -> [StoreTransaction] {
+        let positions = ColumnPositions(statement.columnNames)
+        return try Array(Row.fetchCursor(statement, arguments: arguments).map { transaction($0, at: positions) })
+    }
+
+    private static func transaction(_ row: Row, at column: ColumnPositions) -> StoreTransaction {
         StoreTransaction(
-            id: row["id"], productId: row["productId"],
-            state: TransactionState(rawValue: row["state"]) ?? .failed,
-            applicationUsername: row.text("applicationUsername"),
-            date: Date(timeIntervalSince1970: row["date"]),
-            error: row.text("error").flatMap(StoreError.init(rawValue:)),
-            originalTransactionId: row.text("originalTransactionId"),
-            appAccountToken: row.text("appAccountToken").flatMap(UUID.init(uuidString:))
+            id: row[column.id], productId: row[column.productId],
+            state: TransactionState(rawValue: row[column.state]) ?? .failed,
+            applicationUsername: column.applicationUsername.flatMap(row.text),
+            date: Date(timeIntervalSince1970: row[column.date]),
+            error: column.error.flatMap(row.text).flatMap(StoreError.init(rawValue:)),
+            originalTransactionId: column.originalTransactionId.flatMap(row.text),
+            appAccountToken: column.appAccountToken.flatMap(row.text).flatMap(UUID.init(uuidString:))
         )
+    }
+
+    /// Where a statement's rows hold what `transaction` reads; nil for a column a file from before it lacks.
+    private struct ColumnPositions {
+        let id, productId, state, date: Int
+        let applicationUsername, error, originalTransactionId, appAccountToken: Int?
+
+        init(_ names: [String]) {
+            func position(_ name: String) -> Int? { names.firstIndex(of: name) }
+            guard let id = position("id"), let productId = position("productId"), let state = position("state"), let date = position("date") else {
+                preconditionFailure("a store transaction's row without its id, productId, state or date: \(names)")
+            }
+            (self.id, self.productId, self.state, self.date) = (id, productId, state, date)
+            applicationUsername = position("applicationUsername")
+            error = position("error")
+            originalTransactionId = position("originalTransactionId")
+            appAccountToken = position("appAccountToken")
+        }
     }
 }
