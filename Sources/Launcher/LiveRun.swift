@@ -7,7 +7,8 @@ import MockBackend
 import Terminal
 
 extension LaunchSettings {
-    /// Where a benchmark's launch quits: after the launch screen, or after the first frame that shows the products.
+    /// Where a benchmark's launch quits: after the launch screen, or after the first frame that shows the products or,
+    /// into a backlog, the prompt to continue an unfinished order.
     public enum BenchmarkExit: Sendable { case launchScreen, products }
 
     /// Starts the app on the terminal and runs it until it quits, crashes on purpose or is signalled; exits as a shell

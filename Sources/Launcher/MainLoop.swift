@@ -37,14 +37,14 @@ struct MainLoop {
             if let ending = actOnRequests() { return ending }
             if let signal = terminal.caughtSignal { return .signal(signal) }
             let runtime = session.runtime
-            runtime.timers.runDue()
-            wire?.turn(session)
-            if let ending = actOnRequests() { return ending }
             runtime.refreshClock()
             let size = terminal.size
             let tooSmall = size.width < Renderer.minimumWidth || size.height < Renderer.minimumHeight
             terminal.draw(session.screen(width: size.width, height: size.height, theme: theme))
-            if exitAfterFirstFrame, runtime.state.productsStatus == .loaded { return .quit }
+            if exitAfterFirstFrame {
+                if runtime.state.productsStatus == .loaded { return .quit }
+                if case .unfinished? = runtime.state.modal { return .quit }
+            }
             let longest = wire?.poll ?? 1.0
             let untilNext = min(runtime.timers.nextDue.map { runtime.timers.wallSeconds(until: $0) } ?? longest, longest)
             switch terminal.nextEvent(timeout: Int32(max(0, untilNext) * 1000)) {
@@ -55,6 +55,11 @@ struct MainLoop {
             case .hangup: return .quit
             case .resize, nil: break
             }
+            if let ending = actOnRequests() { return ending }
+            // What came due (a party's answer, a long queue's next batch) runs after the frame it would have held up:
+            // the app's first state is drawn before anything deferred.
+            session.runtime.timers.runDue()
+            wire?.turn(session)
         }
     }
 
