@@ -64,6 +64,21 @@ struct ScreenInputTests {
         #expect(app.screen().contains("Balance 0 coins"))
     }
 
+    @Test("until the backend's first answer the balance is said to be reading, not 0 coins (found by QA: a launch's first frame said Balance 0 coins)")
+    func balanceBeforeFirstReading() throws {
+        var faults = ArmedFaults()
+        faults.insert(.backendSlow, FaultArm(value: "3"))
+        let app = try Harness(user: "alice", faults: faults)
+        app.advance(0.5)
+        #expect(app.state.productsStatus == .loaded)
+        #expect(!app.screen().contains("Balance 0 coins"), "\(app.screen())")
+        #expect(app.screen().contains("Balance …"), "\(app.screen())")
+        app.press(.char("l"))
+        #expect(app.screen().contains("余额 …"), "\(app.screen())")
+        app.advance(4)
+        #expect(app.screen().contains("余额 0 金币"), "\(app.screen())")
+    }
+
     @Test("the backend back after a login it missed: the balance is read again, not shown as 0 coins until f (found by QA in a tmux walk)")
     func balanceReadWhenBackendReturns() throws {
         let app = try Harness(user: "alice")

@@ -37,7 +37,7 @@ public enum Text: String, Sendable, CaseIterable {
     case continuesInBackground, unclaimed
     /// Said in place of `loginHint` when a name broke the rule.
     case loginRule
-    case appTitle, loginPrompt, loginHint, user, pending, balance, balanceUnknown, coins, owned, familyShared, products
+    case appTitle, loginPrompt, loginHint, user, pending, balance, balanceUnknown, balanceNotRead, coins, owned, familyShared, products
     /// The product request failed (an empty list is SPEC's `no-products`); what asks again; the identifiers to buy by.
     case productsFailed, productsAskAgain, buyByIdentifier
     case stay, logoutAnyway, quitInFlight, yesQuit, noStay
@@ -144,6 +144,7 @@ public enum Text: String, Sendable, CaseIterable {
         case .pending: Localized(en: "pending", zh: "待处理")
         case .balance: Localized(en: "Balance", zh: "余额")
         case .balanceUnknown: Localized(en: "Balance unknown (backend down)", zh: "余额未知(后端不可达)")
+        case .balanceNotRead: Localized(en: "Balance …", zh: "余额 …")
         case .coins: Localized(en: "coins", zh: "金币")
         case .owned: Localized(en: "Owned", zh: "已拥有")
         case .familyShared: Localized(en: "Family", zh: "家人共享")

@@ -8,9 +8,11 @@ extension StateView {
     }
 
     var productList: ProductList {
-        // With the backend down and nothing read from it yet, 0 would be a guess: say it is unknown.
+        // With the backend down and nothing read from it yet, 0 would be a guess: say it is unknown; before its first
+        // answer (a launch's first frame, a slow backend), that it is not read yet.
         let unknown = state.faults.contains(.backendDown) && state.account == Account()
-        let balance = unknown ? Text.balanceUnknown(lang) : balanceLine
+        let notRead = state.session.map { $0.accountReading == nil } ?? false
+        let balance = unknown ? Text.balanceUnknown(lang) : notRead ? Text.balanceNotRead(lang) : balanceLine
         let content: ProductList.Content
         switch state.productsStatus {
         case .loading:
