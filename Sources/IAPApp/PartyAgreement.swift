@@ -15,6 +15,6 @@ enum PartyAgreement {
         guard let finished = try? store.latestFinishedPaid(limit: recent),
               let missing = try? backend.unaccounted(finished), !missing.isEmpty
         else { return [] }
-        return [.creditMissing(transactionIds: missing.reversed())]
+        return [.creditMissing(transactionIds: missing.reversed(), ofLatest: finished.count)]
     }
 }

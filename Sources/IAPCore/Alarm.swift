@@ -16,8 +16,8 @@ public enum Alarm: Sendable, Equatable {
     /// A paid transaction no evidence ties to one user: it waits unclaimed in the store's queue for support (I3).
     case unattributed(transactionId: String, productId: String)
     /// The store finished paid transactions the backend has no record of (a lost write, e.g. a lost WAL file):
-    /// the user paid and was never credited.
-    case creditMissing(transactionIds: [String])
+    /// the user paid and was never credited. Of the store's latest `ofLatest` finished ones, the only ones looked at.
+    case creditMissing(transactionIds: [String], ofLatest: Int)
     /// Apple said the payment went through and the receipt is empty (seed 002: "that is surely a problem"): the order
     /// waits and is retried; someone should know.
     case receiptEmpty(transactionId: String)
@@ -46,7 +46,7 @@ public enum Alarm: Sendable, Equatable {
         case let .writeFailed(id), let .verifyFailing(id, _, _), let .serverMisconfigured(id, _), let .unattributed(id, _),
              let .receiptEmpty(id), let .receiptOfAnotherAppleId(id, _, _):
             id
-        case let .creditMissing(ids): ids.first
+        case let .creditMissing(ids, _): ids.first
         case .readFailed, .storage: nil
         }
     }

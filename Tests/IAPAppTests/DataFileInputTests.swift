@@ -248,6 +248,8 @@ struct DataFileInputTests {
         app.advance(0.5)
         let alarm = try #require(app.state.alarms.first { $0.text(.en).contains(transaction) })
         #expect(alarm.text(.en).contains("no credit"))
+        let finished = try StoreDatabase(path: directory.store).all().filter { $0.finished && [.purchased, .restored].contains($0.transaction.state) }.count
+        #expect(alarm.text(.en).contains("1 of the store's latest \(finished) finished"), "\(alarm.text(.en))")
         #expect(alarm.text(.zh) != alarm.text(.en))
         #expect(app.screen().text.contains("ALARM"))
         // Reported to the backend with the moment it was raised, in UTC to the second, as ISO 8601 writes it.

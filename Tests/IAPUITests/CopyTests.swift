@@ -39,7 +39,7 @@ struct CopyTests {
         let alarms: [Alarm] = [
             .writeFailed(transactionId: "1"), .verifyFailing(transactionId: "1", attempts: 10, reason: .http(503)),
             .readFailed(user: "a"), .storage(party: .backend, detail: "disk I/O error"),
-            .unattributed(transactionId: "1", productId: "p"), .creditMissing(transactionIds: ["1", "2", "3", "4"]),
+            .unattributed(transactionId: "1", productId: "p"), .creditMissing(transactionIds: ["1", "2", "3", "4"], ofLatest: 50),
         ]
         for alarm in alarms {
             #expect(!alarm.words.en.isEmpty && alarm.words.en != alarm.words.zh, "\(alarm)")
@@ -47,5 +47,9 @@ struct CopyTests {
         #expect(alarms[1].text(.zh).contains("HTTP 错误 503"))
         #expect(alarms[3].text(.zh).contains("后端存储出错") && alarms[3].text(.zh).contains("disk I/O error"))
         #expect(alarms[5].text(.en).contains("(1, 2, 3, …)"))
+        // How many were looked at, so that 50 of the latest 50 reads as what it is, a lower bound (found in a QA walk:
+        // "the store finished 50 paid transaction(s)" when 90,000 were missing).
+        #expect(alarms[5].text(.en).contains("4 of the store's latest 50 finished paid transaction(s)"), "\(alarms[5].text(.en))")
+        #expect(alarms[5].text(.zh).contains("最近完成的 50 笔已付款交易中,有 4 笔"), "\(alarms[5].text(.zh))")
     }
 }

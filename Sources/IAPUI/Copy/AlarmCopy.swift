@@ -16,9 +16,10 @@ extension Alarm {
             Localized(en: "\(party.rawValue) storage: \(detail)", zh: "\(Self.partyName(party))存储出错:\(detail)")
         case let .unattributed(id, _):
             Localized(en: "tx \(id) paid, buyer unknown: support assigns it", zh: "交易 \(id) 已付款,买家不明:待客服分配")
-        case let .creditMissing(ids):
-            Localized(en: "the store finished \(ids.count) paid transaction(s) with no credit on the backend (\(Self.list(ids))): data was lost; credit by hand",
-                      zh: "商店已完成 \(ids.count) 笔已付款交易,后端却没有入账记录(\(Self.list(ids))):数据已丢失,请人工补发")
+        case let .creditMissing(ids, checked):
+            // How many were looked at: all of the latest is a lower bound, not a count.
+            Localized(en: "no credit on the backend for \(ids.count) of the store's latest \(checked) finished paid transaction(s) (\(Self.list(ids))): data was lost; credit by hand",
+                      zh: "商店最近完成的 \(checked) 笔已付款交易中,有 \(ids.count) 笔在后端没有入账记录(\(Self.list(ids))):数据已丢失,请人工补发")
         case let .receiptEmpty(id):
             Localized(en: "tx \(id) paid, but the app receipt is empty (Apple's known bug): the order waits and is retried",
                       zh: "交易 \(id) 已付款,但收据为空(苹果已知问题):订单保留并重试")
