@@ -116,8 +116,8 @@ public final class BackendDatabase {
     }
 
     /// Of `ids`, those the backend has neither a credit (live or refunded) nor a verdict for.
-    /// One small statement asked of each: SQLite compiled a statement with a hundred placeholders at every launch with
-    /// finished purchases for longer than it then took to answer it.
+    /// One small statement, prepared once and asked of each, rather than one with a hundred placeholders compiled anew
+    /// at every launch with finished purchases.
     public func unaccounted(_ ids: [String]) throws -> [String] {
         guard !ids.isEmpty else { return [] }
         return try queue.inDatabase { db in
