@@ -81,19 +81,19 @@ public enum StateReport {
         let support = StateDocument.BackendPart(credits: backend.credited.map(creditEntry),
                                   appleQueue: backend.appleQueue.map {
                                       .init(transactionId: $0.transactionId, user: $0.user, productId: $0.productId, orderId: $0.orderId,
-                                            attempts: $0.attempts, lastStatus: $0.lastStatus, nextAt: iso($0.nextAt))
+                                            attempts: $0.attempts, lastStatus: $0.lastStatus, nextAt: UTCTimestamp.text($0.nextAt))
                                   },
                                   clientAlarms: backend.clientAlarms.map {
                                       .init(device: $0.device, user: $0.user, kind: $0.kind, transactionId: $0.transactionId, text: $0.text,
-                                            raisedAt: $0.raisedAt, receivedAt: iso($0.receivedAt))
+                                            raisedAt: $0.raisedAt, receivedAt: UTCTimestamp.text($0.receivedAt))
                                   },
                                   receiptReplays: backend.replays.map {
-                                      .init(receiptHash: $0.receiptHash, transactionId: $0.transactionId, user: $0.user, firstUser: $0.firstUser, at: iso($0.at))
+                                      .init(receiptHash: $0.receiptHash, transactionId: $0.transactionId, user: $0.user, firstUser: $0.firstUser, at: UTCTimestamp.text($0.at))
                                   },
                                   restorePolicy: backend.restorePolicy.rawValue,
                                   transfers: backend.transfers.map {
                                       .init(originalTransactionId: $0.originalTransactionId, productId: $0.productId, from: $0.from, to: $0.to,
-                                            policy: $0.policy, at: iso($0.at))
+                                            policy: $0.policy, at: UTCTimestamp.text($0.at))
                                   })
         var transactions = store.transactions
         for index in transactions.indices {
@@ -105,10 +105,10 @@ public enum StateReport {
         }
         let codes = store.oneTimeCodes.map {
             StateDocument.OneTimeCodeEntry(code: $0.code, offerId: $0.offerId, productId: $0.productId, redeemedBy: $0.redeemedBy,
-                                           redeemedAt: $0.redeemedAt.map(iso))
+                                           redeemedAt: $0.redeemedAt.map(UTCTimestamp.text))
         }
         return StateDocument(store: .init(transactions: transactions, appleIds: appleIds, families: store.families, oneTimeCodes: codes), backend: support,
-                             client: .init(users: client, devices: devices), accounts: users, asOf: iso(asOf))
+                             client: .init(users: client, devices: devices), accounts: users, asOf: UTCTimestamp.text(asOf))
     }
 
     // MARK: The store
@@ -229,8 +229,6 @@ public enum StateReport {
     // MARK: Reading
 
     private static func milliseconds(_ seconds: Double) -> String { Receipt.Entry.milliseconds(Date(timeIntervalSince1970: seconds)) }
-
-    private static func iso(_ date: Date) -> String { date.formatted(.iso8601) }
 
     private static func read<T>(_ path: String, as identity: DataFileIdentity, unused: Bool, _ body: (Database) throws -> T) throws -> T {
         let queue = try DataFile.openForReading(path, as: identity, unused: unused)

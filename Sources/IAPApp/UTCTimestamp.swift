@@ -1,8 +1,8 @@
 import Foundation
 
-/// A moment in UTC to the second, as `Date.ISO8601Format()` writes it ("2026-12-01T21:03:19Z"), through the C library:
-/// Foundation's format style builds its Gregorian calendar at its first use, and a launch that raises an alarm reports
-/// it before its first frame.
+/// A moment in UTC to the second, as `Date.ISO8601Format()` writes it ("2026-12-01T21:03:19Z"): an alarm's report and
+/// `iapsim state`'s times. Through the C library: Foundation's format style builds its Gregorian calendar at its first
+/// use, and a launch that raises an alarm reports it before its first frame.
 enum UTCTimestamp {
     static func text(_ date: Date) -> String {
         var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
