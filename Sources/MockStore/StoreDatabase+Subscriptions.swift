@@ -419,19 +419,22 @@ extension StoreDatabase {
     }
 
     /// The charge a transaction repeats: Apple refunds what it charged, and a free re-buy or a restore (S7) charged
-    /// nothing. A subscription's is the first transaction of its web order line item, anything else's its original.
+    /// nothing. A subscription's is the transaction of its web order line item that has an Apple order id (in a store
+    /// from before order ids, the earliest charged), anything else's its original. Not the lowest number: a re-buy is
+    /// numbered when its sheet opens, and an interrupted payment's second half may charge the period before it closes.
     /// Nil for what a family member has through Family Sharing: Apple charged the member nothing, so there is nothing of
     /// theirs to refund (only the buyer's charge, which revokes the member's).
     static func charge(_ db: Database, repeatedBy id: String) throws -> String? {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT originalTransactionId, webOrderLineItemId FROM storeTransaction WHERE id = ?"),
                                          arguments: [id]) else { return nil }
         let webOrder = row.text("webOrderLineItemId")
-        let first = try webOrder.flatMap { webOrder in
+        let charged = try webOrder.flatMap { webOrder in
             try String.fetchOne(db.cachedStatement(sql: """
-                SELECT id FROM storeTransaction WHERE webOrderLineItemId = ? AND state = 'purchased' ORDER BY CAST(id AS INTEGER) LIMIT 1
+                SELECT id FROM storeTransaction WHERE webOrderLineItemId = ? AND state = 'purchased'
+                ORDER BY appleOrderId IS NULL, date, CAST(id AS INTEGER) LIMIT 1
                 """), arguments: [webOrder])
         }
-        let charge = TransactionDetails.charge(repeatedBy: id, original: row.text("originalTransactionId"), webOrder: webOrder, firstOfWebOrder: first)
+        let charge = TransactionDetails.charge(repeatedBy: id, original: row.text("originalTransactionId"), webOrder: webOrder, chargeOfWebOrder: charged)
         let shared = try Bool.fetchOne(db.cachedStatement(sql: "SELECT sharedFrom IS NOT NULL FROM storeTransaction WHERE id = ?"), arguments: [charge])
         return shared == false ? charge : nil
     }

@@ -90,9 +90,9 @@ public struct TransactionDetails: Sendable, Equatable {
     }
 
     /// The charge a transaction repeats: Apple refunds what it charged, and a free re-buy or a restore (S7) charged
-    /// nothing. A subscription's is the first transaction of its web order line item (`firstOfWebOrder`), anything
+    /// nothing. A subscription's is the charged transaction of its web order line item (`chargeOfWebOrder`), anything
     /// else's its original.
-    static func charge(repeatedBy id: String, original: String?, webOrder: String?, firstOfWebOrder: String?) -> String {
-        webOrder == nil ? original ?? id : firstOfWebOrder ?? id
+    static func charge(repeatedBy id: String, original: String?, webOrder: String?, chargeOfWebOrder: String?) -> String {
+        webOrder == nil ? original ?? id : chargeOfWebOrder ?? id
     }
 }

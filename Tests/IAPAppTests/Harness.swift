@@ -135,13 +135,21 @@ final class Harness {
     func charges() throws -> [StoreRecord] {
         let webOrders = try webOrders()
         let familyCopies = try familyCopies()
-        var seen: Set<String> = []
-        return try storeRecords().sorted { $0.transaction.id.localizedStandardCompare($1.transaction.id) == .orderedAscending }.filter { record in
+        let records = try storeRecords().sorted { $0.transaction.id.localizedStandardCompare($1.transaction.id) == .orderedAscending }
+        // A line item's charge is its earliest purchase: a re-delivery is dated when it was made, after the charge, though
+        // a re-buy numbered when its sheet opened may have the lower number.
+        var chargeOfLineItem: [String: String] = [:]
+        let byDate = records.filter { $0.transaction.state == .purchased }
+            .sorted { ($0.transaction.date, Int($0.transaction.id) ?? 0) < ($1.transaction.date, Int($1.transaction.id) ?? 0) }
+        for record in byDate {
+            if let lineItem = webOrders[record.transaction.id], chargeOfLineItem[lineItem] == nil { chargeOfLineItem[lineItem] = record.transaction.id }
+        }
+        return records.filter { record in
             guard let lineItem = webOrders[record.transaction.id] else {
                 return record.transaction.state == .purchased && record.transaction.originalTransactionId == nil
                     && !familyCopies.contains(record.transaction.id)
             }
-            return seen.insert(lineItem).inserted && record.transaction.state == .purchased
+            return chargeOfLineItem[lineItem] == record.transaction.id
         }
     }
     /// Apple's subscription and refund fields of these transactions.

@@ -231,8 +231,8 @@ struct RestoreRulesTests {
 
     @Test("a refund takes the charge: a subscription's first transaction of its web order line item, anything else's original")
     func refundedCharge() {
-        #expect(TransactionDetails.charge(repeatedBy: "5", original: "4", webOrder: "w", firstOfWebOrder: "3") == "3")
-        #expect(TransactionDetails.charge(repeatedBy: "5", original: "4", webOrder: nil, firstOfWebOrder: nil) == "4")
-        #expect(TransactionDetails.charge(repeatedBy: "5", original: nil, webOrder: nil, firstOfWebOrder: nil) == "5")
+        #expect(TransactionDetails.charge(repeatedBy: "5", original: "4", webOrder: "w", chargeOfWebOrder: "3") == "3")
+        #expect(TransactionDetails.charge(repeatedBy: "5", original: "4", webOrder: nil, chargeOfWebOrder: nil) == "4")
+        #expect(TransactionDetails.charge(repeatedBy: "5", original: nil, webOrder: nil, chargeOfWebOrder: nil) == "5")
     }
 }

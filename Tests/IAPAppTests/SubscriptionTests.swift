@@ -4,7 +4,7 @@ import GRDB
 import IAPApp
 import IAPCore
 import MockBackend
-import MockStore
+@testable import MockStore
 import Testing
 
 /// Auto-renewable subscriptions (S9, I7): what the store charges and when, what the backend grants, and what the
@@ -89,6 +89,33 @@ struct SubscriptionTests {
         #expect(status(app, Self.plus)?.state == .active)
         #expect(app.state.account.owned.contains(Self.plus))
         #expect(!app.state.account.owned.contains(Self.yearly))
+    }
+
+    /// Explorer seed 9100358: the re-buy's transaction was numbered when its sheet opened, before the interrupted
+    /// payment's second half was; taken as the period's charge for having the lower number, it kept its period past the
+    /// upgrade and was refunded in the charge's place.
+    @Test("bought again while an interrupted payment completes: the completed half is the charge, the re-buy repeats it, and an upgrade ends that period")
+    func rebuyWhileInterruptedPaymentCompletes() throws {
+        var once = ArmedFaults()
+        once.insert(.failedThenPurchased, FaultArm(once: true))
+        let app = try Harness(user: "alice", faults: once)
+        app.advance(0.5)
+        app.select(Self.monthly)
+        app.press(.enter)
+        app.advance(2.2)  // failed after a second; the purchased half is due a second from now
+        #expect(app.screen().contains("Purchase failed"))
+        app.press(.escape, .enter)  // its payment is due after the purchased half
+        app.advance(5)
+        app.press(.escape)
+        let records = try app.storeTransactions().map(\.0).filter { $0.state == .purchased }
+        let rebuy = try #require(records.first { $0.applicationUsername == "ORD-000002" })
+        let completed = try #require(records.first { $0.applicationUsername == "ORD-000001" })
+        #expect(rebuy.originalTransactionId == completed.id)
+        #expect(try app.charges().map(\.transaction.id) == [completed.id])
+        #expect(try app.parties.store.database.queue.inDatabase { try StoreDatabase.charge($0, repeatedBy: rebuy.id) } == completed.id)
+        app.buy(Self.plus)
+        let credited = try app.credits()
+        #expect(try subscriptionInvariants(app, try app.storeRecords(), credited: credited) == [])
     }
 
     @Test("cancelled: it stays on until the period ends, then expires and the backend stops granting it")
