@@ -46,6 +46,21 @@ struct BacklogTests {
         #expect(app.state.orders.count <= Session.pageSize)
     }
 
+    @Test("the inspector counts every row a column has past the screen, not only those it read (found in a QA walk: 10,000 pending, \"+3\")")
+    func inspectorCountsTheBacklog() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        try paidAndSaved(300, for: "alice", in: app)
+        try app.relaunch(user: "alice")
+        app.advance(0.5)
+        app.press(.char("i"))
+        let screen = app.screen(width: 120, height: 30)
+        #expect(screen.contains("Store queue (300)") && screen.contains("Client alice (300)"))
+        // Ten rows of each on screen; the line under them counts the other 290, read or not.
+        let counts = screen.split(separator: "\n").first { $0.hasPrefix(" +") }?.split(separator: " ")
+        #expect(counts == ["+290", "+290"], "\(screen)")
+    }
+
     @Test("a backlog longer than a page and than a batch of the store's queue: each order is asked about once, all are credited")
     func longerThanAPage() throws {
         let app = try Harness(user: "alice", faults: [.backendDown])

@@ -47,11 +47,14 @@ extension StateView {
             InspectorColumns.Column(heading: "\(Text.inspectorBackend(lang)) \(who)",
                                     rows: [(Text.creditsKeptAt(lang), theme.dimmed), (elsewhere, theme.plain)])
         } else {
-            InspectorColumns.Column(heading: "\(Text.inspectorBackend(lang)) \(who) (\(view.creditTotal))", rows: backend)
+            InspectorColumns.Column(heading: "\(Text.inspectorBackend(lang)) \(who) (\(view.creditTotal))", rows: backend,
+                                    unread: view.creditTotal - view.credits.count)
         }
         return InspectorColumns(columns: [
-            InspectorColumns.Column(heading: "\(words.queue[lang]) (\(view.storeTotal))", rows: store + owned),
-            InspectorColumns.Column(heading: "\(Text.inspectorClient(lang)) \(who) (\(state.pendingCount))", rows: client + unclaimed),
+            InspectorColumns.Column(heading: "\(words.queue[lang]) (\(view.storeTotal))", rows: store + owned,
+                                    unread: view.storeTotal - view.storeQueue.count),
+            InspectorColumns.Column(heading: "\(Text.inspectorClient(lang)) \(who) (\(state.pendingCount))", rows: client + unclaimed,
+                                    unread: state.pendingCount - state.pendingOrders.count),
             backendColumn,
         ], theme: theme)
     }
