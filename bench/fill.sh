@@ -29,6 +29,14 @@ sqlite3 "$dir/store.sqlite" "
   WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i + 1 < $total)
   INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, finished)
   SELECT 3000000000 + i, 'com.iapsim.coins.60', 'purchased', NULL, 1800000000 + i, CASE WHEN i < $pending THEN 0 ELSE 1 END FROM n;"
+# What the store finished the backend credited, under an order of alice's each, as a purchase verified and finished
+# leaves it: without the credits the launch's agreement check rightly raised its credit-missing alarm at every launch.
+sqlite3 "$dir/backend.sqlite" "
+  WITH RECURSIVE n(i) AS (SELECT $pending WHERE $pending < $total UNION ALL SELECT i + 1 FROM n WHERE i + 1 < $total)
+  INSERT INTO orders (id, user, productId, createdAt) SELECT 'ORD-B' || i, 'alice', 'com.iapsim.coins.60', 1800000000 + i FROM n;
+  WITH RECURSIVE n(i) AS (SELECT $pending WHERE $pending < $total UNION ALL SELECT i + 1 FROM n WHERE i + 1 < $total)
+  INSERT INTO credit (transactionId, user, productId, orderId, coins, creditedAt)
+  SELECT 3000000000 + i, 'alice', 'com.iapsim.coins.60', 'ORD-B' || i, 60, 1800000001 + i FROM n;"
 sqlite3 "$dir/client-keychain.sqlite" "
   WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i + 1 < $pending)
   INSERT INTO pendingOrder (transactionId, user, productId, orderId, purchasedAt, price, receiptHash, attempts, lastAttemptAt, status)
