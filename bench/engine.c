@@ -97,6 +97,11 @@ int main(int argc, char **argv) {
         "CREATE INDEX creditLive ON credit(user, revokedAt, productId, coins);"
         "CREATE UNIQUE INDEX creditWebOrder ON credit(webOrderLineItemId) WHERE webOrderLineItemId IS NOT NULL;"
         "CREATE INDEX creditFamilyShared ON credit(user, productId) WHERE familyShared = 1 AND revokedAt IS NULL;"
+        "CREATE TABLE creditSum (user TEXT NOT NULL, productId TEXT NOT NULL, coins INTEGER NOT NULL, credits INTEGER NOT NULL,"
+        " PRIMARY KEY (user, productId)) WITHOUT ROWID;"
+        "CREATE TRIGGER creditSumInsert AFTER INSERT ON credit WHEN NEW.revokedAt IS NULL BEGIN"
+        " INSERT INTO creditSum (user, productId, coins, credits) SELECT NEW.user, NEW.productId, NEW.coins, 1 WHERE NEW.revokedAt IS NULL"
+        " ON CONFLICT (user, productId) DO UPDATE SET coins = coins + excluded.coins, credits = credits + 1; END;"
         "CREATE TABLE decidedReceipt (receiptHash TEXT NOT NULL, transactionId TEXT NOT NULL, user TEXT NOT NULL,"
         " PRIMARY KEY (receiptHash, transactionId));"
         "CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);"
@@ -165,8 +170,8 @@ int main(int argc, char **argv) {
     sqlite3_stmt *findOrder = prep(keychain, "SELECT productId FROM pendingOrder WHERE transactionId = ? AND user = 'alice'");
     sqlite3_stmt *dropIntent = prep(keychain, "DELETE FROM intent WHERE id = ?");
     sqlite3_stmt *dropOrder = prep(keychain, "DELETE FROM pendingOrder WHERE transactionId = ? AND user = 'alice'");
-    sqlite3_stmt *coins = prep(backend, "SELECT COALESCE(SUM(coins), 0) FROM credit WHERE user = 'alice' AND revokedAt IS NULL");
-    sqlite3_stmt *owned = prep(backend, "SELECT DISTINCT productId FROM credit WHERE user = 'alice' AND revokedAt IS NULL");
+    sqlite3_stmt *coins = prep(backend, "SELECT COALESCE(SUM(coins), 0) FROM creditSum WHERE user = 'alice'");
+    sqlite3_stmt *owned = prep(backend, "SELECT productId FROM creditSum WHERE user = 'alice'");
 
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);

@@ -37,7 +37,7 @@ public struct DataFileIdentity: Sendable {
                  "familyMember", "offerNonce", "offerCodeRedemption", "oneTimeCode"],
         rowChecks: [("storeTransaction", "SELECT id FROM storeTransaction WHERE finished = 0 AND NOT (date \(sane)) LIMIT 1",
                      "the unfinished transaction %@ has a date that is not a finite number")])
-    public static let backend = DataFileIdentity(party: "backend", applicationId: id("iaB1"), tables: ["orders", "credit", "meta", "verdict", "entitlement", "revokedChain", "appliedNotification", "appleRetry", "clientAlarm", "decidedReceipt", "receiptReplay", "holding", "transfer", "appAccountToken"])
+    public static let backend = DataFileIdentity(party: "backend", applicationId: id("iaB1"), tables: ["orders", "credit", "meta", "verdict", "entitlement", "revokedChain", "appliedNotification", "appleRetry", "clientAlarm", "decidedReceipt", "receiptReplay", "holding", "transfer", "appAccountToken", "creditSum"])
     public static let keychain = DataFileIdentity(
         party: "client keychain", applicationId: id("iaK1"), tables: ["pendingOrder", "paymentIntent", "intent", "pendingCount"], retired: ["paymentIntent"],
         rowChecks: [("pendingOrder", "SELECT transactionId FROM pendingOrder WHERE NOT (purchasedAt \(sane)) OR NOT (COALESCE(lastAttemptAt, 0) \(sane)) LIMIT 1",

@@ -97,6 +97,7 @@ public final class BackendDatabase {
             ("v16-family-credit-index", { db in
                 try db.execute(sql: "CREATE INDEX creditFamilyShared ON credit(user, productId) WHERE familyShared = 1 AND revokedAt IS NULL")
             }),
+            ("v17-credit-sums", BackendDatabase.creditSumsMigration),
         ])
     }
 
@@ -192,11 +193,8 @@ public final class BackendDatabase {
     /// renewal) has not ended.
     public func account(user: String, notKept: Set<String>, units: Set<String> = [], at date: Date) throws -> Account {
         try queue.inDatabase { db in
-            // One pass over the user's live credits, in the covering index creditLive, a product at a time.
             var coins = 0, credits: [String: Int] = [:]
-            for row in try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT productId, SUM(coins), COUNT(*) FROM credit WHERE user = ? AND revokedAt IS NULL GROUP BY productId
-                """), arguments: [user]) {
+            for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT productId, coins, credits FROM creditSum WHERE user = ?"), arguments: [user]) {
                 coins += row[1] as Int
                 credits[row[0]] = row[2]
             }
@@ -244,7 +242,7 @@ public final class BackendDatabase {
     /// A user's latest live credits, newest first, and how many there are: what the inspector shows.
     public func recentCredits(user: String, limit: Int) throws -> (credits: [Credit], total: Int) {
         try queue.inDatabase { db in
-            let total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM credit WHERE user = ? AND revokedAt IS NULL"), arguments: [user]) ?? 0
+            let total = try Int.fetchOne(db.cachedStatement(sql: "SELECT SUM(credits) FROM creditSum WHERE user = ?"), arguments: [user]) ?? 0
             let credits = try Array(Row.fetchCursor(db.cachedStatement(sql: """
                 SELECT * FROM credit WHERE user = ? AND revokedAt IS NULL ORDER BY creditedAt DESC, transactionId DESC LIMIT ?
                 """), arguments: [user, limit]).map(Self.credit))
