@@ -135,7 +135,7 @@ public final class AppRuntime {
                 if case let .success(account) = result { self?.send(.accountLoaded(user, account)) }
             }
         case let .refund(account):
-            _ = store.refund(account: account)
+            send(.refundAnswered(user: account, transactionId: store.refund(account: account)))
         case let .setAutoRenew(on, original):
             store.setAutoRenew(on, originalTransactionId: original)
         case let .agreeToPriceIncrease(original):

@@ -11,7 +11,7 @@ public enum Effect: Sendable, Equatable {
     case readSubscriptions(String)
     /// The subscriptions, then what the backend grants the user; answers `.subscriptionsLoaded` and `.accountLoaded`.
     case refreshAccount(String)
-    /// Apple refunds the account's latest paid transaction (support's key in the inspector).
+    /// Apple refunds the account's latest paid transaction (support's key in the inspector); answers `.refundAnswered`.
     case refund(account: String)
     /// Settings › Subscriptions, on the store's side.
     case setAutoRenew(Bool, originalTransactionId: String)

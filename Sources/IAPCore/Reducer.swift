@@ -88,6 +88,9 @@ extension AppState {
             return cancelAnswered(transactionId, cancelled: cancelled)
         case let .assignToBuyer(transactionId, buyer):
             return assignToBuyer(transactionId, buyer)
+        case .refundAnswered:
+            // What the refund changes reaches the app as Apple tells it (a revoked transaction, the backend's account).
+            return []
         case let .persisted(order, ok):
             return persisted(order, ok: ok)
         case let .verified(order, outcome):

@@ -179,6 +179,11 @@ public struct Timeline: Sendable {
         case let .cancelAnswered(id, cancelled):
             if cancelled { return nil }
             return Localized(en: "store: too late to cancel tx \(id), the payment went through", zh: "商店:tx \(id) 已付款,无法取消")
+        case let .refundAnswered(_, id?):
+            return Localized(en: "Apple: tx \(id) refunded", zh: "Apple:tx \(id) 已退款")
+        case let .refundAnswered(user, nil):
+            return Localized(en: "Apple: nothing of \(user)'s to refund (no paid, unrefunded purchase by the signed-in Apple ID)",
+                             zh: "Apple:\(user) 没有可退款的购买(当前 Apple ID 没有已付款且未退款的购买)")
         case let .assignToBuyer(id, user):
             return Localized(en: "support: tx \(id) assigned to \(user)", zh: "客服:tx \(id) 分配给 \(user)")
         case let .storeUpdated(transactions, _, _) where transactions.isEmpty:

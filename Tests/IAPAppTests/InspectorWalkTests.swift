@@ -139,3 +139,26 @@ struct LoginTimelineTests {
         #expect(zh.contains("alice 已登出") && zh.contains("bob 已登录"), "\(zh)")
     }
 }
+
+/// From a QA walk: `r` with nothing the Apple ID could have refunded showed only the key's own line, as if Apple had yet
+/// to answer.
+@Suite("The inspector's r says what Apple refunded, or that there was nothing")
+struct InspectorRefundAnswerTests {
+    @Test("r before any purchase: nothing to refund; after one: the transaction refunded, in both languages")
+    func answered() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        app.press(.char("i"), .char("r"))
+        app.advance(0.5)
+        #expect(app.session.timeline.entries(.en).last?.text.contains("Apple: nothing of alice's to refund") == true,
+                "\(app.session.timeline.entries(.en).map(\.text))")
+        #expect(app.session.timeline.entries(.zh).last?.text.contains("Apple:alice 没有可退款的购买") == true)
+        app.press(.escape)
+        app.buy("com.iapsim.coins.60")
+        let bought = try app.latestChargeId()
+        app.press(.char("i"), .char("r"))
+        app.advance(0.5)
+        let lines = app.session.timeline.entries(.en).map(\.text)
+        #expect(lines.contains { $0.contains("Apple: tx \(bought) refunded") }, "\(lines)")
+    }
+}
