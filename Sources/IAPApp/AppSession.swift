@@ -252,6 +252,7 @@ public final class AppSession {
                 + ((try? database.transfers(latest: rows)) ?? []).map { .moved(productId: $0.productId, from: $0.from, to: $0.to, policy: $0.policy) }
         }
         view.timeline = timeline.entries(state.lang)
+        view.timelineOrigin = timeline.origin
         // Only with --notify or --server-api: otherwise nothing goes out, and the built-in backend hears each at once.
         if notifying || options.serverAPIBackend {
             view.notifications = ((try? parties.store.database.recentNotifications(limit: rows)) ?? []).reversed().map(NotificationDelivery.init)

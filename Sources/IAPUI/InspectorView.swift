@@ -29,6 +29,8 @@ public struct InspectorView: Sendable, Equatable {
     public var support: [SupportLine] = []
     /// Newest last.
     public var timeline: [Entry] = []
+    /// What the timeline's times count from: its first line, which it may no longer keep.
+    public var timelineOrigin: Date?
     /// The latest App Store Server Notifications and how their delivery went, newest last.
     public var notifications: [NotificationDelivery] = []
 
@@ -49,7 +51,7 @@ public struct InspectorView: Sendable, Equatable {
 
     public static func == (a: InspectorView, b: InspectorView) -> Bool {
         a.storeQueue == b.storeQueue && a.storeTotal == b.storeTotal && a.holders == b.holders && a.creditTotal == b.creditTotal && a.creditsKeptAt == b.creditsKeptAt
-            && a.credits.map(\.transactionId) == b.credits.map(\.transactionId) && a.timeline == b.timeline
+            && a.credits.map(\.transactionId) == b.credits.map(\.transactionId) && a.timeline == b.timeline && a.timelineOrigin == b.timelineOrigin
             && a.notifications == b.notifications && a.support == b.support && a.entitlements?.map(\.id) == b.entitlements?.map(\.id)
     }
 }

@@ -6,6 +6,8 @@ import IAPCore
 public struct Timeline: Sendable {
     private var entries: [(at: Date, text: Localized)] = []
     private let capacity: Int
+    /// When its first line was told: its times count from there, whichever lines it still keeps.
+    public private(set) var origin: Date?
 
     public init(capacity: Int = 200) {
         self.capacity = capacity
@@ -17,6 +19,7 @@ public struct Timeline: Sendable {
 
     /// Something the program around the app saw (a request on the wire), in both languages.
     public mutating func note(_ text: Localized, at date: Date) {
+        if origin == nil { origin = date }
         entries.append((date, text))
         if entries.count > capacity { entries.removeFirst(entries.count - capacity) }
     }

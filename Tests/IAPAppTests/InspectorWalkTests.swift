@@ -140,6 +140,21 @@ struct LoginTimelineTests {
     }
 }
 
+/// From a QA walk: the timeline's times were counted from its oldest line kept, so past its capacity every time on it
+/// moved back as lines were dropped, and a later line could read earlier than one seen before.
+@Suite("The inspector's timeline counts from the launch")
+struct InspectorTimelineClockTests {
+    @Test("a minute after the launch and past the lines the timeline keeps, its newest line still says a minute")
+    func fromTheLaunch() throws {
+        let app = try Harness(user: "alice")
+        app.advance(60)
+        for _ in 0..<110 { app.press(.char("l"), .char("l")) }  // more lines than the timeline keeps
+        app.press(.char("i"))
+        let screen = app.screen()
+        #expect(screen.contains("60.0s key i"), "\(screen)")
+    }
+}
+
 /// From a QA walk: `r` with nothing the Apple ID could have refunded showed only the key's own line, as if Apple had yet
 /// to answer.
 @Suite("The inspector's r says what Apple refunded, or that there was nothing")

@@ -60,7 +60,7 @@ extension StateView {
     }
 
     func timeline(_ view: InspectorView) -> TimelinePane {
-        let start = view.timeline.first?.at ?? state.now
+        let start = view.timelineOrigin ?? view.timeline.first?.at ?? state.now
         return TimelinePane(heading: Text.inspectorTimeline(lang),
                             entries: view.timeline.map { (Elapsed.text($0.at.timeIntervalSince(start)), $0.text) }, theme: theme,
                             pagesBack: state.timelinePagesBack)
