@@ -11,7 +11,7 @@ public enum VisibleState {
         "hud-cancelled", "hud-deferred", "hud-plan-changed", "hud-other-account", "hud-apple-id-changed", "family-shared",
         "hud-family-revoked", "hud-disabled", "hud-verify-failed", "hud-jailbroken",
         "sub-trial", "sub-active", "sub-cancelled", "sub-grace-period", "sub-billing-retry", "sub-expired", "sub-revoked", "subscriptions",
-        "prompt-unfinished", "logout-warning", "quit-confirm", "backend-down", "fault-badges", "alarm", "unattributed", "too-small",
+        "prompt-unfinished", "logout-warning", "quit-confirm", "backend-down", "fault-badges", "alarm", "unattributed", "credit-missing", "too-small",
         "help", "fault-panel", "scenarios", "inspector", "compensate-confirm", "state-catalog", "redeem-sheet"
     ]
 }
@@ -38,6 +38,7 @@ extension AppState {
         }
         guard user != nil else { return "login" }
         if alarms.contains(where: { if case .unattributed = $0 { true } else { false } }) { return "unattributed" }
+        if case .creditMissing? = alarms.last { return "credit-missing" }
         if !alarms.isEmpty { return "alarm" }
         switch productsStatus {
         case .loading: return "loading"

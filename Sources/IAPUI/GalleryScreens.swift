@@ -240,6 +240,9 @@ public struct GalleryScreen: Sendable {
             screen("unattributed") {
                 $0.alarms = [.unattributed(transactionId: "1000000009", productId: "com.iapsim.coins.60")]
             },
+            screen("credit-missing") {
+                $0.alarms = [.creditMissing(transactionIds: ["1000000004", "1000000007"], ofLatest: 12)]
+            },
             screen("too-small", width: 50, height: 12),
             screen("help") { $0.modal = .help(page: 0) },
             screen("fault-panel") {

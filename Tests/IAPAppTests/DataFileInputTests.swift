@@ -252,6 +252,11 @@ struct DataFileInputTests {
         #expect(alarm.text(.en).contains("1 of the store's latest \(finished) finished"), "\(alarm.text(.en))")
         #expect(alarm.text(.zh) != alarm.text(.en))
         #expect(app.screen().text.contains("ALARM"))
+        // e explains this alarm: the alarms' card spoke only of failed verifications, 21004 and a failed write.
+        #expect(app.state.visibleStateId == "credit-missing")
+        app.press(.char("e"))
+        #expect(app.screen().text.contains("Paid, never credited"), "\(app.screen().text)")
+        app.press(.escape)
         // Reported to the backend with the moment it was raised, in UTC to the second, as ISO 8601 writes it.
         let reported = try #require(try app.parties.backend.database.clientAlarms().first { $0.kind == "credit-missing" })
         let raised = try Date(reported.raisedAt, strategy: .iso8601)
