@@ -92,11 +92,13 @@ int main(int argc, char **argv) {
         "CREATE TABLE meta (key TEXT PRIMARY KEY, value BLOB NOT NULL);");
     sqlite3 *backend = open_db(dir, "backend.sqlite",
         "CREATE TABLE orders (id TEXT PRIMARY KEY, user TEXT NOT NULL, productId TEXT NOT NULL, createdAt DOUBLE NOT NULL, compensatedAt DOUBLE);"
+        "CREATE INDEX ordersByProduct ON orders(user, productId, createdAt, id);"
         "CREATE TABLE credit (transactionId TEXT PRIMARY KEY, user TEXT NOT NULL, productId TEXT NOT NULL, orderId TEXT NOT NULL,"
         " coins INTEGER NOT NULL, creditedAt DOUBLE NOT NULL, revokedAt DOUBLE, webOrderLineItemId TEXT, familyShared INTEGER NOT NULL DEFAULT 0);"
         "CREATE INDEX creditLive ON credit(user, revokedAt, productId, coins);"
         "CREATE UNIQUE INDEX creditWebOrder ON credit(webOrderLineItemId) WHERE webOrderLineItemId IS NOT NULL;"
         "CREATE INDEX creditFamilyShared ON credit(user, productId) WHERE familyShared = 1 AND revokedAt IS NULL;"
+        "CREATE INDEX creditByOrder ON credit(orderId);"
         "CREATE TABLE creditSum (user TEXT NOT NULL, productId TEXT NOT NULL, coins INTEGER NOT NULL, credits INTEGER NOT NULL,"
         " PRIMARY KEY (user, productId)) WITHOUT ROWID;"
         "CREATE TRIGGER creditSumInsert AFTER INSERT ON credit WHEN NEW.revokedAt IS NULL BEGIN"

@@ -52,10 +52,13 @@ extension BackendDatabase {
     /// was most likely made for, and whether support settled it by hand.
     func openOrder(user: String, productId: String, placedBy date: Date) throws -> (id: String, compensated: Bool)? {
         try queue.inDatabase { db in
-            try Row.fetchOne(db.cachedStatement(sql: """
-                SELECT id, compensatedAt IS NOT NULL AS compensated FROM orders o WHERE user = ? AND productId = ? AND createdAt <= ?
-                AND NOT EXISTS (SELECT 1 FROM credit WHERE orderId = o.id) ORDER BY createdAt DESC, id DESC LIMIT 1
-                """), arguments: [user, productId, date.timeIntervalSince1970]).map { ($0["id"], $0["compensated"]) }
+            try Row.fetchOne(db.cachedStatement(sql: Self.openOrderQuery), arguments: [user, productId, date.timeIntervalSince1970])
+                .map { ($0["id"], $0["compensated"]) }
         }
     }
+
+    static let openOrderQuery = """
+        SELECT id, compensatedAt IS NOT NULL AS compensated FROM orders o WHERE user = ? AND productId = ? AND createdAt <= ?
+        AND NOT EXISTS (SELECT 1 FROM credit WHERE orderId = o.id) ORDER BY createdAt DESC, id DESC LIMIT 1
+        """
 }

@@ -98,6 +98,14 @@ public final class BackendDatabase {
                 try db.execute(sql: "CREATE INDEX creditFamilyShared ON credit(user, productId) WHERE familyShared = 1 AND revokedAt IS NULL")
             }),
             ("v17-credit-sums", BackendDatabase.creditSumsMigration),
+            // A payment Apple told of is matched to its payer's latest order no credit took (`openOrderQuery`): an index
+            // probe per order, where the match read the whole ledger for each of the user's orders.
+            ("v18-order-indexes", { db in
+                try db.execute(sql: """
+                    CREATE INDEX ordersByProduct ON orders(user, productId, createdAt, id);
+                    CREATE INDEX creditByOrder ON credit(orderId);
+                    """)
+            }),
         ])
     }
 
