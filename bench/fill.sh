@@ -38,6 +38,6 @@ sqlite3 "$dir/backend.sqlite" "
   INSERT INTO credit (transactionId, user, productId, orderId, coins, creditedAt)
   SELECT 3000000000 + i, 'alice', 'com.iapsim.coins.60', 'ORD-B' || i, 60, 1800000001 + i FROM n;"
 sqlite3 "$dir/client-keychain.sqlite" "
-  WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i + 1 < $pending)
+  WITH RECURSIVE n(i) AS (SELECT 0 WHERE $pending > 0 UNION ALL SELECT i + 1 FROM n WHERE i + 1 < $pending)
   INSERT INTO pendingOrder (transactionId, user, productId, orderId, purchasedAt, price, receiptHash, attempts, lastAttemptAt, status)
   SELECT 3000000000 + i, 'alice', 'com.iapsim.coins.60', NULL, 1800000000 + i, '¥6', NULL, 1, 1800000000 + i, 'pending' FROM n;"
