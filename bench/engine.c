@@ -99,6 +99,7 @@ int main(int argc, char **argv) {
         "CREATE UNIQUE INDEX creditWebOrder ON credit(webOrderLineItemId) WHERE webOrderLineItemId IS NOT NULL;"
         "CREATE INDEX creditFamilyShared ON credit(user, productId) WHERE familyShared = 1 AND revokedAt IS NULL;"
         "CREATE INDEX creditByOrder ON credit(orderId);"
+        "CREATE INDEX creditRecent ON credit(user, creditedAt, transactionId) WHERE revokedAt IS NULL;"
         "CREATE TABLE creditSum (user TEXT NOT NULL, productId TEXT NOT NULL, coins INTEGER NOT NULL, credits INTEGER NOT NULL,"
         " PRIMARY KEY (user, productId)) WITHOUT ROWID;"
         "CREATE TRIGGER creditSumInsert AFTER INSERT ON credit WHEN NEW.revokedAt IS NULL BEGIN"
