@@ -46,7 +46,7 @@ struct BacklogTests {
         #expect(app.state.orders.count <= Session.pageSize)
     }
 
-    @Test("the inspector counts every row a column has past the screen, not only those it read (found in a QA walk: 10,000 pending, \"+3\")")
+    @Test("the inspector counts every row a column has past the screen, not only those it read (found in a QA walk: 10,000 pending, \"+20\" and \"+54\")")
     func inspectorCountsTheBacklog() throws {
         let app = try Harness(user: "alice")
         app.advance(0.5)

@@ -96,9 +96,7 @@ struct SubscriptionTests {
     /// upgrade and was refunded in the charge's place.
     @Test("bought again while an interrupted payment completes: the completed half is the charge, the re-buy repeats it, and an upgrade ends that period")
     func rebuyWhileInterruptedPaymentCompletes() throws {
-        var once = ArmedFaults()
-        once.insert(.failedThenPurchased, FaultArm(once: true))
-        let app = try Harness(user: "alice", faults: once)
+        let app = try Harness(user: "alice", faults: .once(.failedThenPurchased))
         app.advance(0.5)
         app.select(Self.monthly)
         app.press(.enter)
