@@ -13,10 +13,12 @@ for number in "$total" "$pending"; do
 done
 [ "$((10#$pending))" -le "$((10#$total))" ] || fail "PENDING ($pending) is more than TOTAL ($total): the pending ones are among those stored"
 [ -x "$first_frame" ] && [ -f "$first_frame" ] || fail "$first_frame is not a program; build it with scripts/build-release iapsim-first-frame"
-# The folder is made anew: only an empty one or one with iapsim's lock (a data folder) is removed first.
+# The folder is made anew: only an empty one or a data folder holding iapsim's files alone (not a note, not a device's
+# folder) is removed first.
 if [ -e "$dir" ] || [ -L "$dir" ]; then
   [ -d "$dir" ] && [ ! -L "$dir" ] || fail "$dir is not a folder; give a new one or a data folder to fill again"
-  [ -z "$(ls -A "$dir")" ] || [ -e "$dir/iapsim.lock" ] || fail "$dir holds files that are not iapsim's data; give a new folder or a data folder to fill again"
+  foreign=$(ls -A "$dir" | grep -Evx 'iapsim\.lock|(store|backend|client-keychain|client-sandbox)\.sqlite(-wal|-shm)?' | head -1 || true)
+  [ -z "$foreign" ] || fail "$dir holds $foreign, which is not iapsim's data; give a new folder or a data folder to fill again"
 fi
 rm -rf "$dir"
 mkdir -p "$dir" 2>/dev/null || fail "$dir cannot be made (a file in its path, or no permission); give another folder"
