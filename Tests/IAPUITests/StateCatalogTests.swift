@@ -187,6 +187,21 @@ struct StateCatalogTests {
         #expect(Renderer.render(state, width: 80, height: 24, theme: .monochrome).text.contains("待处理"))
     }
 
+    @Test("e over the inspector leaves the inspector, not the product list, at the card's edges (found by QA: the list's heading showed beside the card)")
+    func explanationOverTheInspector() {
+        var state = AppState()
+        state.user = "alice"
+        state.productsStatus = .loaded
+        state.modal = .inspector
+        let inspector = Renderer.render(state, width: 120, height: 30, theme: .monochrome).lines
+        _ = state.reduce(.key(.char("e")), now: state.now)
+        #expect(state.modal == .explain(stateId: "inspector", under: .inspector))
+        let explained = Renderer.render(state, width: 120, height: 30, theme: .monochrome).lines
+        #expect(explained.joined().contains("What the user sees"))
+        let edges = { (lines: [String]) in lines.map { String($0.prefix(2)) + "|" + String($0.suffix(2)) } }
+        #expect(edges(explained) == edges(inspector), "\(explained.joined(separator: "\n"))")
+    }
+
     @Test("at 64×18 an explanation that does not fit is paged: it says which page, PgDn reaches its last words and comes round to the first, PgUp goes back (found by QA: support's part could not be read)")
     func explanationPages() {
         var state = Self.explainingThePrompt()

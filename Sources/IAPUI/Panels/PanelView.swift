@@ -25,9 +25,9 @@ extension ListPanels {
 }
 
 extension StateView {
-    /// The list panel on screen, if one is.
-    var listPanel: (any Widget)? {
-        guard let (panel, selection) = ListPanels.shown(in: state.modal), let view = panel as? any PanelView else { return nil }
+    /// The list panel `modal` shows, if it is one.
+    func listPanel(_ modal: Modal?) -> (any Widget)? {
+        guard let (panel, selection) = ListPanels.shown(in: modal), let view = panel as? any PanelView else { return nil }
         return view.box(self, selection: selection)
     }
 }

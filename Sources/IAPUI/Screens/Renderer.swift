@@ -44,7 +44,14 @@ public enum Renderer {
         view.hints.draw(in: layout.hints, on: &grid)
         if state.user != nil, state.productsStatus == .loading { view.loading.draw(in: layout.middle, on: &grid) }
         view.hud?.draw(in: layout.middle, on: &grid)
-        switch state.modal {
+        drawModal(state.modal, view: view, layout: layout, inspector: inspector, on: &grid)
+        return grid
+    }
+
+    /// `modal` over the screen drawn so far; an explanation over what it explains, so that the card's edges show it.
+    private static func drawModal(_ modal: Modal?, view: StateView, layout: Layout, inspector: InspectorView, on grid: inout ScreenGrid) {
+        let theme = view.theme
+        switch modal {
         case let .unfinished(id, choice): view.unfinishedPrompt(transactionId: id, choice: choice).draw(in: layout.middle, on: &grid)
         case let .logoutWarning(choice): view.logoutWarning(choice: choice).draw(in: layout.middle, on: &grid)
         case .quitConfirm: view.quitConfirm(over: layout.middle).draw(in: layout.middle, on: &grid)
@@ -61,15 +68,16 @@ public enum Renderer {
                 view.notifications(inspector).draw(in: notifications.splitBottom(1).rest, on: &grid)
                 view.timeline(inspector).draw(in: rest, on: &grid)
             }
-            if case let .compensateConfirm(orderId, transactionId) = state.modal {
+            if case let .compensateConfirm(orderId, transactionId) = modal {
                 view.compensateConfirm(orderId: orderId, transactionId: transactionId).draw(in: layout.middle, on: &grid)
             }
-        case let .explain(id, _, page): view.explanation(stateId: id, page: page)?.draw(in: layout.middle, on: &grid)
+        case let .explain(id, under, page):
+            drawModal(under, view: view, layout: layout, inspector: inspector, on: &grid)
+            view.explanation(stateId: id, page: page)?.draw(in: layout.middle, on: &grid)
         case let .redeemCode(text): view.redeemSheet(text).draw(in: layout.middle, on: &grid)
-        case .faultPanel, .scenarios, .stateCatalog, .subscriptions, .panel: view.listPanel?.draw(in: layout.middle, on: &grid)
+        case .faultPanel, .scenarios, .stateCatalog, .subscriptions, .panel: view.listPanel(modal)?.draw(in: layout.middle, on: &grid)
         case nil: break
         }
-        return grid
     }
 }
 
