@@ -201,12 +201,15 @@ public struct AppState: Sendable, Equatable {
         case putOff
         /// The backend's setup is wrong: the next session (a launch or a login) or the user's Continue, no trigger.
         case nextSession
+        /// Its prompt (found at launch or login, or offered before a purchase) waits for the user: Continue tries it.
+        case asked
     }
 
     public func nextRetry(for order: PendingOrder) -> NextRetry {
         guard let queue = session?.queue else { return .nextSession }
         if queue.snoozed.contains(order.transactionId) { return .putOff }
         if queue.held.contains(order.transactionId) { return .nextSession }
+        if session?.prompts.contains(order.transactionId) == true { return .asked }
         return queue.nextAttempt(for: order, policy: policy).map(NextRetry.at) ?? .trigger
     }
 }

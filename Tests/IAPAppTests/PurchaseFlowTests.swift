@@ -225,6 +225,19 @@ struct PurchaseFlowTests {
         #expect(try app.credits().map(\.user) == ["alice"])
     }
 
+    @Test("an order whose prompt is up waits for its answer: the inspector says so, not a retry stuck at \"next in 0s\" (found by QA at a relaunch)")
+    func askedIsShown() throws {
+        let app = try Harness.paidWhile()
+        app.press(.escape, .down, .enter)
+        #expect(app.screen().contains("Unfinished order found"))
+        app.advance(30)
+        app.press(.char("i"))
+        let row = app.screen().split(separator: "\n").first { $0.contains("×1") }.map(String.init) ?? ""
+        #expect(!row.contains("next in") && row.contains("×1 awaits you"), "\(row)")
+        app.press(.escape)
+        #expect(app.screen().contains("Unfinished order found"))
+    }
+
     @Test("quick retries stop after five; a trigger starts them again")
     func quickRetriesThenTrigger() throws {
         let app = try Harness(user: "alice", faults: [.backendDown])

@@ -48,6 +48,8 @@ public enum Text: String, Sendable, CaseIterable {
     /// The restore policy under a purchase moved between app users (`restorePolicy(named:)`).
     case policyTransfer, policyShare, policyKeep
     case helpTitle, helpClose, helpTurn, retryCount, nextRetry, retryOnTrigger, retryOnTriggerShort, inBackground
+    /// An order in the inspector whose prompt waits for the user's Continue or Later.
+    case awaitingAnswer
     case tooSmall, tooSmallQuit, consumable, nonConsumable, subscription, nonRenewing
     case orderOf, serialPolicy, alarm, backendDownBadge, servingBadge
     /// Before the StoreKit version the client runs (shown in StoreKit 2 only: StoreKit 1 is the seeds' default).
@@ -170,6 +172,7 @@ public enum Text: String, Sendable, CaseIterable {
         case .nextRetry: Localized(en: "next in", zh: "下次")
         case .retryOnTrigger: Localized(en: "f (back to the foreground) retries", zh: "按 f(回到前台)重试")
         case .retryOnTriggerShort: Localized(en: "f retries", zh: "按 f 重试")
+        case .awaitingAnswer: Localized(en: "awaits you", zh: "等你回答")
         case .inBackground: Localized(en: "Esc: keep it pending in the background", zh: "Esc:转入后台继续处理")
         case .tooSmall: Localized(en: "Terminal too small: need at least", zh: "终端太小,至少需要")
         case .tooSmallQuit: Localized(en: "Enlarge the window; q quits.", zh: "请放大窗口;按 q 退出。")

@@ -20,6 +20,7 @@ extension StateView {
             let next = switch state.nextRetry(for: order) {
             case let .at(date): " " + nextRetryWords(at: date)
             case .putOff: " " + Text.later(lang)
+            case .asked: " " + Text.awaitingAnswer(lang)
             case .trigger where order.attempts > 0: " " + Text.retryOnTriggerShort(lang)
             case .trigger, .nextSession: ""
             }

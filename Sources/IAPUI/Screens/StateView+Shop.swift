@@ -126,7 +126,7 @@ extension StateView {
                 switch state.nextRetry(for: order) {
                 case let .at(next) where next > state.now: retry += " · " + nextRetryWords(at: next)
                 case .trigger: retry += " · " + Text.retryOnTrigger(lang)
-                case .at, .putOff, .nextSession: break
+                case .at, .putOff, .nextSession, .asked: break
                 }
                 lines.append(retry)
             }
