@@ -41,10 +41,12 @@ extension AppState {
             selection = min(selection, max(shopIdentifiers.count - 1, 0))
             if let wanted = selectOnLoad, let index = shopIdentifiers.firstIndex(of: wanted) { selection = index }
             selectOnLoad = nil
+            showNextPrompt()
             return []
         case .productsLoaded(.failure):
             productsStatus = .failed
             selection = min(selection, max(productIdentifiers.count - 1, 0))
+            showNextPrompt()
             return []
         case let .userLoaded(name, snapshot):
             return userLoaded(name, snapshot)
@@ -267,8 +269,10 @@ extension AppState {
         session?.nextPageIfAnswered().map { [$0] } ?? []
     }
 
+    /// The next order found at launch or login asked about, once the product list has come: the prompt names what
+    /// was bought, as the list does (an order of a product the store no longer sells shows its identifier).
     mutating func showNextPrompt() {
-        guard modal == nil, device.hud == nil, var current = session else { return }
+        guard modal == nil, device.hud == nil, productsStatus != .loading, var current = session else { return }
         current.prompts.removeAll { current.orders[$0]?.status != .pending }
         session = current
         if let next = current.prompts.first { modal = .unfinished(transactionId: next, choice: 0) }

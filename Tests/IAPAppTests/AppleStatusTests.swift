@@ -30,12 +30,14 @@ struct AppleStatusTests {
         #expect(try attempts(app) == 1)
 
         try app.relaunch(user: "alice")
+        app.advance(0.5)  // the prompt, once the product list has come
         app.press(.enter)  // Continue on the unfinished order found at launch
         app.advance(60)
         #expect(try attempts(app) == 2)
         #expect(try app.credits().isEmpty)
 
         try app.relaunch(user: "alice", faults: [])
+        app.advance(0.5)  // the prompt, once the product list has come
         app.press(.enter)
         app.advance(10)
         #expect(try app.credits().count == 1)

@@ -35,6 +35,7 @@ struct BackendQueueTests {
         #expect(try app.credits().count == 1)
         #expect(try app.storeTransactions().allSatisfy { !$0.finished })
         try app.relaunch(user: "alice")
+        app.advance(0.5)  // the prompt, once the product list has come
         app.press(.enter)  // Continue on the unfinished order found at launch
         app.advance(10)
         #expect(try app.credits().count == 1)
@@ -47,6 +48,7 @@ struct BackendQueueTests {
         let app = try Harness.paidWhile(apple(21005, once: false))
         #expect(try app.parties.backend.database.appleQueue().count == 1)
         try app.relaunch(user: "alice", faults: [])
+        app.advance(0.5)  // the prompt, once the product list has come
         app.press(.enter)
         app.advance(60)
         #expect(try app.credits().count == 1)

@@ -76,6 +76,7 @@ struct BacklogTests {
         #expect(app.state.device.storeQueue.isEmpty)
         #expect(app.state.unclaimed.isEmpty)
 
+        app.advance(0.4)  // the prompts, once the product list has come
         var asked: [String] = []
         while case let .unfinished(id, _) = app.state.modal {
             asked.append(id)

@@ -119,6 +119,19 @@ struct PurchaseFlowTests {
         #expect(try app.clientOrders().isEmpty)
     }
 
+    @Test("the relaunch's prompt waits for the product list, so that it names what was bought from its first frame, never the raw product id (found by QA: the id showed for 0.3 s)")
+    func promptNamesTheProduct() throws {
+        let app = try Harness.paidWhile()
+        try app.relaunch(faults: [])
+        var frames: [String] = []
+        for _ in 0..<10 {
+            frames.append(app.screen())
+            app.advance(0.1)
+        }
+        #expect(frames.allSatisfy { !$0.contains("com.iapsim.") }, "\(frames.first { $0.contains("com.iapsim.") } ?? "")")
+        #expect(frames.last?.contains("Unfinished order found") == true && frames.last?.contains("60 Coins · ¥6") == true)
+    }
+
     @Test("Later keeps the order pending and the next launch asks again")
     func laterAsksAgain() throws {
         let app = try Harness.paidWhile()

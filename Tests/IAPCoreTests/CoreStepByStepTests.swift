@@ -92,6 +92,11 @@ struct CoreTestStoreTests {
             $0.session?.pendingTotal = 1
             $0.session?.pageEnd = order
             $0.session?.prompts = ["t1"]
+        }
+        // The prompt names what was bought: it waits for the product list.
+        store.send(.productsLoaded(.success([product]))) {
+            $0.products = [product]
+            $0.productsStatus = .loaded
             $0.modal = .unfinished(transactionId: "t1", choice: 0)
         }
         store.send(.switchUser("b"), effects: [.setLastUser(nil), .setLastUser("b"), .loadUser("b"), .refreshAccount("b"), .readStoreQueue(after: 0)]) {
