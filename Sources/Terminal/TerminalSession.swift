@@ -97,24 +97,42 @@ public final class TerminalSession {
         var attrs = cnc_a_normal()
         var colorPair: Int16 = 0
         let before = shown.flatMap { $0.width == grid.width && $0.height == grid.height ? $0.cells : nil }
-        for (index, cell) in grid.cells.enumerated() where !cell.isRightHalf {
-            if let before, before[index] == cell { continue }
-            if cell.style != lastStyle {
-                lastStyle = cell.style
-                attrs = attributes(cell.style)
-                colorPair = pair(cell.style)
+        for row in 0..<grid.height {
+            let cells = row * grid.width ..< (row + 1) * grid.width
+            if let before, Self.sameBytes(before, grid.cells, in: cells) { continue }
+            for index in cells where !grid.cells[index].isRightHalf {
+                let cell = grid.cells[index]
+                if let before, before[index] == cell { continue }
+                if cell.style != lastStyle {
+                    lastStyle = cell.style
+                    attrs = attributes(cell.style)
+                    colorPair = pair(cell.style)
+                }
+                chars.removeAll(keepingCapacity: true)
+                if let scalar = cell.scalar {
+                    chars.append(wchar_t(bitPattern: scalar.value))
+                } else {
+                    for scalar in cell.text.unicodeScalars { chars.append(wchar_t(bitPattern: scalar.value)) }
+                }
+                chars.append(0)
+                _ = cnc_put_cell(Int32(row), Int32(index - cells.lowerBound), chars, attrs, colorPair)
             }
-            chars.removeAll(keepingCapacity: true)
-            if let scalar = cell.scalar {
-                chars.append(wchar_t(bitPattern: scalar.value))
-            } else {
-                for scalar in cell.text.unicodeScalars { chars.append(wchar_t(bitPattern: scalar.value)) }
-            }
-            chars.append(0)
-            _ = cnc_put_cell(Int32(index / grid.width), Int32(index % grid.width), chars, attrs, colorPair)
         }
         shown = grid
         refresh()
+    }
+
+    /// Whether two frames hold the same bytes over `cells`: a row left as it was (most rows of most frames) is passed
+    /// over whole rather than cell by cell. Different bytes can still be equal cells (padding), which the cells' own
+    /// comparison then finds.
+    private static func sameBytes(_ a: [ScreenGrid.Cell], _ b: [ScreenGrid.Cell], in cells: Range<Int>) -> Bool {
+        guard !cells.isEmpty else { return true }
+        return a.withUnsafeBytes { a in
+            b.withUnsafeBytes { b in
+                let stride = MemoryLayout<ScreenGrid.Cell>.stride
+                return memcmp(a.baseAddress! + cells.lowerBound * stride, b.baseAddress! + cells.lowerBound * stride, cells.count * stride) == 0
+            }
+        }
     }
 
     /// Waits up to `timeout` milliseconds for a key.
