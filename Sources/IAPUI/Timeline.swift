@@ -184,9 +184,9 @@ public struct Timeline: Sendable {
             return Localized(en: "store: too late to cancel tx \(id), the payment went through", zh: "商店:tx \(id) 已付款,无法取消")
         case let .refundAnswered(_, id?):
             return Localized(en: "Apple: tx \(id) refunded", zh: "Apple:tx \(id) 已退款")
-        case let .refundAnswered(user, nil):
-            return Localized(en: "Apple: nothing of \(user)'s to refund (no paid, unrefunded purchase by the signed-in Apple ID)",
-                             zh: "Apple:\(user) 没有可退款的购买(当前 Apple ID 没有已付款且未退款的购买)")
+        case .refundAnswered(_, nil):
+            return Localized(en: "Apple: nothing to refund (no paid, unrefunded purchase by the signed-in Apple ID)",
+                             zh: "Apple:没有可退款的购买(当前 Apple ID 没有已付款且未退款的购买)")
         case let .assignToBuyer(id, user):
             return Localized(en: "support: tx \(id) assigned to \(user)", zh: "客服:tx \(id) 分配给 \(user)")
         case let .storeUpdated(transactions, _, _) where transactions.isEmpty:
@@ -318,7 +318,8 @@ public struct Timeline: Sendable {
                       : Localized(en: "cancel auto-renew of \(original)", zh: "取消 \(original) 的自动续期")
         case let .agreeToPriceIncrease(original):
             return Localized(en: "agree to the new price of \(original)", zh: "同意 \(original) 的新价格")
-        case let .refund(account): return Localized(en: "Apple refunds \(account)'s latest purchase", zh: "Apple 退款 \(account) 最近一笔购买")
+        // Apple refunds the Apple ID's purchase, whichever app user of it the backend credited.
+        case .refund: return Localized(en: "Apple refunds the signed-in Apple ID's latest paid purchase", zh: "Apple 退款当前 Apple ID 最近一笔付费购买")
         case .loadUser: return Localized(en: "read the user's orders", zh: "读取该用户的订单")
         // A call to the backend: a fault fired on it would otherwise seem to come from nowhere.
         case let .refreshAccount(user): return Localized(en: "refresh \(user)'s account", zh: "刷新 \(user) 的账户")

@@ -45,7 +45,7 @@ extension MockPaymentQueue {
     /// cancellation date and reason, a subscription it paid for ends now, and the app's server is told (of a consumable,
     /// asked first, with the reason the customer gave). Nil when there is nothing to refund.
     public func refund(transactionId: String? = nil, account: String? = nil, because customer: ConsumptionRequestReason = .OTHER) -> String? {
-        guard let id = transactionId ?? account.flatMap({ account in attempt { try database.latestRefundable(account: database.appleId(for: account)) } ?? nil }),
+        guard let id = transactionId ?? account.flatMap({ account in attempt { try database.latestRefundable(account: database.appleId(for: account), terms: subscriptionTerms) } ?? nil }),
               let (record, _, news) = attempt({ try database.refund(id, because: customer, at: scheduler.now) }) ?? nil
         else { return nil }
         signedReceipt = nil
@@ -58,7 +58,7 @@ extension MockPaymentQueue {
     /// purchase stands, and the app's server is told (a consumable's is asked about first, with the reason the customer
     /// gave). Nil when there is no paid, unrefunded charge to decide on.
     public func declineRefund(transactionId: String? = nil, account: String? = nil, because customer: ConsumptionRequestReason = .OTHER) -> String? {
-        guard let id = transactionId ?? account.flatMap({ account in attempt { try database.latestRefundable(account: database.appleId(for: account)) } ?? nil }),
+        guard let id = transactionId ?? account.flatMap({ account in attempt { try database.latestRefundable(account: database.appleId(for: account), terms: subscriptionTerms) } ?? nil }),
               let (record, news) = attempt({ try database.declineRefund(id, because: customer, at: scheduler.now) }) ?? nil
         else { return nil }
         tell(news)

@@ -440,13 +440,19 @@ extension StoreDatabase {
     }
 
     /// The latest unrefunded charge of the account (what `refund` without a transaction refunds).
-    func latestRefundable(account: String) throws -> String? {
+    /// `terms` by product: a charge at a free offer (a promotional or code offer's free period) took no money either.
+    func latestRefundable(account: String, terms: [String: SubscriptionTerms] = [:]) throws -> String? {
         try queue.inDatabase { db in
-            let cursor = try String.fetchCursor(db.cachedStatement(sql: """
-                SELECT id FROM storeTransaction WHERE account = ? AND state = 'purchased' AND cancellationDate IS NULL
+            let cursor = try Row.fetchCursor(db.cachedStatement(sql: """
+                SELECT id, productId, offer, offerId FROM storeTransaction
+                WHERE account = ? AND state = 'purchased' AND cancellationDate IS NULL
                 ORDER BY date DESC, id DESC
                 """), arguments: [account])
-            while let id = try cursor.next() {
+            while let row = try cursor.next() {
+                let id: String = row["id"]
+                // A free trial's or a free offer's charge: Apple took nothing, so there is nothing to give back.
+                let offer = row.text("offer"), named = row.text("offerId").flatMap { terms[row["productId"]]?.offer(named: $0) }
+                if offer == TransactionDetails.Offer.trial.rawValue || named?.terms.mode == .freeTrial { continue }
                 if try Self.charge(db, repeatedBy: id) == id { return id }
             }
             return nil

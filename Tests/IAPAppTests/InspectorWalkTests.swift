@@ -165,9 +165,9 @@ struct InspectorRefundAnswerTests {
         app.advance(0.5)
         app.press(.char("i"), .char("r"))
         app.advance(0.5)
-        #expect(app.session.timeline.entries(.en).last?.text.contains("Apple: nothing of alice's to refund") == true,
+        #expect(app.session.timeline.entries(.en).last?.text.contains("Apple: nothing to refund") == true,
                 "\(app.session.timeline.entries(.en).map(\.text))")
-        #expect(app.session.timeline.entries(.zh).last?.text.contains("Apple:alice 没有可退款的购买") == true)
+        #expect(app.session.timeline.entries(.zh).last?.text.contains("Apple:没有可退款的购买") == true)
         app.press(.escape)
         app.buy("com.iapsim.coins.60")
         let bought = try app.latestChargeId()
@@ -175,5 +175,32 @@ struct InspectorRefundAnswerTests {
         app.advance(0.5)
         let lines = app.session.timeline.entries(.en).map(\.text)
         #expect(lines.contains { $0.contains("Apple: tx \(bought) refunded") }, "\(lines)")
+    }
+
+    @Test("r refunds the latest purchase Apple charged money for: a free trial after it charged nothing, so the coins before it are refunded (found by QA: the trial was refunded)")
+    func freeTrialIsNotRefunded() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        app.buy("com.iapsim.coins.980")
+        let coins = try app.latestChargeId()
+        app.buy("com.iapsim.vip.monthly")
+        #expect(app.state.subscriptions.first?.state == .trial, "\(app.state.subscriptions)")
+        app.press(.char("i"), .char("r"))
+        app.advance(0.5)
+        let lines = app.session.timeline.entries(.en).map(\.text)
+        #expect(lines.contains { $0.contains("Apple: tx \(coins) refunded") }, "\(lines)")
+    }
+
+    @Test("r says it is the Apple ID's latest purchase Apple refunds, whichever app user is logged in (found by QA: it named bob for alice's coins)")
+    func refundIsTheAppleIds() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        app.buy("com.iapsim.coins.980")
+        app.logIn("bob")
+        app.press(.char("i"), .char("r"))
+        app.advance(0.5)
+        let lines = app.session.timeline.entries(.en).map(\.text)
+        #expect(!lines.contains { $0.contains("bob's latest purchase") } && lines.contains { $0.contains("Apple refunds the signed-in Apple ID's latest paid purchase") },
+                "\(lines)")
     }
 }

@@ -121,7 +121,8 @@ struct ServerAPIModeTests {
         #expect(try app.parties.backend.database.entitlements().first?.revokedAt == nil)
         // Apple's question about the refund, then the refund: both lost.
         app.session.set(.notificationLost, FaultArm())
-        #expect(app.parties.store.refund(account: "alice") != nil)
+        // Named: its first month is a free trial, which the account's latest paid purchase never is.
+        #expect(app.parties.store.refund(transactionId: try app.latestChargeId()) != nil)
         app.session.set(.notificationLost, nil)
         let refund = try Self.entry(app, .refund)
         #expect(refund.detour == .lost && refund.delivery == .sent)
@@ -138,7 +139,7 @@ struct ServerAPIModeTests {
         app.advance(0.5)
         app.buy(monthly)
         app.session.set(.backendDown, FaultArm())
-        #expect(app.parties.store.refund(account: "alice") != nil)
+        #expect(app.parties.store.refund(transactionId: try app.latestChargeId()) != nil)  // named, as above
         return app
     }
 
@@ -198,7 +199,8 @@ struct ServerAPIModeTests {
         app.advance(5)
         #expect(try Self.entry(app, .subscribed).detour == .outOfOrder)
         app.session.set(.notificationOutOfOrder, nil)
-        #expect(app.parties.store.refund(account: "alice") != nil)
+        // Named: the account's latest paid purchase would be none, its first month a free trial.
+        #expect(app.parties.store.refund(transactionId: try app.latestChargeId()) != nil)
         #expect(try Self.entry(app, .subscribed).delivery == .sent)
         try app.relaunch(faults: [])
         app.advance(0.5)

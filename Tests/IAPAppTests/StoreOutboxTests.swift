@@ -55,7 +55,7 @@ struct StoreOutboxTests {
         app.advance(0.5)
         app.buy(Self.monthly)
         let subscribed = try #require(try app.parties.store.database.recentNotifications(limit: 10).first { $0.notification.kind == .subscribed })
-        #expect(app.parties.store.refund(account: "alice") != nil)
+        #expect(app.parties.store.refund(transactionId: try app.latestChargeId()) != nil)  // named: a free trial is no paid purchase
         #expect(try app.parties.backend.database.entitlements().first?.revokedAt != nil)
         app.parties.backend.receive(subscribed.notification)
         #expect(try app.parties.backend.database.entitlements().first?.revokedAt != nil)
@@ -68,7 +68,7 @@ struct StoreOutboxTests {
         app.buy(Self.monthly)
         // The kill comes between the store's write and the backend's hearing of it.
         app.parties.store.onNotification = nil
-        #expect(app.parties.store.refund(account: "alice") != nil)
+        #expect(app.parties.store.refund(transactionId: try app.latestChargeId()) != nil)  // named: a free trial is no paid purchase
         #expect(try app.parties.backend.database.entitlements().first?.revokedAt == nil)
         try app.relaunch()
         let revoked = try #require(try app.parties.backend.database.entitlements().first?.revokedAt)
