@@ -8,7 +8,7 @@ public enum VisibleState {
         "login", "products", "products-pending", "loading", "no-products", "products-failed", "hud-purchasing", "hud-already-owned", "hud-already-subscribed", "hud-offer-refused", "hud-code-redeemed",
         "hud-backgrounded", "hud-confirming", "hud-confirming-retry", "hud-success", "hud-restoring", "hud-restored",
         "hud-nothing-to-restore", "hud-restore-failed", "hud-failed",
-        "hud-cancelled", "hud-deferred", "hud-plan-changed", "hud-other-account", "hud-apple-id-changed", "family-shared",
+        "hud-cancelled", "hud-deferred", "hud-plan-changed", "hud-other-account", "hud-other-account-subscription", "hud-apple-id-changed", "family-shared",
         "hud-family-revoked", "hud-disabled", "hud-verify-failed", "hud-jailbroken",
         "sub-trial", "sub-active", "sub-cancelled", "sub-grace-period", "sub-billing-retry", "sub-expired", "sub-revoked", "subscriptions",
         "prompt-unfinished", "logout-warning", "quit-confirm", "backend-down", "fault-badges", "alarm", "unattributed", "credit-missing", "too-small",
@@ -34,6 +34,7 @@ extension AppState {
         }
         if let hud {
             if hud.kind == .confirming, let id = hud.transactionId, (orders[id]?.attempts ?? 0) > 0 { return "hud-confirming-retry" }
+            if hud.kind == .otherAccount, chargesTheAppleId(hud) { return "hud-other-account-subscription" }
             return "hud-" + hud.kind.catalogName
         }
         guard user != nil else { return "login" }
@@ -53,6 +54,13 @@ extension AppState {
         if let status = selectedSubscription { return "sub-" + status.state.rawValue }
         if let product = selectedProduct, account.familyShared.contains(product.id) { return "family-shared" }
         return "products"
+    }
+
+    /// A purchase credited to another app account of the Apple ID that Apple charged for: an auto-renewable
+    /// subscription's upgrade or resubscription continues the one subscription the Apple ID has in its group, held by
+    /// that account. (Buying again what the Apple ID owns, or restoring, charges nothing.)
+    public func chargesTheAppleId(_ hud: HUD) -> Bool {
+        hud.kind == .otherAccount && hud.productId.flatMap(product)?.kind == .subscription
     }
 }
 

@@ -178,6 +178,12 @@ public struct GalleryScreen: Sendable {
                 state.hud = HUD(.otherAccount, productId: "com.iapsim.noads", transactionId: "1000000012")
                 return state
             },
+            GalleryScreen("hud-other-account-subscription") { lang in
+                var state = shopping(lang)
+                state.selection = 7
+                state.hud = HUD(.otherAccount, productId: "com.iapsim.vip.plus", transactionId: "1000000013")
+                return state
+            },
             GalleryScreen("hud-apple-id-changed") { lang in
                 var state = shopping(lang)
                 state.device.appleId = "sandbox-2"

@@ -91,6 +91,28 @@ struct SubscriptionTests {
         #expect(!app.state.account.owned.contains(Self.yearly))
     }
 
+    @Test("bob upgrades the subscription alice holds on their Apple ID: the HUD says the Apple ID was charged for her subscription, and e never says nothing was charged (found by QA: support was told so for a ¥45 upgrade)")
+    func upgradeOfAnotherAccountsSubscription() throws {
+        let app = try Harness(user: "alice")
+        app.runtime.send(.intent(.signInAppleId("sandbox-1")))  // the phone's one Apple ID, as the app starts with
+        app.advance(0.5)
+        app.buy(Self.monthly)
+        app.logIn("bob")
+        app.select(Self.plus)
+        app.press(.enter)
+        app.advance(5)
+        let charge = try #require(try chain(app).last)
+        #expect(charge.transaction.productId == Self.plus)
+        let credits = try app.credits()
+        #expect(credits.first { $0.transactionId == charge.transaction.id }?.user == "alice", "\(credits)")
+        let screen = app.screen()
+        #expect(screen.contains("This purchase belongs to another account") && screen.contains("Apple ID charged"), "\(screen)")
+        #expect(app.state.visibleStateId == "hud-other-account-subscription")
+        app.press(.char("e"))
+        let explained = app.screen(width: 120, height: 40)
+        #expect(!explained.contains("Nothing was charged") && !explained.contains("charged nothing"), "\(explained)")
+    }
+
     /// Explorer seed 9100358: the re-buy's transaction was numbered when its sheet opened, before the interrupted
     /// payment's second half was; taken as the period's charge for having the lower number, it kept its period past the
     /// upgrade and was refunded in the charge's place.

@@ -50,6 +50,8 @@ public enum Text: String, Sendable, CaseIterable {
     case helpTitle, helpClose, helpTurn, retryCount, nextRetry, retryOnTrigger, retryOnTriggerShort, inBackground
     /// An order in the inspector whose prompt waits for the user's Continue or Later.
     case awaitingAnswer
+    /// Under "This purchase belongs to another account", for a subscription's charge credited to the account that holds it.
+    case chargedForAnotherAccount
     case tooSmall, tooSmallQuit, consumable, nonConsumable, subscription, nonRenewing
     case orderOf, serialPolicy, alarm, backendDownBadge, servingBadge
     /// Before the StoreKit version the client runs (shown in StoreKit 2 only: StoreKit 1 is the seeds' default).
@@ -173,6 +175,7 @@ public enum Text: String, Sendable, CaseIterable {
         case .retryOnTrigger: Localized(en: "f (back to the foreground) retries", zh: "按 f(回到前台)重试")
         case .retryOnTriggerShort: Localized(en: "f retries", zh: "按 f 重试")
         case .awaitingAnswer: Localized(en: "awaits you", zh: "等你回答")
+        case .chargedForAnotherAccount: Localized(en: "Apple ID charged, credited to that account", zh: "已向 Apple ID 扣款,记给了那个账号")
         case .inBackground: Localized(en: "Esc: keep it pending in the background", zh: "Esc:转入后台继续处理")
         case .tooSmall: Localized(en: "Terminal too small: need at least", zh: "终端太小,至少需要")
         case .tooSmallQuit: Localized(en: "Enlarge the window; q quits.", zh: "请放大窗口;按 q 退出。")

@@ -130,6 +130,8 @@ extension StateView {
                 }
                 lines.append(retry)
             }
+        case .otherAccount where state.chargesTheAppleId(hud):
+            lines.append(Text.chargedForAnotherAccount(lang))
         case .success where state.product(hud.productId ?? "")?.kind.isConsumable == true:
             // What a consumable changed; a product owned or subscribed to shows as such on the list behind.
             lines.append(balanceLine)
