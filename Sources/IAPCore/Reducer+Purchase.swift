@@ -185,7 +185,8 @@ extension AppState {
                 case let error? where error.appleName() != nil: .offerRefused
                 default: .failed
                 }
-                let said = kind == .offerRefused || transaction.error == .alreadyPending ? transaction.error : nil
+                // Said when an interrupted payment's completion may follow it (`claim` lets the HUD follow that).
+                let said = kind == .offerRefused || [.alreadyPending, .interrupted].contains(transaction.error) ? transaction.error : nil
                 device.hud = HUD(kind, productId: transaction.productId, transactionId: transaction.id, error: said, charge: device.hud?.charge)
                 device.purchase = nil
             } else if device.hud?.kind == .deferred, device.hud?.transactionId == transaction.id {
@@ -253,6 +254,12 @@ extension AppState {
     }
 
     private mutating func claim(_ transaction: StoreTransaction, for owner: String, orderId: String?, intent: Int64?) -> [Effect] {
+        // The interrupted payment the HUD said failed went through after all (Apple completed it with a new
+        // transaction): the HUD follows it as a purchase in flight, rather than saying it failed over the new balance.
+        if owner == user, let hud = device.hud, hud.kind == .failed, hud.error == .interrupted, hud.productId == transaction.productId,
+           transaction.state == .purchased {
+            device.hud = HUD(.confirming, productId: transaction.productId, transactionId: transaction.id)
+        }
         device.unclaimed.removeAll { $0.id == transaction.id }
         if let intent { device.paymentIntents.removeAll { $0.id == intent } }
         device.claimed.insert(transaction.id)

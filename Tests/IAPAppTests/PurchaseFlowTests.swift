@@ -132,6 +132,19 @@ struct PurchaseFlowTests {
         #expect(frames.last?.contains("Unfinished order found") == true && frames.last?.contains("60 Coins · ¥6") == true)
     }
 
+    @Test("an interrupted payment reported failed, then completed by Apple: the HUD follows it to Purchase complete rather than saying it failed over the new balance (found by QA with failed-then-purchased)", arguments: [StoreKitMode.one, .two])
+    func interruptedThenCompleted(storeKit: StoreKitMode) throws {
+        let app = try Harness(user: "alice", faults: .once(.failedThenPurchased), storeKit: storeKit)
+        app.advance(0.5)
+        app.press(.enter)
+        app.advance(1.2)
+        #expect(app.screen().contains("Purchase failed"), "\(app.screen())")
+        app.advance(5)
+        #expect(try app.credits().count == 1)
+        let screen = app.screen()
+        #expect(screen.contains("Purchase complete") && !screen.contains("Purchase failed"), "\(screen)")
+    }
+
     @Test("Later keeps the order pending and the next launch asks again")
     func laterAsksAgain() throws {
         let app = try Harness.paidWhile()
