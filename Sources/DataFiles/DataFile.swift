@@ -39,7 +39,7 @@ public enum DataFile {
         let sideFiles = ([path + "-wal", path + "-shm"] as [String]).filter { access($0, F_OK) != 0 }
         do {
             let existed = access(path, F_OK) == 0
-            if existed { try checkNotEmpty(path, as: identity) }
+            if existed { try checkRegularAndNotEmpty(path, as: identity) }
             let folder = (path as NSString).deletingLastPathComponent
             if access(folder, F_OK) != 0 { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
             // A WAL holding pages beside the file (its writer was killed) would be merged into it when a read-write

@@ -55,7 +55,7 @@ extension DataFile {
     /// `unused`: no process has the file open (see `readOnly`).
     @discardableResult
     public static func inspect(_ path: String, as identity: DataFileIdentity, migrations: [String] = [], unused: Bool = false) throws -> Bool {
-        try checkNotEmpty(path, as: identity)
+        try checkRegularAndNotEmpty(path, as: identity)
         do {
             let queue = try readOnly(path, unused: unused)
             return try queue.inDatabase { db in try check(db, path: path, as: identity, migrations: migrations) }
@@ -64,10 +64,19 @@ extension DataFile {
         }
     }
 
-    static func checkNotEmpty(_ path: String, as identity: DataFileIdentity) throws {
+    /// A file already at `path` is a file (not a folder, a pipe or a device) and holds something: an empty one lost its
+    /// data, which SQLite would take for a new database.
+    static func checkRegularAndNotEmpty(_ path: String, as identity: DataFileIdentity) throws {
         // stat, not FileManager's attributes, which also look up the owner's and group's names in /etc/passwd and /etc/group.
         var info = stat()
-        if stat(path, &info) == 0, info.st_size == 0 {
+        guard stat(path, &info) == 0 else { return }
+        // A folder or a named pipe where the file belongs: SQLite would say only that it cannot open it, or wait on the pipe.
+        switch InputFile.notAFile(info.st_mode) {
+        case .folder?: throw DataFileError(path: path, problem: "is a folder, not a file of the \(identity.party)'s; move it away, then run again")
+        case let .notAFile(what)?: throw DataFileError(path: path, problem: "is \(what), not a file of the \(identity.party)'s; move it away, then run again")
+        default: break
+        }
+        if info.st_size == 0 {
             throw DataFileError(path: path, problem: "is empty (0 bytes): the \(identity.party)'s data is gone from it; left untouched — restore it from a backup, or move it away to start afresh")
         }
     }

@@ -34,21 +34,26 @@ public enum InputFile {
         public let text: String
     }
 
+    /// What a file of `mode` (`stat`'s) is when it is not a regular file: a folder, a named pipe, a device, a socket.
+    public static func notAFile(_ mode: mode_t) -> Problem? {
+        switch mode & S_IFMT {
+        case S_IFREG: nil
+        case S_IFDIR: .folder
+        case S_IFIFO: .notAFile("a named pipe (FIFO)")
+        case S_IFCHR: .notAFile("a character device")
+        case S_IFBLK: .notAFile("a block device")
+        case S_IFSOCK: .notAFile("a socket")
+        default: .notAFile("something other than a file")
+        }
+    }
+
     public static func read(_ path: String) throws(Problem) -> Data {
         var info = stat()
         guard stat(path, &info) == 0 else {
             if errno == ENOENT || errno == ENOTDIR { throw .missing }
             throw .unreadable(String(cString: strerror(errno)))
         }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFDIR: throw .folder
-        case S_IFIFO: throw .notAFile("a named pipe (FIFO)")
-        case S_IFCHR: throw .notAFile("a character device")
-        case S_IFBLK: throw .notAFile("a block device")
-        case S_IFSOCK: throw .notAFile("a socket")
-        default: throw .notAFile("not a regular file")
-        }
+        if let problem = notAFile(info.st_mode) { throw problem }
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { throw .unreadable(String(cString: strerror(errno))) }
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)

@@ -125,6 +125,21 @@ struct DataFileInputTests {
         refusedOpening(directory, naming: name, saying: "empty")
     }
 
+    @Test("a named pipe or a folder in a party's file's place is said to be one, with what to do; no side file is made (found by QA: a pipe was 'empty, the data is gone', a folder a raw 'unable to open')",
+          arguments: ["backend.sqlite", "store.sqlite"])
+    func notAFile(_ name: String) throws {
+        for (make, said) in [({ (path: String) in _ = mkfifo(path, 0o644) }, "is a named pipe (FIFO), not a file"),
+                             ({ (path: String) in _ = mkdir(path, 0o755) }, "is a folder, not a file")] {
+            let directory = try settledDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory.path) }
+            let path = directory.path + "/" + name
+            for file in [path, path + "-wal", path + "-shm"] { unlink(file) }
+            make(path)
+            refusedOpening(directory, naming: name, saying: said)
+            #expect(!FileManager.default.fileExists(atPath: path + "-wal") && !FileManager.default.fileExists(atPath: path + "-shm"))
+        }
+    }
+
     @Test("random bytes in the middle of backend.sqlite are caught at open, not shown as Balance 0")
     func corruptMiddle() throws {
         let directory = try settledDirectory()
