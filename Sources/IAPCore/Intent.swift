@@ -85,7 +85,7 @@ extension AppState {
             // to whom they name.
             return device.unclaimed.isEmpty ? [] : [.lookUpPayers(device.unclaimed.map(\.id))]
         case let .quit(confirmed):
-            if !confirmed, device.purchase != nil || device.hud?.kind.isWaiting == true {
+            if !confirmed, purchaseInFlight {
                 modal = .quitConfirm
                 return []
             }

@@ -145,6 +145,18 @@ struct PurchaseFlowTests {
         #expect(screen.contains("Purchase complete") && !screen.contains("Purchase failed"), "\(screen)")
     }
 
+    @Test("the quit question goes once the purchase it asks about is settled: it asked 'A purchase is in flight' over Purchase complete (found by QA)")
+    func quitQuestionOutlivesNothing() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        app.press(.enter, .char("q"))
+        #expect(app.state.modal == .quitConfirm)
+        app.advance(5)
+        #expect(try app.credits().count == 1)
+        #expect(app.state.modal == nil && !app.screen().contains("Quit anyway?"), "\(app.screen())")
+        #expect(app.screen().contains("Purchase complete"))
+    }
+
     @Test("Later keeps the order pending and the next launch asks again")
     func laterAsksAgain() throws {
         let app = try Harness.paidWhile()
