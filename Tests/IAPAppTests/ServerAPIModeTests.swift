@@ -113,6 +113,23 @@ struct ServerAPIModeTests {
         #expect(app.session.timeline.entries(.en).filter { $0.text.hasPrefix("Apple → server: ONE_TIME_CHARGE") }.count == 2)
     }
 
+    @Test("at every size the app supports, the inspector shows Apple's notifications, each on one line, and the timeline's latest entry under them (found by QA: at 64×18 both were blank rows)",
+          arguments: [(64, 18), (80, 24), (100, 30)])
+    func notificationsAndTimelineFit(width: Int, height: Int) throws {
+        let app = try Harness(user: "alice", storeKit: .two, serverAPI: true)
+        app.advance(0.5)
+        app.buy("com.iapsim.coins.60")
+        app.session.set(.notificationLost, FaultArm(once: true))  // a longer row: lost on the way
+        app.buy("com.iapsim.coins.300")
+        app.press(.char("i"))
+        let rows = app.screen(width: width, height: height).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let notifications = try #require(rows.firstIndex { $0.contains("Server notifications") })
+        let timeline = try #require(rows.firstIndex { $0.contains("Timeline") })
+        let newest = rows[(notifications + 2)..<timeline].last { $0.contains { $0.isLetter } } ?? ""
+        #expect(newest.contains("ONE_TIME_CHARGE") && newest.contains("lost"), "\(rows.joined(separator: "\n"))")
+        #expect(timeline + 2 < rows.count - 2 && rows[timeline + 2].contains { $0.isLetter }, "\(rows.joined(separator: "\n"))")
+    }
+
     @Test("lost on the way (notification-lost): the refund reaches the backend only through Notification History, at its next start")
     func lostThenFoundInHistory() throws {
         let app = try Harness(user: "alice", storeKit: .two, serverAPI: true)

@@ -63,9 +63,12 @@ public enum Renderer {
             if inspector.notifications.isEmpty {
                 view.timeline(inspector).draw(in: timeline, on: &grid)
             } else {
-                // Apple's notifications take the timeline's top rows: a few, newest last, under their own heading.
-                let (notifications, rest) = timeline.splitTop(min(2 + inspector.notifications.count, max(timeline.height / 3, 3)) + 1)
-                view.notifications(inspector).draw(in: notifications.splitBottom(1).rest, on: &grid)
+                // Apple's notifications take the timeline's top rows: a few, newest last, under their own heading, with a
+                // blank row under them where there is room; the timeline keeps its heading and at least one entry.
+                let rows = min(2 + inspector.notifications.count, max((timeline.height + 1) / 2 - 1, 3), max(timeline.height - 3, 0))
+                let gap = timeline.height - rows >= 5 ? 1 : 0
+                let (notifications, rest) = timeline.splitTop(rows + gap)
+                view.notifications(inspector).draw(in: notifications.splitTop(rows).0, on: &grid)
                 view.timeline(inspector).draw(in: rest, on: &grid)
             }
             if case let .compensateConfirm(orderId, transactionId) = modal {

@@ -68,6 +68,7 @@ extension StateView {
     }
 
     func notifications(_ view: InspectorView) -> TimelinePane {
-        TimelinePane(heading: Text.inspectorNotifications(lang), entries: view.notifications.map { ("", $0.row(lang)) }, theme: theme)
+        // One line each: a few rows over the timeline, where an entry wrapped past them would leave them blank.
+        TimelinePane(heading: Text.inspectorNotifications(lang), entries: view.notifications.map { ("", $0.row(lang)) }, theme: theme, wraps: false)
     }
 }

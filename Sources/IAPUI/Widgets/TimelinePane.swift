@@ -1,11 +1,13 @@
 /// The inspector's timeline: the newest entries that fit, each with its time since the first; an entry longer than the
-/// pane goes on under itself, past the clock, rather than being cut.
+/// pane goes on under itself, past the clock, rather than being cut (unless `wraps` is off).
 struct TimelinePane: Widget {
     var heading: String
     var entries: [(clock: String, text: String)]
     var theme: Theme
     /// How many pages back from the newest the view is: a page is as many lines as the pane shows.
     var pagesBack = 0
+    /// Whether an entry longer than the pane goes on under itself; otherwise it is cut, one line each.
+    var wraps = true
 
     /// Below this a text column is too narrow to wrap into: its lines are cut instead.
     private static let narrowestText = 12
@@ -20,7 +22,7 @@ struct TimelinePane: Widget {
         // Wrapped from the newest back, only as far as the page turned to needs: the timeline may be long.
         var rows: [(row: ScrollingList.Row, continues: Bool)] = []
         for entry in entries.reversed() {
-            let lines = textWidth >= Self.narrowestText ? wrappedLines(entry.text, width: textWidth) : [entry.text]
+            let lines = wraps && textWidth >= Self.narrowestText ? wrappedLines(entry.text, width: textWidth) : [entry.text]
             for (index, line) in lines.enumerated().reversed() {
                 let text = ScrollingList.Column(line, style: theme.plain)
                 rows.append((clockWidth > 0 ? [ScrollingList.Column(index == 0 ? entry.clock : "", width: clockWidth, style: theme.dimmed), text] : [text],
