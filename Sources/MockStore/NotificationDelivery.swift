@@ -17,13 +17,21 @@ extension MockPaymentQueue {
         }
     }
 
+    /// In the README's order (twice, out of order, lost, delayed), a one-shot fault before an unlimited one: armed beside
+    /// it, it is meant for the next notification, which the unlimited one would otherwise always take.
     private func firedDetour() -> (OutboxEntry.Detour, TimeInterval)? {
-        if faults.fire(.notificationLost) != nil { return (.lost, 0) }
-        if faults.fire(.notificationTwice) != nil { return (.twice, 0) }
-        // One held back at a time: the next one is what passes it.
-        if faults.isArmed(.notificationOutOfOrder), !(attempt { try database.isHoldingBack() } ?? true),
-           faults.fire(.notificationOutOfOrder) != nil { return (.outOfOrder, 0) }
-        if let seconds = faults.fire(.notificationDelayed).flatMap(Double.init) { return (.delayed, seconds) }
+        let order: [Fault] = [.notificationTwice, .notificationOutOfOrder, .notificationLost, .notificationDelayed]
+        let once = { (fault: Fault) in self.faults.armed.arm(fault)?.once == true }
+        for fault in order.filter(once) + order.filter({ !once($0) }) where faults.isArmed(fault) {
+            switch fault {
+            case .notificationTwice: if faults.fire(fault) != nil { return (.twice, 0) }
+            // One held back at a time: the next one is what passes it.
+            case .notificationOutOfOrder:
+                if !(attempt { try database.isHoldingBack() } ?? true), faults.fire(fault) != nil { return (.outOfOrder, 0) }
+            case .notificationLost: if faults.fire(fault) != nil { return (.lost, 0) }
+            default: if let seconds = faults.fire(fault).flatMap(Double.init) { return (.delayed, seconds) }
+            }
+        }
         return nil
     }
 

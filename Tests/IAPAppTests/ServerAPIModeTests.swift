@@ -130,6 +130,21 @@ struct ServerAPIModeTests {
         #expect(timeline + 2 < rows.count - 2 && rows[timeline + 2].contains { $0.isLetter }, "\(rows.joined(separator: "\n"))")
     }
 
+    @Test("a one-shot notification fault armed beside an unlimited one befalls the next notification: notification-twice:once with notification-lost never fired (found by QA)",
+          arguments: [(Fault.notificationTwice, Fault.notificationLost), (.notificationLost, .notificationTwice)])
+    func oneShotBesideUnlimited(once: Fault, always: Fault) throws {
+        let app = try Harness(user: "alice", storeKit: .two, serverAPI: true)
+        app.session.set(always, FaultArm())
+        app.session.set(once, FaultArm(once: true))
+        app.advance(0.5)
+        app.buy("com.iapsim.coins.60")
+        app.buy("com.iapsim.coins.300")
+        let detours = try app.parties.store.database.recentNotifications(limit: 10).filter { $0.notification.kind == .oneTimeCharge }
+            .reversed().map(\.detour)  // oldest first
+        let said: [Fault: OutboxEntry.Detour] = [.notificationTwice: .twice, .notificationLost: .lost]
+        #expect(detours == [said[once], said[always]], "\(detours)")
+    }
+
     @Test("lost on the way (notification-lost): the refund reaches the backend only through Notification History, at its next start")
     func lostThenFoundInHistory() throws {
         let app = try Harness(user: "alice", storeKit: .two, serverAPI: true)
