@@ -448,12 +448,29 @@ struct WidgetTests {
 
     @Test("the StoreKit 2 setting sits at the right end where the alarm leaves room, and never hides any of it (I6)")
     func badgeLineSetting() {
-        let quiet = BadgeLine(badges: ["ask-to-buy"], alarm: nil, setting: "StoreKit 2", theme: theme)
+        let quiet = BadgeLine(badges: ["ask-to-buy"], alarm: nil, settings: ["StoreKit 2"], theme: theme)
         #expect(quiet.rendered(width: 30, height: 1).lines == [" ask-to-buy        StoreKit 2 "])
-        let short = BadgeLine(badges: [], alarm: "ALARM: x", setting: "StoreKit 2", theme: theme)
+        let short = BadgeLine(badges: [], alarm: "ALARM: x", settings: ["StoreKit 2"], theme: theme)
         #expect(short.rendered(width: 30, height: 1).lines == ["ALARM: x           StoreKit 2 "])
-        let long = BadgeLine(badges: [], alarm: "ALARM: tx 1000000009 paid, nobody", setting: "StoreKit 2", theme: theme)
+        let long = BadgeLine(badges: [], alarm: "ALARM: tx 1000000009 paid, nobody", settings: ["StoreKit 2"], theme: theme)
         #expect(long.rendered(width: 40, height: 1).lines == ["ALARM: tx 1000000009 paid, nobody       "])
+    }
+}
+
+@Suite("The badge line's setting in small terminals")
+struct BadgeLineSettingTests {
+    let theme = Theme.monochrome
+
+    @Test("where the setting's words do not fit, a shorter form of them does, and badges give way to it before it goes (found by QA: StoreKit 2 and Server API vanished at 64×18)")
+    func shorterSetting() {
+        let long = "backend: Server API · StoreKit 2", shorter = "Server API · SK2", shortest = "API · SK2"
+        let line = BadgeLine(badges: ["backend down", "Apple ID sandbox-1"], alarm: nil, settings: [long, shorter, shortest], theme: theme)
+        let drawnLine = line.rendered(width: 62, height: 1).lines[0]
+        #expect(drawnLine.hasPrefix(" backend down   Apple ID sandbox-1 ") && drawnLine.hasSuffix("  Server API · SK2 "), "\(drawnLine)")
+        let crowded = BadgeLine(badges: ["backend down", "Apple ID sandbox-1", "ask-to-buy", "observer-lost·once"], alarm: nil,
+                                settings: [long, shorter, shortest], theme: theme)
+        let drawn = crowded.rendered(width: 62, height: 1).lines[0]
+        #expect(drawn.hasSuffix(" API · SK2 ") && drawn.contains("+"), "\(drawn)")
     }
 }
 

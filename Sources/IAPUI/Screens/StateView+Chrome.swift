@@ -17,8 +17,12 @@ extension StateView {
         let alarm = state.alarms.last.map { "\(Text.alarm(lang)): \($0.text(lang))" }
         // StoreKit 2 changes what every purchase screen means underneath (the token, the signed transaction).
         // So does a backend that learns from notifications rather than receipts.
-        let settings = (state.serverAPIBackend ? [Text.serverAPIBadge(lang)] : []) + (state.storeKit == .two ? ["\(Text.storeKitBadge(lang)) 2"] : [])
-        return BadgeLine(badges: down + others, alarm: alarm, setting: settings.isEmpty ? nil : settings.joined(separator: " · "), theme: theme)
+        // In shorter words where the line is crowded, rather than not at all.
+        let api = state.serverAPIBackend, two = state.storeKit == .two
+        let forms = [[api ? Text.serverAPIBadge(lang) : nil, two ? "\(Text.storeKitBadge(lang)) 2" : nil],
+                     [api ? "Server API" : nil, two ? "SK2" : nil], [api ? "API" : nil, two ? "SK2" : nil]]
+        let settings = api || two ? forms.map { $0.compactMap { $0 }.joined(separator: " · ") } : []
+        return BadgeLine(badges: down + others, alarm: alarm, settings: settings, theme: theme)
     }
 
     var hints: HintBar {
