@@ -202,6 +202,21 @@ struct StateCatalogTests {
         #expect(edges(explained) == edges(inspector), "\(explained.joined(separator: "\n"))")
     }
 
+    @Test("the state browser says when the explanation beside the list is cut short, and how to read it whole (found by QA: Devices and accounts ended mid-sentence, no word of it)")
+    func browserSaysItIsCut() throws {
+        for lang in Language.allCases {
+            var state = AppState()
+            state.lang = lang
+            state.user = "alice"
+            let devices = try #require(StateCatalog.entries.firstIndex { $0.id == "devices" })
+            state.modal = .stateCatalog(selection: devices)
+            let cut = Renderer.render(state, width: 80, height: 24, theme: .monochrome).text
+            #expect(cut.contains(Text.stateCatalogCut(lang)), "\(cut)")
+            state.modal = .stateCatalog(selection: 0)  // the login screen's, short enough at 160×60
+            #expect(!Renderer.render(state, width: 160, height: 60, theme: .monochrome).text.contains(Text.stateCatalogCut(lang)))
+        }
+    }
+
     @Test("at 64×18 an explanation that does not fit is paged: it says which page, PgDn reaches its last words and comes round to the first, PgUp goes back (found by QA: support's part could not be read)")
     func explanationPages() {
         var state = Self.explainingThePrompt()

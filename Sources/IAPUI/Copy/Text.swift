@@ -62,7 +62,7 @@ public enum Text: String, Sendable, CaseIterable {
     case inspectorClient, inspectorBackend, inspectorTimeline, inspectorNotifications
     /// Above the URL of a team's own server (`--backend`), whose credits iapsim does not read.
     case creditsKeptAt
-    case explainSees, explainUnderneath, explainStoreKit2, explainSupport, explainReach, explainClose, stateCatalogTitle, stateCatalogClose
+    case explainSees, explainUnderneath, explainStoreKit2, explainSupport, explainReach, explainClose, stateCatalogTitle, stateCatalogClose, stateCatalogCut
     case escCancel, escClose
     /// `{date}`: when a refunded subscription ended.
     case subRevoked
@@ -207,6 +207,7 @@ public enum Text: String, Sendable, CaseIterable {
         case .explainClose: Localized(en: "Esc or e closes · E every state", zh: "Esc 或 e 关闭 · E 所有状态")
         case .stateCatalogTitle: Localized(en: "States explained", zh: "状态说明")
         case .stateCatalogClose: Localized(en: "↑/↓ browse · e explain it alone · Esc closes", zh: "↑/↓ 浏览 · e 单独解释 · Esc 关闭")
+        case .stateCatalogCut: Localized(en: "cut short: e shows it whole · ↑/↓ browse · Esc closes", zh: "未显示完:e 显示全文 · ↑/↓ 浏览 · Esc 关闭")
         case .inspectorTimeline: Localized(en: "Timeline: what happened, and what it led to", zh: "时间线:发生了什么,引出了什么")
         case .creditsKeptAt: Localized(en: "credits kept by your server:", zh: "入账记在你的服务器上:")
         case .inspectorNotifications: Localized(en: "Server notifications: what Apple POSTed (--notify, --server-api)", zh: "服务器通知:Apple 发出的内容(--notify、--server-api)")

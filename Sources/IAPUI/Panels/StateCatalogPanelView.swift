@@ -24,7 +24,7 @@ extension StateView {
         let entries = StateCatalog.entries
         return StateBrowser(title: Text.stateCatalogTitle(lang), names: entries.map { $0.title[lang] }, selection: selection,
                             explanation: entries.indices.contains(selection) ? explanation(entries[selection]) : nil,
-                            close: Text.stateCatalogClose(lang), theme: theme)
+                            close: Text.stateCatalogClose(lang), cut: Text.stateCatalogCut(lang), theme: theme)
     }
 
     private func explanation(_ entry: StateExplanation) -> Explanation {

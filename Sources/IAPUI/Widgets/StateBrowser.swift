@@ -5,6 +5,8 @@ struct StateBrowser: Widget {
     var selection: Int
     var explanation: Explanation?
     var close: String
+    /// The footer in place of `close` when the explanation takes more than the room beside the list.
+    var cut: String
     var theme: Theme
 
     /// The list's columns: its longest name's (the marker's two columns and a space to spare besides), at least 22 and
@@ -21,7 +23,7 @@ struct StateBrowser: Widget {
         ScrollingList(rows: names.map { ScrollingList.line($0, style: theme.plain) }, selection: selection, follow: .centre,
                       marker: .cursor, highlight: theme.selected)
             .draw(in: list, on: &grid)
-        explanation?.draw(in: rest.splitLeft(2).rest, on: &grid)
-        grid.put(close, x: footer.x, y: footer.maxY - 1, style: theme.dimmed, limit: footer.width)
+        let pages = explanation?.drawPage(in: rest.splitLeft(2).rest, on: &grid).count ?? 1
+        grid.put(pages > 1 ? cut : close, x: footer.x, y: footer.maxY - 1, style: theme.dimmed, limit: footer.width)
     }
 }
