@@ -113,10 +113,16 @@ public struct Timeline: Sendable {
 
     /// Why a support key did nothing, where the screen would otherwise not say.
     private static func nothingDone(_ action: Action, _ effects: [Effect], _ before: AppState) -> Localized? {
-        guard case let .key(key) = action, effects.isEmpty, before.modal == .inspector,
-              Keymap.command(for: key, in: before.keyContext) == .compensate, before.compensableOrder == nil else { return nil }
-        let user = before.user ?? "—"
-        return Localized(en: "nothing to compensate: no order of \(user)'s is waiting with an order id", zh: "无可补单:\(user) 没有带订单号的待处理订单")
+        guard case let .key(key) = action, effects.isEmpty, before.modal == .inspector else { return nil }
+        switch Keymap.command(for: key, in: before.keyContext) {
+        case .compensate? where before.compensableOrder == nil:
+            let user = before.user ?? "—"
+            return Localized(en: "nothing to compensate: no order of \(user)'s is waiting with an order id", zh: "无可补单:\(user) 没有带订单号的待处理订单")
+        case .assignUnclaimed? where before.unclaimed.isEmpty:
+            return Localized(en: "nothing to assign: no payment is waiting for its buyer", zh: "无可分配:没有等待认定买家的付款")
+        default:
+            return nil
+        }
     }
 
     static func describe(_ action: Action, _ words: StoreKitWords) -> Localized? {

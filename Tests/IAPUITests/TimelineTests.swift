@@ -136,6 +136,15 @@ struct TimelineTests {
         #expect(session.timeline.entries(.zh).map(\.text) == ["按键 c → 无可补单:alice 没有带订单号的待处理订单"])
     }
 
+    @Test("a in the inspector with no payment unclaimed says so, where it logged only the key (found by QA)")
+    func nothingToAssign() {
+        var session = Reading()
+        session.state.modal = .inspector
+        session.read(.key(.char("a")))
+        #expect(session.en == ["key a → nothing to assign: no payment is waiting for its buyer"], "\(session.en)")
+        #expect(session.timeline.entries(.zh).map(\.text) == ["按键 a → 无可分配:没有等待认定买家的付款"])
+    }
+
     @Test("letters typed into the login field are text, not keys: only Enter, which logs in, is told")
     func typedName() {
         var session = Reading()
