@@ -61,6 +61,8 @@ public enum Console {
 /// A number option checked at the edge: finite and in range, the range in the message.
 public func number(_ text: String, option: String, in range: ClosedRange<Double>, whole: Bool = false) throws -> Double {
     let shown = whole ? "\(Int(range.lowerBound)) to \(Int(range.upperBound))" : "\(range.lowerBound.written) to \(range.upperBound.written)"
+    // The next option, taken for the value left out (the option takes what follows it, so that "-5" is a number).
+    if text.hasPrefix("--") { throw CommandLineError(description: "\(option) needs a value: \(shown)") }
     guard let value = Double(decimal: text), value.isFinite, range.contains(value), !whole || value.rounded() == value else {
         throw CommandLineError(description: "\(option) takes \(whole ? "a whole number " : "")\(shown), not \"\(text)\"")
     }

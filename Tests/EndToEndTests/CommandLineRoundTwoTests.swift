@@ -282,6 +282,8 @@ extension CommandLineInputTests {
         (["--fault", "nosuch"], #"iapsim: --fault: unknown fault "nosuch" (`iapsim faults` lists them)"#),
         (["--lang", "fr"], #"iapsim: --lang: "fr" is not one of its values; give en or zh"#),
         (["--speed", "abc"], #"iapsim: --speed takes 0.1 to 1000, not "abc""#),
+        // Found by QA: the next option was taken for the missing value ("not "--data-dir"").
+        (["--speed", "--parallel"], "iapsim: --speed needs a value: 0.1 to 1000"),
         (["--catalog="], "iapsim: --catalog needs a value: --catalog <catalog>"),
     ])
     func optionValueSaidOnce(_ arguments: [String], expected: String) async throws {
