@@ -6,7 +6,8 @@ extension AppState {
     mutating func handle(_ key: Key) -> [Effect] {
         let context = keyContext
         guard let command = Keymap.command(for: key, in: context) else {
-            if context == .login || context == .loginEmpty, case let .char(c) = key, UserName.allows(c) {
+            // A space before the name is none of it (names have spaces only inside): it would take a character of its 24.
+            if context == .login || context == .loginEmpty, case let .char(c) = key, UserName.allows(c), !(c == " " && loginText.isEmpty) {
                 loginRefused = loginText.count >= UserName.maximumLength
                 if !loginRefused { loginText.append(c) }
             }

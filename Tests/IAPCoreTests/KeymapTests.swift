@@ -5,6 +5,15 @@ import Testing
 /// The one table that dispatches keys, fills the hint bar and `?`, and names commands for scripts.
 @Suite("The keymap")
 struct KeymapTests {
+    @Test("a space typed before a name is not part of it, so the name's 24 characters are all its own (found by QA: three spaces cut a 24-letter name to 21)")
+    func leadingSpaces() {
+        var state = AppState()
+        for c in "   abcdefghijklmnopqrstuvwxyz" { _ = state.reduce(.key(.char(c)), now: state.now) }
+        #expect(state.loginText == "abcdefghijklmnopqrstuvwx" && state.loginRefused)
+        _ = state.reduce(.key(.enter), now: state.now)
+        #expect(state.user == "abcdefghijklmnopqrstuvwx")
+    }
+
     @Test("no key is bound twice in one context: the second binding could never be reached")
     func noKeyBoundTwice() {
         for context in KeyContext.allCases {
