@@ -96,6 +96,19 @@ struct OfferCodeTests {
         #expect(app.parties.store.subscriptions(account: "alice").first?.state == .trial)
     }
 
+    @Test("a free promotional offer reads as the intro offer does, \"Free for 1 month\", not \"Free/month ×1\" (found by QA)")
+    func freeOfferWords() throws {
+        let app = try Harness(user: "carol")
+        app.advance(0.5)
+        app.select(Self.monthly)
+        app.press(.char("o"), .char("o"))
+        #expect(app.state.offerChoices[Self.monthly] == "vip_free_month")
+        let screen = app.screen(width: 120)
+        #expect(screen.contains("vip_free_month: Free for 1 month") && !screen.contains("Free/month"), "\(screen)")
+        app.press(.char("l"))
+        #expect(app.screen(width: 120).contains("免费试用1个月"), "\(app.screen(width: 120))")
+    }
+
     @Test("in the app: o past the promotional offers opens StoreKit's redemption sheet; the typed code is redeemed for the device's Apple ID; a code no offer has, or a second one of the offer, is said on the HUD in both languages")
     func redemptionSheet() throws {
         let app = try Harness(user: "carol")

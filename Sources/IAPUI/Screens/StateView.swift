@@ -25,9 +25,9 @@ struct StateView {
         return "\(product.title[lang]) · \(price ?? charge?.intro?.line[lang] ?? product.price[lang])"
     }
 
-    /// An offer's price for its periods: "¥12/month ×3", "Free/month ×1".
+    /// An offer's price for its periods, as the intro offer's is said: "¥12/month ×3", "Free for 1 month".
     func offerPrice(_ offer: SubscriptionOffer) -> String {
-        "\(offer.terms.perPeriod(lang)) ×\(offer.terms.periods)"
+        offer.terms.line[lang]
     }
 
     /// "next in 3s": when an order is tried again, counted from the screen's now (0 once due), as the HUD and the
