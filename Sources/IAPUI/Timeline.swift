@@ -325,7 +325,7 @@ public struct Timeline: Sendable {
         case let .agreeToPriceIncrease(original):
             return Localized(en: "agree to the new price of \(original)", zh: "同意 \(original) 的新价格")
         // Apple refunds the Apple ID's purchase, whichever app user of it the backend credited.
-        case .refund: return Localized(en: "Apple refunds the signed-in Apple ID's latest paid purchase", zh: "Apple 退款当前 Apple ID 最近一笔付费购买")
+        case .refund: return Localized(en: "Apple refunds the signed-in Apple ID's latest purchase, a paid one first", zh: "Apple 退款当前 Apple ID 最近一笔购买(优先付费的)")
         case .loadUser: return Localized(en: "read the user's orders", zh: "读取该用户的订单")
         // A call to the backend: a fault fired on it would otherwise seem to come from nowhere.
         case let .refreshAccount(user): return Localized(en: "refresh \(user)'s account", zh: "刷新 \(user) 的账户")

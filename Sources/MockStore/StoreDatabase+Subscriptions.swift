@@ -440,7 +440,8 @@ extension StoreDatabase {
     }
 
     /// The latest unrefunded charge of the account (what `refund` without a transaction refunds).
-    /// `terms` by product: a charge at a free offer (a promotional or code offer's free period) took no money either.
+    /// The account's latest charge that took money; with none, its latest free one (a trial's month, revoked as a
+    /// refund revokes, nothing paid back). `terms` by product: a promotional or code offer's free period is free too.
     func latestRefundable(account: String, terms: [String: SubscriptionTerms] = [:]) throws -> String? {
         try queue.inDatabase { db in
             let cursor = try Row.fetchCursor(db.cachedStatement(sql: """
@@ -448,14 +449,18 @@ extension StoreDatabase {
                 WHERE account = ? AND state = 'purchased' AND cancellationDate IS NULL
                 ORDER BY date DESC, id DESC
                 """), arguments: [account])
+            var latestFree: String?
             while let row = try cursor.next() {
                 let id: String = row["id"]
-                // A free trial's or a free offer's charge: Apple took nothing, so there is nothing to give back.
+                guard try Self.charge(db, repeatedBy: id) == id else { continue }
                 let offer = row.text("offer"), named = row.text("offerId").flatMap { terms[row["productId"]]?.offer(named: $0) }
-                if offer == TransactionDetails.Offer.trial.rawValue || named?.terms.mode == .freeTrial { continue }
-                if try Self.charge(db, repeatedBy: id) == id { return id }
+                guard offer != TransactionDetails.Offer.trial.rawValue, named?.terms.mode != .freeTrial else {
+                    latestFree = latestFree ?? id
+                    continue
+                }
+                return id
             }
-            return nil
+            return latestFree
         }
     }
 

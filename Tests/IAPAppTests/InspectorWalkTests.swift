@@ -171,10 +171,15 @@ struct InspectorRefundAnswerTests {
         app.press(.escape)
         app.buy("com.iapsim.coins.60")
         let bought = try app.latestChargeId()
+        let lines = Self.refundByR(app)
+        #expect(lines.contains { $0.contains("Apple: tx \(bought) refunded") }, "\(lines)")
+    }
+
+    /// `r` in the inspector, Apple's answer taken: the timeline's lines in English.
+    private static func refundByR(_ app: Harness) -> [String] {
         app.press(.char("i"), .char("r"))
         app.advance(0.5)
-        let lines = app.session.timeline.entries(.en).map(\.text)
-        #expect(lines.contains { $0.contains("Apple: tx \(bought) refunded") }, "\(lines)")
+        return app.session.timeline.entries(.en).map(\.text)
     }
 
     @Test("r refunds the latest purchase Apple charged money for: a free trial after it charged nothing, so the coins before it are refunded (found by QA: the trial was refunded)")
@@ -185,9 +190,7 @@ struct InspectorRefundAnswerTests {
         let coins = try app.latestChargeId()
         app.buy("com.iapsim.vip.monthly")
         #expect(app.state.subscriptions.first?.state == .trial, "\(app.state.subscriptions)")
-        app.press(.char("i"), .char("r"))
-        app.advance(0.5)
-        let lines = app.session.timeline.entries(.en).map(\.text)
+        let lines = Self.refundByR(app)
         #expect(lines.contains { $0.contains("Apple: tx \(coins) refunded") }, "\(lines)")
     }
 
@@ -197,10 +200,8 @@ struct InspectorRefundAnswerTests {
         app.advance(0.5)
         app.buy("com.iapsim.coins.980")
         app.logIn("bob")
-        app.press(.char("i"), .char("r"))
-        app.advance(0.5)
-        let lines = app.session.timeline.entries(.en).map(\.text)
-        #expect(!lines.contains { $0.contains("bob's latest purchase") } && lines.contains { $0.contains("Apple refunds the signed-in Apple ID's latest paid purchase") },
+        let lines = Self.refundByR(app)
+        #expect(!lines.contains { $0.contains("bob's latest purchase") } && lines.contains { $0.contains("Apple refunds the signed-in Apple ID's latest purchase, a paid one first") },
                 "\(lines)")
     }
 }

@@ -96,13 +96,19 @@ struct OfferCodeTests {
         #expect(app.parties.store.subscriptions(account: "alice").first?.state == .trial)
     }
 
-    @Test("a free promotional offer reads as the intro offer does, \"Free for 1 month\", not \"Free/month ×1\" (found by QA)")
-    func freeOfferWords() throws {
+    /// carol on Monthly VIP, `o` pressed twice: past its first promotional offer to the free one.
+    private static func carolOnTheFreeOffer() throws -> Harness {
         let app = try Harness(user: "carol")
         app.advance(0.5)
-        app.select(Self.monthly)
+        app.select(monthly)
         app.press(.char("o"), .char("o"))
-        #expect(app.state.offerChoices[Self.monthly] == "vip_free_month")
+        #expect(app.state.offerChoices[monthly] == "vip_free_month")
+        return app
+    }
+
+    @Test("a free promotional offer reads as the intro offer does, \"Free for 1 month\", not \"Free/month ×1\" (found by QA)")
+    func freeOfferWords() throws {
+        let app = try Self.carolOnTheFreeOffer()
         let screen = app.screen(width: 120)
         #expect(screen.contains("vip_free_month: Free for 1 month") && !screen.contains("Free/month"), "\(screen)")
         app.press(.char("l"))
@@ -111,11 +117,7 @@ struct OfferCodeTests {
 
     @Test("in the app: o past the promotional offers opens StoreKit's redemption sheet; the typed code is redeemed for the device's Apple ID; a code no offer has, or a second one of the offer, is said on the HUD in both languages")
     func redemptionSheet() throws {
-        let app = try Harness(user: "carol")
-        app.advance(0.5)
-        app.select(Self.monthly)
-        app.press(.char("o"), .char("o"))
-        #expect(app.state.offerChoices[Self.monthly] == "vip_free_month")
+        let app = try Self.carolOnTheFreeOffer()
         app.press(.char("o"))
         #expect(app.screen().contains("Offer code:") && app.state.offerChoices.isEmpty)
         app.type("vip")

@@ -66,7 +66,7 @@ def subscribe_then_refunded(tmux, wait_for):
     tmux("send-keys", "Escape", "i")
     wait_for("Timeline")
     tmux("send-keys", "r")
-    wait_for("Apple refunds alice")
+    wait_for("Apple: tx")  # Apple's answer: the transaction it refunded
     tmux("send-keys", "Escape")
     wait_for("Refunded")
 
