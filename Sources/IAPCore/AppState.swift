@@ -268,12 +268,15 @@ public struct HUD: Sendable, Equatable {
         public var intro: IntroOffer?
         /// Apple's sheet said the Apple ID owns it already: nothing is charged (S7).
         public var free = false
+        /// An offer code the App Store's redemption sheet took: it charges the code's price, which the app is not told.
+        public var redeemed = false
 
-        public init(offerId: String? = nil, billingPlan: BillingPlan? = nil, intro: IntroOffer? = nil, free: Bool = false) {
+        public init(offerId: String? = nil, billingPlan: BillingPlan? = nil, intro: IntroOffer? = nil, free: Bool = false, redeemed: Bool = false) {
             self.offerId = offerId
             self.billingPlan = billingPlan
             self.intro = intro
             self.free = free
+            self.redeemed = redeemed
         }
     }
 

@@ -350,6 +350,8 @@ extension AppState {
         var order = sent
         var effects: [Effect] = []
         let shown = device.hud?.transactionId == order.transactionId
+        // An offer code's month is followed from its redemption, when the HUD knew no product yet: it names it now.
+        if shown, device.hud?.productId == nil { device.hud?.productId = order.productId }
         switch outcome {
         case .valid, .alreadyCredited:
             order.status = .verified

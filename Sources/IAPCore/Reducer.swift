@@ -71,7 +71,7 @@ extension AppState {
             return []
         case let .codeRedeemed(_, .success(id)):
             // The sheet says it took the code; a wait on screen (a purchase of another sheet) is not covered.
-            if device.hud?.kind.isWaiting != true { device.hud = HUD(.codeRedeemed, transactionId: id) }
+            if device.hud?.kind.isWaiting != true { device.hud = HUD(.codeRedeemed, transactionId: id, charge: HUD.Charge(redeemed: true)) }
             return []
         case let .offerSigned(buyer, productId, orderId, result):
             return offerSigned(buyer: buyer, productId: productId, orderId: orderId, result)

@@ -115,6 +115,17 @@ struct OfferCodeTests {
         #expect(app.screen(width: 120).contains("免费试用1个月"), "\(app.screen(width: 120))")
     }
 
+    @Test("the month an offer code starts, once it arrives and is credited, is named on the HUD: \"Purchase complete\" had an empty product line (found by QA)")
+    func redeemedMonthIsNamed() throws {
+        let app = try Self.carolOnTheFreeOffer()
+        app.press(.char("o"))
+        app.type("VIPSPRING")
+        app.press(.enter)
+        app.advance(5)
+        let screen = app.screen()
+        #expect(screen.contains("✓ Purchase complete") && screen.contains("│                 Monthly VIP                  │"), "\(screen)")
+    }
+
     @Test("in the app: o past the promotional offers opens StoreKit's redemption sheet; the typed code is redeemed for the device's Apple ID; a code no offer has, or a second one of the offer, is said on the HUD in both languages")
     func redemptionSheet() throws {
         let app = try Self.carolOnTheFreeOffer()

@@ -104,8 +104,9 @@ extension StateView {
         }
         if hud.kind == .codeRedeemed { return hud.transactionId == nil ? [Text.codeRedeemedNextRenewal(lang)] : [] }
         guard hud.productId != nil else { return [] }
-        // A restore costs nothing: the product without a price.
-        var lines = [hud.kind.isFreeSheet || hud.kind == .restored ? productTitle(hud.productId) : productLine(hud.productId, charge: hud.charge)]
+        // A restore costs nothing; an offer code's month costs what the code says, which the app is not told.
+        let unpriced = hud.kind.isFreeSheet || hud.kind == .restored || hud.charge?.redeemed == true
+        var lines = [unpriced ? productTitle(hud.productId) : productLine(hud.productId, charge: hud.charge)]
         switch hud.kind {
         case .offerRefused:
             let why: Text? = switch hud.error {
