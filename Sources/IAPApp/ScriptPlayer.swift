@@ -230,7 +230,7 @@ public final class ScriptPlayer {
             guard transactionId != nil || app.state.user != nil else { throw Failure(message: "`refund` needs a transaction id (nobody is logged in)") }
             guard let refunded = ScriptDriver(session: app).appleRefunds(transactionId: transactionId, account: app.state.user, because: reason) else {
                 throw Failure(message: transactionId.map { "nothing to refund: \($0) is not a paid, unrefunded transaction" }
-                              ?? "nothing to refund: \(app.state.user!) has no paid, unrefunded transaction")
+                              ?? "nothing to refund: \(app.state.user!)'s Apple ID has no unrefunded transaction")
             }
             return "refunded \(refunded) (the customer's reason: \(reason.argument))"
         case let .priceIncrease(productId):

@@ -11,7 +11,8 @@ public enum Effect: Sendable, Equatable {
     case readSubscriptions(String)
     /// The subscriptions, then what the backend grants the user; answers `.subscriptionsLoaded` and `.accountLoaded`.
     case refreshAccount(String)
-    /// Apple refunds the account's latest paid transaction (support's key in the inspector); answers `.refundAnswered`.
+    /// Apple refunds the account's latest transaction, a paid one first (support's key in the inspector); answers
+    /// `.refundAnswered`.
     case refund(account: String)
     /// Settings › Subscriptions, on the store's side.
     case setAutoRenew(Bool, originalTransactionId: String)

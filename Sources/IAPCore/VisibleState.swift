@@ -34,7 +34,7 @@ extension AppState {
         }
         if let hud {
             if hud.kind == .confirming, let id = hud.transactionId, (orders[id]?.attempts ?? 0) > 0 { return "hud-confirming-retry" }
-            if hud.kind == .otherAccount, chargesTheAppleId(hud) { return "hud-other-account-subscription" }
+            if chargesTheAppleId(hud) { return "hud-other-account-subscription" }
             return "hud-" + hud.kind.catalogName
         }
         guard user != nil else { return "login" }

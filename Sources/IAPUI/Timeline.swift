@@ -191,8 +191,8 @@ public struct Timeline: Sendable {
         case let .refundAnswered(_, id?):
             return Localized(en: "Apple: tx \(id) refunded", zh: "Apple:tx \(id) 已退款")
         case .refundAnswered(_, nil):
-            return Localized(en: "Apple: nothing to refund (no paid, unrefunded purchase by the signed-in Apple ID)",
-                             zh: "Apple:没有可退款的购买(当前 Apple ID 没有已付款且未退款的购买)")
+            return Localized(en: "Apple: nothing to refund (no unrefunded purchase by the signed-in Apple ID)",
+                             zh: "Apple:没有可退款的购买(当前 Apple ID 没有未退款的购买)")
         case let .assignToBuyer(id, user):
             return Localized(en: "support: tx \(id) assigned to \(user)", zh: "客服:tx \(id) 分配给 \(user)")
         case let .storeUpdated(transactions, _, _) where transactions.isEmpty:

@@ -439,8 +439,7 @@ extension StoreDatabase {
         return shared == false ? charge : nil
     }
 
-    /// The latest unrefunded charge of the account (what `refund` without a transaction refunds).
-    /// The account's latest charge that took money; with none, its latest free one (a trial's month, revoked as a
+    /// What `refund` without a transaction refunds: the account's latest charge that took money; with none, its latest free one (a trial's month, revoked as a
     /// refund revokes, nothing paid back). `terms` by product: a promotional or code offer's free period is free too.
     func latestRefundable(account: String, terms: [String: SubscriptionTerms] = [:]) throws -> String? {
         try queue.inDatabase { db in
