@@ -102,10 +102,15 @@ public struct AppState: Sendable, Equatable {
         pendingOrders.first { $0.orderId != nil }
     }
 
-    /// The inspector is on screen (alone, or under the question it asks).
-    public var showsInspector: Bool {
-        if case .compensateConfirm = modal { return true }
-        return modal == .inspector
+    /// The inspector is on screen (alone, under the question it asks, or under an explanation of it).
+    public var showsInspector: Bool { Self.showsInspector(modal) }
+
+    private static func showsInspector(_ modal: Modal?) -> Bool {
+        switch modal {
+        case .inspector, .compensateConfirm: true
+        case let .explain(_, under, _): showsInspector(under)
+        default: false
+        }
     }
 
     public var selectedProduct: Product? {

@@ -34,6 +34,16 @@ struct ScreenInputTests {
                                                                             inspector: app.session.inspectorView(rows: 24)))
     }
 
+    @Test("e over the inspector keeps its records: the store queue's count stays 1, not 0, under the card (found by QA in tmux)")
+    func explanationOverTheInspectorKeepsItsRecords() throws {
+        let app = try Harness.paidWhile()
+        app.press(.char("i"))
+        app.press(.char("e"))
+        let text = app.screen(width: 100, height: 30)
+        #expect(text.contains("What the user sees"), "\(text)")
+        #expect(text.contains("Store queue (1)") && !text.contains("Store queue (0)"), "\(text)")
+    }
+
     @Test("text cut to fit ends in …: the fault panel, the state browser, the timeline")
     func cutTextMarked() throws {
         var state = AppState()
