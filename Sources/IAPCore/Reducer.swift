@@ -6,15 +6,14 @@ extension AppState {
     public mutating func reduce(_ action: Action, now: Date) -> [Effect] {
         let unsent = device.unsentAlarms.count
         var effects = apply(action, now: now)
-        // The quit question asks about a purchase in flight: once none is, it has nothing left to ask.
-        if modal == .quitConfirm, !purchaseInFlight { modal = nil }
         // Only `raise` adds to the unsent alarms, and no action that raises one also takes one away.
         if device.unsentAlarms.count > unsent { effects.append(.reportAlarms(Array(device.unsentAlarms[unsent...]))) }
         return effects
     }
 
-    /// A payment sheet up, or a HUD waiting on the store or the backend: what `q` asks about before quitting.
-    var purchaseInFlight: Bool { device.purchase != nil || device.hud?.kind.isWaiting == true }
+    /// A payment sheet up, or a HUD waiting on the store or the backend: what `q` asks about before quitting. The
+    /// question stays when the purchase ends under it (the user asked to quit), and then says nothing is in flight.
+    public var purchaseInFlight: Bool { device.purchase != nil || device.hud?.kind.isWaiting == true }
 
     /// Puts an alarm on screen and in line for the backend; `once`: not again while the same one is on screen.
     mutating func raise(_ alarm: Alarm, once: Bool = false) {

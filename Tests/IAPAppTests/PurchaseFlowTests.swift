@@ -145,16 +145,31 @@ struct PurchaseFlowTests {
         #expect(screen.contains("Purchase complete") && !screen.contains("Purchase failed"), "\(screen)")
     }
 
-    @Test("the quit question goes once the purchase it asks about is settled: it asked 'A purchase is in flight' over Purchase complete (found by QA)")
-    func quitQuestionOutlivesNothing() throws {
+    @Test("the quit question outlives the purchase it asks about: it then says nothing is in flight, and y still quits (found by QA: it asked 'in flight' over Purchase complete; then it vanished and the y pressed next did nothing)")
+    func quitQuestionOutlivesThePurchase() throws {
         let app = try Harness(user: "alice")
         app.advance(0.5)
         app.press(.enter, .char("q"))
         #expect(app.state.modal == .quitConfirm)
+        #expect(app.screen().contains("A purchase is in flight. Quit anyway?"))
         app.advance(5)
         #expect(try app.credits().count == 1)
-        #expect(app.state.modal == nil && !app.screen().contains("Quit anyway?"), "\(app.screen())")
-        #expect(app.screen().contains("Purchase complete"))
+        #expect(app.state.modal == .quitConfirm && app.screen().contains("Nothing is in flight any more. Quit now?")
+                && !app.screen().contains("Quit anyway?"), "\(app.screen())")
+        let zh = app.session.screen(lang: .zh).text
+        #expect(zh.contains("已没有进行中的购买,现在退出吗?"), "\(zh)")
+        app.press(.char("y"))
+        #expect(app.state.quitting, "y quits once the purchase is over, as it would have before")
+    }
+
+    @Test("Esc after the purchase is over stays, and the purchase's outcome is on screen")
+    func quitQuestionAnsweredNo() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        app.press(.enter, .char("q"))
+        app.advance(5)
+        app.press(.escape)
+        #expect(app.state.modal == nil && app.screen().contains("Purchase complete"), "\(app.screen())")
     }
 
     @Test("Later keeps the order pending and the next launch asks again")

@@ -40,7 +40,7 @@ public enum Text: String, Sendable, CaseIterable {
     case appTitle, loginPrompt, loginHint, user, pending, balance, balanceUnknown, balanceNotRead, coins, owned, familyShared, products
     /// The product request failed (an empty list is SPEC's `no-products`); what asks again; the identifiers to buy by.
     case productsFailed, productsAskAgain, buyByIdentifier
-    case stay, logoutAnyway, quitInFlight, yesQuit, noStay
+    case stay, logoutAnyway, quitInFlight, quitNothingInFlight, yesQuit, noStay
     /// `{order}`, `{tx}`: support's question before compensating by hand.
     case compensateAsk, yesCompensate
     /// The backend's lists for support in the inspector.
@@ -156,6 +156,7 @@ public enum Text: String, Sendable, CaseIterable {
         case .stay: Localized(en: "Stay", zh: "留下")
         case .logoutAnyway: Localized(en: "Log out anyway", zh: "仍要退出")
         case .quitInFlight: Localized(en: "A purchase is in flight. Quit anyway?", zh: "有购买正在进行,仍要退出吗?")
+        case .quitNothingInFlight: Localized(en: "Nothing is in flight any more. Quit now?", zh: "已没有进行中的购买,现在退出吗?")
         case .yesQuit: Localized(en: "y quit", zh: "y 退出")
         case .noStay: Localized(en: "Esc stay", zh: "Esc 留下")
         case .compensateAsk: Localized(en: "Compensate order {order} (tx {tx}) by hand?", zh: "人工补单 {order}(交易 {tx})?")

@@ -20,7 +20,7 @@ extension StateView {
 
     /// Over the HUD it asks about, the same size.
     func quitConfirm(over area: Rect) -> QuitConfirm {
-        QuitConfirm(question: Text.quitInFlight(lang), answers: "\(Text.yesQuit(lang))   \(Text.noStay(lang))",
+        QuitConfirm(question: state.purchaseInFlight ? Text.quitInFlight(lang) : Text.quitNothingInFlight(lang), answers: "\(Text.yesQuit(lang))   \(Text.noStay(lang))",
                     covering: hud?.size(in: area), theme: theme)
     }
 
