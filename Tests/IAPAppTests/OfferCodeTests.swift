@@ -54,7 +54,23 @@ struct OfferCodeTests {
         #expect(try current.parties.store.redeem(code: "VIPHALF", account: "alice").get() == nil)
         current.advance(1)
         current.press(.escape, .char("m"))
-        #expect(current.screen(width: 100).contains("Next renewal: Monthly VIP, ¥15/month"))
+        #expect(current.screen(width: 100).contains("Next renewal: Monthly VIP, ¥15/month, then ¥30/month"), "\(current.screen(width: 100))")
+    }
+
+    @Test("a free month redeemed by a current subscriber: the next renewal is free for that month, then the regular price, not 'Free/month' as if free for good (found by QA)")
+    func freeMonthRedeemedBySubscriber() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        app.buy(Self.monthly)
+        let due = try #require(app.parties.store.nextSubscriptionEvent())
+        app.advance(due.timeIntervalSince(app.timers.now) + 5)
+        #expect(try app.parties.store.redeem(code: "VIPSPRING", account: "alice").get() == nil)
+        app.advance(1)
+        app.press(.escape, .char("m"))
+        let screen = app.screen(width: 100)
+        #expect(screen.contains("Next renewal: Monthly VIP, free for 1 month, then ¥30/month") && !screen.contains("Free/month"), "\(screen)")
+        let zh = app.session.screen(width: 100, lang: .zh).text
+        #expect(zh.contains("下次续期:月度会员,免费1个月,之后 ¥30/月"), "\(zh)")
     }
 
     @Test("the App Store's refusals: a code no offer has, and a second redemption of the offer by the same Apple ID; nothing is charged")

@@ -55,6 +55,19 @@ extension IntroOffer {
         "\(price?[lang] ?? Text.offerFree(lang))\(period.perPrice[lang])"
     }
 
+    /// What one renewal at this offer charges, then what the renewals after the offer do: "free for 1 month, then
+    /// ¥30/month", "¥15/month, then ¥30/month", "¥12 for 3 months, then ¥30/month". A free period said alone read as if
+    /// the subscription were free for good.
+    func renewalCharge(then regular: String, _ lang: Language) -> String {
+        let length = period.words(counted: true)
+        let charge = switch mode {
+        case .freeTrial: Localized(en: "free for \(length.en)", zh: "免费\(length.zh)")[lang]
+        case .payAsYouGo: perPeriod(lang)
+        case .payUpFront: line[lang]
+        }
+        return Text.subOfferThen(lang).replacingOccurrences(of: "{offer}", with: charge).replacingOccurrences(of: "{price}", with: regular)
+    }
+
     /// What the product list says of the intro offer to an Apple ID that may still have it: "Free for 1 week",
     /// "¥6/month ×3", "¥12 for 3 months"; "免费试用1周", "¥6/月 ×3", "¥12 3个月".
     var line: Localized {

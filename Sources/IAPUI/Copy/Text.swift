@@ -71,6 +71,8 @@ public enum Text: String, Sendable, CaseIterable {
     case subGroup
     /// `{product}` and `{price}`: what the next renewal charges.
     case subNext
+    /// An offer's renewal, then the regular price after it.
+    case subOfferThen
     /// Said after `subNext` when the next renewal changes the plan.
     case subDowngrade, subCrossgrade
     /// What comes next for a subscription that will not renew as it is.
@@ -226,6 +228,7 @@ public enum Text: String, Sendable, CaseIterable {
         case .noSubscriptions: Localized(en: "No subscriptions for this account.", zh: "此账户没有订阅。")
         case .subGroup: Localized(en: "Group {group} · level {level} of {levels} · {price}", zh: "订阅组 {group} · 级别 {level}/{levels} · {price}")
         case .subNext: Localized(en: "Next renewal: {product}, {price}", zh: "下次续期:{product},{price}")
+        case .subOfferThen: Localized(en: "{offer}, then {price}", zh: "{offer},之后 {price}")
         case .subDowngrade: Localized(en: " (a downgrade)", zh: "(降级)")
         case .subCrossgrade: Localized(en: " (a crossgrade)", zh: "(同级切换)")
         case .subAutoRenewOff: Localized(en: "Auto-renew is off: nothing more will be charged.", zh: "自动续期已关闭:不会再扣款。")
