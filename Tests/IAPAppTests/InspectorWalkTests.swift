@@ -19,7 +19,7 @@ struct InspectorTimelineScrollTests {
         #expect(!app.session.timeline.entries(.en).map(\.text).contains { $0.contains("PgUp") || $0.contains("PgDn") })
         // `?` says so where the keys are listed.
         app.press(.char("?"))
-        #expect(app.session.screen(width: 120, height: 60).text.contains("page up/down (lists, e)"))
+        #expect(app.session.screen(width: 120, height: 60).text.contains("page up/down (lists, e, i)"))
     }
 }
 

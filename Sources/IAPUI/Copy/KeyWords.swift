@@ -19,7 +19,7 @@ struct KeyWords {
         case .up: KeyWords(Localized(en: "move up", zh: "上移"), hint: Localized(en: "up", zh: "上移"))
         case .down: KeyWords(Localized(en: "move down", zh: "下移"), hint: Localized(en: "down", zh: "下移"))
         // The two read alike, so that help gives them one line.
-        case .pageUp, .pageDown: KeyWords(Localized(en: "page up/down (lists, e)", zh: "上 / 下翻页(列表、解释)"))
+        case .pageUp, .pageDown: KeyWords(Localized(en: "page up/down (lists, e, i)", zh: "上 / 下翻页(列表、解释、i)"))
         case .first: KeyWords(Localized(en: "to the first", zh: "到第一项"))
         case .last: KeyWords(Localized(en: "to the last", zh: "到最后一项"))
         case .choose: KeyWords(Localized(en: "buy / log in / take default", zh: "购买 / 登录 / 默认选项"), hint: Localized(en: "choose", zh: "确定"))
