@@ -155,12 +155,8 @@ public struct GalleryScreen: Sendable {
             },
             hud(.success),
             screen("hud-restoring") { $0.hud = HUD(.restoring) },
-            GalleryScreen("hud-restored") { lang in
-                var state = shopping(lang)
-                state.selection = 3
-                state.hud = HUD(.restored, productId: "com.iapsim.noads", transactionId: "1000000009")
-                return state
-            },
+            // As the app draws it: the count of what came back, no product (a restore brings back transactions).
+            screen("hud-restored") { $0.hud = HUD(.restored, count: 1) },
             screen("hud-nothing-to-restore") { $0.hud = HUD(.nothingToRestore) },
             screen("hud-restore-failed") { $0.hud = HUD(.restoreFailed) },
             hud(.failed),
