@@ -162,6 +162,17 @@ struct DisplayWidthTests {
         #expect(padded("金币", to: 6) == "金币  ")
     }
 
+    @Test("a login name longer than its field shows its end and the cursor, cut at the front (found by QA: 24 Chinese characters hid the cursor, and typing changed nothing on screen)", arguments: [Language.en, .zh])
+    func longLoginNameShowsItsEnd(lang: Language) {
+        var state = AppState()
+        state.lang = lang
+        state.loginText = "一二三四五六七八九十一二三四五六七八九十一二三四"
+        let row = Renderer.render(state, width: 80, height: 24, theme: .monochrome).lines.first { $0.contains("一") || $0.contains("四") }
+        #expect(row?.contains("二三四▏") == true && row?.contains("…") == true, "\(row ?? "")")
+        state.loginText = "alice"
+        #expect(Renderer.render(state, width: 80, height: 24, theme: .monochrome).text.contains("alice▏"))
+    }
+
     @Test("widths are the C library's wcwidth, as the terminal places them: emoji and CJK two, marks none")
     func wcwidthColumns() {
         #expect(displayWidth("🪙") == 2)

@@ -37,6 +37,12 @@ public func truncated(_ text: String, to width: Int) -> String {
     return out + ellipsis
 }
 
+/// Cuts `text` to at most `width` columns from the front, starting with "…" when cut: a field being typed into keeps
+/// its end, where the cursor is, in view.
+public func truncatedAtFront(_ text: String, to width: Int) -> String {
+    String(truncated(String(text.reversed()), to: width).reversed())
+}
+
 /// Pads `text` with spaces to exactly `width` columns (cutting it first if needed).
 public func padded(_ text: String, to width: Int, alignRight: Bool = false) -> String {
     let cut = truncated(ASCIIText.shown(text), to: width)

@@ -10,7 +10,8 @@ struct LoginBox: Widget {
         let inner = Box(theme: theme).draw(aroundWidth: 40, height: 5, centredIn: area, on: &grid)
         grid.put(prompt, x: inner.x, y: inner.y + 1, style: theme.heading)
         let fieldX = inner.x + displayWidth(prompt) + 1
-        grid.put(padded(text + "▏", to: inner.maxX - fieldX), x: fieldX, y: inner.y + 1, style: Style(underline: true))
+        let field = inner.maxX - fieldX
+        grid.put(padded(truncatedAtFront(text + "▏", to: field), to: field), x: fieldX, y: inner.y + 1, style: Style(underline: true))
         grid.put(hint, x: inner.x, y: inner.y + 3, style: hintStyle, limit: inner.width)
     }
 }
