@@ -1,3 +1,4 @@
+import AppleVocabulary
 import Crypto
 import Foundation
 import IAPCore
@@ -142,8 +143,10 @@ public final class AppRuntime {
             store.consentToPriceIncrease(originalTransactionId: original)
         case let .createOrder(user, productId, storeKit):
             backend.createOrder(user: user, productId: productId, storeKit: storeKit) { [weak self] answer in
-                self?.send(.orderCreated(user: user, productId: productId, answer.map(\.orderId),
-                                         introductoryOfferEligibility: try? answer.get().introductoryOfferEligibility))
+                let eligibility = (try? answer.get().introductoryOfferEligibility)?.map { jws in
+                    IntroOfferEligibility(compactJWS: jws, allows: SignedAppStoreRequest(compactJWS: jws)?.claims.allowIntroductoryOffer)
+                }
+                self?.send(.orderCreated(user: user, productId: productId, answer.map(\.orderId), introductoryOfferEligibility: eligibility))
             }
         case let .fetchAppAccountToken(user):
             backend.appAccountToken(user: user) { [weak self] in self?.send(.appAccountTokenFetched(user: user, $0)) }

@@ -11,7 +11,7 @@ public enum Action: Sendable, Equatable {
     case accountLoaded(String, Account)
     case subscriptionsLoaded(String, [SubscriptionStatus])
     /// The backend's order for the purchase (or none), and in StoreKit 2 its signed word on the intro offer.
-    case orderCreated(user: String, productId: String, Result<String, BackendError>, introductoryOfferEligibility: String? = nil)
+    case orderCreated(user: String, productId: String, Result<String, BackendError>, introductoryOfferEligibility: IntroOfferEligibility? = nil)
     /// StoreKit 2: the backend's `appAccountToken` for the user.
     case appAccountTokenFetched(user: String, Result<UUID, BackendError>)
     /// The app's server signed the promotional offer for the payment carrying `applicationUsername` (or could not).

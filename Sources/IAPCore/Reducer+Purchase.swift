@@ -61,10 +61,17 @@ extension AppState {
         return [.createOrder(user: user, productId: current.productId, storeKit: storeKit)]
     }
 
-    mutating func orderCreated(buyer: String, productId: String, _ result: Result<String, BackendError>, introductoryOfferEligibility: String?)
-        -> [Effect] {
+    mutating func orderCreated(buyer: String, productId: String, _ result: Result<String, BackendError>,
+                               introductoryOfferEligibility eligibility: IntroOfferEligibility?) -> [Effect] {
         guard let current = device.purchase, current.user == buyer, current.productId == productId, current.paymentId == nil else { return [] }
-        if storeKit == .two { device.purchase?.introductoryOfferEligibility = introductoryOfferEligibility }
+        if storeKit == .two, let eligibility {
+            device.purchase?.introductoryOfferEligibility = eligibility.compactJWS
+            // The server's word, not the Apple ID's history, decides the intro offer now: the HUD says what is charged.
+            if let allows = eligibility.allows, current.offerId == nil, current.winBackOfferId == nil, current.billingPlan == nil, device.hud?.kind == .purchasing {
+                let intro = allows ? product(productId)?.subscription?.introOffer : nil
+                device.hud?.charge = intro.map { HUD.Charge(intro: $0) }
+            }
+        }
         // Without an order the payment still goes ahead (the verify step asks for one later, C3, B4),
         // but never without a durable note of who is paying.
         let orderId = try? result.get()

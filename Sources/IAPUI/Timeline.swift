@@ -147,8 +147,13 @@ public struct Timeline: Sendable {
         case let .orderCreated(user, productId, result, eligibility):
             switch result {
             case let .success(id) where eligibility != nil:
-                return Localized(en: "backend: order \(id) for \(user), \(productId), with its word on the intro offer (JWS)",
-                                 zh: "后端:为 \(user) 创建订单 \(id),\(productId),附带对介绍性优惠的签名意见(JWS)")
+                let word = switch eligibility?.allows {
+                case true?: Localized(en: ": allowed", zh: ":允许")
+                case false?: Localized(en: ": withheld", zh: ":不允许")
+                case nil: Localized("")
+                }
+                return Localized(en: "backend: order \(id) for \(user), \(productId), with its word on the intro offer\(word.en) (JWS)",
+                                 zh: "后端:为 \(user) 创建订单 \(id),\(productId),附带对介绍性优惠的签名意见\(word.zh)(JWS)")
             case let .success(id):
                 return Localized(en: "backend: order \(id) for \(user), \(productId)", zh: "后端:为 \(user) 创建订单 \(id),\(productId)")
             case let .failure(error):
