@@ -34,7 +34,7 @@ extension AppState {
         }
         if let hud {
             if hud.kind == .confirming, let id = hud.transactionId, (orders[id]?.attempts ?? 0) > 0 { return "hud-confirming-retry" }
-            if chargesTheAppleId(hud) { return "hud-other-account-subscription" }
+            if isAnotherAccountsSubscription(hud) { return "hud-other-account-subscription" }
             return "hud-" + hud.kind.catalogName
         }
         guard user != nil else { return "login" }
@@ -56,11 +56,26 @@ extension AppState {
         return "products"
     }
 
-    /// A purchase credited to another app account of the Apple ID that Apple charged for: an auto-renewable
-    /// subscription's upgrade or resubscription continues the one subscription the Apple ID has in its group, held by
-    /// that account. (Buying again what the Apple ID owns, or restoring, charges nothing.)
-    public func chargesTheAppleId(_ hud: HUD) -> Bool {
+    /// A purchase credited to another app account of the Apple ID: an auto-renewable subscription's upgrade or
+    /// resubscription continues the one subscription the Apple ID has in its group, held by that account. Apple charges
+    /// for it, unless it starts a free period or a code's. (Buying again what the Apple ID owns, or restoring, charges
+    /// nothing.)
+    public func isAnotherAccountsSubscription(_ hud: HUD) -> Bool {
         hud.kind == .otherAccount && hud.productId.flatMap(product)?.kind == .subscription
+    }
+
+    /// What the Apple ID paid for the purchase the HUD shows, as far as the app knows.
+    public enum AppleIdCharge: Sendable, Equatable {
+        case charged, freePeriod
+        /// An offer code's: the code says what it costs, and the app is not told.
+        case codeRedeemed
+    }
+
+    public func appleIdCharge(_ hud: HUD) -> AppleIdCharge {
+        if hud.charge?.redeemed == true { return .codeRedeemed }
+        let terms = hud.productId.flatMap(product)?.subscription
+        let offer = hud.charge?.offerId.flatMap { terms?.offer(named: $0)?.terms } ?? hud.charge?.intro
+        return offer?.mode == .freeTrial ? .freePeriod : .charged
     }
 }
 

@@ -113,6 +113,28 @@ struct SubscriptionTests {
         #expect(!explained.contains("Nothing was charged") && !explained.contains("charged nothing"), "\(explained)")
     }
 
+    @Test("bob redeems a free month's code for the subscription alice held on their Apple ID: the HUD says the code was redeemed, not that the Apple ID was charged, and e does not say money was (found by QA)")
+    func codeRedeemedForAnotherAccountsSubscription() throws {
+        let app = try Harness(user: "alice")
+        app.runtime.send(.intent(.signInAppleId("sandbox-1")))
+        app.advance(0.5)
+        app.buy(Self.monthly)  // the free week
+        let original = try #require(try chain(app).first?.transaction.id)
+        app.parties.store.setAutoRenew(false, originalTransactionId: original)
+        app.advance(8 * 86_400)  // the week over, nothing renewed
+        app.logIn("bob")
+        app.runtime.send(.intent(.redeemCode("VIPSPRING")))
+        app.advance(5)
+        let credits = try app.credits()
+        #expect(credits.count == 2 && credits.allSatisfy { $0.user == "alice" }, "\(credits)")
+        let screen = app.screen()
+        #expect(screen.contains("This purchase belongs to another account") && !screen.contains("Apple ID charged"), "\(screen)")
+        #expect(screen.contains("Offer code redeemed on the Apple ID, credited to that account"), "\(screen)")
+        app.press(.char("e"))
+        let explained = app.screen(width: 120, height: 40)
+        #expect(!explained.contains("Money was charged"), "\(explained)")
+    }
+
     /// Explorer seed 9100358: the re-buy's transaction was numbered when its sheet opened, before the interrupted
     /// payment's second half was; taken as the period's charge for having the lower number, it kept its period past the
     /// upgrade and was refunded in the charge's place.

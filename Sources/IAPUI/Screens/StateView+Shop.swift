@@ -131,8 +131,13 @@ extension StateView {
                 }
                 lines.append(retry)
             }
-        case .otherAccount where state.chargesTheAppleId(hud):
-            lines.append(Text.chargedForAnotherAccount(lang))
+        case .otherAccount where state.isAnotherAccountsSubscription(hud):
+            let said: Text = switch state.appleIdCharge(hud) {
+            case .charged: .chargedForAnotherAccount
+            case .freePeriod: .freePeriodForAnotherAccount
+            case .codeRedeemed: .codeRedeemedForAnotherAccount
+            }
+            lines.append(said(lang))
         case .success where state.product(hud.productId ?? "")?.kind.isConsumable == true:
             // What a consumable changed; a product owned or subscribed to shows as such on the list behind.
             lines.append(balanceLine)
