@@ -1,7 +1,8 @@
 /// The outcomes of one verification (C4), as the client acts on them.
 public enum VerifyOutcome: Sendable, Equatable {
     case valid
-    /// Valid, and credited before (a restore, a free re-buy, a replay): nothing new is credited. Finished as `valid`.
+    /// Valid, and credited already (a renewal the backend heard of from Apple first, a restore, a free re-buy, a replay):
+    /// nothing is credited a second time. Finished as `valid`.
     case alreadyCredited
     /// Credited, to another app user than the one who asked: the backend keeps the purchase with them (A2's
     /// "keep with the original"), or it was theirs all along. Finished as any credit; the HUD says whose it is.

@@ -287,7 +287,9 @@ public struct Timeline: Sendable {
     private static func verdict(_ id: String, _ outcome: VerifyOutcome) -> Localized {
         switch outcome {
         case .valid: return Localized(en: "backend: tx \(id) valid, credited", zh: "后端:tx \(id) 有效,已入账")
-        case .alreadyCredited: return Localized(en: "backend: tx \(id) valid, credited before: nothing new", zh: "后端:tx \(id) 有效,此前已入账:无新入账")
+        // A renewal the backend credited on Apple's notification, a restore or a free re-buy: credited, once.
+        case .alreadyCredited: return Localized(en: "backend: tx \(id) valid, already credited: this check adds no second credit",
+                                                zh: "后端:tx \(id) 有效,已入账:此次验证不会重复入账")
         case let .creditedElsewhere(other):
             return Localized(en: "backend: tx \(id) valid, kept with \(other) (another account)", zh: "后端:tx \(id) 有效,归属 \(other)(另一个账号)")
         case let .invalid(status): return Localized(en: "backend: tx \(id) invalid (\(status))", zh: "后端:tx \(id) 无效(\(status))")

@@ -367,7 +367,7 @@ struct PurchaseFlowTests {
 /// timeline said "valid, credited" though nothing new was credited: a trainer read it as a second payment.
 @Suite("The timeline tells a credit made before from a new one")
 struct CreditedBeforeTests {
-    @Test("a restore moved to bob, and a free re-buy, are valid and credited before: nothing new", arguments: [StoreKitMode.one, .two])
+    @Test("a restore moved to bob, and a free re-buy, are valid and already credited: no second credit", arguments: [StoreKitMode.one, .two])
     func restoreSaysCreditedBefore(storeKit: StoreKitMode) throws {
         let app = try Harness.aliceBoughtThenBob("com.iapsim.noads", policy: .transfer, storeKit: storeKit)
         app.press(.char("R"))
@@ -376,9 +376,23 @@ struct CreditedBeforeTests {
         let bought = try #require(said.firstIndex { $0.contains("valid, credited") && !$0.contains("before") }, "\(said)")
         let restored = said[(bought + 1)...].filter { $0.contains(" valid") }
         // StoreKit 2's Restore sends the entitlement itself, whose answer says only who holds it.
-        let words = storeKit == .one ? "credited before: nothing new" : "held by bob"
+        let words = storeKit == .one ? "already credited: this check adds no second credit" : "held by bob"
         #expect(!restored.isEmpty && restored.allSatisfy { $0.contains(words) && !$0.hasSuffix("credited") }, "\(restored)")
         #expect(try app.credits().count == 1)
+    }
+
+    @Test("a renewal the backend credited on Apple's notification, before the app verified it, reads as credited, not as nothing new (found by QA: read as a renewal not credited, against I7)")
+    func renewalCreditedOnTheNotification() throws {
+        let app = try Harness(user: "alice")
+        app.advance(0.5)
+        app.buy("com.iapsim.vip.plus")
+        let due = try #require(app.parties.store.nextSubscriptionEvent())
+        app.advance(due.timeIntervalSince(app.timers.now) + 5)
+        let renewal = try #require(try app.credits().last?.transactionId)
+        let said = app.session.timeline.entries(.en).map(\.text)
+        let verified = try #require(said.first { $0.hasPrefix("backend: tx \(renewal) valid") }, "\(said)")
+        #expect(verified.contains("already credited") && !verified.contains("nothing new"), "\(verified)")
+        #expect(try app.credits().filter { $0.transactionId == renewal }.count == 1)
     }
 }
 
