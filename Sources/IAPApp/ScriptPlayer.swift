@@ -332,12 +332,8 @@ public final class ScriptPlayer {
             guard app.state.keyContext == .products else {
                 throw Failure(message: "something is over the product list; `press Esc` first")
             }
-            let ofKind = app.state.products.enumerated().filter { $0.element.kind == kind }
-            guard ofKind.count >= ordinal else {
-                throw Failure(message: ofKind.isEmpty ? "the catalog has no \(kind.rawValue) product (this script needs one)"
-                                                      : "the catalog has \(ofKind.count) \(kind.rawValue) product(s), not \(ordinal)")
-            }
-            let target = ofKind[ordinal - 1]
+            if let problem = Script.selectProblem(kind, ordinal, among: app.state.products) { throw Failure(message: problem) }
+            let target = app.state.products.enumerated().filter { $0.element.kind == kind }[ordinal - 1]
             app.select(target.offset)
             return target.element.id
         }
@@ -377,10 +373,7 @@ public final class ScriptPlayer {
 
     /// A product id that is not in the catalog is a typo, which would otherwise read as "not owned".
     private func known(_ productId: String, subscription: Bool) throws {
-        guard let product = setup.catalog.first(where: { $0.id == productId }) else {
-            throw Failure(message: "no product \(productId) in the catalog")
-        }
-        guard !subscription || product.subscription != nil else { throw Failure(message: "\(productId) is not an auto-renewable subscription") }
+        if let problem = Script.productProblem(productId, subscription: subscription, in: setup.catalog) { throw Failure(message: problem) }
     }
 
     private func count(_ what: Script.Count, user: String?) throws -> Int {

@@ -57,7 +57,12 @@ struct Play: ParsableCommand {
         }
         var scripts: [(String, Script)] = []
         for file in files {
-            do { scripts.append((file, try Script.load(path: Scenarios.path(of: file)))) } catch { Console.fail(error) }
+            do {
+                let path = try Scenarios.path(of: file)
+                let script = try Script.load(path: path)
+                try script.check(against: products, file: path)
+                scripts.append((file, script))
+            } catch { Console.fail(error) }
         }
         if let dataDir {
             // The same lock the app and `reset` take: two writers on one directory would corrupt each other's story.

@@ -250,6 +250,19 @@ extension CommandLineInputTests {
         #expect(output.contains("iapsim: warning: \(work)/P.storekit: subscriptionGroups[0].subscriptions[0].introductoryOffer.numberOfPeriods"), "\(output)")
     }
 
+    @Test("a script naming a product the catalog lacks is refused before it runs: one line naming the file, the line and the product, exit 1 (a script that cannot be used), no data folder (found by QA: the app ran, then failed, leaving a folder)",
+          arguments: [("expect owned alice com.iapsim.doesnotexist", "com.iapsim.doesnotexist"), ("price-increase com.iapsim.nope", "com.iapsim.nope"),
+                      ("select consumable 99", "consumable"), ("expect subscription alice com.iapsim.noads active", "com.iapsim.noads")])
+    func scriptProductCheckedFirst(step: String, named: String) async throws {
+        let work = try makeWorkDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        try "launch alice\n\(step)\n".write(toFile: work + "/s.iapsim", atomically: true, encoding: .utf8)
+        let (status, output) = try await headless(["play", "--data-dir", work + "/data", work + "/s.iapsim"], in: work)
+        #expect(status == 1, "\(output)")
+        oneClearLine(output, mentioning: [work + "/s.iapsim:2:", named])
+        #expect(!FileManager.default.fileExists(atPath: work + "/data"))
+    }
+
     @Test("a port out of range in --backend or --notify is refused at launch (exit 64), not a crash later", arguments: [
         ["--backend", "http://qa:s3cret@127.0.0.1:99999"], ["--notify", "http://127.0.0.1:99999/n"], ["serve", "--notify", "https://u:pw@127.0.0.1:99999/"],
     ])
