@@ -1,10 +1,12 @@
 extension Double {
-    /// A number as people write one: decimal digits, a point, an exponent. Not Swift's hexadecimal floats ("0x10"),
-    /// nor "inf" or "nan", which `Double(_:)` also reads.
+    /// A number as people write one, and as a script's `wait` reads it: decimal digits with at most one point, a minus
+    /// before them (so that "-1" is refused as out of range). Not an exponent ("1e3"), nor Swift's hexadecimal floats
+    /// ("0x10"), nor "inf" or "nan", which `Double(_:)` also reads.
     public init?(decimal text: String) {
-        guard !text.isEmpty, text.unicodeScalars.allSatisfy({ "0123456789.eE+-".unicodeScalars.contains($0) }), let value = Double(text) else {
-            return nil
-        }
+        let digits = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
+        let parts = digits.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+              let value = Double(text) else { return nil }
         self = value
     }
 

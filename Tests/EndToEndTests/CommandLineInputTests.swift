@@ -187,7 +187,8 @@ struct CommandLineInputTests {
     func playOptions() async throws {
         let work = try makeWorkDirectory()
         defer { try? FileManager.default.removeItem(atPath: work) }
-        for (option, value) in [("--width", "0"), ("--height", "0"), ("--height", "-1"), ("--width", "100000")] {
+        // 1e2 too: a number is written in decimal digits, at the command line as in a script (found by QA).
+        for (option, value) in [("--width", "0"), ("--height", "0"), ("--height", "-1"), ("--width", "100000"), ("--width", "1e2")] {
             let (status, output) = try await headless(["play", option, value, "paid-then-killed"], in: work)
             #expect(status != 0)
             oneClearLine(output, mentioning: [option, " to "])

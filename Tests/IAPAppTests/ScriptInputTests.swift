@@ -128,6 +128,8 @@ struct ScriptInputTests {
     @Test("a fault's value from a script is checked as a flag's is", arguments: [
         "fault backend-slow=inf", "fault backend-slow=nan", "fault backend-slow=-1", "fault products-slow=1e308",
         "fault backend-5xx=42", "fault verification-pending=1e9", "fault observer-delayed=Infinity",
+        // Written in decimal digits, as a wait is (found by QA: refund=1e3 was taken, wait 1e3 refused).
+        "fault backend-slow=1e1", "fault products-slow=2E0",
     ])
     func faultValues(_ line: String) {
         refused(line, saying: " to ")
