@@ -153,7 +153,10 @@ public final class ScriptPlayer {
     private func perform(_ step: Script.Step) throws -> String? {
         switch step {
         case let .launch(user):
-            guard session == nil else { throw Failure(message: "the app is already running (use `relaunch`)") }
+            // Any step starts the app: a set-up step written before `launch` already did.
+            guard session == nil else {
+                throw Failure(message: "the app is already running: a step before this one started it (any step does); put `launch` first, or use `relaunch` to start it again")
+            }
             _ = try launch(user: user)
         case let .login(name):
             let app = try app()

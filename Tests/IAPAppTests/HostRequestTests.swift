@@ -26,6 +26,13 @@ struct HostRequestTests {
         }
     }
 
+    @Test("a set-up step before launch started the app: launch then says so, and that launch goes first (found by QA: it said only to use relaunch)")
+    func launchAfterASetUpStep() throws {
+        let (outcome, _) = try play("apple-id sandbox-1\nlaunch alice\n")
+        guard case let .failed(line, message) = outcome else { Issue.record("passed"); return }
+        #expect(line == 2 && message.contains("a step before this one started it") && message.contains("put `launch` first"), "\(message)")
+    }
+
     @Test("reinstall from the fault panel's keys wipes the sandbox in a script, as on screen: the app asks who logs in")
     func reinstallByKeys() throws {
         try passes("""
