@@ -183,7 +183,7 @@ public final class AppRuntime {
             }
         case let .readStoreQueue(seconds) where seconds > 0:
             // A look again in case a payment's callback was lost: when it was not, nothing is seen to happen.
-            timers.quietly(after: seconds) { [weak self] in self?.readStoreQueue() }
+            timers.quietly(after: seconds) { [weak self] in self?.readStoreQueue(onlyNews: true) }
         case .readStoreQueue:
             timers.after(0) { [weak self] in self?.readStoreQueue() }
         case let .loadPendingPage(user, after):
@@ -242,16 +242,21 @@ public final class AppRuntime {
     /// A reading of the store's queue is in progress; another was asked for meanwhile.
     private var reading = false
     private var readAgain = false
+    /// The reading under way is a look again: it tells only transactions the app has not seen as they are, since
+    /// StoreKit delivers each change once (one still being verified is not news), and those waiting to be finished.
+    private var readingOnlyNews = false
 
     /// Reads the store's queue a batch at a time: the first at once, the rest between frames, so that a long queue
     /// neither holds up the screen nor sits in memory whole. A reading asked for during another starts when it ends.
     /// An empty queue is no news, as StoreKit re-delivers nothing.
-    private func readStoreQueue() {
+    private func readStoreQueue(onlyNews: Bool = false) {
         guard !halted else { return }
         guard !reading else {
-            readAgain = true
+            // The reading under way sees what a look again would; a full one is made after it.
+            if !onlyNews { readAgain = true }
             return
         }
+        readingOnlyNews = onlyNews
         readBatch(after: nil)
     }
 
@@ -260,8 +265,13 @@ public final class AppRuntime {
         let batch = parties.store.transactions(after: cursor, limit: Self.storeBatch)
         let more = batch.count == Self.storeBatch
         reading = more
-        // An empty queue is news only to a state waiting for the read to end (an Apple ID just signed in).
-        if !batch.isEmpty || cursor != nil || state.device.readingStoreQueue {
+        if readingOnlyNews {
+            // A transaction whose verdict the app holds is still news: its finish did not take (C5), and seeing it is
+            // what finishes it.
+            let news = batch.filter { state.device.storeQueue[$0.id]?.state != $0.state || state.orders[$0.id].map { $0.status != .pending } == true }
+            if !news.isEmpty { send(.storeUpdated(news, held: held(news), more: more)) }
+        } else if !batch.isEmpty || cursor != nil || state.device.readingStoreQueue {
+            // An empty queue is news only to a state waiting for the read to end (an Apple ID just signed in).
             send(.storeUpdated(batch, held: held(batch), more: more))
         }
         if more {

@@ -363,6 +363,26 @@ struct PurchaseFlowTests {
     }
 }
 
+/// From a QA walk: at --speed 1000 (and with a slow backend at any speed) the app's look at the store's queue five
+/// seconds after paying found the transaction still being verified, and the timeline told it as delivered again
+/// ("Transaction.updates: tx … purchased" in StoreKit 2), which StoreKit never does.
+@Suite("The look again after paying tells only what is new")
+struct LookAgainTests {
+    @Test("a slow backend: the purchased transaction is told once, whichever StoreKit", arguments: [StoreKitMode.one, .two])
+    func toldOnce(storeKit: StoreKitMode) throws {
+        let app = try Harness(user: "alice", storeKit: storeKit)
+        app.advance(0.5)
+        app.session.set(.backendSlow, FaultArm(value: "10"))
+        app.press(.enter)
+        app.advance(30)
+        let id = try #require(try app.credits().first?.transactionId)
+        let said = app.session.timeline.entries(.en).map(\.text)
+        let delivered = said.filter { $0.hasPrefix("store: tx \(id) purchased") || $0.hasPrefix("Transaction.updates: tx \(id)") }
+        #expect(delivered.count == (storeKit == .one ? 1 : 0), "\(said)")
+        #expect(try app.credits().count == 1)
+    }
+}
+
 /// From a QA walk: bob's Restore of what alice bought with the same Apple ID moved it to bob (transfer), and the
 /// timeline said "valid, credited" though nothing new was credited: a trainer read it as a second payment.
 @Suite("The timeline tells a credit made before from a new one")
