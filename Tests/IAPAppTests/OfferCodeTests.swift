@@ -46,27 +46,26 @@ struct OfferCodeTests {
         _ = app.parties.store.redeem(code: "VIPSPRING", account: "carol")
         app.advance(5)
         #expect(app.parties.store.subscriptions(account: "carol").first?.state == .trial)
-        let current = try Harness(user: "alice")
-        current.advance(0.5)
-        current.buy(Self.monthly)
-        let due = try #require(current.parties.store.nextSubscriptionEvent())
-        current.advance(due.timeIntervalSince(current.timers.now) + 5)
-        #expect(try current.parties.store.redeem(code: "VIPHALF", account: "alice").get() == nil)
-        current.advance(1)
-        current.press(.escape, .char("m"))
+        let current = try subscriberRedeemed("VIPHALF")
         #expect(current.screen(width: 100).contains("Next renewal: Monthly VIP, ¥15/month, then ¥30/month"), "\(current.screen(width: 100))")
     }
 
-    @Test("a free month redeemed by a current subscriber: the next renewal is free for that month, then the regular price, not 'Free/month' as if free for good (found by QA)")
-    func freeMonthRedeemedBySubscriber() throws {
+    /// alice, a paying subscriber of Monthly VIP, redeems `code` in the App Store, then opens Manage subscriptions.
+    private func subscriberRedeemed(_ code: String) throws -> Harness {
         let app = try Harness(user: "alice")
         app.advance(0.5)
         app.buy(Self.monthly)
         let due = try #require(app.parties.store.nextSubscriptionEvent())
         app.advance(due.timeIntervalSince(app.timers.now) + 5)
-        #expect(try app.parties.store.redeem(code: "VIPSPRING", account: "alice").get() == nil)
+        #expect(try app.parties.store.redeem(code: code, account: "alice").get() == nil)
         app.advance(1)
         app.press(.escape, .char("m"))
+        return app
+    }
+
+    @Test("a free month redeemed by a current subscriber: the next renewal is free for that month, then the regular price, not 'Free/month' as if free for good (found by QA)")
+    func freeMonthRedeemedBySubscriber() throws {
+        let app = try subscriberRedeemed("VIPSPRING")
         let screen = app.screen(width: 100)
         #expect(screen.contains("Next renewal: Monthly VIP, free for 1 month, then ¥30/month") && !screen.contains("Free/month"), "\(screen)")
         let zh = app.session.screen(width: 100, lang: .zh).text
