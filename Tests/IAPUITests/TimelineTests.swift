@@ -179,10 +179,13 @@ struct TimelineTests {
         #expect(session.timeline.entries(.zh).map(\.text)[0] == "商店:tx 1000000012 已购买,为 1000000004 的续期; tx 1000000013 已购买")
     }
 
-    @Test("times since the first entry keep eight columns: seconds to the tenth, then days and hours up to a year")
+    @Test("times since the first entry keep eight columns: seconds to the tenth, then minutes, hours and days up to a year (found by QA: 2962.7s for 49 minutes)")
     func elapsed() {
         #expect(Elapsed.text(5) == "    5.0s")
-        #expect(Elapsed.text(99_999.9) == "99999.9s")
+        #expect(Elapsed.text(599.9) == "  599.9s")
+        #expect(Elapsed.text(2_962.7) == " 49m 22s")
+        #expect(Elapsed.text(7_500) == "  2h 05m")
+        #expect(Elapsed.text(99_999.9) == "  1d 03h")
         #expect(Elapsed.text(7 * Self.day + 7_200) == "  7d 02h")
         #expect(Elapsed.text(365 * Self.day) == "365d 00h")
     }
