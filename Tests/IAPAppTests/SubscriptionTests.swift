@@ -129,7 +129,10 @@ struct SubscriptionTests {
         #expect(credits.count == 2 && credits.allSatisfy { $0.user == "alice" }, "\(credits)")
         let screen = app.screen()
         #expect(screen.contains("This purchase belongs to another account") && !screen.contains("Apple ID charged"), "\(screen)")
-        #expect(screen.contains("Offer code redeemed on the Apple ID, credited to that account"), "\(screen)")
+        #expect(screen.contains("Code redeemed on the Apple ID, credited to that account"), "\(screen)")
+        // Whole at the smallest screen too (found by QA: cut at 64×18).
+        let small = app.session.screen(width: 64, height: 18).text
+        #expect(small.contains("Code redeemed on the Apple ID, credited to that account"), "\(small)")
         app.press(.char("e"))
         let explained = app.screen(width: 120, height: 40)
         #expect(!explained.contains("Money was charged"), "\(explained)")

@@ -180,8 +180,7 @@ public enum Text: String, Sendable, CaseIterable {
         case .awaitingAnswer: Localized(en: "awaits you", zh: "等你回答")
         case .chargedForAnotherAccount: Localized(en: "Apple ID charged, credited to that account", zh: "已向 Apple ID 扣款,记给了那个账号")
         case .freePeriodForAnotherAccount: Localized(en: "Free period on the Apple ID, credited to that account", zh: "Apple ID 开始免费期,记给了那个账号")
-        case .codeRedeemedForAnotherAccount: Localized(en: "Offer code redeemed on the Apple ID, credited to that account",
-                                                       zh: "优惠码已在 Apple ID 上兑换,记给了那个账号")
+        case .codeRedeemedForAnotherAccount: Localized(en: "Code redeemed on the Apple ID, credited to that account", zh: "优惠码已在 Apple ID 上兑换,记给了那个账号")
         case .inBackground: Localized(en: "Esc: keep it pending in the background", zh: "Esc:转入后台继续处理")
         case .tooSmall: Localized(en: "Terminal too small: need at least", zh: "终端太小,至少需要")
         case .tooSmallQuit: Localized(en: "Enlarge the window; q quits.", zh: "请放大窗口;按 q 退出。")
