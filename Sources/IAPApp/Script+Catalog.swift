@@ -29,6 +29,6 @@ extension Script {
         let count = products.filter { $0.kind == kind }.count
         guard count < ordinal else { return nil }
         return count == 0 ? "the catalog has no \(kind.rawValue) product (this script needs one)"
-                          : "the catalog has \(count) \(kind.rawValue) product(s), not \(ordinal)"
+                          : "the catalog has \(count == 1 ? "one \(kind.rawValue) product" : "\(count) \(kind.rawValue) products"), not \(ordinal)"
     }
 }

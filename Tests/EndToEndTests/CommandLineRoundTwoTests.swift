@@ -252,7 +252,7 @@ extension CommandLineInputTests {
 
     @Test("a script naming a product the catalog lacks is refused before it runs: one line naming the file, the line and the product, exit 1 (a script that cannot be used), no data folder (found by QA: the app ran, then failed, leaving a folder)",
           arguments: [("expect owned alice com.iapsim.doesnotexist", "com.iapsim.doesnotexist"), ("price-increase com.iapsim.nope", "com.iapsim.nope"),
-                      ("select consumable 99", "consumable"), ("expect subscription alice com.iapsim.noads active", "com.iapsim.noads")])
+                      ("select consumable 99", "the catalog has 3 consumable products, not 99"), ("expect subscription alice com.iapsim.noads active", "com.iapsim.noads")])
     func scriptProductCheckedFirst(step: String, named: String) async throws {
         let work = try makeWorkDirectory()
         defer { try? FileManager.default.removeItem(atPath: work) }
