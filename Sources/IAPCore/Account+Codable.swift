@@ -1,9 +1,9 @@
 /// The body of `GET /backend/v1/accounts/{user}`: `{"coins": 60, "units": {"com.iapsim.extra-life": 2}, "owned": ["com.iapsim.noads"]}`,
 /// owned sorted so that the same account is the same bytes; `familyShared` only when something is held through Family
-/// Sharing.
+/// Sharing, `subscribedGroups` only when the user has subscribed (a server of one's own may leave both out).
 extension Account: Codable {
     private enum CodingKeys: String, CodingKey {
-        case coins, units, owned, familyShared
+        case coins, units, owned, familyShared, subscribedGroups
     }
 
     public init(from decoder: Decoder) throws {
@@ -11,6 +11,7 @@ extension Account: Codable {
         self.init(coins: try container.decode(Int.self, forKey: .coins), owned: Set(try container.decode([String].self, forKey: .owned)))
         units = try container.decodeIfPresent([String: Int].self, forKey: .units) ?? [:]
         familyShared = Set(try container.decodeIfPresent([String].self, forKey: .familyShared) ?? [])
+        subscribedGroups = Set(try container.decodeIfPresent([String].self, forKey: .subscribedGroups) ?? [])
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -19,6 +20,7 @@ extension Account: Codable {
         try container.encode(units, forKey: .units)
         try container.encode(owned.sorted(), forKey: .owned)
         if !familyShared.isEmpty { try container.encode(familyShared.sorted(), forKey: .familyShared) }
+        if !subscribedGroups.isEmpty { try container.encode(subscribedGroups.sorted(), forKey: .subscribedGroups) }
     }
 }
 

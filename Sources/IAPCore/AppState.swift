@@ -166,7 +166,9 @@ public struct AppState: Sendable, Equatable {
     public func introOffer(for product: Product) -> IntroOffer? {
         guard let terms = product.subscription, let intro = terms.introOffer else { return nil }
         let hadOne = subscriptions.contains { self.product($0.productId)?.subscription?.group == terms.group }
-        return hadOne ? nil : intro
+        // StoreKit 2 pays with the server's word, which withholds it from a user who subscribed in the group before.
+        let withheld = storeKit == .two && account.subscribedGroups.contains(terms.group)
+        return hadOne || withheld ? nil : intro
     }
 
     /// The win-back offer StoreKit 2 would apply to buying the product again: the best of those the store's renewal info

@@ -204,7 +204,7 @@ public final class BackendDatabase {
     /// What the user holds at `date`: coins, what a credit makes theirs (all but `notKept`: consumables and
     /// subscriptions), and the subscriptions whose entitlement (its expiry, or the grace period while Apple retries the
     /// renewal) has not ended.
-    public func account(user: String, notKept: Set<String>, units: Set<String> = [], at date: Date) throws -> Account {
+    public func account(user: String, notKept: Set<String>, units: Set<String> = [], groups: [String: String] = [:], at date: Date) throws -> Account {
         try queue.inDatabase { db in
             var coins = 0, credits: [String: Int] = [:]
             for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT productId, coins, credits FROM creditSum WHERE user = ?"), arguments: [user]) {
@@ -224,6 +224,7 @@ public final class BackendDatabase {
                 return credits[productId] == row[1] ? productId : nil
             }).intersection(account.owned)
             for (productId, count) in credits where units.contains(productId) { account.units[productId] = count }
+            account.subscribedGroups = Set(credits.keys.compactMap { groups[$0] })
             return account
         }
     }

@@ -118,7 +118,7 @@ public final class MockBackend: Backend {
     /// The user's account as the backend holds it now, past any fault: what support and a script's checks read.
     public func accountNow(user: String) throws -> Account {
         try database.account(user: user, notKept: Product.notKept(in: catalog.values), units: Set(catalog.values.filter(\.grantsUnit).map(\.id)),
-                             at: scheduler.now)
+                             groups: catalog.compactMapValues { $0.subscription?.group }, at: scheduler.now)
     }
 
     /// How many credits the ledger holds for the user, refunded ones included.
