@@ -12,8 +12,8 @@ public enum AppleDate {
         Int64((min(max(date.timeIntervalSince1970, 0), latest.timeIntervalSince1970) * 1000).rounded())
     }
 
-    static func gmt(_ date: Date) -> String { gmtStyle.format(date) + " Etc/GMT" }
-    static func pst(_ date: Date) -> String { cupertinoStyle.format(date) + " America/Los_Angeles" }
+    public static func gmt(_ date: Date) -> String { gmtStyle.format(date) + " Etc/GMT" }
+    public static func pst(_ date: Date) -> String { cupertinoStyle.format(date) + " America/Los_Angeles" }
 
     // Made once: a receipt writes several dates, and each new calendar looks its time zone up again.
     private static let gmtStyle = style(TimeZone(secondsFromGMT: 0)!)

@@ -58,7 +58,7 @@ public struct Receipt: Codable, Sendable, Equatable {
         public var expiresDate: Date? { Self.date(expires_date_ms) }
         public var cancellationDate: Date? { Self.date(cancellation_date_ms) }
 
-        private static func date(_ milliseconds: String?) -> Date? {
+        static func date(_ milliseconds: String?) -> Date? {
             milliseconds.flatMap(Double.init).map { Date(timeIntervalSince1970: $0 / 1000) }
         }
         public var isRefunded: Bool { cancellation_date_ms != nil && cancellation_reason != nil }

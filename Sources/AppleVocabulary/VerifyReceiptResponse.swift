@@ -14,6 +14,9 @@ public struct PendingRenewalInfo: Codable, Sendable, Equatable {
     /// failed.
     public let is_in_billing_retry_period: String?
     public let grace_period_expires_date_ms: String?
+    /// The grace period's end in Apple's two date strings, as every `_ms` date of verifyReceipt's comes.
+    public private(set) var grace_period_expires_date: String?
+    public private(set) var grace_period_expires_date_pst: String?
     /// While a price increase waits for the renewal: "0" the customer has not agreed yet, "1" agreed; absent otherwise.
     public var price_consent_status: String?
 
@@ -28,6 +31,9 @@ public struct PendingRenewalInfo: Codable, Sendable, Equatable {
         self.expiration_intent = expiration_intent
         self.is_in_billing_retry_period = is_in_billing_retry_period
         self.grace_period_expires_date_ms = grace_period_expires_date_ms
+        if let grace = Receipt.Entry.date(grace_period_expires_date_ms) {
+            (grace_period_expires_date, grace_period_expires_date_pst) = (AppleDate.gmt(grace), AppleDate.pst(grace))
+        }
     }
 
     /// Apple's `is_in_billing_retry_period`, the one place it is derived: "1" while the App Store retries the charge,

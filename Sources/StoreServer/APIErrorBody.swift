@@ -30,7 +30,12 @@ struct APIErrorBody: Codable, Error {
     static let invalidTestNotificationToken = APIErrorBody(
         errorCode: 4000020, errorMessage: "Invalid request. The test notification token is invalid.")
     static let invalidSort = APIErrorBody(errorCode: 4000021, errorMessage: "Invalid sort.")
+    static let invalidProductType = APIErrorBody(errorCode: 4000022, errorMessage: "Invalid request. The product type parameter is invalid.")
     static let invalidProductId = APIErrorBody(errorCode: 4000023, errorMessage: "Invalid request. The product id parameter is invalid.")
+    static let invalidSubscriptionGroupIdentifier = APIErrorBody(
+        errorCode: 4000024, errorMessage: "Invalid request. The subscription group identifier parameter is invalid.")
+    static let invalidInAppOwnershipType = APIErrorBody(errorCode: 4000026, errorMessage: "Invalid request. The in-app ownership type parameter is invalid.")
+    static let invalidRevoked = APIErrorBody(errorCode: 4000030, errorMessage: "Invalid request. The revoked parameter is invalid.")
     static let invalidStorefrontCountryCode = APIErrorBody(errorCode: 4000028,
                                                            errorMessage: "Invalid request. A storefront country code was invalid.")
     static let invalidStatus = APIErrorBody(errorCode: 4000031, errorMessage: "Invalid request. The status parameter is invalid.")

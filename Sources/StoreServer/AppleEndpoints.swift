@@ -39,7 +39,8 @@ struct AppleEndpoints: Sendable {
                 case "DESCENDING": descending = true
                 default: throw APIErrorBody.invalidSort
                 }
-                guard var charges = try parties.records.history(of: id) else { throw APIErrorBody.transactionIdNotFound }
+                let filter = try HistoryFilter(query)
+                guard var charges = try parties.records.history(of: id)?.filter(filter.admits) else { throw APIErrorBody.transactionIdNotFound }
                 if descending { charges.reverse() }
                 let page = try Page(charges, revision: query.get("revision").map { String($0) })
                 return {

@@ -406,6 +406,9 @@ struct SubscriptionTests {
         #expect(status(app, Self.yearly)?.state == .gracePeriod)
         #expect(try renewal().is_in_billing_retry_period == "1" && renewal().expiration_intent == "2")
         #expect(try reported() as? String == "1")
+        // Its grace period's end as every date of verifyReceipt's: milliseconds and Apple's two strings (found by QA).
+        let grace = try #require(try renewal().grace_period_expires_date_ms.flatMap(Double.init).map { Date(timeIntervalSince1970: $0 / 1000) })
+        #expect(try renewal().grace_period_expires_date == AppleDate.gmt(grace) && renewal().grace_period_expires_date_pst == AppleDate.pst(grace))
         app.advance(17 * 86_400)
         #expect(status(app, Self.yearly)?.state == .billingRetry)
         #expect(try renewal().is_in_billing_retry_period == "1" && renewal().expiration_intent == "2")

@@ -10,8 +10,9 @@ import jwt
 import requests
 from appstoreserverlibrary.api_client import APIException, AppStoreServerAPIClient, GetTransactionHistoryVersion
 from appstoreserverlibrary.models.Environment import Environment
+from appstoreserverlibrary.models.InAppOwnershipType import InAppOwnershipType
 from appstoreserverlibrary.models.Status import Status
-from appstoreserverlibrary.models.TransactionHistoryRequest import TransactionHistoryRequest
+from appstoreserverlibrary.models.TransactionHistoryRequest import ProductType, TransactionHistoryRequest
 from appstoreserverlibrary.receipt_utility import ReceiptUtility
 from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier, VerificationException
 
@@ -79,6 +80,46 @@ class AppleLibraryTests(unittest.TestCase):
             if not page.hasMore:
                 break
         self.assertEqual(seen, [c["transactionId"] for c in self.charges])
+
+    def history(self, request):
+        """Every transaction id of the history `request` filters, page after page."""
+        seen, revision = [], None
+        while True:
+            page = self.client.get_transaction_history(self.charges[0]["transactionId"], revision, request, GetTransactionHistoryVersion.V2)
+            seen += [self.verifier.verify_and_decode_signed_transaction(s).transactionId for s in page.signedTransactions]
+            revision = page.revision
+            if not page.hasMore:
+                return seen
+
+    def test_history_filters_as_apple_documents(self):
+        """Found by QA: every filter was ignored, so a server asking for the consumables counted every charge."""
+        ids = lambda keep: [c["transactionId"] for c in self.charges if keep(c)]
+        kind = {p["id"]: p["type"] for p in CATALOG["products"]}
+        consumables = ids(lambda c: kind[c["productId"]] == "consumable")
+        self.assertTrue(0 < len(consumables) < len(self.charges))
+        self.assertEqual(self.history(TransactionHistoryRequest(productTypes=[ProductType.CONSUMABLE])), consumables)
+        self.assertEqual(self.history(TransactionHistoryRequest(productTypes=[ProductType.AUTO_RENEWABLE, ProductType.NON_CONSUMABLE])),
+                         ids(lambda c: kind[c["productId"]] in ("subscription", "non-consumable")))
+        one = self.charges[0]["productId"]
+        self.assertEqual(self.history(TransactionHistoryRequest(productIds=[one])), ids(lambda c: c["productId"] == one))
+        self.assertEqual(self.history(TransactionHistoryRequest(subscriptionGroupIdentifiers=["com.iapsim.vip"])),
+                         ids(lambda c: c.get("subscription_group_identifier") == "com.iapsim.vip"))
+        self.assertEqual(self.history(TransactionHistoryRequest(revoked=True)), ids(lambda c: c.get("cancellation_date_ms")))
+        self.assertEqual(self.history(TransactionHistoryRequest(revoked=False)), ids(lambda c: not c.get("cancellation_date_ms")))
+        self.assertEqual(self.history(TransactionHistoryRequest(inAppOwnershipType=InAppOwnershipType.PURCHASED)), ids(lambda c: True))
+        self.assertEqual(self.history(TransactionHistoryRequest(inAppOwnershipType=InAppOwnershipType.FAMILY_SHARED)), [])
+        middle = int(self.charges[len(self.charges) // 2]["purchase_date_ms"])
+        self.assertEqual(self.history(TransactionHistoryRequest(startDate=middle)), ids(lambda c: int(c["purchase_date_ms"]) >= middle))
+        self.assertEqual(self.history(TransactionHistoryRequest(endDate=middle)), ids(lambda c: int(c["purchase_date_ms"]) < middle))
+        # Filters together: a transaction must match each.
+        self.assertEqual(self.history(TransactionHistoryRequest(productTypes=[ProductType.CONSUMABLE], revoked=True)),
+                         ids(lambda c: kind[c["productId"]] == "consumable" and c.get("cancellation_date_ms")))
+        url = f"{self.server.url}/inApps/v2/history/{self.charges[0]['transactionId']}"
+        for query, code in [("startDate=abc", 4000015), ("endDate=-1", 4000016), (f"startDate={middle}&endDate={middle}", 4000013),
+                            ("productType=GADGET", 4000022), ("productId=", 4000023), ("subscriptionGroupIdentifier=", 4000024),
+                            ("inAppOwnershipType=BORROWED", 4000026), ("revoked=maybe", 4000030)]:
+            answer = requests.get(f"{url}?{query}", headers={"Authorization": f"Bearer {self.token()}"})
+            self.assertEqual((answer.status_code, answer.json()["errorCode"]), (400, code), query)
 
     def test_subscription_status_and_renewal_info(self):
         subscription = next(c for c in self.charges if c.get("subscription_group_identifier"))
