@@ -127,7 +127,8 @@ struct FaultsCommand: ParsableCommand {
 
 struct ResetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "reset", abstract: "Clear every party's data, the store's unfinished queue included.")
+        commandName: "reset", abstract: "Clear every party's data, the store's unfinished queue included.",
+        discussion: "The store's keys go with it: the next launch makes a new API key, shared secret and root certificate, so fetch them again (keys, certs) for a server you pointed at it.")
 
     @OptionGroup var data: DataOptions
 
