@@ -105,10 +105,10 @@ public enum StateReport {
         }
         let codes = store.oneTimeCodes.map {
             StateDocument.OneTimeCodeEntry(code: $0.code, offerId: $0.offerId, productId: $0.productId, redeemedBy: $0.redeemedBy,
-                                           redeemedAt: $0.redeemedAt.map(UTCTimestamp.text))
+                                           redeemedAt: $0.redeemedAt.map { UTCTimestamp.text($0) })
         }
         return StateDocument(store: .init(transactions: transactions, appleIds: appleIds, families: store.families, oneTimeCodes: codes), backend: support,
-                             client: .init(users: client, devices: devices), accounts: users, asOf: UTCTimestamp.text(asOf))
+                             client: .init(users: client, devices: devices), accounts: users, asOf: UTCTimestamp.text(asOf, milliseconds: true))
     }
 
     // MARK: The store
