@@ -81,4 +81,14 @@ extension JWSTransaction {
         case .nonRenewing: "Non-Renewing Subscription"
         }
     }
+
+    /// The same kind as Get Transaction History's `productType` filter names it.
+    public static func historyProductType(of kind: Product.Kind) -> String {
+        switch kind {
+        case .consumable: "CONSUMABLE"
+        case .nonConsumable: "NON_CONSUMABLE"
+        case .subscription: "AUTO_RENEWABLE"
+        case .nonRenewing: "NON_RENEWABLE"
+        }
+    }
 }

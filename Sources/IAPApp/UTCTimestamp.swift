@@ -7,8 +7,8 @@ import Foundation
 /// raises an alarm reports it before its first frame.
 enum UTCTimestamp {
     static func text(_ date: Date, milliseconds: Bool = false) -> String {
-        let apple = AppleDate.milliseconds(date)
-        var seconds = milliseconds ? time_t(apple / 1000) : time_t(date.timeIntervalSince1970.rounded(.down))
+        let apple = milliseconds ? AppleDate.milliseconds(date) : nil
+        var seconds = apple.map { time_t($0 / 1000) } ?? time_t(date.timeIntervalSince1970.rounded(.down))
         var fields = tm()
         var buffer = [CChar](repeating: 0, count: 32)
         // Four-digit years only, as the format style pads them and the C library does not.
@@ -16,6 +16,6 @@ enum UTCTimestamp {
               case let count = strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%S", &fields), count > 0
         else { return date.ISO8601Format() }
         let text = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return text + (milliseconds ? String(format: ".%03dZ", Int(apple % 1000)) : "Z")
+        return text + (apple.map { String(format: ".%03dZ", Int($0 % 1000)) } ?? "Z")
     }
 }

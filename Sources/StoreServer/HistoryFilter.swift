@@ -15,10 +15,6 @@ struct HistoryFilter {
     var revoked: Bool?
     var ownership: String?
 
-    static let productTypeNames: [Product.Kind: String] = [
-        .subscription: "AUTO_RENEWABLE", .nonRenewing: "NON_RENEWABLE", .consumable: "CONSUMABLE", .nonConsumable: "NON_CONSUMABLE",
-    ]
-
     init(_ query: Parameters) throws(APIErrorBody) {
         func all(_ name: String) -> [String] { query.getAll(name).map { String($0) } }
         func milliseconds(_ name: String, _ error: APIErrorBody) throws(APIErrorBody) -> Int64? {
@@ -32,7 +28,7 @@ struct HistoryFilter {
         productIds = Set(all("productId"))
         guard !productIds.contains("") else { throw .invalidProductId }
         productTypes = Set(all("productType"))
-        guard productTypes.isSubset(of: Self.productTypeNames.values) else { throw .invalidProductType }
+        guard productTypes.isSubset(of: Product.Kind.allCases.map(JWSTransaction.historyProductType)) else { throw .invalidProductType }
         groups = Set(all("subscriptionGroupIdentifier"))
         guard !groups.contains("") else { throw .invalidSubscriptionGroupIdentifier }
         if let text = all("revoked").last {
@@ -55,8 +51,8 @@ struct HistoryFilter {
         if let start, purchased < start { return false }
         if let end, purchased >= end { return false }
         if !productIds.isEmpty, !productIds.contains(entry.product_id) { return false }
-        let type = Self.productTypeNames[transaction.product?.kind ?? .consumable] ?? "CONSUMABLE"
-        if !productTypes.isEmpty, !productTypes.contains(type) { return false }
+        // A transaction of a product the catalog no longer has is a consumable, as its JWS says.
+        if !productTypes.isEmpty, !productTypes.contains(JWSTransaction.historyProductType(of: transaction.product?.kind ?? .consumable)) { return false }
         if !groups.isEmpty, !groups.contains(entry.subscription_group_identifier ?? "") { return false }
         if let revoked, revoked != (entry.cancellation_date_ms != nil) { return false }
         if let ownership, ownership != (entry.in_app_ownership_type ?? "PURCHASED") { return false }
