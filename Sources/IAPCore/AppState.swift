@@ -27,6 +27,10 @@ public struct AppState: Sendable, Equatable {
         /// StoreKit 2: the billing plan chosen on the paywall.
         public var billingPlan: BillingPlan?
 
+        /// Nothing else sets its price: no promotional or win-back offer, no billing plan. Only then may the product's
+        /// intro offer apply.
+        var mayTakeIntroOffer: Bool { offerId == nil && winBackOfferId == nil && billingPlan == nil }
+
         public init(user: String, productId: String, paymentId: Int64? = nil, transactionId: String? = nil, appAccountToken: UUID? = nil,
                     awaitingToken: Bool = false, offerId: String? = nil) {
             self.user = user

@@ -38,7 +38,7 @@ extension AppState {
         let plan: BillingPlan? = storeKit == .two && monthlyPlanChoices.contains(productId) ? .monthly : nil
         device.purchase?.billingPlan = plan
         let offerId = offerChoices[productId] ?? winBack?.id
-        let intro = offerId == nil && plan == nil ? product(productId).flatMap(introOffer(for:)) : nil
+        let intro = device.purchase?.mayTakeIntroOffer == true ? product(productId).flatMap(introOffer(for:)) : nil
         let charge = offerId == nil && plan == nil && intro == nil ? nil : HUD.Charge(offerId: offerId, billingPlan: plan, intro: intro)
         device.hud = HUD(.purchasing, productId: productId, charge: charge)
         // The plan is chosen for this purchase (a subscription starts on it): the list says the subscription's status
@@ -67,7 +67,7 @@ extension AppState {
         if storeKit == .two, let eligibility {
             device.purchase?.introductoryOfferEligibility = eligibility.compactJWS
             // The server's word, not the Apple ID's history, decides the intro offer now: the HUD says what is charged.
-            if let allows = eligibility.allows, current.offerId == nil, current.winBackOfferId == nil, current.billingPlan == nil, device.hud?.kind == .purchasing {
+            if let allows = eligibility.allows, current.mayTakeIntroOffer, device.hud?.kind == .purchasing {
                 let intro = allows ? product(productId)?.subscription?.introOffer : nil
                 device.hud?.charge = intro.map { HUD.Charge(intro: $0) }
             }
