@@ -127,7 +127,8 @@ extension RemoteBackendTests {
         #expect(waited == .failure(.timeout))
         let milliseconds = waitedLines.first.flatMap { Int($0.en.split(separator: "(").last?.split(separator: " ").first ?? "") }
         #expect(waitedLines.first?.en.hasPrefix("backend: POST /backend/v1/orders → timeout (") == true, "\(waitedLines)")
-        #expect((milliseconds ?? 0) >= 1000, "\(waitedLines)")
+        // The client's timer and this clock are not the same clock: a deadline may be told a millisecond or two early.
+        #expect((990..<5000).contains(milliseconds ?? 0), "\(waitedLines)")
     }
 
     @Test("a notification to nothing listening is refused, to a server that never answers timed out")
