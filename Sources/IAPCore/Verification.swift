@@ -48,8 +48,8 @@ public struct Account: Sendable, Equatable {
     public var owned: Set<String>
     /// Of `owned`, what the user holds only through Family Sharing (another Apple ID of the family paid).
     public var familyShared: Set<String> = []
-    /// The subscription groups the user has a live credit in: where a server that gives the intro offer once per app
-    /// user withholds it (StoreKit 2), whichever Apple ID pays.
+    /// The subscription groups the user has a credit in, refunded ones too: where a server that gives the intro offer
+    /// once per app user withholds it (StoreKit 2), whichever Apple ID pays.
     public var subscribedGroups: Set<String> = []
 
     public init(coins: Int = 0, owned: Set<String> = []) {

@@ -224,7 +224,11 @@ public final class BackendDatabase {
                 return credits[productId] == row[1] ? productId : nil
             }).intersection(account.owned)
             for (productId, count) in credits where units.contains(productId) { account.units[productId] = count }
-            account.subscribedGroups = Set(credits.keys.compactMap { groups[$0] })
+            // A refunded subscription spent the intro offer too, as the server's rule for StoreKit 2 counts it.
+            let refunded = groups.isEmpty ? [] : try String.fetchAll(db.cachedStatement(sql: """
+                SELECT DISTINCT productId FROM credit WHERE user = ? AND revokedAt IS NOT NULL
+                """), arguments: [user])
+            account.subscribedGroups = Set((Array(credits.keys) + refunded).compactMap { groups[$0] })
             return account
         }
     }

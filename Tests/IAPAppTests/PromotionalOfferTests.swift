@@ -166,6 +166,26 @@ struct PromotionalOfferTests {
         #expect(said.contains { $0.contains("with its word on the intro offer: withheld (JWS)") } == (storeKit == .two), "\(said)")
     }
 
+    @Test("StoreKit 2: a subscription Apple refunded still spent the user's intro offer, on the list as at the server: no free week promised on a new Apple ID")
+    func refundedSubscriberOnTheList() throws {
+        let app = try Harness(user: "alice", storeKit: .two)
+        app.advance(0.5)
+        app.buy(Self.monthly)
+        let bought = try #require(try app.charges().last)
+        #expect(app.parties.store.refund(transactionId: bought.transaction.id) == bought.transaction.id)
+        app.advance(5)
+        app.runtime.send(.intent(.signInAppleId("sandbox-2")))
+        app.advance(1)
+        // Found by QA: the list counted live credits, the server every credit, so the list promised the free week the
+        // server's signed word then withheld, and the HUD said ¥30.
+        let row = app.screen(width: 120).split(separator: "\n").first { $0.contains("Monthly VIP") }.map(String.init) ?? ""
+        #expect(!row.contains("Free for"), "\(row)")
+        app.select(Self.monthly)
+        app.press(.enter)
+        app.advance(5)
+        #expect(app.screen().contains("Purchase complete") && !app.screen().contains("Free for"), "\(app.screen())")
+    }
+
     @Test("the product list offers the intro offer while the Apple ID may have it: once per group, so not after any subscription of the group, and again to a new Apple ID")
     func introOfferOnTheList() throws {
         let app = try Harness(user: "alice")
