@@ -380,7 +380,7 @@ public final class MockBackend: Backend {
         let entry = transaction.entry
         guard entry.subscription_group_identifier != nil else { return AppleEvidence(entry: entry) }
         let original = entry.original_transaction_id
-        return AppleEvidence(entry: entry, chain: try serverAPI.history(of: entry.transaction_id)?.map(\.entry).filter { $0.original_transaction_id == original } ?? [],
+        return AppleEvidence(entry: entry, chain: try serverAPI.history(of: entry.transaction_id, finishedConsumables: true)?.map(\.entry).filter { $0.original_transaction_id == original } ?? [],
                              renewal: try serverAPI.subscription(original: original)?.renewal)
     }
 

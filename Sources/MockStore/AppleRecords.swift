@@ -29,11 +29,17 @@ public struct AppleRecords {
 
     /// Every charge of the account that paid for `id`, oldest first; nil when `id` is unknown. Restores are not
     /// charges: Apple's history lists each purchase once, however often it was restored.
-    public func history(of id: String) throws -> [AppleTransaction]? {
+    public func history(of id: String, finishedConsumables: Bool = true) throws -> [AppleTransaction]? {
         guard let account = try transaction(id)?.account else { return nil }
         return try database.queue.inDatabase { db in
-            try Array(Row.fetchCursor(db.cachedStatement(sql: "\(Self.select) WHERE t.account = ? AND t.state = 'purchased' ORDER BY t.date, t.id"),
-                                      arguments: [account]).map(record))
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: "\(Self.select) WHERE t.account = ? AND t.state = 'purchased' ORDER BY t.date, t.id"),
+                                           arguments: [account])
+            return try Array(rows.compactMap { row -> AppleTransaction? in
+                let charge = record(row)
+                let leftOut = !finishedConsumables && row["finished"] == true && (charge.product?.kind ?? .consumable) == .consumable
+                    && charge.entry.cancellation_date_ms == nil
+                return leftOut ? nil : charge
+            })
         }
     }
 

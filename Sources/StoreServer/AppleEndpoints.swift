@@ -30,23 +30,10 @@ struct AppleEndpoints: Sendable {
                 return { try await TransactionInfoResponse(signedTransactionInfo: signer.sign(JWSTransaction(transaction, signedAt: now))) }
             }
         }
-        serverAPI.get("v2/history/:id") { request, context in
-            let query = request.uri.queryParameters
-            return await api(id: context.parameters.get("id")) { id, parties, now in
-                let descending: Bool
-                switch (query.get("sort").map { String($0) }) {
-                case nil, "ASCENDING": descending = false
-                case "DESCENDING": descending = true
-                default: throw APIErrorBody.invalidSort
-                }
-                let filter = try HistoryFilter(query)
-                guard var charges = try parties.records.history(of: id)?.filter(filter.admits) else { throw APIErrorBody.transactionIdNotFound }
-                if descending { charges.reverse() }
-                let page = try Page(charges, revision: query.get("revision").map { String($0) })
-                return {
-                    HistoryResponse(revision: page.revision, hasMore: page.hasMore, bundleId: Receipt.bundleId,
-                                    environment: AppleSandbox.environment, signedTransactions: try await signer.sign(page.items, at: now))
-                }
+        // Version 1, deprecated, is still what Apple's libraries ask for by default: version 2 less finished consumables.
+        for (version, finishedConsumables) in [("v1", false), ("v2", true)] {
+            serverAPI.get(RouterPath("\(version)/history/:id")) { request, context in
+                await history(request, id: context.parameters.get("id"), finishedConsumables: finishedConsumables)
             }
         }
         serverAPI.get("v1/subscriptions/:id") { request, context in
@@ -119,6 +106,29 @@ struct AppleEndpoints: Sendable {
             answer(forced ?? parties.verifyReceipt(body, at: environment))
         }
         return Wire.json(response, summary: "status \(response.status)")
+    }
+
+    /// Get Transaction History: the charges of the customer who paid for `id`, filtered, sorted and paged as Apple does.
+    private func history(_ request: Request, id: String?, finishedConsumables: Bool) async -> Response {
+        let query = request.uri.queryParameters
+        return await api(id: id) { id, parties, now in
+            let descending: Bool
+            switch (query.get("sort").map { String($0) }) {
+            case nil, "ASCENDING": descending = false
+            case "DESCENDING": descending = true
+            default: throw APIErrorBody.invalidSort
+            }
+            let filter = try HistoryFilter(query)
+            guard var charges = try parties.records.history(of: id, finishedConsumables: finishedConsumables)?.filter(filter.admits) else {
+                throw APIErrorBody.transactionIdNotFound
+            }
+            if descending { charges.reverse() }
+            let page = try Page(charges, revision: query.get("revision").map { String($0) })
+            return {
+                HistoryResponse(revision: page.revision, hasMore: page.hasMore, bundleId: Receipt.bundleId,
+                                environment: AppleSandbox.environment, signedTransactions: try await signer.sign(page.items, at: now))
+            }
+        }
     }
 
     /// One Server API call, its bearer token passed (`APIAuthMiddleware`): the backend's faults fired, then `lookup`, on

@@ -121,6 +121,26 @@ class AppleLibraryTests(unittest.TestCase):
             answer = requests.get(f"{url}?{query}", headers={"Authorization": f"Bearer {self.token()}"})
             self.assertEqual((answer.status_code, answer.json()["errorCode"]), (400, code), query)
 
+    def test_history_v1_leaves_out_finished_consumables(self):
+        """Apple's library asks for version 1 unless told otherwise (found by a server engineer: iapsim answered 404).
+        Version 1 is version 2 less the consumables the app finished, but for refunded or revoked ones."""
+        kind = {p["id"]: p["type"] for p in CATALOG["products"]}
+        expected = [c["transactionId"] for c in self.charges
+                    if kind[c["productId"]] != "consumable" or not c["finished"] or c.get("cancellation_date_ms")]
+        self.assertTrue(0 < len(expected) < len(self.charges))
+        self.assertTrue(any(kind[self.state_of(t)["productId"]] == "consumable" for t in expected))  # the refunded one
+        seen, revision = [], None
+        while True:
+            page = self.client.get_transaction_history(self.charges[0]["transactionId"], revision, TransactionHistoryRequest())
+            seen += [self.verifier.verify_and_decode_signed_transaction(s).transactionId for s in page.signedTransactions]
+            revision = page.revision
+            if not page.hasMore:
+                break
+        self.assertEqual(seen, expected)
+
+    def state_of(self, transaction_id):
+        return next(c for c in self.charges if c["transactionId"] == transaction_id)
+
     def test_subscription_status_and_renewal_info(self):
         subscription = next(c for c in self.charges if c.get("subscription_group_identifier"))
         statuses = self.client.get_all_subscription_statuses(subscription["transactionId"])
