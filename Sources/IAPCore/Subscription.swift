@@ -229,6 +229,8 @@ public struct SubscriptionStatus: Sendable, Equatable {
     public var eligibleWinBackOfferIds: [String] = []
     /// The offer the next renewal is priced at (a promotional, win-back or code offer's period still to come).
     public var renewalOfferId: String?
+    /// How many renewals, the next one first, are still priced at `renewalOfferId`.
+    public var renewalOfferPeriods = 0
     /// The plan the next renewal bills: monthly inside a 12-month commitment.
     public var billingPlan: BillingPlan?
     /// The renewal info's `willAutoRenew`: off for a cancelled subscription, and for one Apple is retrying the charge of

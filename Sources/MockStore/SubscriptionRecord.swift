@@ -93,6 +93,7 @@ struct SubscriptionRecord: Equatable, Codable, FetchableRecord, PersistableRecor
                                         renewsAs: renewsAs == productId || !willAutoRenew ? nil : renewsAs, originalTransactionId: originalTransactionId,
                                         priceIncrease: isOver ? nil : priceIncrease)
         status.renewalOfferId = introLeft > 0 ? offerId : nil
+        status.renewalOfferPeriods = status.renewalOfferId == nil ? 0 : introLeft
         status.billingPlan = commitmentPeriod == nil ? nil : .monthly
         status.willAutoRenew = willAutoRenew
         return status

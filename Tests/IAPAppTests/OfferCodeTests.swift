@@ -47,7 +47,14 @@ struct OfferCodeTests {
         app.advance(5)
         #expect(app.parties.store.subscriptions(account: "carol").first?.state == .trial)
         let current = try subscriberRedeemed("VIPHALF")
-        #expect(current.screen(width: 100).contains("Next renewal: Monthly VIP, ¥15/month, then ¥30/month"), "\(current.screen(width: 100))")
+        // How long the offer's price lasts, counting the next renewal (found by QA: "¥15/month, then ¥30/month" said not).
+        #expect(current.screen(width: 100).contains("Next renewal: Monthly VIP, ¥15/month for 2 months, then ¥30/month"), "\(current.screen(width: 100))")
+        current.press(.char("l"))
+        #expect(current.screen(width: 100).contains("¥15/月,共2个月,之后 ¥30/月"), "\(current.screen(width: 100))")
+        current.press(.char("l"))
+        let due = try #require(current.parties.store.nextSubscriptionEvent())
+        current.advance(due.timeIntervalSince(current.timers.now) + 5)
+        #expect(current.screen(width: 100).contains("Next renewal: Monthly VIP, ¥15/month for 1 month, then ¥30/month"), "\(current.screen(width: 100))")
     }
 
     /// alice, a paying subscriber of Monthly VIP, redeems `code` in the App Store, then opens Manage subscriptions.

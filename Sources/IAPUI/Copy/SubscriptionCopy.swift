@@ -55,14 +55,16 @@ extension IntroOffer {
         "\(price?[lang] ?? Text.offerFree(lang))\(period.perPrice[lang])"
     }
 
-    /// What one renewal at this offer charges, then what the renewals after the offer do: "free for 1 month, then
-    /// ¥30/month", "¥15/month, then ¥30/month", "¥12 for 3 months, then ¥30/month". A free period said alone read as if
-    /// the subscription were free for good.
-    func renewalCharge(then regular: String, _ lang: Language) -> String {
+    /// What the renewals still at this offer charge (`periods` of them, the next one first), then what the renewals
+    /// after the offer do: "free for 1 month, then ¥30/month", "¥15/month for 2 months, then ¥30/month", "¥12 for 3
+    /// months, then ¥30/month". A free period said alone read as if the subscription were free for good.
+    func renewalCharge(periods: Int, then regular: String, _ lang: Language) -> String {
         let length = period.words(counted: true)
+        let left = SubscriptionPeriod(years: period.years * periods, months: period.months * periods, weeks: period.weeks * periods,
+                                      days: period.days * periods).words(counted: true)
         let charge = switch mode {
         case .freeTrial: Localized(en: "free for \(length.en)", zh: "免费\(length.zh)")[lang]
-        case .payAsYouGo: perPeriod(lang)
+        case .payAsYouGo: Localized(en: "\(perPeriod(.en)) for \(left.en)", zh: "\(perPeriod(.zh)),共\(left.zh)")[lang]
         case .payUpFront: line[lang]
         }
         return Text.subOfferThen(lang).replacingOccurrences(of: "{offer}", with: charge).replacingOccurrences(of: "{price}", with: regular)

@@ -69,7 +69,7 @@ extension StateView {
         let terms = renewal?.subscription
         let offer = status.renewalOfferId.flatMap { terms?.offer(named: $0) }
         let plan = status.billingPlan == .monthly ? terms?.monthlyCommitment : nil
-        let charged = offer?.terms.renewalCharge(then: price(renewal), lang) ?? plan?.monthly(lang) ?? price(renewal)
+        let charged = offer?.terms.renewalCharge(periods: max(status.renewalOfferPeriods, 1), then: price(renewal), lang) ?? plan?.monthly(lang) ?? price(renewal)
         let line = Text.subNext(lang).replacingOccurrences(of: "{product}", with: renewal?.title[lang] ?? status.renewsAs ?? status.productId)
             .replacingOccurrences(of: "{price}", with: charged)
         guard status.renewsAs != nil, let from = current?.subscription?.level, let to = renewal?.subscription?.level else { return line }
