@@ -54,7 +54,8 @@ struct HistoryFilter {
         // A transaction of a product the catalog no longer has is a consumable, as its JWS says.
         if !productTypes.isEmpty, !productTypes.contains(JWSTransaction.historyProductType(of: transaction.product?.kind ?? .consumable)) { return false }
         if !groups.isEmpty, !groups.contains(entry.subscription_group_identifier ?? "") { return false }
-        if let revoked, revoked != (entry.cancellation_date_ms != nil) { return false }
+        // Revoked as the JWS says it (a revocationDate): an upgraded transaction's cancellation date is no revocation.
+        if let revoked, revoked != entry.isRefunded { return false }
         if let ownership, ownership != (entry.in_app_ownership_type ?? "PURCHASED") { return false }
         return true
     }

@@ -16,7 +16,7 @@ from appstoreserverlibrary.models.TransactionHistoryRequest import ProductType, 
 from appstoreserverlibrary.receipt_utility import ReceiptUtility
 from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier, VerificationException
 
-from iapsim_wire import DataDirectory, Server, purchases, run
+from iapsim_wire import DataDirectory, Server, ServedStore, purchases, run
 
 SCRIPT = purchases(("consumable", 1), ("non-consumable", 1), ("subscription", 3), ("consumable", 2)) + "refund\nwait 1\n" \
     + "".join(["select consumable 1\npress Enter\nwait until \"Purchase complete\"\npress Esc\n"] * 19)
@@ -328,3 +328,26 @@ class FinishTransactionTests(unittest.TestCase):
             server.stop()
             data.remove()
 
+
+
+class UpgradedHistoryTests(ServedStore):
+    """An upgrade ends the lower level's transaction (the receipt's cancellation_date, the JWS's isUpgraded), but Apple
+    revoked nothing: the history's `revoked` filter goes by the JWS's revocation (found by a server engineer's walk:
+    the upgraded transaction was listed as revoked, and its JWS had no revocationDate)."""
+
+    SCRIPT = purchases(("subscription", 1)) + "wait 22d\n" + purchases(("subscription", 2)).replace("launch alice\n", "")
+
+    def test_an_upgraded_transaction_is_not_revoked(self):
+        decoded = {}
+        for charge in self.charges:
+            jws = self.client.get_transaction_info(charge["transactionId"]).signedTransactionInfo
+            decoded[charge["transactionId"]] = self.verifier.verify_and_decode_signed_transaction(jws)
+        upgraded = [t for t, d in decoded.items() if d.isUpgraded]
+        self.assertEqual(len(upgraded), 1, decoded)
+        self.assertIsNone(decoded[upgraded[0]].revocationDate)
+
+        def history(request):
+            page = self.client.get_transaction_history(self.charges[0]["transactionId"], None, request, GetTransactionHistoryVersion.V2)
+            return [self.verifier.verify_and_decode_signed_transaction(s).transactionId for s in page.signedTransactions]
+        self.assertEqual(history(TransactionHistoryRequest(revoked=True)), [])
+        self.assertEqual(history(TransactionHistoryRequest(revoked=False)), [c["transactionId"] for c in self.charges])
