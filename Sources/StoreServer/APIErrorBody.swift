@@ -43,6 +43,8 @@ struct APIErrorBody: Codable, Error {
         errorCode: 4000047, errorMessage: "Invalid request. The transaction id doesn't represent a supported in-app purchase type.")
     static let invalidAppAccountTokenUUID = APIErrorBody(errorCode: 4000183,
                                                          errorMessage: "Invalid request. The app account token field must be a valid UUID.")
+    static let familyTransactionNotSupported = APIErrorBody(
+        errorCode: 4000185, errorMessage: "Invalid request. The transaction is for a product the customer obtains through Family Sharing, which the endpoint doesn't support.")
     static let transactionIdIsNotOriginal = APIErrorBody(
         errorCode: 4000187, errorMessage: "Invalid request. The transaction id parameter must represent an original transaction id.")
     static let subscriptionExtensionIneligible = APIErrorBody(errorCode: 4030004,

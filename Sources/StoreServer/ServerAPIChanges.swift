@@ -23,6 +23,7 @@ extension AppleEndpoints {
             return await change(context.parameters.get("id"), malformed: .invalidOriginalTransactionId, summary: "token set") { id, parties in
                 guard let transaction = try parties.records.transaction(id) else { throw APIErrorBody.transactionIdNotFound }
                 guard transaction.entry.original_transaction_id == id, !transaction.isRestore else { throw APIErrorBody.transactionIdIsNotOriginal }
+                guard transaction.entry.in_app_ownership_type != "FAMILY_SHARED" else { throw APIErrorBody.familyTransactionNotSupported }
                 guard let token = UUID(uuidString: try body.get().appAccountToken) else { throw APIErrorBody.invalidAppAccountTokenUUID }
                 try parties.store.database.setAppAccountToken(token, original: id)
             }

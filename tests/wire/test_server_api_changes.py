@@ -121,3 +121,21 @@ class ServerAPIChangeTests(ServedStore):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class FamilyTokenTests(ServedStore):
+    """A transaction bob holds through Family Sharing is refused by Set App Account Token, as Apple refuses it (found
+    by a server engineer's walk: it was taken, and every transaction of the family member then carried the token)."""
+
+    SCRIPT = "launch alice\napple-id sandbox-1\nfamily sandbox-1 sandbox-2\nwait until Coins\n" \
+        + purchases(("non-consumable", 1)).replace("launch alice\n", "") \
+        + 'device tablet bob\napple-id sandbox-2\nwait until Coins\nrestore\nwait until "Purchases restored (1)"\npress Esc\n'
+
+    def test_a_family_shared_transaction_takes_no_token(self):
+        transactions = self.data.state()["store"]["transactions"]
+        shared = [t for t in transactions if t.get("in_app_ownership_type") == "FAMILY_SHARED" and t["state"] == "purchased"]
+        self.assertEqual(len(shared), 1, transactions)
+        before = self.data.state()
+        self.assertEqual(apple_error(self.client.set_app_account_token, shared[0]["transactionId"],
+                                     UpdateAppAccountTokenRequest(str(uuid.uuid4()))), (400, 4000185))
+        self.assertEqual(self.data.state()["store"], before["store"])
