@@ -119,11 +119,10 @@ struct AppleEndpoints: Sendable {
             default: throw APIErrorBody.invalidSort
             }
             let filter = try HistoryFilter(query)
-            guard var charges = try parties.records.history(of: id, finishedConsumables: finishedConsumables)?.filter(filter.admits) else {
+            guard let charges = try parties.records.history(of: id, finishedConsumables: finishedConsumables)?.filter(filter.admits) else {
                 throw APIErrorBody.transactionIdNotFound
             }
-            if descending { charges.reverse() }
-            let page = try Page(charges, revision: query.get("revision").map { String($0) })
+            let page = try HistoryPage(charges, descending: descending, revision: query.get("revision").map { String($0) })
             return {
                 HistoryResponse(revision: page.revision, hasMore: page.hasMore, bundleId: Receipt.bundleId,
                                 environment: AppleSandbox.environment, signedTransactions: try await signer.sign(page.items, at: now))

@@ -351,3 +351,40 @@ class UpgradedHistoryTests(ServedStore):
             return [self.verifier.verify_and_decode_signed_transaction(s).transactionId for s in page.signedTransactions]
         self.assertEqual(history(TransactionHistoryRequest(revoked=True)), [])
         self.assertEqual(history(TransactionHistoryRequest(revoked=False)), [c["transactionId"] for c in self.charges])
+
+
+class HistoryRevisionTests(ServedStore):
+    """Apple sorts the history by when each transaction last changed, and a revision kept from an earlier read asks for
+    what changed since: a transaction refunded after it was read comes again, with its revocation (found by a server
+    engineer's walk: the history went by purchase, so a server syncing by revision never heard of the refund)."""
+
+    SCRIPT = purchases(*[("consumable", 1)] * 22)
+
+    def read(self, revision):
+        page = self.client.get_transaction_history(self.charges[0]["transactionId"], revision, TransactionHistoryRequest(),
+                                                   GetTransactionHistoryVersion.V2)
+        return [self.verifier.verify_and_decode_signed_transaction(s) for s in page.signedTransactions], page.revision, page.hasMore
+
+    def test_a_refund_after_the_read_comes_again(self):
+        seen, revision, more = [], None, True
+        while more:
+            page, revision, more = self.read(revision)
+            seen += [t.transactionId for t in page]
+        self.assertEqual(seen, [c["transactionId"] for c in self.charges])
+        refunded = self.charges[4]["transactionId"]
+        self.server.stop()
+        with open(os.path.join(self.data.root, "refund.iapsim"), "w") as f:
+            f.write(f"launch alice\nrefund {refunded}\nwait 1\n")
+        run("play", "--data-dir", self.data.path, os.path.join(self.data.root, "refund.iapsim"))
+        type(self).server = Server(self.data)
+        self.client._base_url = self.server.url
+        page, _, more = self.read(revision)
+        self.assertEqual([t.transactionId for t in page], [refunded])
+        self.assertIsNotNone(page[0].revocationDate)
+        self.assertFalse(more)
+        # From the start, the refunded one is last: it changed last.
+        seen, revision, more = [], None, True
+        while more:
+            page, revision, more = self.read(revision)
+            seen += [t.transactionId for t in page]
+        self.assertEqual(seen, [c["transactionId"] for c in self.charges if c["transactionId"] != refunded] + [refunded])
