@@ -30,7 +30,7 @@ public struct AppleRecords {
     /// Every charge of the account that paid for `id`, oldest first; nil when `id` is unknown. Restores are not
     /// charges: Apple's history lists each purchase once, however often it was restored.
     public func history(of id: String, finishedConsumables: Bool = true) throws -> [AppleTransaction]? {
-        guard let account = try transaction(id)?.account else { return nil }
+        guard let account = try account(of: id) else { return nil }
         return try database.queue.inDatabase { db in
             let rows = try Row.fetchCursor(db.cachedStatement(sql: "\(Self.select) WHERE t.account = ? AND t.state = 'purchased' ORDER BY t.date, t.id"),
                                            arguments: [account])
@@ -45,7 +45,7 @@ public struct AppleRecords {
 
     /// The latest charge of each of the account's subscription chains, with its state and what its renewal will do.
     public func subscriptions(of id: String) throws -> [AppleSubscription]? {
-        guard let account = try transaction(id)?.account else { return nil }
+        guard let account = try account(of: id) else { return nil }
         return try database.queue.inDatabase { db in
             let now = try StoreDatabase.knownTime(db) ?? .distantPast
             return try StoreDatabase.accountChains(db, account: account).compactMap { chain in
@@ -124,11 +124,23 @@ public struct AppleRecords {
         }
     }
 
-    /// The app's download by the account that made `transaction`; nil when the store did not record who paid. The
-    /// store keeps no downloads: the account had the app by its first transaction, and its download's id is made from
-    /// the account's name, the same on every run and longer than any transaction's id.
+    /// The customer `id` names, as Apple takes it: any of their transaction ids, or their download's appTransactionId;
+    /// nil when it names none (or the store did not record who paid).
+    public func account(of id: String) throws -> String? {
+        if let transaction = try transaction(id) { return transaction.account }
+        return try database.queue.inDatabase { db in
+            try String.fetchAll(db.cachedStatement(sql: "SELECT DISTINCT account FROM storeTransaction WHERE account IS NOT NULL"))
+        }.first { Self.appTransactionId(account: $0) == id }
+    }
+
+    /// The app's download by the account that made `transaction`; nil when the store did not record who paid.
     public func appTransaction(of transaction: AppleTransaction) throws -> AppleAppTransaction? {
-        guard let account = transaction.account else { return nil }
+        try transaction.account.map(appTransaction(account:))
+    }
+
+    /// The app's download by `account`. The store keeps no downloads: the account had the app by its first transaction,
+    /// and its download's id is made from the account's name, the same on every run and longer than any transaction's id.
+    public func appTransaction(account: String) throws -> AppleAppTransaction {
         let first = try database.queue.inDatabase { db in
             try Double.fetchOne(db.cachedStatement(sql: "SELECT MIN(date) FROM storeTransaction WHERE account = ?"), arguments: [account])
         }

@@ -70,8 +70,15 @@ struct AppleEndpoints: Sendable {
         }
         serverAPI.get("v1/transactions/appTransactions/:id") { _, context in
             await api(id: context.parameters.get("id")) { id, parties, now in
-                guard let transaction = try parties.records.transaction(id) else { throw APIErrorBody.transactionIdNotFound }
-                guard let download = try parties.records.appTransaction(of: transaction) else { throw APIErrorBody.appTransactionDoesNotExist }
+                let download: AppleAppTransaction
+                if let transaction = try parties.records.transaction(id) {
+                    guard let found = try parties.records.appTransaction(of: transaction) else { throw APIErrorBody.appTransactionDoesNotExist }
+                    download = found
+                } else {
+                    // Apple takes the download's own id too.
+                    guard let account = try parties.records.account(of: id) else { throw APIErrorBody.transactionIdNotFound }
+                    download = try parties.records.appTransaction(account: account)
+                }
                 return { AppTransactionInfoResponse(signedAppTransactionInfo: try await signer.sign(JWSAppTransaction(download, signedAt: now))) }
             }
         }
