@@ -48,10 +48,12 @@ extension BackendDatabase {
     /// backend has not seen yet. Whoever's app verifies a renewal only had it delivered: a renewal has no order of its
     /// own, and the order the client finds for it (one it makes for whoever is logged in, or the order of another
     /// payment of that product that failed) names someone else as often as the payer. The first charge, verified by
-    /// its buyer, says whose the chain is, and the chain's every charge is that account's.
+    /// its buyer, says whose the chain is, and the chain's every charge is that account's, until another app user buys
+    /// it again once it entitles nobody (`lapsed`).
     /// `chain`: Apple's latest transactions of the subscription (its entries in `latest_receipt_info`).
     func creditSubscription(_ entry: Receipt.Entry, chain entries: [Receipt.Entry], renewal: PendingRenewalInfo?, orderId: String?,
-                            payer: String? = nil, requester: String, at date: Date, noting decision: ReceiptDecision? = nil) throws -> (Credit, new: Bool)? {
+                            payer: String? = nil, requester: String, claimed: Bool = false, at date: Date,
+                            noting decision: ReceiptDecision? = nil) throws -> (Credit, new: Bool)? {
         try queue.writeTransaction { db in
             let chain = entry.original_transaction_id
             let subscriber = try String.fetchOne(db.cachedStatement(sql: "SELECT user FROM entitlement WHERE originalTransactionId = ?"),
@@ -63,7 +65,16 @@ extension BackendDatabase {
             } else {
                 let order = try orderId.flatMap { try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM orders WHERE id = ?"), arguments: [$0]) }
                 let orderUser: String? = order?["user"]
-                guard let owner = subscriber ?? (entry.transaction_id == chain ? payer ?? orderUser ?? requester : nil) else { return nil }
+                // A purchase made when the chain entitled nobody (its periods over or refunded) is a new subscription of
+                // the Apple ID, not a re-buy of what it owns: it is whoever pressed Buy for it (I3), as are the chain's
+                // renewals from then on. Who pressed Buy: the app user its token names, or the one whose app says it was
+                // theirs (`claimed`); a code redeemed on the Apple ID names nobody.
+                let buyer = payer ?? (claimed ? orderUser ?? requester : nil)
+                let resubscriber = subscriber != nil && buyer != subscriber && Self.lapsed(before: entry, in: entries) ? buyer : nil
+                guard let owner = resubscriber ?? subscriber ?? (entry.transaction_id == chain ? payer ?? orderUser ?? requester : nil) else { return nil }
+                if let resubscriber {
+                    try db.cachedStatement(sql: "UPDATE entitlement SET user = ? WHERE originalTransactionId = ?").execute(arguments: [resubscriber, chain])
+                }
                 // A charge that continues the chain keeps the order it names only when that is the subscriber's own, for
                 // the product charged, and no other charge took it: the subscriber paying again (a resubscription, a
                 // plan change). The order a client finds for a renewal is anyone's, and the ledger makes one instead.
@@ -72,7 +83,7 @@ extension BackendDatabase {
                     let taken = try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM credit WHERE orderId = ?)"), arguments: [id]) ?? true
                     return taken ? nil : id
                 }
-                let resolvedOrder: String? = subscriber == nil ? (orderUser == owner ? order?["id"] : nil) : own
+                let resolvedOrder: String? = subscriber == nil || resubscriber != nil ? (orderUser == owner ? order?["id"] : nil) : own
                 result = (try Self.creditCharge(db, key: key, transactionId: entry.transaction_id, user: owner, productId: entry.product_id,
                                                 orderId: resolvedOrder, at: date), true)
             }
@@ -102,6 +113,15 @@ extension BackendDatabase {
             try decision?.note(db)
             return result
         }
+    }
+
+    /// Whether the chain entitled nobody when `entry` was bought: every charge before it had ended (its period over) or
+    /// was refunded. A plan change while subscribed ends the earlier period only where the new one starts: not a lapse.
+    static func lapsed(before entry: Receipt.Entry, in chain: [Receipt.Entry]) -> Bool {
+        guard entry.transaction_id != entry.original_transaction_id, let bought = Double(entry.purchase_date_ms) else { return false }
+        let earlier = chain.filter { $0.transaction_id != entry.transaction_id && (Double($0.purchase_date_ms) ?? 0) < bought }
+        guard !earlier.isEmpty else { return false }
+        return earlier.allSatisfy { $0.isRefunded || (Double($0.expires_date_ms ?? "") ?? .infinity) < bought }
     }
 
     /// What a notification from Apple changes: a refund revokes; the rest move an entitlement the backend already knows

@@ -289,7 +289,8 @@ public final class MockBackend: Backend {
             // A subscription is credited once per charge (its web order line item, the same for every restore of it),
             // to the subscriber: whoever the chain's first charge was credited to, whoever verifies a renewal.
             guard let credited = try database.creditSubscription(entry, chain: found.chain, renewal: found.renewal, orderId: orderId, payer: payer,
-                                                                 requester: request.user, at: scheduler.now, noting: decision)
+                                                                 requester: request.user, claimed: request.claimsOwnership == true,
+                                                                 at: scheduler.now, noting: decision)
             else { return .pending }
             (credit, new) = credited
             if !new, credit.transactionId != entry.transaction_id || restoring { repeated = (entry.original_transaction_id, credit.user) }

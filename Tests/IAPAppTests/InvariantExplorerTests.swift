@@ -691,14 +691,27 @@ func subscriptionInvariants(_ app: Harness, _ records: [StoreRecord], credited: 
             if charge.2 > covered?.end ?? .distantPast { covered = (charge.2, charge.0) }
         }
     }
+    // Who bought a chain again when it entitled nobody (its periods over or refunded): the chain is theirs from then on.
+    var resubscribers: [String: [(from: Date, user: String)]] = [:]
+    for (original, list) in Dictionary(grouping: charges, by: \.transaction.originalId) {
+        var coveredUntil = Date.distantPast
+        for charge in list.map({ charge in let begun = start(charge); return (charge, begun, end(charge, from: begun)) }).sorted(by: { $0.1 < $1.1 }) {
+            if charge.0.transaction.id != original, let buyer = charge.0.pressedBy, charge.1 > coveredUntil.addingTimeInterval(1) {
+                resubscribers[original, default: []].append((charge.1, buyer))
+            }
+            coveredUntil = max(coveredUntil, charge.2)
+        }
+    }
     for charge in charges {
         let id = charge.transaction.id
         let lineItem = details[id]?.webOrderLineItemId
         let sharing = paid.filter { $0.transaction.id == id || (lineItem != nil && details[$0.transaction.id]?.webOrderLineItemId == lineItem) }
         let found = sharing.flatMap { creditsByTransaction[$0.transaction.id] ?? [] }
-        // The chain's owner: who pressed Buy for its first charge, or whom the restore policy moved it to since.
+        // The chain's owner: who pressed Buy for its first charge, whom the restore policy moved it to since, or who
+        // bought it again after it lapsed.
         let owners = Set([byId[charge.transaction.originalId]?.pressedBy ?? charge.pressedBy].compactMap { $0 })
             .union(moves.filter { $0.originalTransactionId == charge.transaction.originalId }.map(\.to))
+            .union((resubscribers[charge.transaction.originalId] ?? []).filter { $0.from <= start(charge) }.map(\.user))
         if found.count != 1 {
             broken.append("I7: subscription charge \(id) (\(charge.transaction.productId), \(charge.transaction.originalId == id ? "first" : "renewal or change")) credited \(found.count) times")
         } else if let credit = found.first, !owners.isEmpty, !owners.contains(credit.user) {

@@ -113,6 +113,41 @@ struct SubscriptionTests {
         #expect(!explained.contains("Nothing was charged") && !explained.contains("charged nothing"), "\(explained)")
     }
 
+    @Test("bob buys the subscription alice's refunded or lapsed chain on their Apple ID had: the Apple ID owned nothing in the group, so the charge is bob's, who pressed Buy, and so are its renewals (I3; found by QA: credited to alice, 'This purchase belongs to another account')",
+          arguments: [StoreKitMode.one, .two], [true, false])
+    func resubscriptionByAnotherAccount(storeKit: StoreKitMode, refunded: Bool) throws {
+        let app = try Harness(user: "alice", storeKit: storeKit)
+        app.runtime.send(.intent(.signInAppleId("sandbox-1")))
+        app.advance(0.5)
+        app.buy(Self.plus)
+        let first = try #require(try chain(app).first?.transaction.id)
+        if refunded {
+            #expect(app.parties.store.refund(transactionId: first) == first)
+            app.advance(5)
+        } else {
+            app.parties.store.setAutoRenew(false, originalTransactionId: first)
+            app.advance(40 * 86_400)  // the free week and nothing after it
+        }
+        app.logIn("bob")
+        app.select(Self.monthly)
+        app.press(.enter)
+        app.advance(5)
+        let charge = try #require(try chain(app).last)
+        #expect(charge.transaction.productId == Self.monthly && charge.transaction.id != first)
+        let screen = app.screen()
+        #expect(screen.contains("Purchase complete") && !screen.contains("another account"), "\(screen)")
+        let credits = try app.credits()
+        #expect(credits.first { $0.transactionId == charge.transaction.id }?.user == "bob", "\(credits)")
+        #expect(app.state.account.owned.contains(Self.monthly))
+        // Its renewal follows the chain to bob.
+        let due = try #require(app.parties.store.nextSubscriptionEvent())
+        app.advance(due.timeIntervalSince(app.timers.now) + 5)
+        let renewal = try #require(try chain(app).last)
+        #expect(renewal.transaction.id != charge.transaction.id)
+        let later = try app.credits()
+        #expect(later.first { $0.transactionId == renewal.transaction.id }?.user == "bob", "\(later)")
+    }
+
     @Test("bob redeems a free month's code for the subscription alice held on their Apple ID: the HUD says the code was redeemed, not that the Apple ID was charged, and e does not say money was (found by QA)")
     func codeRedeemedForAnotherAccountsSubscription() throws {
         let app = try Harness(user: "alice")
