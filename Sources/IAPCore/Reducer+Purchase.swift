@@ -174,7 +174,9 @@ extension AppState {
                 if transaction.originalTransactionId != nil, device.hud?.kind == .purchasing {
                     let subscribed = product(transaction.productId)?.kind == .subscription
                     device.hud?.kind = subscribed ? .alreadySubscribed : .alreadyOwned
-                    device.hud?.charge = HUD.Charge(free: true)
+                    // An offer the subscriber asked for starts at the next renewal of what they have.
+                    let offerId = subscribed ? device.hud?.charge?.offerId : nil
+                    device.hud?.charge = HUD.Charge(offerId: offerId, free: true)
                 }
             }
             return []

@@ -265,6 +265,24 @@ struct PromotionalOfferTests {
         #expect(said.contains { $0.contains(storeKit == .two ? "offer vip_comeback for \(Self.monthly) signed (JWS)" : "signed (key") })
     }
 
+    @Test("a current subscriber takes a promotional offer for the subscription they have: nothing is charged now and the HUD says the offer applies from the next renewal, not just 'Free' (found by QA)",
+          arguments: StoreKitMode.allCases)
+    func offerForTheCurrentSubscription(storeKit: StoreKitMode) throws {
+        let app = try Harness(user: "alice", storeKit: storeKit)
+        app.advance(0.5)
+        app.buy(Self.monthly)  // the free week
+        app.select(Self.monthly)
+        app.press(.char("o"))
+        #expect(app.screen(width: 120).contains("Offer vip_comeback: ¥12/month ×3"))
+        app.press(.enter)
+        app.advance(5)
+        let screen = app.screen()
+        #expect(screen.contains("Purchase complete") && screen.contains("The offer applies from the next renewal"), "\(screen)")
+        #expect(!screen.contains("Monthly VIP · Free"), "\(screen)")
+        app.press(.char("l"))
+        #expect(app.screen().contains("优惠将从下次续期起生效"), "\(app.screen())")
+    }
+
     @Test("the same signature twice: Apple takes a nonce once, and the second payment fails with SKErrorInvalidSignature, nothing charged")
     func nonceOnce() throws {
         for storeKit in StoreKitMode.allCases {

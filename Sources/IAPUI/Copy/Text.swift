@@ -33,7 +33,7 @@ public enum Text: String, Sendable, CaseIterable {
     case alreadyPending, offerRefused, offerNotSigned, offerInvalidSignature, offerInvalidIdentifier, offerInvalidPrice, offerIneligible, offerChosen, offerFree, winBackOffer, monthlyPlan, winBackIneligible
     /// The offer code redemption sheet, and its refusals.
     case offerCodePrompt, offerCodeHint, offerCodeInvalid, offerCodeUsed, oneTimeCodeUsed, offerCodeLimitReached, offerCodeIneligible
-    case codeRedeemed, codeRedeemedNextRenewal
+    case codeRedeemed, codeRedeemedNextRenewal, offerNextRenewal
     case continuesInBackground, unclaimed
     /// Said in place of `loginHint` when a name broke the rule.
     case loginRule
@@ -133,6 +133,7 @@ public enum Text: String, Sendable, CaseIterable {
         case .oneTimeCodeUsed: Localized(en: "This code has already been redeemed", zh: "此优惠码已被兑换")
         case .codeRedeemed: Localized(en: "Offer code redeemed", zh: "优惠码已兑换")
         case .codeRedeemedNextRenewal: Localized(en: "It applies from the next renewal", zh: "将从下次续期起生效")
+        case .offerNextRenewal: Localized(en: "The offer applies from the next renewal", zh: "优惠将从下次续期起生效")
         case .offerCodeLimitReached: Localized(en: "This code is no longer available", zh: "此优惠码已不可用")
         case .offerCodeIneligible: Localized(en: "You're not eligible for this offer", zh: "你不符合此优惠的条件")
         case .alreadyOwned: Localized(en: "You've already purchased this. It will be restored for free.", zh: "你已购买过此项目,将免费为你恢复。")

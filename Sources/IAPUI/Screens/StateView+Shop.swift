@@ -104,6 +104,9 @@ extension StateView {
         }
         if hud.kind == .codeRedeemed { return hud.transactionId == nil ? [Text.codeRedeemedNextRenewal(lang)] : [] }
         guard hud.productId != nil else { return [] }
+        if hud.kind == .success, hud.charge?.free == true, hud.charge?.offerId != nil {
+            return [productTitle(hud.productId), Text.offerNextRenewal(lang)]
+        }
         // A restore costs nothing; an offer code's month costs what the code says, which the app is not told.
         let unpriced = hud.kind.isFreeSheet || hud.kind == .restored || hud.charge?.redeemed == true
         var lines = [unpriced ? productTitle(hud.productId) : productLine(hud.productId, charge: hud.charge)]
