@@ -79,7 +79,14 @@ struct SubscriptionTests {
         app.buy(Self.yearly)
         app.buy(Self.yearly)
         #expect(try chain(app).count == 1)
-        app.buy(Self.monthly)  // same level, another period: a crossgrade at the renewal
+        app.select(Self.monthly)  // same level, another period: a crossgrade at the renewal
+        app.press(.enter)
+        app.advance(5)
+        // The price is what the renewal will charge: nothing is now (found by QA: "Monthly VIP · ¥30" read as a charge).
+        #expect(app.screen().contains("Your plan changes at the next renewal") && app.screen().contains("Nothing is charged now"), "\(app.screen())")
+        app.press(.char("l"))
+        #expect(app.screen().contains("现在不扣款"), "\(app.screen())")
+        app.press(.char("l"), .escape)
         #expect(try chain(app).count == 1)
         #expect(status(app, Self.yearly)?.renewsAs == Self.monthly)
         app.buy(Self.plus)  // higher level: now, and the rest of the year refunded

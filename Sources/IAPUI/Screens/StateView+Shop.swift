@@ -141,6 +141,9 @@ extension StateView {
             case .codeRedeemed: .codeRedeemedForAnotherAccount
             }
             lines.append(said(lang))
+        case .planChanged:
+            // The line above is what the renewal will charge.
+            lines.append(Text.nothingChargedNow(lang))
         case .success where state.product(hud.productId ?? "")?.kind.isConsumable == true:
             // What a consumable changed; a product owned or subscribed to shows as such on the list behind.
             lines.append(balanceLine)
