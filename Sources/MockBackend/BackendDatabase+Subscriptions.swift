@@ -56,8 +56,14 @@ extension BackendDatabase {
                             noting decision: ReceiptDecision? = nil) throws -> (Credit, new: Bool)? {
         try queue.writeTransaction { db in
             let chain = entry.original_transaction_id
-            let subscriber = try String.fetchOne(db.cachedStatement(sql: "SELECT user FROM entitlement WHERE originalTransactionId = ?"),
-                                                 arguments: [chain])
+            // The subscriber when this charge was made: a charge from before another app user bought the chain again is
+            // still the one's who had it then.
+            let bought = (Double(entry.purchase_date_ms) ?? 0) / 1000
+            let before = try String.fetchOne(db.cachedStatement(sql: """
+                SELECT fromUser FROM transfer WHERE originalTransactionId = ? AND policy = ? AND at > ? ORDER BY at, id LIMIT 1
+                """), arguments: [chain, Self.resubscribed, bought])
+            let subscriber = try before ?? String.fetchOne(db.cachedStatement(sql: "SELECT user FROM entitlement WHERE originalTransactionId = ?"),
+                                                           arguments: [chain])
             let key = entry.web_order_line_item_id ?? entry.transaction_id
             let result: (Credit, new: Bool)
             if let existing = try Self.chargeCredit(db, key: key, transactionId: entry.transaction_id) {
@@ -72,8 +78,11 @@ extension BackendDatabase {
                 let buyer = payer ?? (claimed ? orderUser ?? requester : nil)
                 let resubscriber = subscriber != nil && buyer != subscriber && Self.lapsed(before: entry, in: entries) ? buyer : nil
                 guard let owner = resubscriber ?? subscriber ?? (entry.transaction_id == chain ? payer ?? orderUser ?? requester : nil) else { return nil }
-                if let resubscriber {
+                if let resubscriber, let subscriber {
                     try db.cachedStatement(sql: "UPDATE entitlement SET user = ? WHERE originalTransactionId = ?").execute(arguments: [resubscriber, chain])
+                    try db.cachedStatement(sql: """
+                        INSERT INTO transfer (originalTransactionId, productId, fromUser, toUser, policy, at) VALUES (?, ?, ?, ?, ?, ?)
+                        """).execute(arguments: [chain, entry.product_id, subscriber, resubscriber, Self.resubscribed, bought])
                 }
                 // A charge that continues the chain keeps the order it names only when that is the subscriber's own, for
                 // the product charged, and no other charge took it: the subscriber paying again (a resubscription, a
@@ -114,6 +123,9 @@ extension BackendDatabase {
             return result
         }
     }
+
+    /// The move a resubscription by another app user makes, as support's records name it beside the restore policy's.
+    static let resubscribed = "resubscribed"
 
     /// Whether the chain entitled nobody when `entry` was bought: every charge before it had ended (its period over) or
     /// was refunded. A plan change while subscribed ends the earlier period only where the new one starts: not a lapse.

@@ -33,7 +33,7 @@ public enum Text: String, Sendable, CaseIterable {
     case alreadyPending, offerRefused, offerNotSigned, offerInvalidSignature, offerInvalidIdentifier, offerInvalidPrice, offerIneligible, offerChosen, offerFree, winBackOffer, monthlyPlan, winBackIneligible
     /// The offer code redemption sheet, and its refusals.
     case offerCodePrompt, offerCodeHint, offerCodeInvalid, offerCodeUsed, oneTimeCodeUsed, offerCodeLimitReached, offerCodeIneligible
-    case codeRedeemed, codeRedeemedNextRenewal, offerNextRenewal, nothingChargedNow
+    case codeRedeemed, codeRedeemedNextRenewal, offerNextRenewal, nothingChargedNow, movedByResubscription
     case continuesInBackground, unclaimed
     /// Said in place of `loginHint` when a name broke the rule.
     case loginRule
@@ -135,6 +135,7 @@ public enum Text: String, Sendable, CaseIterable {
         case .codeRedeemedNextRenewal: Localized(en: "It applies from the next renewal", zh: "将从下次续期起生效")
         case .offerNextRenewal: Localized(en: "The offer applies from the next renewal", zh: "优惠将从下次续期起生效")
         case .nothingChargedNow: Localized(en: "Nothing is charged now", zh: "现在不扣款")
+        case .movedByResubscription: Localized(en: "bought again after it lapsed", zh: "失效后重新购买")
         case .offerCodeLimitReached: Localized(en: "This code is no longer available", zh: "此优惠码已不可用")
         case .offerCodeIneligible: Localized(en: "You're not eligible for this offer", zh: "你不符合此优惠的条件")
         case .alreadyOwned: Localized(en: "You've already purchased this. It will be restored for free.", zh: "你已购买过此项目,将免费为你恢复。")
@@ -260,6 +261,7 @@ public enum Text: String, Sendable, CaseIterable {
         case "transfer": .policyTransfer
         case "share": .policyShare
         case "keep": .policyKeep
+        case "resubscribed": .movedByResubscription
         default: nil
         }
     }
