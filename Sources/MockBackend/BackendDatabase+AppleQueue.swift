@@ -20,6 +20,9 @@ public struct AppleRetry: Codable, Sendable, Equatable, FetchableRecord, Persist
     /// StoreKit 2: the request came with a signed transaction that passed the server's check, so Apple is asked through
     /// the App Store Server API, not `verifyReceipt`.
     public var byServerAPI: Bool
+    /// The app user pressed Buy or Restore for this very transaction (`VerifyRequest.claimsOwnership`): kept, so that
+    /// the answer Apple gives later decides as the first request would have.
+    public var claimsOwnership = false
     /// Apple's answers so far that asked to try again.
     public var attempts: Int
     public var lastStatus: Int
@@ -27,7 +30,8 @@ public struct AppleRetry: Codable, Sendable, Equatable, FetchableRecord, Persist
     public let queuedAt: Date
 
     var request: VerifyRequest {
-        VerifyRequest(receipt: receipt, transactionId: transactionId, productId: productId, orderId: orderId, user: user)
+        VerifyRequest(receipt: receipt, transactionId: transactionId, productId: productId, orderId: orderId, user: user,
+                      claimsOwnership: claimsOwnership ? true : nil)
     }
 }
 

@@ -111,6 +111,10 @@ public final class BackendDatabase {
             ("v19-recent-credits", { db in
                 try db.execute(sql: "CREATE INDEX creditRecent ON credit(user, creditedAt, transactionId) WHERE revokedAt IS NULL")
             }),
+            // A kept request remembers that its user pressed Buy or Restore for it.
+            ("v20-apple-retry-claims", { db in
+                try db.execute(sql: "ALTER TABLE appleRetry ADD COLUMN claimsOwnership BOOLEAN NOT NULL DEFAULT 0")
+            }),
         ])
     }
 

@@ -203,7 +203,8 @@ public final class MockBackend: Backend {
         // Apple asked to try again: the server keeps the request, durably before the client hears "pending", and asks
         // Apple again itself (seeds 000, 003); the client polls until it is decided.
         try database.keepForApple(AppleRetry(transactionId: request.transactionId, user: request.user, productId: request.productId,
-                                             orderId: orderId, receipt: request.receipt, payer: payer, byServerAPI: byServerAPI, attempts: 1, lastStatus: status,
+                                             orderId: orderId, receipt: request.receipt, payer: payer, byServerAPI: byServerAPI,
+                                             claimsOwnership: request.claimsOwnership == true, attempts: 1, lastStatus: status,
                                              nextAt: scheduler.now.addingTimeInterval(Self.appleBackoff(after: 1)), queuedAt: scheduler.now))
         scheduleAppleRetry()
         return .pending(appleStatus: status)

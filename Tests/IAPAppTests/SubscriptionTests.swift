@@ -155,6 +155,26 @@ struct SubscriptionTests {
         #expect(later.first { $0.transactionId == renewal.transaction.id }?.user == "bob", "\(later)")
     }
 
+    @Test("bob's resubscription of alice's lapsed chain is his when Apple first asks the server to try again: the retried verification keeps that bob pressed Buy (StoreKit 1)")
+    func resubscriptionVerifiedThroughAppleRetry() throws {
+        let app = try Harness(user: "alice")
+        app.runtime.send(.intent(.signInAppleId("sandbox-1")))
+        app.advance(0.5)
+        app.buy(Self.plus)
+        let first = try #require(try chain(app).first?.transaction.id)
+        #expect(app.parties.store.refund(transactionId: first) == first)
+        app.advance(5)
+        app.logIn("bob")
+        app.session.set(.verifyStatus, FaultArm(value: "21005", once: true))
+        app.select(Self.monthly)
+        app.press(.enter)
+        app.advance(120)
+        let charge = try #require(try chain(app).last)
+        #expect(charge.transaction.id != first)
+        let credits = try app.credits()
+        #expect(credits.first { $0.transactionId == charge.transaction.id }?.user == "bob", "\(credits)")
+    }
+
     @Test("bob redeems a free month's code for the subscription alice held on their Apple ID: the HUD says the code was redeemed, not that the Apple ID was charged, and e does not say money was (found by QA)")
     func codeRedeemedForAnotherAccountsSubscription() throws {
         let app = try Harness(user: "alice")
