@@ -120,6 +120,32 @@ struct SubscriptionTests {
         #expect(!explained.contains("Nothing was charged") && !explained.contains("charged nothing"), "\(explained)")
     }
 
+    @Test("bob downgrades the subscription alice holds on their Apple ID: the HUD says another account holds it and its renewals are credited there, not as if bob's own plan changed (found by QA)")
+    func downgradeOfAnotherAccountsSubscription() throws {
+        let app = try Harness(user: "alice")
+        app.runtime.send(.intent(.signInAppleId("sandbox-1")))
+        app.advance(0.5)
+        app.buy(Self.plus)
+        app.logIn("bob")
+        app.select(Self.monthly)
+        app.press(.enter)
+        app.advance(5)
+        let screen = app.screen()
+        #expect(screen.contains("Your plan changes at the next renewal") && screen.contains("Nothing is charged now"), "\(screen)")
+        #expect(screen.contains("Another account holds this subscription"), "\(screen)")
+        let small = app.session.screen(width: 64, height: 18).text
+        #expect(small.contains("Another account holds this") && small.contains("Nothing is charged now"), "\(small)")
+        app.press(.char("l"))
+        #expect(app.screen().contains("此订阅由另一个账号持有"), "\(app.screen())")
+        // alice's own downgrade says nothing of the kind.
+        app.press(.char("l"), .escape)
+        app.logIn("alice")
+        app.select(Self.yearly)
+        app.press(.enter)
+        app.advance(5)
+        #expect(app.screen().contains("Nothing is charged now") && !app.screen().contains("Another account"), "\(app.screen())")
+    }
+
     @Test("bob buys the subscription alice's refunded or lapsed chain on their Apple ID had: the Apple ID owned nothing in the group, so the charge is bob's, who pressed Buy, and so are its renewals (I3; found by QA: credited to alice, 'This purchase belongs to another account')",
           arguments: [StoreKitMode.one, .two], [true, false])
     func resubscriptionByAnotherAccount(storeKit: StoreKitMode, refunded: Bool) throws {

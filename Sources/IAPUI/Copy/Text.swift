@@ -33,7 +33,7 @@ public enum Text: String, Sendable, CaseIterable {
     case alreadyPending, offerRefused, offerNotSigned, offerInvalidSignature, offerInvalidIdentifier, offerInvalidPrice, offerIneligible, offerChosen, offerFree, winBackOffer, monthlyPlan, winBackIneligible
     /// The offer code redemption sheet, and its refusals.
     case offerCodePrompt, offerCodeHint, offerCodeInvalid, offerCodeUsed, oneTimeCodeUsed, offerCodeLimitReached, offerCodeIneligible
-    case codeRedeemed, codeRedeemedNextRenewal, offerNextRenewal, nothingChargedNow, movedByResubscription
+    case codeRedeemed, codeRedeemedNextRenewal, offerNextRenewal, nothingChargedNow, movedByResubscription, planOfAnotherAccount
     case continuesInBackground, unclaimed
     /// Said in place of `loginHint` when a name broke the rule.
     case loginRule
@@ -135,6 +135,7 @@ public enum Text: String, Sendable, CaseIterable {
         case .codeRedeemedNextRenewal: Localized(en: "It applies from the next renewal", zh: "将从下次续期起生效")
         case .offerNextRenewal: Localized(en: "The offer applies from the next renewal", zh: "优惠将从下次续期起生效")
         case .nothingChargedNow: Localized(en: "Nothing is charged now", zh: "现在不扣款")
+        case .planOfAnotherAccount: Localized(en: "Another account holds this subscription", zh: "此订阅由另一个账号持有")
         case .movedByResubscription: Localized(en: "bought again after it lapsed", zh: "失效后重新购买")
         case .offerCodeLimitReached: Localized(en: "This code is no longer available", zh: "此优惠码已不可用")
         case .offerCodeIneligible: Localized(en: "You're not eligible for this offer", zh: "你不符合此优惠的条件")
