@@ -35,6 +35,8 @@ enum SubscriptionChange: Equatable {
     private static func change(from old: SubscriptionStatus, to new: SubscriptionStatus) -> SubscriptionChange? {
         guard old != new else { return nil }
         if new.state == .revoked { return old.state == .revoked ? .other(new) : .refunded(new) }
+        // A chain that entitled nobody and is live again was bought again, whichever product of the group.
+        if [.expired, .revoked].contains(old.state), ![.expired, .revoked].contains(new.state) { return .subscribed(new) }
         if new.productId != old.productId { return .planChanged(from: old.productId, new) }
         switch (old.state, new.state) {
         case (.expired, .expired):
@@ -50,8 +52,6 @@ enum SubscriptionChange: Equatable {
             return .billingFailed(new)
         case (.gracePeriod, .active), (.gracePeriod, .trial), (.billingRetry, .active), (.billingRetry, .trial):
             return .recovered(new)
-        case (.expired, _), (.revoked, _):
-            return .subscribed(new)
         case (.cancelled, .cancelled):
             return .other(new)
         case (_, .cancelled):

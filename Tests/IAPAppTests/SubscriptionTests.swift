@@ -172,6 +172,10 @@ struct SubscriptionTests {
         let credits = try app.credits()
         #expect(credits.first { $0.transactionId == charge.transaction.id }?.user == "bob", "\(credits)")
         #expect(app.state.account.owned.contains(Self.monthly))
+        // The timeline tells a resubscription, not a plan change (found by QA: "plan com.iapsim.vip.plus → …monthly").
+        let said = app.session.timeline.entries(.en).map(\.text)
+        #expect(!said.contains { $0.contains("plan \(Self.plus) → \(Self.monthly)") }, "\(said)")
+        #expect(said.contains { $0.contains("\(Self.monthly) subscribed") || $0.contains("\(Self.monthly): subscribed") }, "\(said)")
         // Its renewal follows the chain to bob.
         let due = try #require(app.parties.store.nextSubscriptionEvent())
         app.advance(due.timeIntervalSince(app.timers.now) + 5)
