@@ -100,14 +100,7 @@ struct SubscriptionTests {
 
     @Test("bob upgrades the subscription alice holds on their Apple ID: the HUD says the Apple ID was charged for her subscription, and e never says nothing was charged (found by QA: support was told so for a ¥45 upgrade)")
     func upgradeOfAnotherAccountsSubscription() throws {
-        let app = try Harness(user: "alice")
-        app.runtime.send(.intent(.signInAppleId("sandbox-1")))  // the phone's one Apple ID, as the app starts with
-        app.advance(0.5)
-        app.buy(Self.monthly)
-        app.logIn("bob")
-        app.select(Self.plus)
-        app.press(.enter)
-        app.advance(5)
+        let app = try bobBuys(Self.plus, afterAliceBought: Self.monthly)
         let charge = try #require(try chain(app).last)
         #expect(charge.transaction.productId == Self.plus)
         let credits = try app.credits()
@@ -122,14 +115,7 @@ struct SubscriptionTests {
 
     @Test("bob downgrades the subscription alice holds on their Apple ID: the HUD says another account holds it and its renewals are credited there, not as if bob's own plan changed (found by QA)")
     func downgradeOfAnotherAccountsSubscription() throws {
-        let app = try Harness(user: "alice")
-        app.runtime.send(.intent(.signInAppleId("sandbox-1")))
-        app.advance(0.5)
-        app.buy(Self.plus)
-        app.logIn("bob")
-        app.select(Self.monthly)
-        app.press(.enter)
-        app.advance(5)
+        let app = try bobBuys(Self.monthly, afterAliceBought: Self.plus)
         let screen = app.screen()
         #expect(screen.contains("Your plan changes at the next renewal") && screen.contains("Nothing is charged now"), "\(screen)")
         #expect(screen.contains("Another account holds this subscription"), "\(screen)")
@@ -149,19 +135,7 @@ struct SubscriptionTests {
     @Test("bob buys the subscription alice's refunded or lapsed chain on their Apple ID had: the Apple ID owned nothing in the group, so the charge is bob's, who pressed Buy, and so are its renewals (I3; found by QA: credited to alice, 'This purchase belongs to another account')",
           arguments: [StoreKitMode.one, .two], [true, false])
     func resubscriptionByAnotherAccount(storeKit: StoreKitMode, refunded: Bool) throws {
-        let app = try Harness(user: "alice", storeKit: storeKit)
-        app.runtime.send(.intent(.signInAppleId("sandbox-1")))
-        app.advance(0.5)
-        app.buy(Self.plus)
-        let first = try #require(try chain(app).first?.transaction.id)
-        if refunded {
-            #expect(app.parties.store.refund(transactionId: first) == first)
-            app.advance(5)
-        } else {
-            app.parties.store.setAutoRenew(false, originalTransactionId: first)
-            app.advance(40 * 86_400)  // the free week and nothing after it
-        }
-        app.logIn("bob")
+        let (app, first) = try bobAfterAlicesPlus(storeKit: storeKit, refunded: refunded)
         app.select(Self.monthly)
         app.press(.enter)
         app.advance(5)
@@ -187,14 +161,7 @@ struct SubscriptionTests {
 
     @Test("bob's resubscription of alice's lapsed chain is his when Apple first asks the server to try again: the retried verification keeps that bob pressed Buy (StoreKit 1)")
     func resubscriptionVerifiedThroughAppleRetry() throws {
-        let app = try Harness(user: "alice")
-        app.runtime.send(.intent(.signInAppleId("sandbox-1")))
-        app.advance(0.5)
-        app.buy(Self.plus)
-        let first = try #require(try chain(app).first?.transaction.id)
-        #expect(app.parties.store.refund(transactionId: first) == first)
-        app.advance(5)
-        app.logIn("bob")
+        let (app, first) = try bobAfterAlicesPlus()
         app.session.set(.verifyStatus, FaultArm(value: "21005", once: true))
         app.select(Self.monthly)
         app.press(.enter)
@@ -203,6 +170,38 @@ struct SubscriptionTests {
         #expect(charge.transaction.id != first)
         let credits = try app.credits()
         #expect(credits.first { $0.transactionId == charge.transaction.id }?.user == "bob", "\(credits)")
+    }
+
+    /// alice bought `held` with the phone's one Apple ID, as the app starts with; then bob logged in and pressed Buy on
+    /// `product`.
+    private func bobBuys(_ product: String, afterAliceBought held: String) throws -> Harness {
+        let app = try Harness(user: "alice")
+        app.runtime.send(.intent(.signInAppleId("sandbox-1")))
+        app.advance(0.5)
+        app.buy(held)
+        app.logIn("bob")
+        app.select(product)
+        app.press(.enter)
+        app.advance(5)
+        return app
+    }
+
+    /// alice, on the phone's one Apple ID, bought VIP Plus; Apple refunded it, or it lapsed; then bob logged in.
+    private func bobAfterAlicesPlus(storeKit: StoreKitMode = .one, refunded: Bool = true) throws -> (Harness, first: String) {
+        let app = try Harness(user: "alice", storeKit: storeKit)
+        app.runtime.send(.intent(.signInAppleId("sandbox-1")))
+        app.advance(0.5)
+        app.buy(Self.plus)
+        let first = try #require(try chain(app).first?.transaction.id)
+        if refunded {
+            #expect(app.parties.store.refund(transactionId: first) == first)
+            app.advance(5)
+        } else {
+            app.parties.store.setAutoRenew(false, originalTransactionId: first)
+            app.advance(40 * 86_400)  // the free week and nothing after it
+        }
+        app.logIn("bob")
+        return (app, first)
     }
 
     @Test("bob redeems a free month's code for the subscription alice held on their Apple ID: the HUD says the code was redeemed, not that the Apple ID was charged, and e does not say money was (found by QA)")
