@@ -223,14 +223,23 @@ public struct SubscriptionStatus: Sendable, Equatable {
         case pending, accepted
     }
 
+    /// An offer and how many renewals, the next one first, it still prices.
+    public struct RenewalOffer: Sendable, Equatable {
+        public let id: String
+        public let periods: Int
+
+        public init(id: String, periods: Int) {
+            self.id = id
+            self.periods = periods
+        }
+    }
+
     /// A price increase waiting for the next renewal; nil when none is.
     public var priceIncrease: PriceIncrease? = nil
     /// The renewal info's `eligibleWinBackOfferIDs`: the win-back offers the Apple ID may take now, best first.
     public var eligibleWinBackOfferIds: [String] = []
     /// The offer the next renewal is priced at (a promotional, win-back or code offer's period still to come).
-    public var renewalOfferId: String?
-    /// How many renewals, the next one first, are still priced at `renewalOfferId`.
-    public var renewalOfferPeriods = 0
+    public var renewalOffer: RenewalOffer?
     /// The plan the next renewal bills: monthly inside a 12-month commitment.
     public var billingPlan: BillingPlan?
     /// The renewal info's `willAutoRenew`: off for a cancelled subscription, and for one Apple is retrying the charge of

@@ -64,6 +64,14 @@ extension AppState {
         hud.kind == .otherAccount && hud.productId.flatMap(product)?.kind == .subscription
     }
 
+    /// A plan change of the Apple ID's subscription that another app user holds: the logged-in user holds nothing of
+    /// the group and has no credit in it (a lapse in billing retry is still theirs), so what it renews is not theirs.
+    public func isAnotherAccountsPlanChange(_ hud: HUD) -> Bool {
+        guard hud.kind == .planChanged, let group = hud.productId.flatMap(product)?.subscription?.group else { return false }
+        return !account.subscribedGroups.contains(group)
+            && !products.contains { $0.subscription?.group == group && account.owned.contains($0.id) }
+    }
+
     /// What the Apple ID paid for the purchase the HUD shows, as far as the app knows.
     public enum AppleIdCharge: Sendable, Equatable {
         case charged, freePeriod

@@ -53,6 +53,9 @@ public final class MockBackend: Backend {
     private let latency: Latency
 
     private let catalogOrder: [Product]
+    /// What the catalog says of an account's products, read once rather than at every account's reading: the products
+    /// a credit does not keep, those that grant units, and each subscription's group.
+    private let notKept: Set<String>, units: Set<String>, groups: [String: String]
 
     public init(database: BackendDatabase, catalog: [Product], apple: any ReceiptVerifying, serverAPI: any AppStoreServerAPI, scheduler: Scheduler, latency: Latency = Latency(),
                 faults: FaultBoard = FaultBoard()) {
@@ -60,6 +63,9 @@ public final class MockBackend: Backend {
         self.faults = faults
         catalogOrder = catalog
         self.catalog = Dictionary(catalog.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        notKept = Product.notKept(in: catalog)
+        units = Set(catalog.filter(\.grantsUnit).map(\.id))
+        groups = self.catalog.compactMapValues { $0.subscription?.group }
         self.apple = apple
         self.serverAPI = serverAPI
         self.scheduler = scheduler
@@ -117,8 +123,7 @@ public final class MockBackend: Backend {
 
     /// The user's account as the backend holds it now, past any fault: what support and a script's checks read.
     public func accountNow(user: String) throws -> Account {
-        try database.account(user: user, notKept: Product.notKept(in: catalog.values), units: Set(catalog.values.filter(\.grantsUnit).map(\.id)),
-                             groups: catalog.compactMapValues { $0.subscription?.group }, at: scheduler.now)
+        try database.account(user: user, notKept: notKept, units: units, groups: groups, at: scheduler.now)
     }
 
     /// How many credits the ledger holds for the user, refunded ones included.

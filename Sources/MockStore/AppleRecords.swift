@@ -128,6 +128,9 @@ public struct AppleRecords {
     /// nil when it names none (or the store did not record who paid).
     public func account(of id: String) throws -> String? {
         if let transaction = try transaction(id) { return transaction.account }
+        // Only an id of a download's shape (`appTransactionId(account:)`: a 7 and fifteen digits) is looked for among
+        // the accounts, so an unknown transaction id reads no more than before.
+        guard id.count == 16, id.hasPrefix("7") else { return nil }
         return try database.queue.inDatabase { db in
             try String.fetchAll(db.cachedStatement(sql: "SELECT DISTINCT account FROM storeTransaction WHERE account IS NOT NULL"))
         }.first { Self.appTransactionId(account: $0) == id }

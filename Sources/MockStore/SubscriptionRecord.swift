@@ -92,8 +92,7 @@ struct SubscriptionRecord: Equatable, Codable, FetchableRecord, PersistableRecor
         var status = SubscriptionStatus(productId: productId, group: group, state: state, date: date,
                                         renewsAs: renewsAs == productId || !willAutoRenew ? nil : renewsAs, originalTransactionId: originalTransactionId,
                                         priceIncrease: isOver ? nil : priceIncrease)
-        status.renewalOfferId = introLeft > 0 ? offerId : nil
-        status.renewalOfferPeriods = status.renewalOfferId == nil ? 0 : introLeft
+        status.renewalOffer = introLeft > 0 ? offerId.map { SubscriptionStatus.RenewalOffer(id: $0, periods: introLeft) } : nil
         status.billingPlan = commitmentPeriod == nil ? nil : .monthly
         status.willAutoRenew = willAutoRenew
         return status

@@ -30,7 +30,7 @@ struct HistoryPage: Sendable {
     }
 
     /// Where a transaction stands in the history: when it last changed, then its id.
-    struct Position: Codable, Comparable, Sendable {
+    struct Position: OpaqueToken, Comparable, Sendable {
         let changed: Int64
         let id: Int64
 
@@ -47,14 +47,6 @@ struct HistoryPage: Sendable {
             changed = max(Int64(entry.purchase_date_ms) ?? 0, entry.cancellation_date_ms.flatMap { Int64($0) } ?? 0)
             id = Int64(entry.transaction_id) ?? 0
         }
-
-        /// Nil when it is not a revision iapsim gave.
-        init?(_ text: String) {
-            guard let data = Base64URL.decode(Substring(text)), let position = try? JSONDecoder().decode(Position.self, from: data) else { return nil }
-            self = position
-        }
-
-        var text: String { Base64URL.encode((try? JSONEncoder().encode(self)) ?? Data()) }
 
         static func < (lhs: Position, rhs: Position) -> Bool { (lhs.changed, lhs.id) < (rhs.changed, rhs.id) }
     }

@@ -135,19 +135,20 @@ struct MassExtendRenewalDateStatusResponse: Codable {
     let failedCount: Int
 }
 
-/// Where the next page starts, opaque to the caller as Apple's tokens are: a team's server sends back what it was given.
-struct PageToken: Codable {
-    let after: Int64
+/// A token handed out and taken back as given, opaque to the caller as Apple's are: its value as base64url JSON.
+protocol OpaqueToken: Codable {}
 
+extension OpaqueToken {
     var text: String { Base64URL.encode((try? JSONEncoder().encode(self)) ?? Data()) }
-
-    init(after: Int64) {
-        self.after = after
-    }
 
     /// Nil when it is not one iapsim gave.
     init?(_ text: String) {
-        guard let data = Base64URL.decode(Substring(text)), let token = try? JSONDecoder().decode(PageToken.self, from: data) else { return nil }
+        guard let data = Base64URL.decode(Substring(text)), let token = try? JSONDecoder().decode(Self.self, from: data) else { return nil }
         self = token
     }
+}
+
+/// Where the next page starts: a team's server sends back what it was given.
+struct PageToken: OpaqueToken {
+    let after: Int64
 }

@@ -46,7 +46,6 @@ public final class WireLog: @unchecked Sendable {
 /// How long an exchange took, in whole milliseconds, for its line on the timeline.
 enum Elapsed {
     static func milliseconds(since start: ContinuousClock.Instant) -> Int {
-        let elapsed = ContinuousClock.now - start
-        return Int((Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15).rounded())
+        Int(((ContinuousClock.now - start) / .milliseconds(1)).rounded())
     }
 }

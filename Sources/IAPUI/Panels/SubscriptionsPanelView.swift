@@ -67,9 +67,11 @@ extension StateView {
         let renewal = status.renewsAs.flatMap(state.product) ?? current
         // An offer's period still to come, or a month of a commitment, is what the renewal charges.
         let terms = renewal?.subscription
-        let offer = status.renewalOfferId.flatMap { terms?.offer(named: $0) }
+        let offer = status.renewalOffer.flatMap { left in
+            terms?.offer(named: left.id).map { $0.terms.renewalCharge(periods: left.periods, then: price(renewal), lang) }
+        }
         let plan = status.billingPlan == .monthly ? terms?.monthlyCommitment : nil
-        let charged = offer?.terms.renewalCharge(periods: max(status.renewalOfferPeriods, 1), then: price(renewal), lang) ?? plan?.monthly(lang) ?? price(renewal)
+        let charged = offer ?? plan?.monthly(lang) ?? price(renewal)
         let line = Text.subNext(lang).replacingOccurrences(of: "{product}", with: renewal?.title[lang] ?? status.renewsAs ?? status.productId)
             .replacingOccurrences(of: "{price}", with: charged)
         guard status.renewsAs != nil, let from = current?.subscription?.level, let to = renewal?.subscription?.level else { return line }

@@ -142,13 +142,8 @@ extension StateView {
             }
             lines.append(said(lang))
         case .planChanged:
-            // The line above is what the renewal will charge; when the logged-in user holds nothing of the group and
-            // has no credit in it (a lapse in billing retry is still theirs), the Apple ID's subscription, and what it
-            // renews, is another app user's.
-            if let group = state.product(hud.productId ?? "")?.subscription?.group, !state.account.subscribedGroups.contains(group),
-               !state.products.contains(where: { $0.subscription?.group == group && state.account.owned.contains($0.id) }) {
-                lines.append(Text.planOfAnotherAccount(lang))
-            }
+            // The line above is what the renewal will charge.
+            if state.isAnotherAccountsPlanChange(hud) { lines.append(Text.planOfAnotherAccount(lang)) }
             lines.append(Text.nothingChargedNow(lang))
         case .success where state.product(hud.productId ?? "")?.kind.isConsumable == true:
             // What a consumable changed; a product owned or subscribed to shows as such on the list behind.
