@@ -122,6 +122,21 @@ class ServedStore(unittest.TestCase):
         cls.data.remove()
 
 
+def whole_history(client, verifier, transaction_id, request=None, version=None, revision=None):
+    """Get Transaction History page after page from `revision` (version 2 unless told): every transaction decoded, in
+    order, and the last revision given."""
+    from appstoreserverlibrary.api_client import GetTransactionHistoryVersion
+    from appstoreserverlibrary.models.TransactionHistoryRequest import TransactionHistoryRequest
+    seen = []
+    while True:
+        page = client.get_transaction_history(transaction_id, revision, request or TransactionHistoryRequest(),
+                                              version or GetTransactionHistoryVersion.V2)
+        seen += [verifier.verify_and_decode_signed_transaction(s) for s in page.signedTransactions]
+        revision = page.revision
+        if not page.hasMore:
+            return seen, revision
+
+
 def apple_error(call, *arguments):
     """The HTTP status and Apple's error code of a call Apple's library reports as refused; an AssertionError if it was
     not."""

@@ -16,7 +16,7 @@ from appstoreserverlibrary.models.TransactionHistoryRequest import ProductType, 
 from appstoreserverlibrary.receipt_utility import ReceiptUtility
 from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier, VerificationException
 
-from iapsim_wire import DataDirectory, Server, ServedStore, purchases, run
+from iapsim_wire import DataDirectory, Server, ServedStore, purchases, run, whole_history
 
 SCRIPT = purchases(("consumable", 1), ("non-consumable", 1), ("subscription", 3), ("consumable", 2)) + "refund\nwait 1\n" \
     + "".join(["select consumable 1\npress Enter\nwait until \"Purchase complete\"\npress Esc\n"] * 19)
@@ -81,15 +81,10 @@ class AppleLibraryTests(unittest.TestCase):
                 break
         self.assertEqual(seen, [c["transactionId"] for c in self.charges])
 
-    def history(self, request):
+    def history(self, request=None, version=None):
         """Every transaction id of the history `request` filters, page after page."""
-        seen, revision = [], None
-        while True:
-            page = self.client.get_transaction_history(self.charges[0]["transactionId"], revision, request, GetTransactionHistoryVersion.V2)
-            seen += [self.verifier.verify_and_decode_signed_transaction(s).transactionId for s in page.signedTransactions]
-            revision = page.revision
-            if not page.hasMore:
-                return seen
+        seen, _ = whole_history(self.client, self.verifier, self.charges[0]["transactionId"], request, version)
+        return [t.transactionId for t in seen]
 
     def test_history_filters_as_apple_documents(self):
         """Found by QA: every filter was ignored, so a server asking for the consumables counted every charge."""
@@ -129,14 +124,8 @@ class AppleLibraryTests(unittest.TestCase):
                     if kind[c["productId"]] != "consumable" or not c["finished"] or c.get("cancellation_date_ms")]
         self.assertTrue(0 < len(expected) < len(self.charges))
         self.assertTrue(any(kind[self.state_of(t)["productId"]] == "consumable" for t in expected))  # the refunded one
-        seen, revision = [], None
-        while True:
-            page = self.client.get_transaction_history(self.charges[0]["transactionId"], revision, TransactionHistoryRequest())
-            seen += [self.verifier.verify_and_decode_signed_transaction(s).transactionId for s in page.signedTransactions]
-            revision = page.revision
-            if not page.hasMore:
-                break
-        self.assertEqual(seen, expected)
+        # As Apple's library asks by default: version 1.
+        self.assertEqual(self.history(version=GetTransactionHistoryVersion.V1), expected)
 
     def state_of(self, transaction_id):
         return next(c for c in self.charges if c["transactionId"] == transaction_id)
@@ -347,8 +336,7 @@ class UpgradedHistoryTests(ServedStore):
         self.assertIsNone(decoded[upgraded[0]].revocationDate)
 
         def history(request):
-            page = self.client.get_transaction_history(self.charges[0]["transactionId"], None, request, GetTransactionHistoryVersion.V2)
-            return [self.verifier.verify_and_decode_signed_transaction(s).transactionId for s in page.signedTransactions]
+            return [t.transactionId for t in whole_history(self.client, self.verifier, self.charges[0]["transactionId"], request)[0]]
         self.assertEqual(history(TransactionHistoryRequest(revoked=True)), [])
         self.assertEqual(history(TransactionHistoryRequest(revoked=False)), [c["transactionId"] for c in self.charges])
 
@@ -360,17 +348,12 @@ class HistoryRevisionTests(ServedStore):
 
     SCRIPT = purchases(*[("consumable", 1)] * 22)
 
-    def read(self, revision):
-        page = self.client.get_transaction_history(self.charges[0]["transactionId"], revision, TransactionHistoryRequest(),
-                                                   GetTransactionHistoryVersion.V2)
-        return [self.verifier.verify_and_decode_signed_transaction(s) for s in page.signedTransactions], page.revision, page.hasMore
+    def read(self, revision=None):
+        return whole_history(self.client, self.verifier, self.charges[0]["transactionId"], revision=revision)
 
     def test_a_refund_after_the_read_comes_again(self):
-        seen, revision, more = [], None, True
-        while more:
-            page, revision, more = self.read(revision)
-            seen += [t.transactionId for t in page]
-        self.assertEqual(seen, [c["transactionId"] for c in self.charges])
+        seen, revision = self.read()
+        self.assertEqual([t.transactionId for t in seen], [c["transactionId"] for c in self.charges])
         refunded = self.charges[4]["transactionId"]
         self.server.stop()
         with open(os.path.join(self.data.root, "refund.iapsim"), "w") as f:
@@ -378,13 +361,9 @@ class HistoryRevisionTests(ServedStore):
         run("play", "--data-dir", self.data.path, os.path.join(self.data.root, "refund.iapsim"))
         type(self).server = Server(self.data)
         self.client._base_url = self.server.url
-        page, _, more = self.read(revision)
-        self.assertEqual([t.transactionId for t in page], [refunded])
-        self.assertIsNotNone(page[0].revocationDate)
-        self.assertFalse(more)
+        since, _ = self.read(revision)
+        self.assertEqual([t.transactionId for t in since], [refunded])
+        self.assertIsNotNone(since[0].revocationDate)
         # From the start, the refunded one is last: it changed last.
-        seen, revision, more = [], None, True
-        while more:
-            page, revision, more = self.read(revision)
-            seen += [t.transactionId for t in page]
-        self.assertEqual(seen, [c["transactionId"] for c in self.charges if c["transactionId"] != refunded] + [refunded])
+        seen, _ = self.read()
+        self.assertEqual([t.transactionId for t in seen], [c["transactionId"] for c in self.charges if c["transactionId"] != refunded] + [refunded])
