@@ -161,7 +161,7 @@ extension BackendDatabase {
                 // Apple's word on the chain as it is now: its product and the end of its current period, which an
                 // upgrade or a resubscription may bring nearer than the end the backend knew.
                 guard let expires = notification.expiresDate, notification.subtype != .downgrade else { return }
-                if notification.kind == .subscribed || notification.kind == .offerRedeemed {
+                if notification.subtype == .initialBuy || notification.subtype == .resubscribe {
                     try db.cachedStatement(sql: "DELETE FROM revokedChain WHERE originalTransactionId = ?").execute(arguments: [notification.originalTransactionId])
                 }
                 try db.cachedStatement(sql: """

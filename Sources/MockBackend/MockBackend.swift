@@ -429,7 +429,9 @@ public final class MockBackend: Backend {
     /// it is credited to them, once, as the app's own verification of it would be. One without a token waits for the
     /// app, whose order says who paid. A family member's copy is credited when the member restores it.
     private func creditPurchase(toldBy notification: StoreNotification) throws {
-        guard [.oneTimeCharge, .subscribed, .offerRedeemed].contains(notification.kind), let id = notification.transactionId,
+        // An upgrade's charge (at an offer or not) waits for the app, as DID_CHANGE_RENEWAL_PREF's does.
+        guard [.oneTimeCharge, .subscribed, .offerRedeemed].contains(notification.kind), notification.subtype != .upgrade,
+              let id = notification.transactionId,
               let transaction = try serverAPI.transaction(id), transaction.entry.in_app_ownership_type != "FAMILY_SHARED",
               let token = transaction.appAccountToken, let payer = try database.user(ofAppAccountToken: token),
               try !database.isCompensated(transactionId: id) else { return }

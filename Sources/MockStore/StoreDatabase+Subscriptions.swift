@@ -236,7 +236,7 @@ extension StoreDatabase {
         guard var changed = try subscription(db, account: account, group: group)?.changingAtRenewal(to: productId) else { return nil }
         if let offer { changed.startOfferAtRenewal(offer) }
         try changed.insert(db, onConflict: .replace)
-        return changed.notification(.didChangeRenewalPref, .downgrade, productId: productId, at: date)
+        return changed.notification(offer == nil ? .didChangeRenewalPref : .offerRedeemed, .downgrade, productId: productId, at: date)
     }
 
     /// A second purchase of the product the account is subscribed to (S7): a regular transaction that repeats the latest
@@ -244,14 +244,16 @@ extension StoreDatabase {
     /// server. A downgrade or crossgrade waiting for the renewal is taken back: the plan renews as it is, which Apple tells
     /// as DID_CHANGE_RENEWAL_PREF without a subtype.
     /// With a promotional offer, the offer prices the renewals from the next one (Apple's rule for a current subscriber
-    /// of the same product).
+    /// of the same product), and the plan renews as it is: Apple tells OFFER_REDEEMED without a subtype.
     static func subscriptionBoughtAgain(_ db: Database, id: String, original: String, offer: SubscriptionOffer? = nil,
                                         at date: Date) throws -> StoreNotification? {
-        guard var chain = try subscription(db, original: original) else { return nil }
+        guard let chain = try subscription(db, original: original) else { return nil }
         try setDetails(db, id, try Self.details(db, chain.latestTransactionId).repeated)
         if let offer {
-            chain.startOfferAtRenewal(offer)
-            try chain.insert(db, onConflict: .replace)
+            var renewing = chain.changingAtRenewal(to: chain.productId) ?? chain
+            renewing.startOfferAtRenewal(offer)
+            try renewing.insert(db, onConflict: .replace)
+            return renewing.notification(.offerRedeemed, at: date)
         }
         if let kept = chain.changingAtRenewal(to: chain.productId), chain.renewsAs != chain.productId {
             try kept.insert(db, onConflict: .replace)

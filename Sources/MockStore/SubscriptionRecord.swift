@@ -140,7 +140,7 @@ struct SubscriptionCharge: Equatable {
     /// upgrade. `id` is the new charge and `webOrder` its web order line item.
     /// `offer`: the promotional offer the payment was signed for (judged when it was added: the account subscribes or
     /// subscribed to the group), or the offer code's offer (`kind` `.code`), which prices this charge and, paid as you
-    /// go, the renewals after it. A code's charge is told as OFFER_REDEEMED.
+    /// go, the renewals after it. A charge at an offer is told as OFFER_REDEEMED.
     /// `introEligible`: StoreKit 2's introductory offer eligibility the app's server signed, which decides the intro offer
     /// of a new subscription or a resubscription in Apple's place (an upgrade has none either way); nil: Apple's rule.
     init(existing: SubscriptionRecord?, latest: (start: Date, details: TransactionDetails)?, id: String, account: String,
@@ -196,8 +196,9 @@ struct SubscriptionCharge: Equatable {
             if monthly != nil { chain.startCommitment(at: date, details: &details) }
             (kind, subtype) = (.subscribed, existing == nil ? .initialBuy : .resubscribe)
         }
-        news = chain.notification(offer != nil && offerKind == .code && kind == .subscribed ? .offerRedeemed : kind, subtype,
-                                  transaction: id, at: date)
+        // Apple tells a change made at an offer the customer redeemed (a promotional or win-back offer, an offer code;
+        // not the introductory offer) as OFFER_REDEEMED, subtyped as the change.
+        news = chain.notification(offer != nil ? .offerRedeemed : kind, subtype, transaction: id, at: date)
     }
 }
 

@@ -214,7 +214,7 @@ struct PromotionalOfferTests {
                                         offer: Self.comeback, webOrder: "w5", at: at)
         #expect(charge.details.offer == .promotional && charge.details.offerId == "comeback")
         #expect(charge.chain.expiresAt == SubscriptionPeriod(months: 1).end(from: at) && charge.chain.introLeft == 2)
-        #expect(charge.news.kind == .subscribed && charge.news.subtype == .resubscribe)
+        #expect(charge.news.kind == .offerRedeemed && charge.news.subtype == .resubscribe)
         var chain = charge.chain
         var offers: [String?] = []
         for n in 0..<4 {
@@ -281,6 +281,51 @@ struct PromotionalOfferTests {
         #expect(!screen.contains("Monthly VIP · Free"), "\(screen)")
         app.press(.char("l"))
         #expect(app.screen().contains("优惠将从下次续期起生效"), "\(app.screen())")
+    }
+
+    @Test("Apple tells an offer redeemed as OFFER_REDEEMED, subtyped as the change it made: RESUBSCRIBE for a lapsed subscriber, none for the subscription they have, DOWNGRADE at the next renewal (a server engineer's walk; Apple's notificationType)")
+    func toldAsOfferRedeemed() throws {
+        let lapsed = try lapsedAlice()
+        lapsed.select(Self.monthly)
+        lapsed.press(.char("o"))
+        lapsed.press(.enter)
+        lapsed.advance(5)
+        #expect(try lapsed.notificationKinds().last == "OFFER_REDEEMED/RESUBSCRIBE")
+        #expect(try lapsed.credits().filter { $0.productId == Self.monthly }.count == 2)
+
+        let current = try Harness(user: "alice")
+        current.advance(0.5)
+        current.buy(Self.monthly)
+        current.select(Self.monthly)
+        current.press(.char("o"))
+        current.press(.enter)
+        current.advance(5)
+        #expect(try current.notificationKinds() == ["SUBSCRIBED/INITIAL_BUY", "OFFER_REDEEMED"])
+
+        let plus = try Harness(user: "alice")
+        plus.advance(0.5)
+        plus.buy("com.iapsim.vip.plus")
+        plus.select(Self.monthly)
+        plus.press(.char("o"))
+        plus.press(.enter)
+        plus.advance(5)
+        #expect(try plus.notificationKinds() == ["SUBSCRIBED/INITIAL_BUY", "OFFER_REDEEMED/DOWNGRADE"])
+        // The backend still entitles VIP Plus until the renewal: a downgrade changes nothing now.
+        #expect(try plus.parties.backend.database.entitlements().map(\.productId) == ["com.iapsim.vip.plus"])
+    }
+
+    @Test("an upgrade at an offer is OFFER_REDEEMED/UPGRADE; without one, DID_CHANGE_RENEWAL_PREF/UPGRADE; an introductory offer is no redeemed offer")
+    func upgradeAtAnOffer() {
+        let basic = SubscriptionCharge(existing: nil, latest: nil, id: "1", account: "alice", productId: "basic", terms: Self.terms,
+                                       webOrder: "w1", at: Self.start)
+        #expect(basic.news.kind == .subscribed && basic.news.subtype == .initialBuy, "the free week is the subscription's own offer")
+        let at = Self.start.addingTimeInterval(2 * Self.day)
+        let offered = SubscriptionCharge(existing: basic.chain, latest: nil, id: "2", account: "alice", productId: "monthly", terms: Self.terms,
+                                         offer: Self.comeback, webOrder: "w2", at: at)
+        #expect(offered.news.kind == .offerRedeemed && offered.news.subtype == .upgrade)
+        let plain = SubscriptionCharge(existing: basic.chain, latest: nil, id: "2", account: "alice", productId: "monthly", terms: Self.terms,
+                                       webOrder: "w2", at: at)
+        #expect(plain.news.kind == .didChangeRenewalPref && plain.news.subtype == .upgrade)
     }
 
     @Test("the same signature twice: Apple takes a nonce once, and the second payment fails with SKErrorInvalidSignature, nothing charged")

@@ -46,7 +46,7 @@ struct WinBackOfferTests {
         return (app, original)
     }
 
-    @Test("StoreKit 2: the lapsed subscriber sees the offer on the product list, buys at it in the same chain (SUBSCRIBED/RESUBSCRIBE, offerType 4), then cannot take it again for a year")
+    @Test("StoreKit 2: the lapsed subscriber sees the offer on the product list, buys at it in the same chain (OFFER_REDEEMED/RESUBSCRIBE, offerType 4), then cannot take it again for a year")
     func storeKit2() throws {
         let (app, original) = try lapsedSubscriber(.two)
         #expect(app.parties.store.subscriptions(account: "alice").first?.eligibleWinBackOfferIds == ["vip_winback"])
@@ -60,7 +60,7 @@ struct WinBackOfferTests {
         let expires = try #require(details.expiresDate)
         #expect(abs(expires.timeIntervalSince(SubscriptionPeriod.month.end(from: charge.transaction.date))) < 10)
         let kinds = try app.parties.store.database.recentNotifications(limit: 100).map(\.notification)
-        #expect(kinds.first?.kind == .subscribed && kinds.first?.subtype == .resubscribe)
+        #expect(kinds.first?.kind == .offerRedeemed && kinds.first?.subtype == .resubscribe)
         let records = app.appleRecords
         let signed = JWSTransaction(try #require(try records.transaction(charge.transaction.id)), signedAt: app.timers.now)
         #expect(signed.offerType == 4 && signed.offerIdentifier == "vip_winback")

@@ -1,6 +1,6 @@
 """Win-back offers on the wire (issue 30, item 5): Apple's library reads the churned subscriber's renewal info with the
 offers they may take (eligibleWinBackOfferIds), and the resubscription a StoreKit 2 app bought with one as a signed
-transaction of offerType 4 (WIN_BACK_OFFER) told as SUBSCRIBED/RESUBSCRIBE."""
+transaction of offerType 4 (WIN_BACK_OFFER) told as OFFER_REDEEMED/RESUBSCRIBE, as Apple tells an offer redeemed."""
 from appstoreserverlibrary.models.NotificationHistoryRequest import NotificationHistoryRequest
 from appstoreserverlibrary.models.NotificationTypeV2 import NotificationTypeV2
 from appstoreserverlibrary.models.OfferType import OfferType
@@ -48,7 +48,7 @@ class BoughtWithTheOffer(ServedStore):
         self.assertEqual((transaction.offerType, transaction.offerIdentifier), (OfferType.WIN_BACK_OFFER, "vip_winback"))
         self.assertEqual(transaction.originalTransactionId, self.charges[0]["transactionId"])
         date = int(last["purchase_date_ms"])
-        request = NotificationHistoryRequest(startDate=date - DAY, endDate=date + DAY, notificationType=NotificationTypeV2.SUBSCRIBED)
+        request = NotificationHistoryRequest(startDate=date - DAY, endDate=date + DAY, notificationType=NotificationTypeV2.OFFER_REDEEMED)
         decoded = [self.verifier.verify_and_decode_notification(item.signedPayload)
                    for item in self.client.get_notification_history(None, request).notificationHistory]
         self.assertEqual([d.subtype for d in decoded], [Subtype.RESUBSCRIBE])
