@@ -19,7 +19,10 @@ extension AppleEndpoints {
         // A purchase made outside the app (an offer code redeemed in the App Store) carries no token: the team's server
         // names the customer's account on its original transaction, and every transaction of it carries the token.
         serverAPI.put("v1/transactions/:id/appAccountToken") { request, context in
-            let body = await Self.body(of: request, as: UpdateAppAccountTokenRequest.self)
+            // Its one field has its own error, whatever is wrong with it (left out, not a string, not a UUID).
+            let body = await Self.body(of: request, as: UpdateAppAccountTokenRequest.self).mapError { refused in
+                refused.errorCode == APIErrorBody.refusing("appAccountToken").errorCode ? APIErrorBody.invalidAppAccountTokenUUID : refused
+            }
             return await change(context.parameters.get("id"), malformed: .invalidOriginalTransactionId, summary: "token set") { id, parties in
                 guard let transaction = try parties.records.transaction(id) else { throw APIErrorBody.transactionIdNotFound }
                 guard transaction.entry.original_transaction_id == id, !transaction.isRestore else { throw APIErrorBody.transactionIdIsNotOriginal }

@@ -53,6 +53,9 @@ class ServerAPIChangeTests(ServedStore):
             ("unknown", ("9999999999", UpdateAppAccountTokenRequest(second)), (404, 4040010)),
             ("malformed", ("abc", UpdateAppAccountTokenRequest(second)), (400, 4000008)),
             ("not a UUID", (original, UpdateAppAccountTokenRequest("not-a-uuid")), (400, 4000183)),
+            # The endpoint's one field has its own error, whatever is wrong with it (a server engineer's walk).
+            ("a number", (original, UpdateAppAccountTokenRequest(12345)), (400, 4000183)),
+            ("left out", (original, UpdateAppAccountTokenRequest(None)), (400, 4000183)),
         ]:
             with self.subTest(name):
                 self.assertEqual(apple_error(set_token, *arguments), expected)
