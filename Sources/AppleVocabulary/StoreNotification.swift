@@ -8,7 +8,8 @@ public struct StoreNotification: Sendable, Equatable, Codable {
         /// A consumable, non-consumable or non-renewing subscription was charged.
         case oneTimeCharge = "ONE_TIME_CHARGE"
         case subscribed = "SUBSCRIBED"
-        /// An offer code redeemed (in the app's redemption sheet or the App Store): a new, resumed or changed chain.
+        /// A subscription offer redeemed (an offer code, a promotional or win-back offer): a new, resumed or changed chain,
+        /// or the next renewals of the one the customer has.
         case offerRedeemed = "OFFER_REDEEMED"
         case didRenew = "DID_RENEW"
         case didFailToRenew = "DID_FAIL_TO_RENEW"
@@ -33,9 +34,26 @@ public struct StoreNotification: Sendable, Equatable, Codable {
         case priceIncrease = "PRICE_INCREASE"
         /// Asked for through the App Store Server API, to check that notifications reach the server.
         case test = "TEST"
+
+        /// The subtypes Apple tells it with: Notification History refuses any other beside it (InvalidNotificationTypeError).
+        public var subtypes: Set<Subtype> {
+            switch self {
+            case .subscribed: [.initialBuy, .resubscribe]
+            case .offerRedeemed: [.initialBuy, .resubscribe, .upgrade, .downgrade]
+            case .didRenew: [.billingRecovery]
+            case .didFailToRenew: [.gracePeriod]
+            case .expired: [.voluntary, .billingRetry, .priceIncrease]
+            case .didChangeRenewalStatus: [.autoRenewEnabled, .autoRenewDisabled]
+            case .didChangeRenewalPref: [.upgrade, .downgrade]
+            case .renewalExtension: [.summary, .failure]
+            case .priceIncrease: [.pending, .accepted]
+            case .oneTimeCharge, .gracePeriodExpired, .refund, .revoke, .refundDeclined, .refundReversed, .consumptionRequest, .renewalExtended,
+                 .test: []
+            }
+        }
     }
 
-    public enum Subtype: String, Sendable, Equatable, Codable {
+    public enum Subtype: String, Sendable, Hashable, Codable {
         case initialBuy = "INITIAL_BUY"
         case resubscribe = "RESUBSCRIBE"
         case billingRecovery = "BILLING_RECOVERY"

@@ -86,6 +86,7 @@ struct NotificationHistoryPage {
         if request.notificationType != nil, request.transactionId != nil { throw APIErrorBody.multipleFiltersSupplied }
         kind = try request.notificationType.map { try Self.known(StoreNotification.Kind(rawValue: $0)) }
         subtype = try request.notificationSubtype.map { try Self.known(StoreNotification.Subtype(rawValue: $0)) }
+        if let kind, let subtype, !kind.subtypes.contains(subtype) { throw APIErrorBody.invalidNotificationType }
         if let id = request.transactionId {
             if AppleEndpoints.malformed(id) { throw APIErrorBody.invalidTransactionId }
             // A transaction Apple never made has no customer: nothing is theirs.

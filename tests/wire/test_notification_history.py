@@ -48,6 +48,8 @@ class NotificationHistoryTests(ServedStore):
     def test_filters_by_type_subtype_customer_and_failure(self):
         subscribed, _ = self.history(notificationType=NotificationTypeV2.SUBSCRIBED, notificationSubtype=Subtype.INITIAL_BUY)
         self.assertEqual([(d.rawNotificationType, d.rawSubtype) for d in subscribed], [("SUBSCRIBED", "INITIAL_BUY")])
+        # A valid combination that matches nothing is an empty page, not an error.
+        self.assertEqual(self.history(notificationType=NotificationTypeV2.OFFER_REDEEMED, notificationSubtype=Subtype.DOWNGRADE)[0], [])
         bobs = next(c for c in self.charges if c["account"] == "bob")
         theirs, _ = self.history(transactionId=bobs["transactionId"])
         self.assertEqual([self.verifier.verify_and_decode_signed_transaction(d.data.signedTransactionInfo).transactionId
@@ -70,6 +72,11 @@ class NotificationHistoryTests(ServedStore):
                                                                     notificationType=NotificationTypeV2.REFUND), None, (400, 4000019)),
             ("a malformed transaction", NotificationHistoryRequest(startDate=start, endDate=end, transactionId="abc"), None, (400, 4000006)),
             ("a token iapsim never gave", NotificationHistoryRequest(startDate=start, endDate=end), "not-a-token", (400, 4000014)),
+            # Apple: "If you provide both the notificationType and subtype, they need to be a valid combination".
+            ("a subtype its type never has", NotificationHistoryRequest(startDate=start, endDate=end, notificationType=NotificationTypeV2.ONE_TIME_CHARGE,
+                                                                        notificationSubtype=Subtype.UPGRADE), None, (400, 4000018)),
+            ("another type's subtype", NotificationHistoryRequest(startDate=start, endDate=end, notificationType=NotificationTypeV2.SUBSCRIBED,
+                                                                  notificationSubtype=Subtype.AUTO_RENEW_ENABLED), None, (400, 4000018)),
         ]:
             with self.subTest(name):
                 self.assertEqual(self.refused(body, token), expected)
