@@ -1,11 +1,10 @@
 import Foundation
 import IAPCore
 
-/// What every signed payload shares: the one environment iapsim's App Store signs for, and its storefront.
+/// What every signed payload shares: the one environment iapsim's App Store signs for.
 public enum AppleSandbox {
     /// iapsim is a sandbox: what it signs never passes for a production purchase.
     public static let environment = "Sandbox"
-    public static let storefront = (code: "USA", id: "143441")
     public static let bundleVersion = "1"
 }
 
@@ -69,8 +68,8 @@ extension JWSTransaction {
         }
         environment = AppleSandbox.environment
         transactionReason = transaction.isRenewal ? "RENEWAL" : "PURCHASE"
-        storefront = AppleSandbox.storefront.code
-        storefrontId = AppleSandbox.storefront.id
+        let bought = Storefront(currency: transaction.product?.amount?.currency)
+        (storefront, storefrontId) = (bought.code, bought.id)
     }
 
     static func type(of kind: Product.Kind) -> String {

@@ -34,15 +34,14 @@ extension AppleEndpoints {
             return await api(id: nil) { _, parties, _ in
                 let body = try body.get()
                 let (days, requestIdentifier) = try Self.checked(body.extendByDays, body.extendReasonCode, body.requestIdentifier)
-                guard let productId = body.productId, parties.catalog.contains(where: { $0.id == productId && $0.kind == .subscription }) else {
-                    throw APIErrorBody.invalidProductId
-                }
+                guard let productId = body.productId, let product = parties.catalog.first(where: { $0.id == productId && $0.kind == .subscription })
+                else { throw APIErrorBody.invalidProductId }
                 let storefronts = body.storefrontCountryCodes ?? []
                 guard storefronts.allSatisfy({ $0.count == 3 && $0.allSatisfy { $0.isASCII && $0.isUppercase } }) else {
                     throw APIErrorBody.invalidStorefrontCountryCode
                 }
-                // Every subscriber is in iapsim's one storefront: a list without it extends no one.
-                let reached = storefronts.isEmpty || storefronts.contains(AppleSandbox.storefront.code)
+                // Every subscriber bought in the storefront of the catalog's currency: a list without it extends no one.
+                let reached = storefronts.isEmpty || storefronts.contains(Storefront(currency: product.amount?.currency).code)
                 _ = try parties.store.extendAll(productId: productId, days: days, requestIdentifier: requestIdentifier, reached: reached,
                                              storefronts: storefronts)
                 let answer = MassExtendRenewalDateResponse(requestIdentifier: requestIdentifier)

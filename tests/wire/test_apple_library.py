@@ -62,6 +62,9 @@ class AppleLibraryTests(unittest.TestCase):
             self.assertEqual(decoded.subscriptionGroupIdentifier, charge.get("subscription_group_identifier"))
             # What it cost, as a team's server counts revenue: the catalog's price, or a free trial's nothing.
             self.assertEqual(decoded.currency, CATALOG["currency"])
+            # Bought in the storefront whose currency the prices are in: China's, as the shipped catalog is in yuan
+            # (a server engineer's walk: it said USA beside CNY).
+            self.assertEqual((decoded.storefront, decoded.storefrontId), ("CHN", "143465"))
             self.assertEqual(decoded.price, 0 if decoded.rawOfferDiscountType == "FREE_TRIAL" else PRICES[charge["productId"]])
             if charge.get("cancellation_reason") is not None:
                 self.assertEqual(decoded.revocationDate, int(charge["cancellation_date_ms"]))

@@ -121,11 +121,11 @@ class NotificationTypeTests(ServedStore):
         identifier = str(uuid.uuid4())
         self.client.extend_renewal_date_for_all_active_subscribers(MassExtendRenewalDateRequest(
             extendByDays=3, extendReasonCode=ExtendReasonCode.SERVICE_ISSUE_OR_OUTAGE, requestIdentifier=identifier,
-            storefrontCountryCodes=["USA"], productId=MONTHLY))
+            storefrontCountryCodes=["CHN"], productId=MONTHLY))
         summary = self.one(NotificationTypeV2.RENEWAL_EXTENSION, Subtype.SUMMARY)
         self.assertIsNone(summary.data)
         self.assertEqual((summary.summary.productId, summary.summary.requestIdentifier, summary.summary.storefrontCountryCodes,
-                          summary.summary.succeededCount, summary.summary.failedCount), (MONTHLY, identifier, ["USA"], 1, 0))
+                          summary.summary.succeededCount, summary.summary.failedCount), (MONTHLY, identifier, ["CHN"], 1, 0))
         self.assertEqual(summary.summary.bundleId, self.data.key["bundleId"])
         monthly = [d for d in self.history(notificationType=NotificationTypeV2.RENEWAL_EXTENDED)
                    if self.verifier.verify_and_decode_renewal_info(d.data.signedRenewalInfo).productId == MONTHLY]
