@@ -127,13 +127,16 @@ extension BackendDatabase {
     /// The move a resubscription by another app user makes, as support's records name it beside the restore policy's.
     static let resubscribed = "resubscribed"
 
-    /// Whether the chain entitled nobody when `entry` was bought: every charge before it had ended (its period over) or
-    /// was refunded. A plan change while subscribed ends the earlier period only where the new one starts: not a lapse.
+    /// Whether the chain entitled nobody when `entry` was bought: every charge before it had ended or was refunded. A
+    /// period an upgrade cut short ended at the upgrade (its cancellation date), its place taken by the upgrade's: so a
+    /// plan change while subscribed is no lapse, but a refunded upgrade leaves nothing running.
     static func lapsed(before entry: Receipt.Entry, in chain: [Receipt.Entry]) -> Bool {
         guard entry.transaction_id != entry.original_transaction_id, let bought = Double(entry.purchase_date_ms) else { return false }
         let earlier = chain.filter { $0.transaction_id != entry.transaction_id && (Double($0.purchase_date_ms) ?? 0) < bought }
         guard !earlier.isEmpty else { return false }
-        return earlier.allSatisfy { $0.isRefunded || (Double($0.expires_date_ms ?? "") ?? .infinity) < bought }
+        return earlier.allSatisfy { charge in
+            charge.isRefunded || (Double(charge.cancellation_date_ms ?? charge.expires_date_ms ?? "") ?? .infinity) < bought
+        }
     }
 
     /// What a notification from Apple changes: a refund revokes; the rest move an entitlement the backend already knows

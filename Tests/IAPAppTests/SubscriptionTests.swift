@@ -204,6 +204,32 @@ struct SubscriptionTests {
         return (app, first)
     }
 
+    @Test("alice's upgrade is refunded, which ends her chain: the period the upgrade cut short ended with it, so bob's Monthly VIP after it is bob's, not alice's (I3; found by QA: 'This purchase belongs to another account')",
+          arguments: StoreKitMode.allCases)
+    func resubscriptionAfterARefundedUpgrade(storeKit: StoreKitMode) throws {
+        let app = try Harness(user: "alice", storeKit: storeKit)
+        app.runtime.send(.intent(.signInAppleId("sandbox-1")))
+        app.advance(0.5)
+        app.buy(Self.monthly)
+        app.advance(8 * 86_400)  // the free week, then a paid month
+        app.buy(Self.plus)
+        let upgrade = try #require(try chain(app).last)
+        #expect(upgrade.transaction.productId == Self.plus)
+        #expect(app.parties.store.refund(transactionId: upgrade.transaction.id) == upgrade.transaction.id)
+        app.advance(5)
+        app.logIn("bob")
+        app.select(Self.monthly)
+        app.press(.enter)
+        app.advance(5)
+        let charge = try #require(try chain(app).last)
+        #expect(charge.transaction.productId == Self.monthly && charge.transaction.id != upgrade.transaction.id)
+        let screen = app.screen()
+        #expect(screen.contains("Purchase complete") && !screen.contains("another account"), "\(screen)")
+        let credits = try app.credits()
+        #expect(credits.first { $0.transactionId == charge.transaction.id }?.user == "bob", "\(credits)")
+        #expect(app.state.account.owned.contains(Self.monthly))
+    }
+
     @Test("bob redeems a free month's code for the subscription alice held on their Apple ID: the HUD says the code was redeemed, not that the Apple ID was charged, and e does not say money was (found by QA)")
     func codeRedeemedForAnotherAccountsSubscription() throws {
         let app = try Harness(user: "alice")
