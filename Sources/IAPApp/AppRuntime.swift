@@ -136,7 +136,8 @@ public final class AppRuntime {
                 if case let .success(account) = result { self?.send(.accountLoaded(user, account)) }
             }
         case let .refund(account):
-            send(.refundAnswered(user: account, transactionId: store.refund(account: account)))
+            let refunded = store.refund(account: account)
+            send(.refundAnswered(user: account, transactionId: refunded, productId: refunded.flatMap(store.records.productId(of:))))
         case let .setAutoRenew(on, original):
             store.setAutoRenew(on, originalTransactionId: original)
         case let .agreeToPriceIncrease(original):

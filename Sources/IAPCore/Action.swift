@@ -31,9 +31,9 @@ public enum Action: Sendable, Equatable {
     case entitlementSent(user: String, transactionId: String, VerifyOutcome)
     /// The payment sheet's Cancel was answered: false when Apple had already taken the payment.
     case cancelAnswered(transactionId: String, cancelled: Bool)
-    /// Apple's answer to support's refund of the Apple ID's latest purchase: the transaction refunded, nil when the Apple
-    /// ID had nothing unrefunded.
-    case refundAnswered(user: String, transactionId: String?)
+    /// Apple's answer to support's refund of the Apple ID's latest purchase: the transaction refunded and its product, nil
+    /// when the Apple ID had nothing unrefunded.
+    case refundAnswered(user: String, transactionId: String?, productId: String?)
     /// Support tied a transaction no evidence could attribute to the user who paid (from Apple's records).
     case assignToBuyer(transactionId: String, user: String)
     case persisted(PendingOrder, ok: Bool)

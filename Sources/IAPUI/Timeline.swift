@@ -41,6 +41,9 @@ public struct Timeline: Sendable {
         case let .key(key) where effects.isEmpty && Keymap.command(for: key, in: before.keyContext).map(Keymap.moves.contains) == true:
             // Moving a cursor or scrolling (the timeline itself) is not news: told, each step would push a line out of view.
             text = nil
+        case let .refundAnswered(_, id?, productId):
+            // By the product's name: the Apple ID's latest purchase may be another app user's.
+            text = Self.refunded(id, productId.flatMap(before.product)?.title ?? Localized(productId ?? "?"))
         case let .storeUpdated(transactions, held, more) where !transactions.isEmpty:
             // The observer hears of a state change once (purchase(options:) returns once): a later reading of a payment
             // still in flight or waiting for a parent is no news, unless it led to something.
@@ -125,6 +128,10 @@ public struct Timeline: Sendable {
         }
     }
 
+    private static func refunded(_ id: String, _ product: Localized) -> Localized {
+        Localized(en: "Apple: tx \(id) refunded (", zh: "Apple:tx \(id)(") + product + Localized(en: ")", zh: ")已退款")
+    }
+
     static func describe(_ action: Action, _ words: StoreKitWords) -> Localized? {
         switch action {
         case let .launched(canPay, user):
@@ -193,9 +200,9 @@ public struct Timeline: Sendable {
         case let .cancelAnswered(id, cancelled):
             if cancelled { return nil }
             return Localized(en: "store: too late to cancel tx \(id), the payment went through", zh: "商店:tx \(id) 已付款,无法取消")
-        case let .refundAnswered(_, id?):
-            return Localized(en: "Apple: tx \(id) refunded", zh: "Apple:tx \(id) 已退款")
-        case .refundAnswered(_, nil):
+        case let .refundAnswered(_, id?, productId):
+            return refunded(id, Localized(productId ?? "?"))
+        case .refundAnswered(_, nil, _):
             return Localized(en: "Apple: nothing to refund (no unrefunded purchase by the signed-in Apple ID)",
                              zh: "Apple:没有可退款的购买(当前 Apple ID 没有未退款的购买)")
         case let .assignToBuyer(id, user):

@@ -16,6 +16,11 @@ public struct AppleRecords {
     }
 
     /// The purchase or restore with this id, if the store ever made it.
+    /// The product `id` bought; nil for a transaction Apple never made.
+    public func productId(of id: String) -> String? {
+        (try? transaction(id))??.entry.product_id
+    }
+
     public func transaction(_ id: String) throws -> AppleTransaction? {
         try database.queue.inDatabase { db in try Self.transaction(db, id, catalog: catalog) }
     }

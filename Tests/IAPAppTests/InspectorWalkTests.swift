@@ -172,7 +172,10 @@ struct InspectorRefundAnswerTests {
         app.buy("com.iapsim.coins.60")
         let bought = try app.latestChargeId()
         let lines = Self.refundByR(app)
-        #expect(lines.contains { $0.contains("Apple: tx \(bought) refunded") }, "\(lines)")
+        // Which purchase it was, by name: the Apple ID's latest may be another app user's (found by a trainer's walk).
+        #expect(lines.contains { $0.contains("Apple: tx \(bought) refunded (60 Coins)") }, "\(lines)")
+        #expect(app.session.timeline.entries(.zh).contains { $0.text.contains("Apple:tx \(bought)(60 金币)已退款") },
+                "\(app.session.timeline.entries(.zh).map(\.text))")
     }
 
     /// `r` in the inspector, Apple's answer taken: the timeline's lines in English.
