@@ -242,6 +242,9 @@ public struct SubscriptionStatus: Sendable, Equatable {
     public var renewalOffer: RenewalOffer?
     /// The plan the next renewal bills: monthly inside a 12-month commitment.
     public var billingPlan: BillingPlan?
+    /// A trial state's free period is an offer's (a promotional, win-back or code offer's free month), not the
+    /// introductory trial the Apple ID has once in the group.
+    public var freeOffer = false
     /// The renewal info's `willAutoRenew`: off for a cancelled subscription, and for one Apple is retrying the charge of
     /// when the customer turned it off there (the state stays the retry's until the next attempt ends it).
     public var willAutoRenew = true

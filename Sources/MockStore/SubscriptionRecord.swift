@@ -94,6 +94,7 @@ struct SubscriptionRecord: Equatable, Codable, FetchableRecord, PersistableRecor
                                         priceIncrease: isOver ? nil : priceIncrease)
         status.renewalOffer = introLeft > 0 ? offerId.map { SubscriptionStatus.RenewalOffer(id: $0, periods: introLeft) } : nil
         status.billingPlan = commitmentPeriod == nil ? nil : .monthly
+        status.freeOffer = state == .trial && offer != .trial && offer != .intro
         status.willAutoRenew = willAutoRenew
         return status
     }

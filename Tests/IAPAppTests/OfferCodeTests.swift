@@ -1,6 +1,7 @@
 import Foundation
 import IAPApp
 import IAPCore
+import IAPUI
 import MockBackend
 @testable import MockStore
 import Testing
@@ -114,8 +115,12 @@ struct OfferCodeTests {
         app.advance(5)
         #expect(try app.storeRecords().first { $0.transaction.id == back.id }?.transaction.originalTransactionId == original)
         #expect(try kinds(app).last == "OFFER_REDEEMED/RESUBSCRIBE")
-        // VIPSPRING's month is free: it reads as a trial.
-        #expect(app.parties.store.subscriptions(account: "alice").first?.state == .trial)
+        // VIPSPRING's month is free: its state is a trial's, but it is told as the offer's free month, not the trial an
+        // Apple ID has once (found by a trainer's walk: "Trial until" read as a second free trial).
+        let status = try #require(app.parties.store.subscriptions(account: "alice").first)
+        #expect(status.state == .trial)
+        #expect(status.line(.en).hasPrefix("Free until "), "\(status.line(.en))")
+        #expect(status.line(.zh).hasPrefix("免费至 "), "\(status.line(.zh))")
     }
 
     /// carol on Monthly VIP, `o` pressed twice: past its first promotional offer to the free one.
@@ -134,7 +139,9 @@ struct OfferCodeTests {
         let screen = app.screen(width: 120)
         #expect(screen.contains("vip_free_month: Free for 1 month") && !screen.contains("Free/month"), "\(screen)")
         app.press(.char("l"))
-        #expect(app.screen(width: 120).contains("免费试用1个月"), "\(app.screen(width: 120))")
+        // Free, not a trial: 试用 is the introductory trial's word, which the Apple ID has once (found by a trainer's walk).
+        #expect(app.screen(width: 120).contains("vip_free_month: 免费1个月"), "\(app.screen(width: 120))")
+        #expect(!app.screen(width: 120).contains("免费试用"), "\(app.screen(width: 120))")
     }
 
     @Test("the month an offer code starts, once it arrives and is credited, is named on the HUD: \"Purchase complete\" had an empty product line (found by QA)")

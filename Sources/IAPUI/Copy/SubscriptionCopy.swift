@@ -7,7 +7,7 @@ extension SubscriptionStatus {
     public func line(_ lang: Language, now: Date? = nil) -> String {
         let text: Text = switch state {
         case .active: .subActive
-        case .trial: .subTrial
+        case .trial: freeOffer ? .subFreeOffer : .subTrial
         case .cancelled: .subCancelled
         case .gracePeriod: .subBilling
         case .billingRetry: .subBillingOff
@@ -70,14 +70,19 @@ extension IntroOffer {
         return Text.subOfferThen(lang).replacingOccurrences(of: "{offer}", with: charge).replacingOccurrences(of: "{price}", with: regular)
     }
 
+    /// A promotional, win-back or code offer's terms, said as `line` says the intro offer's, but a free period not as a
+    /// trial in Chinese (试用 is the introductory trial's word): "Free for 1 month", "免费1个月".
+    var offerLine: Localized {
+        mode == .freeTrial ? free(zh: "免费") : line
+    }
+
     /// What the product list says of the intro offer to an Apple ID that may still have it: "Free for 1 week",
     /// "¥6/month ×3", "¥12 for 3 months"; "免费试用1周", "¥6/月 ×3", "¥12 3个月".
     var line: Localized {
         let length = period.words(counted: true)
         switch mode {
         case .freeTrial:
-            let times = periods > 1 ? " ×\(periods)" : ""
-            return Localized(en: "Free for \(length.en)\(times)", zh: "免费试用\(length.zh)\(times)")
+            return free(zh: "免费试用")
         case .payAsYouGo:
             let price = self.price ?? Localized("")
             return price + period.perPrice + Localized(" ×\(periods)")
@@ -85,6 +90,13 @@ extension IntroOffer {
             let price = self.price ?? Localized("")
             return Localized(en: "\(price.en) for \(length.en)", zh: "\(price.zh) \(length.zh)")
         }
+    }
+
+    /// "Free for 1 week ×2", with `zh` the Chinese word for free before the length.
+    private func free(zh word: String) -> Localized {
+        let length = period.words(counted: true)
+        let times = periods > 1 ? " ×\(periods)" : ""
+        return Localized(en: "Free for \(length.en)\(times)", zh: "\(word)\(length.zh)\(times)")
     }
 }
 

@@ -20,6 +20,8 @@ public enum Text: String, Sendable, CaseIterable {
     /// `{date}`: the renewal, the trial's end, the subscription's end, the grace period's end.
     case subActive = "sub-active", subTrial = "sub-trial", subCancelled = "sub-cancelled", subBilling = "sub-billing", subExpired = "sub-expired"
     // the app's own
+    /// An offer's free period (`{date}` its end): not the introductory trial.
+    case subFreeOffer
     /// After the grace period, while Apple still retries the charge.
     case subBillingOff
     case restoreFailed, restoreInBackground
@@ -224,6 +226,7 @@ public enum Text: String, Sendable, CaseIterable {
         case .escClose: Localized(en: "Esc close", zh: "Esc 关闭")
         case .subActive: Localized(en: "Active · renews {date}", zh: "生效中 · {date} 续期")
         case .subTrial: Localized(en: "Trial until {date}", zh: "试用至 {date}")
+        case .subFreeOffer: Localized(en: "Free until {date}", zh: "免费至 {date}")
         case .subCancelled: Localized(en: "Cancelled · ends {date}", zh: "已取消 · {date} 到期")
         case .subBilling: Localized(en: "Billing retry · grace until {date}", zh: "扣款重试中 · 宽限期至 {date}")
         case .subBillingOff: Localized(en: "Billing retry · service off", zh: "扣款重试中 · 服务已暂停")

@@ -27,7 +27,7 @@ struct StateView {
 
     /// An offer's price for its periods, as the intro offer's is said: "¥12/month ×3", "Free for 1 month".
     func offerPrice(_ offer: SubscriptionOffer) -> String {
-        offer.terms.line[lang]
+        offer.terms.offerLine[lang]
     }
 
     /// "next in 3s": when an order is tried again, counted from the screen's now (0 once due), as the HUD and the
