@@ -230,6 +230,20 @@ struct SubscriptionTests {
         #expect(app.state.account.owned.contains(Self.monthly))
     }
 
+    @Test("the timeline tells a downgrade's payment as the plan changing at the next renewal, nothing charged, not as a failure (found by a trainer's walk: 'tx … failed (changes-at-renewal)')",
+          arguments: StoreKitMode.allCases)
+    func planChangeIsNoFailure(storeKit: StoreKitMode) throws {
+        let app = try Harness(user: "alice", storeKit: storeKit)
+        app.advance(0.5)
+        app.buy(Self.plus)
+        app.buy(Self.monthly)
+        let en = app.session.timeline.entries(.en).map(\.text)
+        #expect(en.contains { $0.contains("the plan changes at the next renewal, nothing charged (changes-at-renewal)") }, "\(en)")
+        #expect(!en.contains { $0.contains("failed (changes-at-renewal)") }, "\(en)")
+        let zh = app.session.timeline.entries(.zh).map(\.text)
+        #expect(zh.contains { $0.contains("下次续期时更换方案,现在不扣款(changes-at-renewal)") }, "\(zh)")
+    }
+
     @Test("bob redeems a free month's code for the subscription alice held on their Apple ID: the HUD says the code was redeemed, not that the Apple ID was charged, and e does not say money was (found by QA)")
     func codeRedeemedForAnotherAccountsSubscription() throws {
         let app = try Harness(user: "alice")

@@ -25,6 +25,12 @@ struct StoreKitWords {
 
     func delivered(_ transaction: StoreTransaction) -> Localized {
         let id = transaction.id
+        if transaction.error == .changesAtRenewal {
+            // iapsim's payment for a downgrade or crossgrade ends without a charge: told as what it is, not as a failure.
+            let planChanges = Localized(en: "the plan changes at the next renewal, nothing charged (changes-at-renewal)",
+                                        zh: "下次续期时更换方案,现在不扣款(changes-at-renewal)")
+            return (two ? Localized("purchase(options:) → ") : Localized("tx \(id): ")) + planChanges
+        }
         guard two else {
             return Localized("tx \(id) ") + state(transaction.state) + (transaction.error.map { " (\($0.rawValue))" } ?? "")
         }
