@@ -73,6 +73,9 @@ public struct StoreTransaction: Sendable, Equatable {
     /// StoreKit 2's link to the app's account: the token the purchase carried (or the team's server set since), which
     /// every transaction of its chain carries; nil for a purchase made outside the app.
     public let appAccountToken: UUID?
+    /// A charge the App Store made to renew its chain, not a purchase of the customer's (a resubscription, a code
+    /// redeemed in the App Store, an upgrade are theirs).
+    public var isRenewal = false
 
     public init(id: String, productId: String, state: TransactionState, applicationUsername: String?, date: Date, error: StoreError? = nil,
                 originalTransactionId: String? = nil, paymentId: Int64? = nil, appAccountToken: UUID? = nil) {

@@ -258,8 +258,7 @@ public struct Timeline: Sendable {
 
     /// A charge the store made on its own in a subscription's chain: no order, no payment of the app's.
     private static func renewal(_ transaction: StoreTransaction) -> Localized {
-        guard transaction.state == .purchased, let original = transaction.originalTransactionId, transaction.applicationUsername == nil,
-              transaction.paymentId == nil else { return Localized("") }
+        guard transaction.isRenewal, let original = transaction.originalTransactionId else { return Localized("") }
         return Localized(en: ", a renewal of \(original)", zh: ",为 \(original) 的续期")
     }
 

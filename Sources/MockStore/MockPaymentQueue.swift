@@ -409,10 +409,12 @@ public final class MockPaymentQueue: PaymentQueue {
 
     func identified(_ transaction: StoreTransaction) -> StoreTransaction {
         guard let payment = paymentIds[transaction.id] else { return transaction }
-        return StoreTransaction(id: transaction.id, productId: transaction.productId, state: transaction.state,
-                                applicationUsername: transaction.applicationUsername, date: transaction.date, error: transaction.error,
-                                originalTransactionId: transaction.originalTransactionId, paymentId: payment,
-                                appAccountToken: transaction.appAccountToken)
+        var identified = StoreTransaction(id: transaction.id, productId: transaction.productId, state: transaction.state,
+                                          applicationUsername: transaction.applicationUsername, date: transaction.date, error: transaction.error,
+                                          originalTransactionId: transaction.originalTransactionId, paymentId: payment,
+                                          appAccountToken: transaction.appAccountToken)
+        identified.isRenewal = transaction.isRenewal
+        return identified
     }
 
     /// Tells the observer, unless a fault delays, drops or doubles the news of a payment.

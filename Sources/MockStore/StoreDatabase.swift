@@ -455,7 +455,7 @@ public final class StoreDatabase {
     }
 
     /// What `transaction(_:)` reads, with whether it was finished, its plan, the Apple ID that paid and who pressed Buy.
-    static let columns = "id, productId, state, applicationUsername, date, error, finished, originalTransactionId, plan, account, pressedBy, appAccountToken"
+    static let columns = "id, productId, state, applicationUsername, date, error, finished, originalTransactionId, plan, account, pressedBy, appAccountToken, storeRenewal"
 
     static func transaction(_ db: Database, _ id: String) throws -> StoreTransaction? {
         try transactions(db.cachedStatement(sql: "SELECT \(columns) FROM storeTransaction WHERE id = ?"), arguments: [id]).first
@@ -474,7 +474,7 @@ public final class StoreDatabase {
     }
 
     private static func transaction(_ row: Row, at column: ColumnPositions) -> StoreTransaction {
-        StoreTransaction(
+        var transaction = StoreTransaction(
             id: row[column.id], productId: row[column.productId],
             state: TransactionState(rawValue: row[column.state]) ?? .failed,
             applicationUsername: column.applicationUsername.flatMap(row.text),
@@ -483,12 +483,14 @@ public final class StoreDatabase {
             originalTransactionId: column.originalTransactionId.flatMap(row.text),
             appAccountToken: column.appAccountToken.flatMap(row.text).flatMap(UUID.init(uuidString:))
         )
+        transaction.isRenewal = column.storeRenewal.map { row[$0] as Bool? ?? false } ?? false
+        return transaction
     }
 
     /// Where a statement's rows hold what `transaction` reads; nil for a column a file from before it lacks.
     private struct ColumnPositions {
         let id, productId, state, date: Int
-        let applicationUsername, error, originalTransactionId, appAccountToken: Int?
+        let applicationUsername, error, originalTransactionId, appAccountToken, storeRenewal: Int?
 
         init(_ names: [String]) {
             func position(_ name: String) -> Int? { names.firstIndex(of: name) }
@@ -500,6 +502,7 @@ public final class StoreDatabase {
             error = position("error")
             originalTransactionId = position("originalTransactionId")
             appAccountToken = position("appAccountToken")
+            storeRenewal = position("storeRenewal")
         }
     }
 }

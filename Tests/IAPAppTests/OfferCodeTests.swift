@@ -115,6 +115,10 @@ struct OfferCodeTests {
         app.advance(5)
         #expect(try app.storeRecords().first { $0.transaction.id == back.id }?.transaction.originalTransactionId == original)
         #expect(try kinds(app).last == "OFFER_REDEEMED/RESUBSCRIBE")
+        // The customer's own purchase in the chain, not a renewal the App Store made (found by a trainer's walk).
+        let said = app.session.timeline.entries(.en).map(\.text)
+        #expect(said.contains { $0.contains("tx \(renewal.transaction.id) purchased, a renewal of \(original)") }, "\(said)")
+        #expect(said.contains { $0.contains("tx \(back.id) purchased") && !$0.contains("a renewal") }, "\(said)")
         // VIPSPRING's month is free: its state is a trial's, but it is told as the offer's free month, not the trial an
         // Apple ID has once (found by a trainer's walk: "Trial until" read as a second free trial).
         let status = try #require(app.parties.store.subscriptions(account: "alice").first)
