@@ -35,6 +35,11 @@ public struct Timeline: Sendable {
             text = reading(user)?.subscriptionsReading.flatMap { Self.news(since: $0, statuses, at: date) }
         case let .accountLoaded(user, account):
             text = reading(user)?.accountReading.flatMap { Self.losses(of: user, since: $0, account) }
+        case .key where Self.putOff(from: before, to: after) != nil:
+            // Later at the unfinished-order prompt changes nothing the parties see: the app's choice is the news.
+            let id = Self.putOff(from: before, to: after) ?? ""
+            text = Localized(en: "client: unfinished tx \(id) put off (Later): asked again at the next trigger",
+                             zh: "客户端:未完成的 tx \(id) 已推迟(稍后):下次触发时再询问")
         case .key(.char) where effects.isEmpty && [.login, .loginEmpty, .redeemSheet].contains(before.keyContext):
             // A letter typed into a text field (a login name, an offer code) is text, not a command.
             text = nil
@@ -57,6 +62,13 @@ public struct Timeline: Sendable {
         guard var text else { return }
         if let after, after.user != before.user { text = text + " → " + Self.switched(from: before.user, to: after.user) }
         note(text, at: date)
+    }
+
+    /// The order a key put off at the unfinished-order prompt (Later); nil for any other key.
+    private static func putOff(from before: AppState, to after: AppState?) -> String? {
+        guard case let .unfinished(id, _) = before.modal, after?.modal != before.modal,
+              after?.session?.queue.snoozed.contains(id) == true, before.session?.queue.snoozed.contains(id) != true else { return nil }
+        return id
     }
 
     /// Who left and who came, as a login or logout leaves the app.

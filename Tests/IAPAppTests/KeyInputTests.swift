@@ -48,6 +48,20 @@ struct KeyInputTests {
         #expect(app.state.pendingCount == 1)
     }
 
+    @Test("Later at the launch prompt is told on the timeline with the order it puts off, not as a bare key (found by a trainer's walk)")
+    func laterIsTold() throws {
+        let app = try Harness.paidWhile()
+        try app.relaunch(faults: [])
+        app.advance(0.5)
+        let id = app.state.pendingIds[0]
+        #expect(app.state.modal == .unfinished(transactionId: id, choice: 0))
+        app.press(.escape)
+        #expect(app.session.timeline.entries(.en).last?.text.contains("client: unfinished tx \(id) put off (Later): asked again at the next trigger") == true,
+                "\(app.session.timeline.entries(.en).map(\.text))")
+        #expect(app.session.timeline.entries(.zh).last?.text.contains("客户端:未完成的 tx \(id) 已推迟(稍后):下次触发时再询问") == true,
+                "\(app.session.timeline.entries(.zh).map(\.text))")
+    }
+
     @Test("? over the prompt shows the keys and gives the prompt back when closed")
     func helpOverPrompt() throws {
         let app = try Harness.paidWhile()
