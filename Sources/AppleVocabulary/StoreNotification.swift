@@ -4,7 +4,7 @@ import Foundation
 /// Notifications V2's types and subtypes): how the backend keeps entitlement by expiry date and revokes refunds.
 /// Codable: the store's outbox keeps each one whole, so that a delivery a kill interrupted is made at the next launch.
 public struct StoreNotification: Sendable, Equatable, Codable {
-    public enum Kind: String, Sendable, Equatable, Codable {
+    public enum Kind: String, Sendable, Equatable, Codable, CaseIterable {
         /// A consumable, non-consumable or non-renewing subscription was charged.
         case oneTimeCharge = "ONE_TIME_CHARGE"
         case subscribed = "SUBSCRIBED"
@@ -130,6 +130,17 @@ public struct StoreNotification: Sendable, Equatable, Codable {
 }
 
 extension StoreNotification {
+    /// Every notification type Apple has, by name, with the subtypes it comes with: iapsim's own, and those it never
+    /// sends (Advanced Commerce, consent, external purchases, a product no longer for sale), which a server may still ask
+    /// Notification History for.
+    public static let appleTypes: [String: Set<String>] = {
+        var types = Dictionary(uniqueKeysWithValues: Kind.allCases.map { ($0.rawValue, Set($0.subtypes.map(\.rawValue))) })
+        types["EXPIRED", default: []].insert("PRODUCT_NOT_FOR_SALE")
+        types["EXTERNAL_PURCHASE_TOKEN"] = ["UNREPORTED"]
+        for type in ["METADATA_UPDATE", "MIGRATION", "PRICE_CHANGE", "RESCIND_CONSENT"] { types[type] = [] }
+        return types
+    }()
+
     /// Apple's TEST notification: about no purchase (its product and chain are empty).
     public static func test(at date: Date, uuid: String) -> StoreNotification {
         StoreNotification(.test, account: nil, productId: "", transactionId: nil, originalTransactionId: "", date: date, uuid: uuid)

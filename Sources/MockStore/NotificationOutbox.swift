@@ -273,7 +273,7 @@ extension StoreDatabase {
 
     /// Notification History: what the store told between `start` (included) and `end`, in the order it told it, after the
     /// one numbered `after`; `limit` of them, and whether more follow. `keep` chooses among those of the right type.
-    public func notificationHistory(from start: Date, to end: Date, kind: StoreNotification.Kind?, subtype: StoreNotification.Subtype?,
+    public func notificationHistory(from start: Date, to end: Date, kind: String?, subtype: String?,
                                     onlyFailures: Bool, after: Int64, limit: Int, keep: (StoreNotification) -> Bool)
         throws -> (entries: [(seq: Int64, entry: OutboxEntry)], hasMore: Bool) {
         try queue.inDatabase { db in
@@ -281,11 +281,11 @@ extension StoreDatabase {
             var arguments: StatementArguments = [after, start.timeIntervalSince1970, end.timeIntervalSince1970]
             if let kind {
                 sql += " AND type = ?"
-                _ = arguments.append(contentsOf: [kind.rawValue])
+                _ = arguments.append(contentsOf: [kind])
             }
             if let subtype {
                 sql += " AND subtype = ?"
-                _ = arguments.append(contentsOf: [subtype.rawValue])
+                _ = arguments.append(contentsOf: [subtype])
             }
             // What has not reached the server: failed, still retried, or never sent.
             if onlyFailures { sql += " AND delivery <> 'sent'" }

@@ -69,8 +69,9 @@ struct NotificationHistoryPage {
 
     let start: Date
     let end: Date
-    let kind: StoreNotification.Kind?
-    let subtype: StoreNotification.Subtype?
+    /// Apple's names, any Apple has: one iapsim never sends matches nothing.
+    let kind: String?
+    let subtype: String?
     /// The customer of the transaction named, whose notifications alone are wanted.
     let account: String?
     let onlyFailures: Bool
@@ -84,9 +85,12 @@ struct NotificationHistoryPage {
         guard start < end else { throw APIErrorBody.startDateAfterEndDate }
         guard start >= now.addingTimeInterval(-Self.days * 86_400) else { throw APIErrorBody.startDateTooFarInPast }
         if request.notificationType != nil, request.transactionId != nil { throw APIErrorBody.multipleFiltersSupplied }
-        kind = try request.notificationType.map { try Self.known(StoreNotification.Kind(rawValue: $0)) }
-        subtype = try request.notificationSubtype.map { try Self.known(StoreNotification.Subtype(rawValue: $0)) }
-        if let kind, let subtype, !kind.subtypes.contains(subtype) { throw APIErrorBody.invalidNotificationType }
+        (kind, subtype) = (request.notificationType, request.notificationSubtype)
+        let types = StoreNotification.appleTypes
+        if let kind, types[kind] == nil { throw APIErrorBody.invalidNotificationType }
+        if let subtype, !types.values.contains(where: { $0.contains(subtype) }) { throw APIErrorBody.invalidNotificationType }
+        // Apple: "If you provide both the notificationType and subtype, they need to be a valid combination".
+        if let kind, let subtype, types[kind]?.contains(subtype) != true { throw APIErrorBody.invalidNotificationType }
         if let id = request.transactionId {
             if AppleEndpoints.malformed(id) { throw APIErrorBody.invalidTransactionId }
             // A transaction Apple never made has no customer: nothing is theirs.
@@ -101,11 +105,5 @@ struct NotificationHistoryPage {
         }
         guard let page = PageToken(token) else { throw APIErrorBody.invalidPaginationToken }
         after = page.after
-    }
-
-    /// A notification type or subtype Apple has.
-    private static func known<Name>(_ name: Name?) throws -> Name {
-        guard let name else { throw APIErrorBody.invalidNotificationType }
-        return name
     }
 }

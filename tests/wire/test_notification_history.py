@@ -48,8 +48,15 @@ class NotificationHistoryTests(ServedStore):
     def test_filters_by_type_subtype_customer_and_failure(self):
         subscribed, _ = self.history(notificationType=NotificationTypeV2.SUBSCRIBED, notificationSubtype=Subtype.INITIAL_BUY)
         self.assertEqual([(d.rawNotificationType, d.rawSubtype) for d in subscribed], [("SUBSCRIBED", "INITIAL_BUY")])
-        # A valid combination that matches nothing is an empty page, not an error.
+        # A valid combination that matches nothing is an empty page, not an error; so are Apple's types and subtypes
+        # iapsim never sends (Advanced Commerce, external purchases, a product no longer for sale).
         self.assertEqual(self.history(notificationType=NotificationTypeV2.OFFER_REDEEMED, notificationSubtype=Subtype.DOWNGRADE)[0], [])
+        for kind in [NotificationTypeV2.EXTERNAL_PURCHASE_TOKEN, NotificationTypeV2.METADATA_UPDATE, NotificationTypeV2.MIGRATION,
+                     NotificationTypeV2.PRICE_CHANGE, NotificationTypeV2.RESCIND_CONSENT]:
+            with self.subTest(kind):
+                self.assertEqual(self.history(notificationType=kind)[0], [])
+        self.assertEqual(self.history(notificationType=NotificationTypeV2.EXPIRED, notificationSubtype=Subtype.PRODUCT_NOT_FOR_SALE)[0], [])
+        self.assertEqual(self.history(notificationType=NotificationTypeV2.EXTERNAL_PURCHASE_TOKEN, notificationSubtype=Subtype.UNREPORTED)[0], [])
         bobs = next(c for c in self.charges if c["account"] == "bob")
         theirs, _ = self.history(transactionId=bobs["transactionId"])
         self.assertEqual([self.verifier.verify_and_decode_signed_transaction(d.data.signedTransactionInfo).transactionId
