@@ -186,10 +186,13 @@ public struct Timeline: Sendable {
             let why = VerifyOutcome(.failure(error)).reason?.words ?? Localized("\(error)")
             // A purchase waiting for it goes on without one: its order, after the arrow, says so. At login none waits.
             return Localized(en: "backend: no appAccountToken for \(user) (\(why.en))", zh: "后端:未能取得 \(user) 的 appAccountToken(\(why.zh))")
-        case let .codeRedeemed(code, .success(id)):
+        case let .codeRedeemed(typed, .success(id)):
+            // As the App Store read it: case and spaces do not matter.
+            let code = SubscriptionOffer.normalizedCode(typed)
             return Localized(en: "store: offer code \(code) redeemed" + (id.map { ", tx \($0)" } ?? ", from the next renewal"),
                              zh: "商店:已兑换优惠码 \(code)" + (id.map { ",tx \($0)" } ?? ",自下次续期起"))
-        case let .codeRedeemed(code, .failure(error)):
+        case let .codeRedeemed(typed, .failure(error)):
+            let code = SubscriptionOffer.normalizedCode(typed)
             return Localized(en: "store: offer code \(code) refused (\(error.rawValue))", zh: "商店:优惠码 \(code) 被拒(\(error.rawValue))")
         case let .offerSigned(_, productId, _, .success(.discount(discount))):
             return Localized(en: "backend: offer \(discount.identifier) for \(productId) signed (key \(discount.keyIdentifier))",

@@ -170,6 +170,9 @@ struct OfferCodeTests {
         app.press(.enter)
         app.advance(0.1)
         #expect(app.screen().contains("✓ Offer code redeemed"))
+        // The timeline names the code as the App Store read it, not as typed (found by a trainer's walk).
+        #expect(app.session.timeline.entries(.en).contains { $0.text.contains("store: offer code VIPSPRING redeemed") },
+                "\(app.session.timeline.entries(.en).map(\.text))")
         // The month it starts then arrives as any purchase, and is credited to carol.
         app.advance(5)
         #expect(app.screen().contains("✓ Purchase complete"))
