@@ -38,8 +38,8 @@ public struct Timeline: Sendable {
         case .key where Self.putOff(from: before, to: after) != nil:
             // Later at the unfinished-order prompt changes nothing the parties see: the app's choice is the news.
             let id = Self.putOff(from: before, to: after) ?? ""
-            text = Localized(en: "client: unfinished tx \(id) put off (Later): asked again at the next trigger",
-                             zh: "客户端:未完成的 tx \(id) 已推迟(稍后):下次触发时再询问")
+            text = Localized(en: "client: unfinished tx \(id) put off (Later): it waits for the next trigger",
+                             zh: "客户端:未完成的 tx \(id) 已推迟(稍后):等待下次触发")
         case .key(.char) where effects.isEmpty && [.login, .loginEmpty, .redeemSheet].contains(before.keyContext):
             // A letter typed into a text field (a login name, an offer code) is text, not a command.
             text = nil
@@ -66,8 +66,10 @@ public struct Timeline: Sendable {
 
     /// The order a key put off at the unfinished-order prompt (Later); nil for any other key.
     private static func putOff(from before: AppState, to after: AppState?) -> String? {
-        guard case let .unfinished(id, _) = before.modal, after?.modal != before.modal,
-              after?.session?.queue.snoozed.contains(id) == true, before.session?.queue.snoozed.contains(id) != true else { return nil }
+        // Later leaves the order out of the prompts and put off in the queue (Continue takes it out of both; `?` or
+        // quitting, out of neither), however often it was put off before.
+        guard case let .unfinished(id, _) = before.modal, before.session?.prompts.contains(id) == true,
+              let after = after?.session, !after.prompts.contains(id), after.queue.snoozed.contains(id) else { return nil }
         return id
     }
 
