@@ -45,7 +45,10 @@ struct RestorePolicyTests {
         // The inspector lists the move under the backend, with its policy in the screen's language.
         app.press(.char("i"))
         let en = app.screen(width: 120, height: 30)
-        #expect(en.contains("Remove Ads alice → bob") && en.contains("(transfer)"), "\(en)")
+        #expect(en.contains("Remove Ads") && en.contains("alice → bob") && en.contains("(transfer)"), "\(en)")
+        // Who it moved from and to stays whole where a column is narrow (found by QA at 64×18: "Remove Ads alice → …").
+        let narrow = app.screen(width: 64, height: 18)
+        #expect(narrow.contains("alice → bob") && narrow.contains("(transfer)"), "\(narrow)")
         app.press(.char("l"))
         let zh = app.screen(width: 120, height: 30)
         #expect(zh.contains("alice → bob") && zh.contains("(转移)") && !zh.contains("transfer"), "\(zh)")

@@ -40,8 +40,9 @@ extension StateView {
                 return [("\(seen.transactionId)", theme.bad), (" Apple ID \(seen.appleId ?? "?")", theme.bad),
                         (" \(Text.orderOf(lang)) \(order)", theme.bad), (" \(Text.appleIdOrders(lang)) \(others)", theme.bad)]
             case let .moved(productId, from, to, policy):
-                // The policy under the move, as the desk's records are: a column is a third of the screen.
-                return [("\(state.product(productId)?.title[lang] ?? productId) \(from) → \(to)", theme.waiting), (" (\(Text.restorePolicy(named: policy)?(lang) ?? policy))", theme.waiting)]
+                // The product, who from and to, and the policy, one under the other: a column is a third of the screen.
+                return [(state.product(productId)?.title[lang] ?? productId, theme.waiting), (" \(from) → \(to)", theme.waiting),
+                        (" (\(Text.restorePolicy(named: policy)?(lang) ?? policy))", theme.waiting)]
             }
         }
         let backendColumn = if let elsewhere = view.creditsKeptAt {
