@@ -34,26 +34,9 @@ public struct StoreNotification: Sendable, Equatable, Codable {
         case priceIncrease = "PRICE_INCREASE"
         /// Asked for through the App Store Server API, to check that notifications reach the server.
         case test = "TEST"
-
-        /// The subtypes Apple tells it with: Notification History refuses any other beside it (InvalidNotificationTypeError).
-        public var subtypes: Set<Subtype> {
-            switch self {
-            case .subscribed: [.initialBuy, .resubscribe]
-            case .offerRedeemed: [.initialBuy, .resubscribe, .upgrade, .downgrade]
-            case .didRenew: [.billingRecovery]
-            case .didFailToRenew: [.gracePeriod]
-            case .expired: [.voluntary, .billingRetry, .priceIncrease]
-            case .didChangeRenewalStatus: [.autoRenewEnabled, .autoRenewDisabled]
-            case .didChangeRenewalPref: [.upgrade, .downgrade]
-            case .renewalExtension: [.summary, .failure]
-            case .priceIncrease: [.pending, .accepted]
-            case .oneTimeCharge, .gracePeriodExpired, .refund, .revoke, .refundDeclined, .refundReversed, .consumptionRequest, .renewalExtended,
-                 .test: []
-            }
-        }
     }
 
-    public enum Subtype: String, Sendable, Hashable, Codable {
+    public enum Subtype: String, Sendable, Equatable, Codable, CaseIterable {
         case initialBuy = "INITIAL_BUY"
         case resubscribe = "RESUBSCRIBE"
         case billingRecovery = "BILLING_RECOVERY"
@@ -133,13 +116,20 @@ extension StoreNotification {
     /// Every notification type Apple has, by name, with the subtypes it comes with: iapsim's own, and those it never
     /// sends (Advanced Commerce, consent, external purchases, a product no longer for sale), which a server may still ask
     /// Notification History for.
-    public static let appleTypes: [String: Set<String>] = {
-        var types = Dictionary(uniqueKeysWithValues: Kind.allCases.map { ($0.rawValue, Set($0.subtypes.map(\.rawValue))) })
-        types["EXPIRED", default: []].insert("PRODUCT_NOT_FOR_SALE")
-        types["EXTERNAL_PURCHASE_TOKEN"] = ["UNREPORTED"]
-        for type in ["METADATA_UPDATE", "MIGRATION", "PRICE_CHANGE", "RESCIND_CONSENT"] { types[type] = [] }
-        return types
-    }()
+    /// Notification History refuses a subtype beside a type that never comes with it (InvalidNotificationTypeError).
+    public static let appleTypes: [String: Set<String>] = [
+        "SUBSCRIBED": ["INITIAL_BUY", "RESUBSCRIBE"], "OFFER_REDEEMED": ["INITIAL_BUY", "RESUBSCRIBE", "UPGRADE", "DOWNGRADE"],
+        "DID_CHANGE_RENEWAL_PREF": ["UPGRADE", "DOWNGRADE"], "DID_CHANGE_RENEWAL_STATUS": ["AUTO_RENEW_ENABLED", "AUTO_RENEW_DISABLED"],
+        "DID_RENEW": ["BILLING_RECOVERY"], "DID_FAIL_TO_RENEW": ["GRACE_PERIOD"],
+        "EXPIRED": ["VOLUNTARY", "BILLING_RETRY", "PRICE_INCREASE", "PRODUCT_NOT_FOR_SALE"], "PRICE_INCREASE": ["PENDING", "ACCEPTED"],
+        "RENEWAL_EXTENSION": ["SUMMARY", "FAILURE"], "EXTERNAL_PURCHASE_TOKEN": ["UNREPORTED"],
+        "ONE_TIME_CHARGE": [], "GRACE_PERIOD_EXPIRED": [], "REFUND": [], "REFUND_DECLINED": [], "REFUND_REVERSED": [], "REVOKE": [],
+        "CONSUMPTION_REQUEST": [], "RENEWAL_EXTENDED": [], "TEST": [], "METADATA_UPDATE": [], "MIGRATION": [], "PRICE_CHANGE": [],
+        "RESCIND_CONSENT": [],
+    ]
+
+    /// Every subtype Apple has.
+    public static let appleSubtypes = Set(appleTypes.values.joined())
 
     /// Apple's TEST notification: about no purchase (its product and chain are empty).
     public static func test(at date: Date, uuid: String) -> StoreNotification {

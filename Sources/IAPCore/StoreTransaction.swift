@@ -69,16 +69,16 @@ public struct StoreTransaction: Sendable, Equatable {
     public let originalTransactionId: String?
     /// The identity of the payment object the app added, as StoreKit hands the same `SKPayment` back: known only
     /// to the process that added it (a relaunch re-delivers transactions without it).
-    public let paymentId: Int64?
+    public var paymentId: Int64?
     /// StoreKit 2's link to the app's account: the token the purchase carried (or the team's server set since), which
     /// every transaction of its chain carries; nil for a purchase made outside the app.
     public let appAccountToken: UUID?
     /// A charge the App Store made to renew its chain, not a purchase of the customer's (a resubscription, a code
     /// redeemed in the App Store, an upgrade are theirs).
-    public var isRenewal = false
+    public let isRenewal: Bool
 
     public init(id: String, productId: String, state: TransactionState, applicationUsername: String?, date: Date, error: StoreError? = nil,
-                originalTransactionId: String? = nil, paymentId: Int64? = nil, appAccountToken: UUID? = nil) {
+                originalTransactionId: String? = nil, paymentId: Int64? = nil, appAccountToken: UUID? = nil, isRenewal: Bool = false) {
         self.id = id
         self.productId = productId
         self.state = state
@@ -88,6 +88,7 @@ public struct StoreTransaction: Sendable, Equatable {
         self.originalTransactionId = originalTransactionId
         self.paymentId = paymentId
         self.appAccountToken = appAccountToken
+        self.isRenewal = isRenewal
     }
 
     public var originalId: String { originalTransactionId ?? id }

@@ -30,16 +30,17 @@ public struct Timeline: Sendable {
     public mutating func record(_ action: Action, _ effects: [Effect], from before: AppState, to after: AppState? = nil, at date: Date) {
         let text: Localized?
         let reading = { (user: String) in before.session?.user == user ? before.session : nil }
+        let putOff = Self.putOff(from: before, to: after)
         switch action {
         case let .subscriptionsLoaded(user, statuses):
             text = reading(user)?.subscriptionsReading.flatMap { Self.news(since: $0, statuses, at: date) }
         case let .accountLoaded(user, account):
             text = reading(user)?.accountReading.flatMap { Self.losses(of: user, since: $0, account) }
-        case .key where Self.putOff(from: before, to: after) != nil:
+        case .key where putOff != nil:
             // Later at the unfinished-order prompt changes nothing the parties see: the app's choice is the news.
-            let id = Self.putOff(from: before, to: after) ?? ""
-            text = Localized(en: "client: unfinished tx \(id) put off (Later): it waits for the next trigger",
-                             zh: "客户端:未完成的 tx \(id) 已推迟(稍后):等待下次触发")
+            text = putOff.map { id in
+                Localized(en: "client: unfinished tx \(id) put off (Later): it waits for the next trigger", zh: "客户端:未完成的 tx \(id) 已推迟(稍后):等待下次触发")
+            }
         case .key(.char) where effects.isEmpty && [.login, .loginEmpty, .redeemSheet].contains(before.keyContext):
             // A letter typed into a text field (a login name, an offer code) is text, not a command.
             text = nil
@@ -48,7 +49,8 @@ public struct Timeline: Sendable {
             text = nil
         case let .refundAnswered(_, id?, productId):
             // By the product's name: the Apple ID's latest purchase may be another app user's.
-            text = Self.refunded(id, productId.flatMap(before.product)?.title ?? Localized(productId ?? "?"))
+            let product = productId.flatMap(before.product)?.title ?? Localized(productId ?? "?")
+            text = Localized(en: "Apple: tx \(id) refunded (", zh: "Apple:tx \(id)(") + product + Localized(en: ")", zh: ")已退款")
         case let .storeUpdated(transactions, held, more) where !transactions.isEmpty:
             // The observer hears of a state change once (purchase(options:) returns once): a later reading of a payment
             // still in flight or waiting for a parent is no news, unless it led to something.
@@ -142,10 +144,6 @@ public struct Timeline: Sendable {
         }
     }
 
-    private static func refunded(_ id: String, _ product: Localized) -> Localized {
-        Localized(en: "Apple: tx \(id) refunded (", zh: "Apple:tx \(id)(") + product + Localized(en: ")", zh: ")已退款")
-    }
-
     static func describe(_ action: Action, _ words: StoreKitWords) -> Localized? {
         switch action {
         case let .launched(canPay, user):
@@ -217,8 +215,8 @@ public struct Timeline: Sendable {
         case let .cancelAnswered(id, cancelled):
             if cancelled { return nil }
             return Localized(en: "store: too late to cancel tx \(id), the payment went through", zh: "商店:tx \(id) 已付款,无法取消")
-        case let .refundAnswered(_, id?, productId):
-            return refunded(id, Localized(productId ?? "?"))
+        case .refundAnswered(_, _?, _):
+            return nil  // told by `record`, which knows the product's name
         case .refundAnswered(_, nil, _):
             return Localized(en: "Apple: nothing to refund (no unrefunded purchase by the signed-in Apple ID)",
                              zh: "Apple:没有可退款的购买(当前 Apple ID 没有未退款的购买)")

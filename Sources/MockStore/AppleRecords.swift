@@ -15,12 +15,12 @@ public struct AppleRecords {
         self.catalog = Dictionary(catalog.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// The purchase or restore with this id, if the store ever made it.
     /// The product `id` bought; nil for a transaction Apple never made.
     public func productId(of id: String) -> String? {
-        (try? transaction(id))??.entry.product_id
+        try? database.queue.inDatabase { db in try StoreDatabase.transaction(db, id)?.productId }
     }
 
+    /// The purchase or restore with this id, if the store ever made it.
     public func transaction(_ id: String) throws -> AppleTransaction? {
         try database.queue.inDatabase { db in try Self.transaction(db, id, catalog: catalog) }
     }

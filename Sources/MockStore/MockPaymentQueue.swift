@@ -409,11 +409,8 @@ public final class MockPaymentQueue: PaymentQueue {
 
     func identified(_ transaction: StoreTransaction) -> StoreTransaction {
         guard let payment = paymentIds[transaction.id] else { return transaction }
-        var identified = StoreTransaction(id: transaction.id, productId: transaction.productId, state: transaction.state,
-                                          applicationUsername: transaction.applicationUsername, date: transaction.date, error: transaction.error,
-                                          originalTransactionId: transaction.originalTransactionId, paymentId: payment,
-                                          appAccountToken: transaction.appAccountToken)
-        identified.isRenewal = transaction.isRenewal
+        var identified = transaction
+        identified.paymentId = payment
         return identified
     }
 

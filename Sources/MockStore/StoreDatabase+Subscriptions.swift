@@ -356,9 +356,8 @@ extension StoreDatabase {
         // A renewal carries its chain's appAccountToken (StoreKit 2): the one its latest charge carried.
         let token = try String.fetchOne(db.cachedStatement(sql: "SELECT appAccountToken FROM storeTransaction WHERE id = ?"),
                                         arguments: [due.latestTransactionId]).flatMap(UUID.init(uuidString:))
-        var transaction = StoreTransaction(id: try Self.nextId(db), productId: productId, state: .purchased, applicationUsername: nil,
-                                           date: start, originalTransactionId: due.originalTransactionId, appAccountToken: token)
-        transaction.isRenewal = true
+        let transaction = StoreTransaction(id: try Self.nextId(db), productId: productId, state: .purchased, applicationUsername: nil,
+                                           date: start, originalTransactionId: due.originalTransactionId, appAccountToken: token, isRenewal: true)
         try db.cachedStatement(sql: """
             INSERT INTO storeTransaction (id, productId, state, applicationUsername, date, account, originalTransactionId, device, appAccountToken,
                                           storeRenewal)

@@ -474,17 +474,16 @@ public final class StoreDatabase {
     }
 
     private static func transaction(_ row: Row, at column: ColumnPositions) -> StoreTransaction {
-        var transaction = StoreTransaction(
+        StoreTransaction(
             id: row[column.id], productId: row[column.productId],
             state: TransactionState(rawValue: row[column.state]) ?? .failed,
             applicationUsername: column.applicationUsername.flatMap(row.text),
             date: Date(timeIntervalSince1970: row[column.date]),
             error: column.error.flatMap(row.text).flatMap(StoreError.init(rawValue:)),
             originalTransactionId: column.originalTransactionId.flatMap(row.text),
-            appAccountToken: column.appAccountToken.flatMap(row.text).flatMap(UUID.init(uuidString:))
+            appAccountToken: column.appAccountToken.flatMap(row.text).flatMap(UUID.init(uuidString:)),
+            isRenewal: column.storeRenewal.map { row[$0] as Bool? ?? false } ?? false
         )
-        transaction.isRenewal = column.storeRenewal.map { row[$0] as Bool? ?? false } ?? false
-        return transaction
     }
 
     /// Where a statement's rows hold what `transaction` reads; nil for a column a file from before it lacks.

@@ -88,7 +88,7 @@ struct NotificationHistoryPage {
         (kind, subtype) = (request.notificationType, request.notificationSubtype)
         let types = StoreNotification.appleTypes
         if let kind, types[kind] == nil { throw APIErrorBody.invalidNotificationType }
-        if let subtype, !types.values.contains(where: { $0.contains(subtype) }) { throw APIErrorBody.invalidNotificationType }
+        if let subtype, !StoreNotification.appleSubtypes.contains(subtype) { throw APIErrorBody.invalidNotificationType }
         // Apple: "If you provide both the notificationType and subtype, they need to be a valid combination".
         if let kind, let subtype, types[kind]?.contains(subtype) != true { throw APIErrorBody.invalidNotificationType }
         if let id = request.transactionId {

@@ -20,9 +20,8 @@ extension AppleEndpoints {
         // names the customer's account on its original transaction, and every transaction of it carries the token.
         serverAPI.put("v1/transactions/:id/appAccountToken") { request, context in
             // Its one field has its own error, whatever is wrong with it (left out, not a string, not a UUID).
-            let body = await Self.body(of: request, as: UpdateAppAccountTokenRequest.self).mapError { refused in
-                refused.errorCode == APIErrorBody.refusing("appAccountToken").errorCode ? APIErrorBody.invalidAppAccountTokenUUID : refused
-            }
+            let body = await Self.body(of: request, as: UpdateAppAccountTokenRequest.self,
+                                       fieldErrors: ["appAccountToken": .invalidAppAccountTokenUUID])
             return await change(context.parameters.get("id"), malformed: .invalidOriginalTransactionId, summary: "token set") { id, parties in
                 guard let transaction = try parties.records.transaction(id) else { throw APIErrorBody.transactionIdNotFound }
                 guard transaction.entry.original_transaction_id == id, !transaction.isRestore else { throw APIErrorBody.transactionIdIsNotOriginal }
@@ -85,16 +84,19 @@ extension AppleEndpoints {
         }
     }
 
-    /// A request's JSON body as Apple's type, or Apple's error for the field it could not read.
-    static func body<Body: Decodable>(of request: Request, as type: Body.Type) async -> Result<Body, APIErrorBody> {
+    /// A request's JSON body as Apple's type, or Apple's error for the field it could not read: the endpoint's own for a
+    /// field in `fieldErrors`, else the one the field has across the API.
+    static func body<Body: Decodable>(of request: Request, as type: Body.Type, fieldErrors: [String: APIErrorBody] = [:]) async
+        -> Result<Body, APIErrorBody> {
         var request = request
         guard let buffer = try? await request.collectBody(upTo: 1 << 16) else { return .failure(.generalBadRequest) }
+        let refusing = { (field: String?) in field.flatMap { fieldErrors[$0] } ?? .refusing(field) }
         do {
             return .success(try JSONDecoder().decode(type, from: Data(buffer: buffer)))
         } catch let DecodingError.keyNotFound(key, _) {
-            return .failure(.refusing(key.stringValue))
+            return .failure(refusing(key.stringValue))
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.dataCorrupted(context), let DecodingError.valueNotFound(_, context) {
-            return .failure(.refusing(context.codingPath.first?.stringValue))
+            return .failure(refusing(context.codingPath.first?.stringValue))
         } catch {
             return .failure(.generalBadRequest)
         }

@@ -1,3 +1,4 @@
+import AppleVocabulary
 import Foundation
 import IAPCore
 import MockBackend
@@ -75,5 +76,11 @@ struct StoreOutboxTests {
         try app.relaunch()
         #expect(try app.parties.backend.database.entitlements().first?.revokedAt == revoked)
         #expect(try app.parties.store.database.notHeardByBackend(limit: 10).isEmpty)
+    }
+
+    @Test("every type and subtype the store sends is one of Apple's, so Notification History finds it by Apple's names")
+    func typesAreApples() {
+        for kind in StoreNotification.Kind.allCases { #expect(StoreNotification.appleTypes[kind.rawValue] != nil, "\(kind)") }
+        for subtype in StoreNotification.Subtype.allCases { #expect(StoreNotification.appleSubtypes.contains(subtype.rawValue), "\(subtype)") }
     }
 }

@@ -158,9 +158,8 @@ struct TimelineTests {
     @Test("a renewal reaching the app is told as one; what the backend takes back is told too")
     func renewalAndRevocation() {
         var session = Reading()
-        var renewal = StoreTransaction(id: "1000000012", productId: "com.iapsim.vip.monthly", state: .purchased, applicationUsername: nil,
-                                       date: Self.start, originalTransactionId: "1000000004")
-        renewal.isRenewal = true
+        let renewal = StoreTransaction(id: "1000000012", productId: "com.iapsim.vip.monthly", state: .purchased, applicationUsername: nil,
+                                       date: Self.start, originalTransactionId: "1000000004", isRenewal: true)
         let bought = StoreTransaction(id: "1000000013", productId: "com.iapsim.vip.plus", state: .purchased, applicationUsername: "ORD-1",
                                       date: Self.start, originalTransactionId: "1000000004")
         session.timeline.record(.storeUpdated([renewal, bought]), [], from: session.state, at: Self.start)
