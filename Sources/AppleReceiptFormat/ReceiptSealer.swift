@@ -19,11 +19,12 @@ public struct ReceiptSealer: Sendable {
         publicKey = certificates.signingKey.publicKey
     }
 
-    public func seal(_ receipt: Receipt) throws -> String {
+    /// The receipt signed, with its payload read back as `open` reads it: the store knows what it sealed.
+    public func seal(_ receipt: Receipt) throws -> SealedReceipt {
         let opaque = (0..<16).map { _ in UInt8.random(in: .min ... .max) }
-        let signed = try CMS.sign(try receipt.payload(opaque: opaque), additionalIntermediateCertificates: [intermediate],
-                                  certificate: leaf, privateKey: key, detached: false)
-        return Data(signed).base64EncodedString()
+        let payload = try receipt.payload(opaque: opaque)
+        let signed = try CMS.sign(payload, additionalIntermediateCertificates: [intermediate], certificate: leaf, privateKey: key, detached: false)
+        return SealedReceipt(base64: Data(signed).base64EncodedString(), contents: try Receipt(payload: payload[...]))
     }
 
     /// What Apple's `verifyReceipt` does first: open the container, check that this store's leaf signed it, then read

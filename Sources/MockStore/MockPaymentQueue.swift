@@ -52,6 +52,8 @@ public final class MockPaymentQueue: PaymentQueue {
     /// through this queue: the directory lock keeps other processes out), and a purchase is signed once, not again for
     /// each persist and verification.
     var signedReceipt: String?
+    /// The receipt sealed last, kept when the queue changes: its bytes are still Apple's, and `verifyReceipt` knows them.
+    private var lastSealed: SealedReceipt?
 
     /// `signer`: what signs with the chain `database` keeps (`ChainSigner.of`), asked for when a receipt or a
     /// transaction is first signed or checked, not at launch.
@@ -94,6 +96,7 @@ public final class MockPaymentQueue: PaymentQueue {
 
     /// Apple's `verifyReceipt`, which the app's server calls.
     public private(set) lazy var receiptService = AppleReceiptService(database: database, signer: { [unowned self] in signer },
+                                                                             sealed: { [unowned self] in lastSealed },
                                                                              now: { [unowned self] in scheduler.now })
 
     private let makeSigner: (StoreDatabase) throws -> any StoreSigner
@@ -264,7 +267,8 @@ public final class MockPaymentQueue: PaymentQueue {
         guard let rows = attempt({ try database.receiptEntries(nonConsumables: nonConsumables) }), !rows.isEmpty else { return nil }
         let receipt = Receipt(bundle_id: Receipt.bundleId, environment: "Sandbox", in_app: rows.map { entry($0) },
                               receipt_creation_date_ms: Receipt.Entry.milliseconds(scheduler.now))
-        signedReceipt = attempt { try signer?.seal(receipt) } ?? nil
+        lastSealed = attempt { try signer?.seal(receipt) } ?? nil
+        signedReceipt = lastSealed?.base64
         return signedReceipt
     }
 

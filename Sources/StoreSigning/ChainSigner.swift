@@ -21,6 +21,6 @@ public struct ChainSigner: StoreSigner {
         try ChainSigner(StoreCertificates.of(database))
     }
 
-    public func seal(_ receipt: Receipt) throws -> String { try sealer.seal(receipt) }
+    public func seal(_ receipt: Receipt) throws -> SealedReceipt { try sealer.seal(receipt) }
     public func open(_ base64: String) -> ReceiptCheck { sealer.open(base64) }
 }

@@ -49,4 +49,38 @@ struct AppReceiptTests {
         #expect(service.verify(VerifyReceiptRequest(receiptData: cut), at: .sandbox).status == ReceiptStatus.malformed)
         #expect(service.verify(VerifyReceiptRequest(receiptData: own.base64), at: .sandbox).status == ReceiptStatus.ok)
     }
+
+    @Test("what the store keeps of a receipt it sealed is what verifyReceipt reads from its bytes, every field an entry can have included")
+    func sealedAsOpened() throws {
+        let app = try Harness.paidWhile()
+        let sealer = try ReceiptSealer(try StoreCertificates.of(app.parties.store.database))
+        var entry = Receipt.Entry(transaction_id: "1000000007", original_transaction_id: "1000000003", product_id: "com.iapsim.vip.monthly",
+                                  purchase_date_ms: "1800000000123")
+        entry.original_purchase_date_ms = "1790000000456"
+        entry.expires_date_ms = "1802592000123"
+        entry.is_trial_period = "false"
+        entry.is_in_intro_offer_period = "true"
+        entry.promotional_offer_id = "welcome-back"
+        entry.offer_code_ref_name = "SPRING"
+        entry.cancellation_date_ms = "1801000000000"
+        entry.cancellation_reason = "1"
+        entry.web_order_line_item_id = "2000000004"
+        entry.subscription_group_identifier = "vip"
+        entry.in_app_ownership_type = "FAMILY_SHARED"
+        let sealed = try sealer.seal(Receipt(bundle_id: Receipt.bundleId, environment: "Sandbox", in_app: [entry],
+                                             receipt_creation_date_ms: "1800000000999"))
+        #expect(sealer.open(sealed.base64) == .valid(sealed.contents))
+    }
+
+    @Test("the receipt the store just sealed, one byte of its signature changed, is refused (21003): only its exact bytes are known")
+    func sealedThenAltered() throws {
+        let app = try Harness.paidWhile()
+        let service = app.parties.store.receiptService
+        let own = try ReceiptDER(try #require(app.parties.store.appReceipt()))
+        var altered = own.bytes
+        altered[altered.count - 1] ^= 0x01
+        #expect(service.verify(VerifyReceiptRequest(receiptData: Data(altered).base64EncodedString()), at: .sandbox).status
+            == ReceiptStatus.notAuthenticated)
+        #expect(service.verify(VerifyReceiptRequest(receiptData: own.base64), at: .sandbox).status == ReceiptStatus.ok)
+    }
 }
