@@ -28,6 +28,8 @@ public final class AppRuntime {
     /// A crash on purpose reached before any host was attached (a crash-at step while the app was starting): the first
     /// host hears of it, or nobody would end the app.
     private var untoldCrash: Localized?
+    /// The last receipt hashed and its hash: a purchase's order keeps it, then its verification sends it.
+    private var hashed: (receipt: String, hash: String)?
     /// Every device of the data directory, read when the devices panel opens (the session knows where they are).
     public var devices: () -> [DeviceSummary] = { [] }
     /// Sees every action as it is reduced, with the effects it produced and the state it was reduced from (the event
@@ -192,7 +194,7 @@ public final class AppRuntime {
         case let .persist(order, intent):
             persist(order, closingIntent: intent)
         case let .verify(order):
-            VerifyTask(order: order, store: store, backend: backend, storeKit: state.storeKit) { [weak self] in self?.send(.verified($0, $1)) }.run()
+            VerifyTask(order: order, store: store, backend: backend, storeKit: state.storeKit, hash: { [unowned self] in hash($0) }) { [weak self] in self?.send(.verified($0, $1)) }.run()
         case let .finish(id, user):
             send(.finished(transactionId: id, user: user, found: store.finish(transactionId: id)))
         case let .remove(id, user):
@@ -298,10 +300,17 @@ public final class AppRuntime {
     }
 
     /// C2: write, read back, and say whether it took.
+    private func hash(_ receipt: String) -> String {
+        if let hashed, hashed.receipt == receipt { return hashed.hash }
+        let hash = ReceiptHash.of(receipt)
+        hashed = (receipt, hash)
+        return hash
+    }
+
     private func persist(_ order: PendingOrder, closingIntent: Int64?) {
         var order = order
         if order.receiptHash == nil, let receipt = parties.store.heldReceipt() {
-            order.receiptHash = ReceiptHash.of(receipt)
+            order.receiptHash = hash(receipt)
         }
         let ok = record { try parties.vault.save(order, closingIntent: closingIntent) } != nil
         send(.persisted(order, ok: ok))
@@ -339,6 +348,7 @@ struct VerifyTask {
     let store: PaymentQueue
     let backend: Backend
     let storeKit: StoreKitMode
+    let hash: (String) -> String
     let report: (PendingOrder, VerifyOutcome) -> Void
 
     func run() {
@@ -368,7 +378,7 @@ struct VerifyTask {
 
     private func send(receipt: String, signed: String?, order: PendingOrder) {
         let request = VerifyRequest(receipt: receipt, transactionId: order.transactionId, productId: order.productId,
-                                    orderId: order.orderId, user: order.user, receiptHash: signed == nil ? ReceiptHash.of(receipt) : nil,
+                                    orderId: order.orderId, user: order.user, receiptHash: signed == nil ? hash(receipt) : nil,
                                     claimsOwnership: order.claimsOwnership ? true : nil, signedTransaction: signed)
         backend.verify(request) { report(order, VerifyOutcome($0, requester: order.user)) }
     }
