@@ -19,9 +19,9 @@ public struct ReceiptSealer: Sendable {
         publicKey = certificates.signingKey.publicKey
     }
 
-    /// The receipt signed, with its payload read back as `open` reads it: the store knows what it sealed.
-    public func seal(_ receipt: Receipt) throws -> SealedReceipt {
-        let opaque = (0..<16).map { _ in UInt8.random(in: .min ... .max) }
+    /// The receipt signed, with its payload read back as `open` reads it: the store knows what it sealed. `opaque`: the
+    /// payload's random opaque value (16 bytes).
+    public func seal(_ receipt: Receipt, opaque: [UInt8]) throws -> SealedReceipt {
         let payload = try receipt.payload(opaque: opaque)
         let signed = try CMS.sign(payload, additionalIntermediateCertificates: [intermediate], certificate: leaf, privateKey: key, detached: false)
         return SealedReceipt(base64: Data(signed).base64EncodedString(), contents: try Receipt(payload: payload[...]))

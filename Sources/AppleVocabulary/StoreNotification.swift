@@ -72,8 +72,9 @@ public struct StoreNotification: Sendable, Equatable, Codable {
         }
     }
 
-    /// Apple's `notificationUUID`: the same on every retry of this notification, so a server applies it once.
-    public let uuid: String
+    /// Apple's `notificationUUID`: the same on every retry of this notification, so a server applies it once. Drawn when
+    /// the store writes the notification into its outbox (empty until then), unless given.
+    public internal(set) var uuid: String
     public let kind: Kind
     public let subtype: Subtype?
     public let account: String?
@@ -96,7 +97,7 @@ public struct StoreNotification: Sendable, Equatable, Codable {
 
     public init(_ kind: Kind, _ subtype: Subtype? = nil, account: String?, productId: String, transactionId: String?,
                 originalTransactionId: String, webOrderLineItemId: String? = nil, expiresDate: Date? = nil, graceUntil: Date? = nil,
-                date: Date, summary: ExtensionSummary? = nil, uuid: String = UUID().uuidString.lowercased()) {
+                date: Date, summary: ExtensionSummary? = nil, uuid: String = "") {
         self.uuid = uuid
         self.kind = kind
         self.subtype = subtype
@@ -130,6 +131,13 @@ extension StoreNotification {
 
     /// Every subtype Apple has.
     public static let appleSubtypes = Set(appleTypes.values.joined())
+
+    /// The notification under `uuid`, as the outbox writes it.
+    public func named(_ uuid: String) -> StoreNotification {
+        var named = self
+        named.uuid = uuid
+        return named
+    }
 
     /// Apple's TEST notification: about no purchase (its product and chain are empty).
     public static func test(at date: Date, uuid: String) -> StoreNotification {

@@ -51,6 +51,8 @@ public final class AppSession {
     private let options: AppState
     private let latency: Parties.Latency
     private let clock: Clock
+    /// What the parties draw at random, across relaunches: a seeded source goes on where it was, as the clock does.
+    private let random: RandomSource
     /// Whether a `--notify` server is to be sent what the store tells the app's server: set on every launch's store
     /// before it takes any step, so that what happens at launch goes out too.
     private let notifying: Bool
@@ -73,8 +75,8 @@ public final class AppSession {
 
     public init(directory: DataDirectory, catalog: [Product], options: AppState = AppState(), faults: ArmedFaults = [],
                 user: String? = nil, appleId: String? = nil, firstAppleId: String? = nil, latency: Parties.Latency = Parties.Latency(),
-                clock: Clock = .virtual(start: AppSession.epoch), backend: Backend? = nil, notifying: Bool = false,
-                files: PartyFiles? = nil) throws {
+                clock: Clock = .virtual(start: AppSession.epoch), random: RandomSource = .system, backend: Backend? = nil,
+                notifying: Bool = false, files: PartyFiles? = nil) throws {
         self.directory = directory
         self.firstAppleId = firstAppleId
         remoteBackend = backend
@@ -84,17 +86,19 @@ public final class AppSession {
         self.options = options
         self.latency = latency
         self.clock = clock
-        (timers, parties, runtime) = try Self.boot(directory, catalog: catalog, clock: clock, options: options, faults: faults,
+        self.random = random
+        (timers, parties, runtime) = try Self.boot(directory, catalog: catalog, clock: clock, random: random, options: options, faults: faults,
                                                    latency: latency, backend: backend, notifying: notifying, appleId: appleId,
                                                    firstAppleId: firstAppleId, files: files)
         start(user: user)
     }
 
-    private static func boot(_ directory: DataDirectory, catalog: [Product], clock: Clock, options: AppState, faults: ArmedFaults,
-                             latency: Parties.Latency, backend: Backend?, notifying: Bool, appleId: String? = nil,
+    private static func boot(_ directory: DataDirectory, catalog: [Product], clock: Clock, random: RandomSource, options: AppState,
+                             faults: ArmedFaults, latency: Parties.Latency, backend: Backend?, notifying: Bool, appleId: String? = nil,
                              firstAppleId: String? = nil, files: PartyFiles? = nil) throws -> (TimerQueue, Parties, AppRuntime) {
         let timers = clock.timers
-        let parties = try Parties.open(in: directory, catalog: catalog, scheduler: timers, latency: latency, faults: faults, files: files)
+        let parties = try Parties.open(in: directory, catalog: catalog, scheduler: timers, random: random, latency: latency, faults: faults,
+                                       files: files)
         // Signed in as Settings would have it before the app starts; a failure to write it is the store's alarm.
         if let appleId {
             parties.store.signIn(appleId: appleId)
@@ -144,7 +148,7 @@ public final class AppSession {
     /// The faults armed stay armed, as flags on the command line would, unless `faults` says otherwise.
     public func relaunch(user: String? = nil, faults: ArmedFaults? = nil) throws {
         timers.cancelAll()
-        (timers, parties, runtime) = try Self.boot(directory, catalog: catalog, clock: clock.resumed(at: timers.now), options: options,
+        (timers, parties, runtime) = try Self.boot(directory, catalog: catalog, clock: clock.resumed(at: timers.now), random: random, options: options,
                                                    faults: faults ?? parties.faults.armed, latency: latency, backend: remoteBackend,
                                                    notifying: notifying, firstAppleId: firstAppleId)
         start(user: user)

@@ -27,24 +27,27 @@ public final class Parties {
     /// Opens (creating when new) every party's database in `directory`, unless `files` were opened already. When one
     /// cannot be opened or its party made, the files this launch created are removed again: a failed launch leaves the
     /// directory as it found it.
-    public static func open(in directory: DataDirectory, catalog: [Product], scheduler: Scheduler, latency: Latency = Latency(),
-                            faults: ArmedFaults = [], files: PartyFiles? = nil) throws -> Parties {
+    /// `random`: what Apple and the server draw at random, as `scheduler` is their clock.
+    public static func open(in directory: DataDirectory, catalog: [Product], scheduler: Scheduler, random: RandomSource = .system,
+                            latency: Latency = Latency(), faults: ArmedFaults = [], files: PartyFiles? = nil) throws -> Parties {
         let files = try files ?? PartyFiles.open(in: directory)
         do {
-            return try made(on: files, catalog: catalog, scheduler: scheduler, latency: latency, faults: faults)
+            return try made(on: files, catalog: catalog, scheduler: scheduler, random: random, latency: latency, faults: faults)
         } catch {
             files.abandon()
             throw error
         }
     }
 
-    private static func made(on files: PartyFiles, catalog: [Product], scheduler: Scheduler, latency: Latency,
+    private static func made(on files: PartyFiles, catalog: [Product], scheduler: Scheduler, random: RandomSource, latency: Latency,
                              faults: ArmedFaults) throws -> Parties {
         let board = FaultBoard(faults)
+        files.store.random = random
         let store = try MockPaymentQueue(database: files.store, catalog: catalog, signer: ChainSigner.of, scheduler: scheduler,
                                          latency: latency.store, faults: board)
         let backend = MockBackend(database: files.backend, catalog: catalog, apple: store.receiptService, serverAPI: store.records,
                                   scheduler: scheduler, latency: latency.backend, faults: board)
+        backend.random = random
         let vault = files.vault
         // Apple's side tells the app's server what happens without the app, as App Store Server Notifications do.
         store.onNotification = { [unowned backend] in backend.receive($0) }

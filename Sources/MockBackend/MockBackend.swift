@@ -90,7 +90,7 @@ public final class MockBackend: Backend {
         guard let terms = catalog[productId]?.subscription, terms.introOffer != nil, let key = offersKey(), let signer = OfferSigner(key) else { return nil }
         let group = catalogOrder.filter { $0.subscription?.group == terms.group }.map(\.id)
         guard let earlier = try database.latestCredit(user: user, productIds: group) else { return nil }
-        return try signer.introductoryOfferEligibility(productId: productId, allow: false, transactionId: earlier, nonce: UUID().uuidString.lowercased(),
+        return try signer.introductoryOfferEligibility(productId: productId, allow: false, transactionId: earlier, nonce: random.uuid(),
                                                        at: scheduler.now)
     }
 
@@ -103,13 +103,15 @@ public final class MockBackend: Backend {
     public var offersKey: () -> SubscriptionOffersKey? = { nil }
     /// The root the server trusts as Apple's for StoreKit 2's signed transactions (the store's, in iapsim).
     public var trustedRoot: () -> [UInt8]? = { nil }
+    /// What the server draws at random: the nonces of the offers it signs.
+    public var random = RandomSource.system
 
     public func signOffer(user: String, productId: String, offerId: String, applicationUsername: String?, storeKit: StoreKitMode,
                           _ completion: @escaping (Result<OfferSignature, BackendError>) -> Void) {
         answer(after: latency.order, completion) {
             guard let key = offersKey(), let signer = OfferSigner(key) else { throw OfferSigner.NoKey() }
             return try signer.sign(productId: productId, offerId: offerId, applicationUsername: applicationUsername,
-                                   nonce: UUID().uuidString.lowercased(), storeKit: storeKit, at: scheduler.now)
+                                   nonce: random.uuid(), storeKit: storeKit, at: scheduler.now)
         }
     }
 

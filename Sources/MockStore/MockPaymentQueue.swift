@@ -267,7 +267,7 @@ public final class MockPaymentQueue: PaymentQueue {
         guard let rows = attempt({ try database.receiptEntries(nonConsumables: nonConsumables) }), !rows.isEmpty else { return nil }
         let receipt = Receipt(bundle_id: Receipt.bundleId, environment: "Sandbox", in_app: rows.map { entry($0) },
                               receipt_creation_date_ms: Receipt.Entry.milliseconds(scheduler.now))
-        lastSealed = attempt { try signer?.seal(receipt) } ?? nil
+        lastSealed = attempt { try signer?.seal(receipt, opaque: database.random.bytes(16)) } ?? nil
         signedReceipt = lastSealed?.base64
         return signedReceipt
     }

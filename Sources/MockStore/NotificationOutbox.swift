@@ -141,8 +141,22 @@ extension StoreDatabase {
 
     /// Writes `notification` into the outbox inside the caller's database transaction, the one that made the change it
     /// tells of: a kill cannot keep the change and lose the notification, or the reverse.
+    /// A notification made without a `uuid` is given one here, as Apple names each notification it sends.
     func enqueue(_ db: Database, _ notification: StoreNotification) throws {
-        try Self.enqueue(db, notification, outbox)
+        let notification = notification.uuid.isEmpty ? notification.named(random.uuid()) : notification
+        let goesOut = outbox.goesOut || outbox.backendHearsDelivery
+        try db.cachedStatement(sql: """
+            INSERT INTO notificationOutbox (uuid, type, subtype, transactionId, originalTransactionId, date, notification, backendDelivered,
+                                            delivery, nextAttemptAt, content)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [
+                notification.uuid, notification.kind.rawValue, notification.subtype?.rawValue, notification.transactionId,
+                notification.originalTransactionId, notification.date.timeIntervalSince1970, try JSONEncoder().encode(notification),
+                !notification.concernsBuiltInBackend,
+                (goesOut ? OutboxEntry.Delivery.pending : .notSent).rawValue,
+                goesOut ? notification.date.timeIntervalSince1970 : nil,
+                try NotificationContent.taken(db, notification, at: notification.date, catalog: outbox.catalog).map { try JSONEncoder().encode($0) },
+            ])
     }
 
     /// Apple's question to the app's server about a customer's refund request (CONSUMPTION_REQUEST), for a consumable or
@@ -157,29 +171,13 @@ extension StoreDatabase {
         var question = StoreNotification(.consumptionRequest, account: row["account"], productId: row["productId"], transactionId: charge,
                                          originalTransactionId: row["original"], date: date)
         question.refundRequestReason = customer ?? .OTHER
-        try Self.enqueue(db, question, outbox)
-    }
-
-    static func enqueue(_ db: Database, _ notification: StoreNotification, _ policy: OutboxPolicy) throws {
-        let goesOut = policy.goesOut || policy.backendHearsDelivery
-        try db.cachedStatement(sql: """
-            INSERT INTO notificationOutbox (uuid, type, subtype, transactionId, originalTransactionId, date, notification, backendDelivered,
-                                            delivery, nextAttemptAt, content)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [
-                notification.uuid, notification.kind.rawValue, notification.subtype?.rawValue, notification.transactionId,
-                notification.originalTransactionId, notification.date.timeIntervalSince1970, try JSONEncoder().encode(notification),
-                !notification.concernsBuiltInBackend,
-                (goesOut ? OutboxEntry.Delivery.pending : .notSent).rawValue,
-                goesOut ? notification.date.timeIntervalSince1970 : nil,
-                try NotificationContent.taken(db, notification, at: notification.date, catalog: policy.catalog).map { try JSONEncoder().encode($0) },
-            ])
+        try enqueue(db, question)
     }
 
     /// Apple's TEST notification, asked for through the App Store Server API, under the `uuid` its token names.
     public func enqueueTest(at date: Date, uuid: String) throws -> StoreNotification {
         let test = StoreNotification.test(at: date, uuid: uuid)
-        try queue.writeTransaction { db in try Self.enqueue(db, test, outbox) }
+        try queue.writeTransaction { db in try enqueue(db, test) }
         return test
     }
 

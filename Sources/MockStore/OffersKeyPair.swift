@@ -47,7 +47,7 @@ public struct OffersKeyPair: Sendable {
     /// iapsim's own offers key, made the first time it is asked for and kept in the store's database.
     public static func own(in database: StoreDatabase) throws -> OffersKeyPair? {
         let data = try database.secret("subscriptionOffersKey") {
-            let id = String((0..<10).map { _ in Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789").randomElement()! })
+            let id = database.random.string(length: 10, from: Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"))
             return Data("\(id) \(P256.Signing.PrivateKey().derRepresentation.base64EncodedString())".utf8)
         }
         let parts = String(decoding: data, as: UTF8.self).split(separator: " ").map(String.init)

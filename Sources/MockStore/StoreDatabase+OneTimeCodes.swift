@@ -30,7 +30,7 @@ extension StoreDatabase {
             for (offer, productId, count) in missing {
                 var missing = count
                 while missing > 0 {
-                    let code = String((0..<Self.codeLength).map { _ in Self.codeLetters.randomElement()! })
+                    let code = random.string(length: Self.codeLength, from: Self.codeLetters)
                     try db.cachedStatement(sql: "INSERT OR IGNORE INTO oneTimeCode (code, offerId, productId) VALUES (?, ?, ?)")
                         .execute(arguments: [code, offer, productId])
                     missing -= db.changesCount

@@ -38,6 +38,8 @@ public final class StoreDatabase {
     /// Whether what the store tells the app's server also goes out to a `--notify` server, and which products are
     /// consumables; set before the queue takes any step.
     public var outbox = OutboxPolicy()
+    /// What the store draws at random: its notifications' UUIDs, its receipts' opaque values, its offer codes and key id.
+    public var random = RandomSource.system
     /// The catalog's family-shareable products (A4): what a member of the buyer's family owns too.
     public var familyShareable: Set<String> = []
     /// Family-shared purchases revoked by the writes since the queue last looked: whose Apple ID, which product.

@@ -10,7 +10,8 @@ public protocol StoreSigner {
     var chain: [[UInt8]] { get }
     /// The leaf's key.
     var signingKey: P256.Signing.PrivateKey { get }
-    func seal(_ receipt: Receipt) throws -> SealedReceipt
+    /// `opaque`: the random value Apple puts in each receipt, which the store draws.
+    func seal(_ receipt: Receipt, opaque: [UInt8]) throws -> SealedReceipt
     /// What Apple's `verifyReceipt` does first: open the container, check that this store's leaf signed it, then read
     /// the payload.
     func open(_ base64: String) -> ReceiptCheck

@@ -9,7 +9,7 @@ extension AppleEndpoints {
     func addNotifications(to serverAPI: RouterGroup<BasicRequestContext>) {
         serverAPI.post("v1/notifications/test") { _, _ in
             await api(id: nil) { _, parties, now in
-                let uuid = UUID().uuidString.lowercased()
+                let uuid = parties.store.database.random.uuid()
                 parties.onTestNotification(uuid)
                 return { SendTestNotificationResponse(testNotificationToken: uuid + "_" + String(AppleDate.milliseconds(now))) }
             }

@@ -21,6 +21,6 @@ public struct ChainSigner: StoreSigner {
         try ChainSigner(StoreCertificates.of(database))
     }
 
-    public func seal(_ receipt: Receipt) throws -> SealedReceipt { try sealer.seal(receipt) }
+    public func seal(_ receipt: Receipt, opaque: [UInt8]) throws -> SealedReceipt { try sealer.seal(receipt, opaque: opaque) }
     public func open(_ base64: String) -> ReceiptCheck { sealer.open(base64) }
 }

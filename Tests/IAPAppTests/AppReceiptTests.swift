@@ -68,7 +68,7 @@ struct AppReceiptTests {
         entry.subscription_group_identifier = "vip"
         entry.in_app_ownership_type = "FAMILY_SHARED"
         let sealed = try sealer.seal(Receipt(bundle_id: Receipt.bundleId, environment: "Sandbox", in_app: [entry],
-                                             receipt_creation_date_ms: "1800000000999"))
+                                             receipt_creation_date_ms: "1800000000999"), opaque: Array(repeating: 7, count: 16))
         #expect(sealer.open(sealed.base64) == .valid(sealed.contents))
     }
 

@@ -17,12 +17,13 @@ final class Harness {
     let session: AppSession
 
     init(user: String? = nil, faults: ArmedFaults = [], policy: VerifyPolicy = VerifyPolicy(), serial: Bool = true,
-         catalog: [Product] = shippedCatalog, storeKit: StoreKitMode = .one, serverAPI: Bool = false) throws {
+         catalog: [Product] = shippedCatalog, storeKit: StoreKitMode = .one, serverAPI: Bool = false, random: RandomSource = .system) throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("iapsim-test-\(UUID().uuidString)").path
         try FreshData.lay(in: DataDirectory(path: path))
         var options = AppState(policy: policy, serialPurchases: serial, storeKit: storeKit)
         options.serverAPIBackend = serverAPI
-        session = try AppSession(directory: DataDirectory(path: path), catalog: catalog, options: options, faults: faults, user: user)
+        session = try AppSession(directory: DataDirectory(path: path), catalog: catalog, options: options, faults: faults, user: user,
+                                 random: random)
         if ProcessInfo.processInfo.environment["IAPSIM_TRACE"] == "1" {
             session.onAction = { now, action, effects in
                 print("  \(now.timeIntervalSince(AppSession.epoch)) \(action) -> \(effects)")

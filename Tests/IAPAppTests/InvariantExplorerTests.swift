@@ -6,7 +6,7 @@ import IAPApp
 import Testing
 
 /// A small deterministic generator, so that a failing schedule is replayed from its seed.
-struct SplitMix64: RandomNumberGenerator {
+struct SplitMix64: RandomNumberGenerator, Sendable {
     var state: UInt64
     mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
@@ -41,7 +41,8 @@ func explore(seed: UInt64, steps: Int = 28, serverAPI: Bool? = nil) throws -> [S
     // their faults drawn from a generator of their own.
     let serverAPI = serverAPI ?? serverAPIMode(seed: seed)
     var notificationRng = SplitMix64(state: seed ^ 0x5E_4A_91)
-    let app = try Harness(user: users[Int.random(in: 0..<3, using: &rng)], faults: sticky, storeKit: storeKit, serverAPI: serverAPI)
+    let app = try Harness(user: users[Int.random(in: 0..<3, using: &rng)], faults: sticky, storeKit: storeKit, serverAPI: serverAPI,
+                            random: RandomSource(SplitMix64(state: seed ^ 0x0A_11CE)))
     // Half the schedules as the world is: two Apple IDs for the three app users, signed in on each device and switched
     // mid-flight, under one of the backend's restore policies (A1, A2). The other half: each app user's own Apple ID.
     let appleIds = Bool.random(using: &rng) ? ["sandbox-1", "sandbox-2"] : []

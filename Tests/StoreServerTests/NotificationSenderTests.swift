@@ -236,7 +236,7 @@ struct NotificationSenderTests {
         try await receiver.start()
         defer { receiver.stop() }
         let app = try NotifyingApp(receiver: receiver)
-        app.sender?.sendTest()
+        app.sender?.sendTest(uuid: "8a0f5a3e-2b6d-4c1e-9f7a-3d2c1b0a9e8f")
         try await app.pump { receiver.received.count >= 1 }
         let payload = try await X5CVerifier(rootCertificates: [try app.rootPEM()])
             .verifyJWS(try #require(receiver.received.first).signedPayload, as: NotificationPayload.self)

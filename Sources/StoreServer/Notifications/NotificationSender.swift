@@ -37,7 +37,7 @@ public final class NotificationSender: Sendable {
 
     /// Apple's TEST notification (asked for through the App Store Server API), sent as any other.
     /// Call on the parties' thread.
-    public func sendTest(uuid: String = UUID().uuidString.lowercased()) {
+    public func sendTest(uuid: String) {
         desk.value.enqueueTest(uuid: uuid)
     }
 
