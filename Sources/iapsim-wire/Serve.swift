@@ -80,6 +80,8 @@ struct ServeCommand: ParsableCommand {
         runner.stop()
         stopSending()
         do { try parties.close() } catch { Console.fail(error) }
+        // A signal is serve's way to quit: its files are closed as the app's quit closes them, and recorded so.
+        directory.recordClosedCleanly(directory)
         // Stopped by a signal: the status says which (130 for SIGINT, 143 for SIGTERM), as for the app.
         if let signal = QuitSignals.caught { Foundation.exit(128 + signal) }
     }

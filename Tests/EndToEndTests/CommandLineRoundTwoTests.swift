@@ -150,7 +150,7 @@ extension CommandLineInputTests {
         #expect(contents(of: work + "/data") == before)
     }
 
-    @Test("serve stopped by SIGINT or SIGTERM exits 130 or 143, as the README says", arguments: [("INT", 130), ("TERM", 143)])
+    @Test("serve stopped by SIGINT or SIGTERM (its way to quit) exits 130 or 143, as the README says, and records its four files as closed cleanly, so the next launch need not check them", arguments: [("INT", 130), ("TERM", 143)])
     func serveSignals(_ signal: String, _ expected: Int) async throws {
         let work = try makeWorkDirectory()
         defer { try? FileManager.default.removeItem(atPath: work) }
@@ -161,6 +161,10 @@ extension CommandLineInputTests {
             kill -\(signal) $server; wait $server; echo "status $?"
             """, in: work)
         #expect(output.contains("status \(expected)"), "\(output)")
+        let record = (try? String(contentsOfFile: work + "/data/iapsim.lock", encoding: .utf8)) ?? ""
+        for file in ["store.sqlite", "backend.sqlite", "client-keychain.sqlite", "client-sandbox.sqlite"] {
+            #expect(record.contains("/data/" + file), "iapsim.lock: \(record)")
+        }
     }
 }
 
