@@ -21,6 +21,7 @@ public struct StoreServer: Sendable {
             }
         }
         let router = Router()
+        router.add(middleware: NoRouteMiddleware())
         router.add(middleware: WireLogMiddleware(log: log))
         AppleEndpoints(parties: parties, served: Confined(value: served), signer: signer, keyring: keyring).add(to: router)
         BackendEndpoints(parties: parties, served: Confined(value: served)).add(to: router)
@@ -59,5 +60,21 @@ struct WireLogMiddleware<Context: RequestContext>: RouterMiddleware {
         log.record(.init(method: request.method.rawValue, path: request.uri.path, status: response.status.code,
                          summary: response.headers[Wire.summaryHeader] ?? "", milliseconds: Elapsed.milliseconds(since: start)))
         return response
+    }
+}
+
+/// A request no route serves (a path mistyped, a method no route takes) is answered with one line naming what iapsim
+/// serves, not an empty 404.
+struct NoRouteMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound {
+            let line = "iapsim: no route for \(request.method.rawValue) \(request.uri.path); iapsim serves /verifyReceipt, /sandbox/verifyReceipt, "
+                + "/inApps/v1/… and /inApps/v2/… (the App Store Server API, with a bearer token: iapsim keys) and /backend/v1/… "
+                + "(docs/backend-contract.yaml)\n"
+            return Response(status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"],
+                            body: ResponseBody(byteBuffer: ByteBuffer(string: line)))
+        }
     }
 }

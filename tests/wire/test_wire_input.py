@@ -37,6 +37,17 @@ class BadInputTests(unittest.TestCase):
         self.assertEqual(len(bought), 2)
         self.assertEqual({e["product_id"] for e in body["receipt"]["in_app"]}, bought)
 
+    def test_an_unknown_route_is_named_with_the_routes_there_are(self):
+        for method, path in (("GET", "/nope"), ("POST", "/inApps/v1/nope"), ("GET", "/verifyreceipt")):
+            with self.subTest(f"{method} {path}"):
+                answer = requests.request(method, f"{self.server.url}{path}", timeout=10)
+                self.assertEqual(answer.status_code, 404)
+                self.assertTrue(answer.headers["content-type"].startswith("text/plain"))
+                self.assertEqual(answer.text.count("\n"), 1)
+                for words in (f"{method} {path}", "/verifyReceipt", "/inApps/v1/", "/backend/v1/"):
+                    self.assertIn(words, answer.text)
+        self.assertEqual(self.data.state(), self.before)
+
     def test_production_sends_a_sandbox_receipt_to_sandbox(self):
         answer = requests.post(f"{self.server.url}/verifyReceipt", data=json.dumps({"receipt-data": self.receipt}), timeout=10)
         self.assertEqual(answer.json()["status"], 21007)
