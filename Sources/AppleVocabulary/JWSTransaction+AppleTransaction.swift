@@ -68,7 +68,7 @@ extension JWSTransaction {
         }
         environment = AppleSandbox.environment
         transactionReason = transaction.isRenewal ? "RENEWAL" : "PURCHASE"
-        let bought = Storefront(currency: transaction.product?.amount?.currency)
+        let bought = Storefront(of: transaction.product)
         (storefront, storefrontId) = (bought.code, bought.id)
     }
 

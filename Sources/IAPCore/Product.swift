@@ -30,9 +30,12 @@ public struct Product: Sendable, Equatable, Identifiable {
     public var grantsUnit: Bool { kind.isConsumable && coins == 0 }
     /// Group, level and period: set exactly for auto-renewable subscriptions (one without terms is a monthly
     /// subscription alone in a group of its own).
-    public let subscription: SubscriptionTerms?
+    public private(set) var subscription: SubscriptionTerms?
     /// Owned by every Apple ID of the buyer's family too (A4; simulated for non-consumables).
     public let familyShareable: Bool
+    /// The storefront the catalog's prices are for (ISO 3166-1 alpha-3: a `.storekit` file's `_storefront`); nil: the one
+    /// of the price's currency.
+    public var storefront: String?
 
     /// Of `catalog`, the products a credit does not keep for the user (see `Kind.isKept`).
     public static func notKept(in catalog: some Sequence<Product>) -> Set<String> {
@@ -56,14 +59,17 @@ public struct Product: Sendable, Equatable, Identifiable {
     public func withGracePeriod(_ on: Bool) -> Product {
         guard var terms = subscription, terms.gracePeriod != on else { return self }
         terms.gracePeriod = on
-        return Product(id: id, kind: kind, title: title, summary: summary, price: price, coins: coins, subscription: terms, amount: amount,
-                       familyShareable: familyShareable)
+        var product = self
+        product.subscription = terms
+        return product
     }
 
     /// The same product under a catalog that brought the key its promotional offers are signed with.
     public func withOffersKey(_ key: SubscriptionOffersKey?) -> Product {
         guard var terms = subscription, let key, terms.offersKey != key else { return self }
         terms.offersKey = key
-        return Product(id: id, kind: kind, title: title, summary: summary, price: price, coins: coins, subscription: terms, amount: amount)
+        var product = self
+        product.subscription = terms
+        return product
     }
 }

@@ -1,3 +1,4 @@
+import AppleVocabulary
 import Foundation
 import IAPCore
 
@@ -177,6 +178,10 @@ extension StoreKitFile {
             }
         }
         warnings += skipped
+        // Bought in the file's storefront: Germany's, say, where euros alone would name France's.
+        if let storefront = settings?._storefront, Storefront(code: storefront) != nil {
+            for index in found.indices { found[index].storefront = storefront }
+        }
         var loaded = LoadedCatalog(products: found)
         loaded.skipped = skipped
         loaded.groupNames = groupNames

@@ -41,7 +41,7 @@ extension AppleEndpoints {
                     throw APIErrorBody.invalidStorefrontCountryCode
                 }
                 // Every subscriber bought in the storefront of the catalog's currency: a list without it extends no one.
-                let reached = storefronts.isEmpty || storefronts.contains(Storefront(currency: product.amount?.currency).code)
+                let reached = storefronts.isEmpty || storefronts.contains(Storefront(of: product).code)
                 _ = try parties.store.extendAll(productId: productId, days: days, requestIdentifier: requestIdentifier, reached: reached,
                                              storefronts: storefronts)
                 let answer = MassExtendRenewalDateResponse(requestIdentifier: requestIdentifier)

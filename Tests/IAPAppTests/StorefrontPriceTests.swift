@@ -1,4 +1,5 @@
 import Foundation
+import AppleVocabulary
 @testable import MockStore
 import Testing
 
@@ -51,5 +52,34 @@ struct StorefrontPriceTests {
         #expect(!StorefrontPrice(storefront: "XYZ", locale: nil).warnings.isEmpty)
         let shown = StorefrontPrice(storefront: "USA", locale: nil).format("free!")
         #expect(shown == nil)
+    }
+}
+
+/// The storefront a purchase is signed in: a `.storekit` file's own, where its currency is several storefronts'.
+@Suite("The storefront a signed transaction names")
+struct SignedStorefrontTests {
+    let scratch = Scratch()
+
+    /// A purchase of the file's one consumable, signed as StoreKit 2 hands it to the app's server.
+    private func signed(storefront: String) throws -> JWSTransaction {
+        let path = try scratch.write("""
+            {"products": [{"displayPrice": "0.99", "productID": "coins.small", "referenceName": "Coins", "type": "Consumable",
+              "localizations": [{"locale": "en_US", "displayName": "Coins", "description": "A few coins"}]}],
+             "settings": {"_storefront": "\(storefront)"}, "version": {"major": 4, "minor": 0}}
+            """, named: "shop.storekit")
+        let app = try Harness(user: "alice", catalog: try CatalogLoader.importCatalog(path: path).products)
+        app.advance(0.5)
+        app.press(.enter)
+        app.advance(5)
+        let charge = try #require(try app.storeTransactions().first?.0)
+        let jws = try #require(app.parties.store.signedTransaction(id: charge.id))
+        return try #require(SignedTransaction(compactJWS: jws)).transaction
+    }
+
+    @Test("a .storekit file's storefront is the one signed, in a currency of several storefronts too (Germany, not France, for euros)",
+          arguments: [("DEU", "EUR", "143443"), ("FRA", "EUR", "143442"), ("AUT", "EUR", "143445"), ("GBR", "GBP", "143444")])
+    func fileStorefront(_ code: String, _ currency: String, _ id: String) throws {
+        let transaction = try signed(storefront: code)
+        #expect((transaction.storefront, transaction.storefrontId, transaction.currency) == (code, id, currency))
     }
 }
