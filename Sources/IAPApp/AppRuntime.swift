@@ -194,7 +194,9 @@ public final class AppRuntime {
         case let .persist(order, intent):
             persist(order, closingIntent: intent)
         case let .verify(order):
-            VerifyTask(order: order, store: store, backend: backend, storeKit: state.storeKit, hash: { [unowned self] in hash($0) }) { [weak self] in self?.send(.verified($0, $1)) }.run()
+            VerifyTask(order: order, store: store, backend: backend, storeKit: state.storeKit, hash: { [unowned self] in hash($0) }) { [weak self] in
+                self?.send(.verified($0, $1))
+            }.run()
         case let .finish(id, user):
             send(.finished(transactionId: id, user: user, found: store.finish(transactionId: id)))
         case let .remove(id, user):
