@@ -42,9 +42,14 @@ struct IAPSim: ParsableCommand {
             let message = message(for: error).split(whereSeparator: \.isNewline).first.map(String.init) ?? "\(error)"
             if let plain = plainly(message) { Console.fail(plain, code: code.rawValue) }
             guard !(error is CommandLineError) else { Console.fail(message, code: code.rawValue) }
+            let given = CommandLine.arguments.dropFirst().first.flatMap(command(named:))
+            // A catalog file where an option was expected: how to give it, to a command that takes one (the app's run too).
+            if let file = message.firstMatch(of: #/^Unexpected argument '(.+\.(?:storekit|json))'$/#)?.output.1,
+               (given ?? Run.self).helpMessage().contains("--catalog ") {
+                Console.fail("a catalog is given as --catalog \(file)", code: code.rawValue)
+            }
             // Said as iapsim's own messages are (lower case), pointing to the help of the command it was given to.
-            let help = CommandLine.arguments.dropFirst().first.flatMap(command(named:)).map { "iapsim help \($0._commandName) lists its options" }
-                ?? "iapsim --help lists the options"
+            let help = given.map { "iapsim help \($0._commandName) lists its options" } ?? "iapsim --help lists the options"
             Console.fail(message.prefix(1).lowercased() + message.dropFirst() + " (\(help))", code: code.rawValue)
         }
     }

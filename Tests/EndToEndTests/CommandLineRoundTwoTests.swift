@@ -169,6 +169,17 @@ extension CommandLineInputTests {
 }
 
 extension CommandLineInputTests {
+    @Test("a catalog file given without --catalog is answered with how to give it (found by a server engineer: `iapsim catalog FILE` said only \"unexpected argument\")",
+          arguments: [["catalog"], ["state"], []])
+    func catalogWithoutItsOption(_ command: [String]) async throws {
+        let work = try makeWorkDirectory()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let (status, output) = try await headless(command + [work + "/shop.storekit"], in: work)
+        #expect(status == 64)
+        oneClearLine(output, mentioning: ["--catalog " + work + "/shop.storekit"])
+        nothingCreated(work + "/data")
+    }
+
     @Test("a password in a URL is never printed, in any error", arguments: [
         ["--backend", "ftp://qa:s3cret@host"], ["--notify", "ftp://qa:s3cret@host"], ["serve", "--notify", "ftp://qa:s3cret@host"],
     ])
