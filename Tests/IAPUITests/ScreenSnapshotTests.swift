@@ -54,6 +54,20 @@ struct ScreenSnapshotTests {
         }
     }
 
+    @Test("while the product request has failed, the balance still counts the units held, by product identifier (found by a server engineer's walk: \"Balance 0 coins\" after buying one)")
+    func unitsWithoutProducts() {
+        let gems = "org.fixture.gems100"
+        var state = screen("products").state(.en)
+        state.products = []
+        state.productsStatus = .failed
+        state.productIdentifiers = [gems]
+        var account = Account()
+        account.units = [gems: 2]
+        state.session?.account = account
+        let text = Renderer.render(state, width: 80, height: 24, theme: .monochrome).text
+        #expect(text.contains("Balance \(gems) ×2"), "\(text)")
+    }
+
     @Test("the HUD says what the sheet charges: a free trial as free, a win-back offer Apple turned away as no longer the Apple ID's (found by a newcomer's walk)")
     func hudSaysWhatIsCharged() {
         let monthly = "com.iapsim.vip.monthly"

@@ -60,11 +60,12 @@ extension StateView {
     }
 
     /// "Balance 60 coins", then the units held of each consumable that grants one unit of itself (a .storekit product
-    /// with no amount mapped): "· Fuel ×3". A catalog that sells only such products shows only its units.
+    /// with no amount mapped): "· Fuel ×3". A catalog that sells only such products shows only its units. While the
+    /// product request has failed, the units held are named by the identifiers the app is built with.
     var balanceLine: String {
-        let units = state.products.filter(\.grantsUnit).compactMap { product in
-            state.account.units[product.id].map { "\(product.title[lang]) ×\($0)" }
-        }
+        let named = [.failed, .empty].contains(state.productsStatus) ? state.productIdentifiers.map { ($0, $0) }
+            : state.products.filter(\.grantsUnit).map { ($0.id, $0.title[lang]) }
+        let units = named.compactMap { id, name in state.account.units[id].map { "\(name) ×\($0)" } }
         let sellsCoins = state.products.contains { $0.kind.isConsumable && $0.coins > 0 } || state.account.coins > 0
         let coins = sellsCoins || units.isEmpty ? ["\(state.account.coins) \(Text.coins(lang))"] : []
         return "\(Text.balance(lang)) " + (coins + units).joined(separator: " · ")
