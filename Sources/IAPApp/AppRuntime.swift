@@ -301,7 +301,7 @@ public final class AppRuntime {
         if let host { host.request(.crashed(reason)) } else { untoldCrash = reason }
     }
 
-    /// C2: write, read back, and say whether it took.
+    /// The receipt's hash, worked out once for the order that keeps it and the verification that sends it.
     private func hash(_ receipt: String) -> String {
         if let hashed, hashed.receipt == receipt { return hashed.hash }
         let hash = ReceiptHash.of(receipt)
@@ -309,6 +309,7 @@ public final class AppRuntime {
         return hash
     }
 
+    /// C2: write, read back, and say whether it took.
     private func persist(_ order: PendingOrder, closingIntent: Int64?) {
         var order = order
         if order.receiptHash == nil, let receipt = parties.store.heldReceipt() {

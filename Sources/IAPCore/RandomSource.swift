@@ -13,8 +13,14 @@ public final class RandomSource: Sendable {
 
     public static var system: RandomSource { RandomSource(SystemRandomNumberGenerator()) }
 
+    /// Eight bytes to a draw: the system's generator asks the kernel once for each.
     public func bytes(_ count: Int) -> [UInt8] {
-        generator.withLock { generator in (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) } }
+        generator.withLock { generator in
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(count + 7)
+            while bytes.count < count { withUnsafeBytes(of: generator.next()) { bytes += $0 } }
+            return Array(bytes.prefix(count))
+        }
     }
 
     /// A version 4 UUID, lowercased as Apple writes a notificationUUID.

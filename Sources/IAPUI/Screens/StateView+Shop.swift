@@ -63,9 +63,11 @@ extension StateView {
     /// with no amount mapped): "· Fuel ×3". A catalog that sells only such products shows only its units. While the
     /// product request has failed, the units held are named by the identifiers the app is built with.
     var balanceLine: String {
-        let named = [.failed, .empty].contains(state.productsStatus) ? state.productIdentifiers.map { ($0, $0) }
-            : state.products.filter(\.grantsUnit).map { ($0.id, $0.title[lang]) }
-        let units = named.compactMap { id, name in state.account.units[id].map { "\(name) ×\($0)" } }
+        let units = state.shopIdentifiers.compactMap { id -> String? in
+            let product = state.products.first { $0.id == id }
+            guard product?.grantsUnit ?? true, let held = state.account.units[id] else { return nil }
+            return "\(product?.title[lang] ?? id) ×\(held)"
+        }
         let sellsCoins = state.products.contains { $0.kind.isConsumable && $0.coins > 0 } || state.account.coins > 0
         let coins = sellsCoins || units.isEmpty ? ["\(state.account.coins) \(Text.coins(lang))"] : []
         return "\(Text.balance(lang)) " + (coins + units).joined(separator: " · ")
