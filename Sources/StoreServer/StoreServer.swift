@@ -70,7 +70,9 @@ struct NoRouteMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let error as HTTPError where error.status == .notFound {
-            let line = "iapsim: no route for \(request.method.rawValue) \(request.uri.path); iapsim serves /verifyReceipt, /sandbox/verifyReceipt, "
+            // A path as sent (still percent-encoded, so one line), cut where a long one would bury the routes.
+            let path = request.uri.path.count > 200 ? request.uri.path.prefix(200) + "…" : request.uri.path
+            let line = "iapsim: no route for \(request.method.rawValue) \(path); iapsim serves /verifyReceipt, /sandbox/verifyReceipt, "
                 + "/inApps/v1/… and /inApps/v2/… (the App Store Server API, with a bearer token: iapsim keys) and /backend/v1/… "
                 + "(docs/backend-contract.yaml)\n"
             return Response(status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"],

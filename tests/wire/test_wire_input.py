@@ -46,6 +46,10 @@ class BadInputTests(unittest.TestCase):
                 self.assertEqual(answer.text.count("\n"), 1)
                 for words in (f"{method} {path}", "/verifyReceipt", "/inApps/v1/", "/backend/v1/"):
                     self.assertIn(words, answer.text)
+        long = requests.get(f"{self.server.url}/{'x' * 5000}", timeout=10)
+        self.assertEqual((long.status_code, long.text.count("\n")), (404, 1))
+        self.assertLess(len(long.text), 600)
+        self.assertIn("/verifyReceipt", long.text)
         self.assertEqual(self.data.state(), self.before)
 
     def test_production_sends_a_sandbox_receipt_to_sandbox(self):
