@@ -207,9 +207,9 @@ public final class BackendDatabase {
 
     /// What the user holds at `date`: coins, what a credit makes theirs (all but `notKept`: consumables and
     /// subscriptions), and the subscriptions whose entitlement (its expiry, or the grace period while Apple retries the
-    /// renewal) has not ended.
+    /// renewal) has not ended; read as one snapshot.
     public func account(user: String, notKept: Set<String>, units: Set<String> = [], groups: [String: String] = [:], at date: Date) throws -> Account {
-        try queue.inDatabase { db in
+        try queue.readTransaction { db in
             var coins = 0, credits: [String: Int] = [:]
             for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT productId, coins, credits FROM creditSum WHERE user = ?"), arguments: [user]) {
                 coins += row[1] as Int
