@@ -27,9 +27,10 @@ public enum DataFile {
         config.busyMode = .timeout(2)
         // No table of iapsim's declares a foreign key: GRDB's PRAGMA for them, at every open, has nothing to enforce.
         config.foreignKeysEnabled = false
-        // The WAL and shared-memory files stay beside the file when it closes, the WAL emptied (any journal_size_limit
-        // not negative, below), as an iOS app's Core Data store keeps its own: SQLite's default removes both at the last close, so
-        // that every launch made both anew and every quit removed them again, two files each made and unlinked per party.
+        // The WAL and shared-memory files stay beside the file when it closes, the WAL emptied (by any journal_size_limit
+        // not negative, below), as an iOS app's Core Data store keeps its own: SQLite's default removes both at the last
+        // close, so that every launch made both anew and every quit removed them again, two files each made and unlinked
+        // per party.
         config.prepareDatabase { db in
             var keep: CInt = 1
             let code = sqlite3_file_control(db.sqliteConnection, nil, SQLITE_FCNTL_PERSIST_WAL, &keep)

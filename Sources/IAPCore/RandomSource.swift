@@ -19,7 +19,8 @@ public final class RandomSource: Sendable {
             var bytes: [UInt8] = []
             bytes.reserveCapacity(count + 7)
             while bytes.count < count { withUnsafeBytes(of: generator.next()) { bytes += $0 } }
-            return Array(bytes.prefix(count))
+            bytes.removeLast(bytes.count - count)
+            return bytes
         }
     }
 

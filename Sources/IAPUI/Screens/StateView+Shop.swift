@@ -64,7 +64,7 @@ extension StateView {
     /// product request has failed, the units held are named by the identifiers the app is built with.
     var balanceLine: String {
         let units = state.shopIdentifiers.compactMap { id -> String? in
-            let product = state.products.first { $0.id == id }
+            let product = state.product(id)
             guard product?.grantsUnit ?? true, let held = state.account.units[id] else { return nil }
             return "\(product?.title[lang] ?? id) ×\(held)"
         }
