@@ -21,8 +21,10 @@ public struct Storefront: Sendable, Equatable {
         self = currency.flatMap { Self.byCurrency[$0] }.flatMap(Self.init(code:)) ?? .unitedStates
     }
 
-    /// Nil for a country iapsim knows no App Store storefront of.
+    /// Nil for a country iapsim knows no App Store storefront of. In capitals, as Apple signs it, whatever case it is
+    /// given in (ICU reads a `.storekit` file's "deu" as Germany for its prices).
     public init?(code: String) {
+        let code = code.uppercased()
         guard let id = Self.ids[code] else { return nil }
         self.init(code: code, id: id)
     }

@@ -179,8 +179,10 @@ extension StoreKitFile {
         }
         warnings += skipped
         // Bought in the file's storefront: Germany's, say, where euros alone would name France's.
-        if let storefront = settings?._storefront, Storefront(code: storefront) != nil {
-            for index in found.indices { found[index].storefront = storefront }
+        if let storefront = settings?._storefront.flatMap(Storefront.init(code:)) {
+            for index in found.indices { found[index].storefront = storefront.code }
+        } else if let storefront = settings?._storefront, prices.warnings.isEmpty {
+            warnings.append("settings._storefront \"\(storefront)\": priced in \(prices.currency), but iapsim knows no App Store storefront number for it; purchases are signed in \(Storefront(currency: prices.currency).code)'s")
         }
         var loaded = LoadedCatalog(products: found)
         loaded.skipped = skipped
