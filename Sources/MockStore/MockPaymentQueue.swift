@@ -305,8 +305,8 @@ public final class MockPaymentQueue: PaymentQueue {
             let renewal = attempt { try database.nextSubscriptionDue() } ?? nil
             // Each branch takes a step or ends the loop: a database that fails to take one must not spin forever.
             if let step, step.value <= scheduler.now, renewal.map({ step.value <= $0 }) ?? true {
-                guard takeDueStep(step.key, notifying: false) else { break }
-                due[step.key] = attempt { try database.nextStep(of: step.key) } ?? nil
+                guard let taken = takeDueStep(step.key, notifying: false) else { break }
+                due[step.key] = taken.next
             } else if let renewal, renewal <= scheduler.now {
                 guard takeDueRenewal(notifying: false) else { break }
             } else {
@@ -318,28 +318,34 @@ public final class MockPaymentQueue: PaymentQueue {
     }
 
     private func schedule(_ id: String, at date: Date) {
-        scheduler.after(max(date.timeIntervalSince(scheduler.now), 0)) { [weak self] in self?.takeDueSteps(id, notifying: true) }
+        scheduler.after(max(date.timeIntervalSince(scheduler.now), 0)) { [weak self] in self?.takeDueSteps(id, due: date, notifying: true) }
     }
 
-    /// Applies every step of the transaction's plan that is due, durably, then waits for the next.
-    /// The plan is read before each step so that no write transaction is opened only to find nothing due.
-    private func takeDueSteps(_ id: String, notifying: Bool) {
-        while let next = attempt({ try database.nextStep(of: id) }) ?? nil {
-            guard next <= scheduler.now, takeDueStep(id, notifying: notifying) else { return schedule(id, at: next) }
+    /// Applies every step of the transaction's plan that is due, durably, then waits for the next. Each step says when
+    /// the next is due; the plan is read again only when a step was not taken (another launch took it meanwhile).
+    private func takeDueSteps(_ id: String, due: Date, notifying: Bool) {
+        var next: Date? = due
+        while let due = next, due <= scheduler.now {
+            guard let taken = takeDueStep(id, notifying: notifying) else {
+                next = attempt { try database.nextStep(of: id) } ?? nil
+                break
+            }
+            next = taken.next
         }
+        if let next { schedule(id, at: next) }
     }
 
     /// Applies the transaction's next step if it is due, and tells the observer when the transaction is in this
-    /// device's queue; false when none was due.
-    private func takeDueStep(_ id: String, notifying: Bool) -> Bool {
-        guard let (changed, news) = attempt({ try database.takeDueStep(id, now: scheduler.now, ownedOnce: ownedOnce,
-                                                                        subscriptions: subscriptionTerms) }) ?? nil else { return false }
+    /// device's queue; nil when none was due.
+    private func takeDueStep(_ id: String, notifying: Bool) -> StoreDatabase.TakenStep? {
+        guard let taken = attempt({ try database.takeDueStep(id, now: scheduler.now, ownedOnce: ownedOnce,
+                                                             subscriptions: subscriptionTerms) }) ?? nil else { return nil }
         signedReceipt = nil
-        if let news { tell(news) }
-        guard let changed else { return true }
+        if let news = taken.notification { tell(news) }
+        guard let changed = taken.transaction else { return taken }
         if changed.id != id, let payment = paymentIds[id] { paymentIds[changed.id] = payment }
-        if notifying, isInThisQueue(changed.id) { notify(identified(changed)) }
-        return true
+        if notifying, taken.isInThisQueue { notify(identified(changed)) }
+        return taken
     }
 
     private func isInThisQueue(_ transactionId: String) -> Bool {

@@ -171,24 +171,33 @@ public final class StoreDatabase {
         }
     }
 
+    /// A planned step taken: the transaction as it now is (a new one when the step spawns it; none for a refund, which
+    /// StoreKit 1 tells the app nothing of: only the app's server hears, and handing the app a purchase it had finished
+    /// would have it saved and verified again), what Apple tells the app's server of it, when the plan's next step is
+    /// due, and whether the transaction is in this device's queue, all as of the step's own database transaction.
+    struct TakenStep {
+        let transaction: StoreTransaction?
+        let notification: StoreNotification?
+        let next: Date?
+        let isInThisQueue: Bool
+    }
+
     /// Takes the transaction's next planned step if it is due by `now`, in one database transaction: the step happens
-    /// once, whoever asks (a timer of this process, or the next launch). Answers the transaction as it now is (a new
-    /// one when the step spawns it) with what Apple tells the app's server of it, or nil when nothing was due. A
-    /// refund answers no transaction: StoreKit 1 tells the app nothing of it (only the app's server hears), and handing
-    /// the app a purchase it had finished would have it saved and verified again.
+    /// once, whoever asks (a timer of this process, or the next launch). Nil when nothing was due.
     /// A charge for what the account owns by then is a free purchase of the original (S7): a product in `ownedOnce`, or the
     /// subscription it is subscribed to (a regular `purchased` transaction, as Apple's guide says, not a restore); a subscription of a lower level than the account's becomes a change at renewal.
     func takeDueStep(_ id: String, now: Date, ownedOnce: Set<String>, subscriptions terms: [String: SubscriptionTerms])
-        throws -> (StoreTransaction?, StoreNotification?)? {
+        throws -> TakenStep? {
         try queue.writeTransaction { db in
-            let taken = try takeDueStep(db, id, now: now, ownedOnce: ownedOnce, subscriptions: terms)
-            if let news = taken?.1 { try enqueue(db, news) }
-            return taken
+            guard let (transaction, news, next) = try takeDueStep(db, id, now: now, ownedOnce: ownedOnce, subscriptions: terms) else { return nil }
+            if let news { try enqueue(db, news) }
+            let inThisQueue = try transaction.map { try isInThisQueue(db, $0.id) } ?? false
+            return TakenStep(transaction: transaction, notification: news, next: next, isInThisQueue: inThisQueue)
         }
     }
 
     private func takeDueStep(_ db: Database, _ id: String, now: Date, ownedOnce: Set<String>, subscriptions terms: [String: SubscriptionTerms])
-        throws -> (StoreTransaction?, StoreNotification?)? {
+        throws -> (StoreTransaction?, StoreNotification?, next: Date?)? {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.columns), offerId, introEligible, billingPlan FROM storeTransaction WHERE id = ?"),
                                          arguments: [id]),
               var plan = StorePlan.decode(row.text("plan")), let step = plan.steps.first, step.date <= now
@@ -199,7 +208,7 @@ public final class StoreDatabase {
         try db.cachedStatement(sql: "UPDATE storeTransaction SET plan = ? WHERE id = ?").execute(arguments: [rest, id])
         if step.refunds == true {
             try askBeforeDeciding(db, about: id, because: nil, at: step.date)
-            return (nil, try refundWithShares(db, id, reason: 0, at: step.date)?.2)
+            return (nil, try refundWithShares(db, id, reason: 0, at: step.date)?.2, plan.steps.first?.date)
         }
         let current = Self.transaction(row)
         let account = row.text("account")
@@ -274,7 +283,7 @@ public final class StoreDatabase {
             }
         }
         guard let taken = try Self.transaction(db, target) else { return nil }
-        return (taken, notification)
+        return (taken, notification, plan.steps.first?.date)
     }
 
     /// Every transaction with something planned, on any device, and when its next step is due: Apple's servers take
