@@ -157,8 +157,10 @@ public struct AppleRecords {
 
     /// The id of the account's download, made from the account's name.
     static func appTransactionId(account: String) -> String {
-        let digest = SHA256.hash(data: Data(account.utf8)).prefix(6).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        return String(format: "7%015llu", digest)
+        // Six bytes are at most fifteen digits; padded with zeros, not through String(format:), which every record
+        // of an account's transaction pays for.
+        let digits = String(SHA256.hash(data: Data(account.utf8)).prefix(6).reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
+        return "7" + String(repeating: "0", count: 15 - digits.count) + digits
     }
 
     /// The account's refunded charges, oldest first.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import IAPCore
 
 /// What Apple has already decided will happen to a transaction later (S10): the second half of an interrupted
@@ -29,13 +30,20 @@ struct StorePlan: Codable, Equatable {
     var steps: [Step]
 
     func encoded() throws -> String {
-        String(decoding: try JSONEncoder().encode(steps), as: UTF8.self)
+        let text = String(decoding: try JSONEncoder().encode(steps), as: UTF8.self)
+        Self.lastEncoded.withLock { $0 = (text, steps) }
+        return text
     }
 
     static func decode(_ text: String?) -> StorePlan? {
-        guard let text, let steps = try? JSONDecoder().decode([Step].self, from: Data(text.utf8)), !steps.isEmpty else { return nil }
+        guard let text else { return nil }
+        // A payment's plan is read back moments after it was written, by the timer that takes its step.
+        let steps = lastEncoded.withLock { $0?.text == text ? $0?.steps : nil } ?? (try? JSONDecoder().decode([Step].self, from: Data(text.utf8)))
+        guard let steps, !steps.isEmpty else { return nil }
         return StorePlan(steps: steps)
     }
+
+    private static let lastEncoded = Mutex<(text: String, steps: [Step])?>(nil)
 }
 
 extension TransactionState: Codable {}

@@ -1,5 +1,6 @@
 import AppleVocabulary
 import AppleWire
+import Crypto
 import Foundation
 import IAPApp
 import IAPCore
@@ -66,6 +67,17 @@ struct TransactionPriceTests {
         let next = try renewal(app, id)
         #expect(next.appTransactionId == download.appTransactionId)
         #expect(charge.appAccountToken != nil && next.appAccountToken == charge.appAccountToken)
+    }
+
+    @Test("an app download's id is a 7 and fifteen digits, zeros first when its number is shorter, the same for an account on every run")
+    func appDownloadIdShape() {
+        for account in ["alice@example.com", "bob@example.com", "a", "", "家庭@example.com"] + (0..<40).map({ "buyer\($0)@example.com" }) {
+            let id = AppleRecords.appTransactionId(account: account)
+            #expect(id.count == 16 && id.first == "7" && id.allSatisfy(\.isASCII) && id.allSatisfy(\.isNumber), "\(account): \(id)")
+            let number = SHA256.hash(data: Data(account.utf8)).prefix(6).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            #expect(UInt64(id.dropFirst()) == number)
+        }
+        #expect(AppleRecords.appTransactionId(account: "alice@example.com") == AppleRecords.appTransactionId(account: "alice@example.com"))
     }
 
     @Test("renewal info's renewalDate is the latest charge's expiry also once auto-renew is off and after the subscription expired, as Apple says it always is")
