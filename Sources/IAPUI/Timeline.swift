@@ -14,14 +14,15 @@ public struct Timeline: Sendable {
     }
 
     public func entries(_ lang: Language) -> [InspectorView.Entry] {
-        entries.map { InspectorView.Entry(at: $0.at, text: $0.text[lang]) }
+        entries.suffix(capacity).map { InspectorView.Entry(at: $0.at, text: $0.text[lang]) }
     }
 
     /// Something the program around the app saw (a request on the wire), in both languages.
     public mutating func note(_ text: Localized, at date: Date) {
         if origin == nil { origin = date }
         entries.append((date, text))
-        if entries.count > capacity { entries.removeFirst(entries.count - capacity) }
+        // The oldest lines are dropped a capacity's worth at a time: dropped one by one, every line told moved them all.
+        if entries.count >= 2 * capacity { entries.removeFirst(entries.count - capacity) }
     }
 
     /// An action as it was reduced from `before` (to `after`, when known), with the effects it led to. What the store

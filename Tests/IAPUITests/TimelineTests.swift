@@ -34,6 +34,18 @@ struct TimelineTests {
         var en: [String] { timeline.entries(.en).map(\.text) }
     }
 
+    @Test("the timeline keeps its newest lines up to its capacity, oldest first, however many were told, and times them from the very first")
+    func keepsTheNewest() {
+        var timeline = Timeline(capacity: 5)
+        for line in 1...23 {
+            timeline.note(Localized(en: "line \(line)", zh: "第 \(line) 行"), at: Self.start.addingTimeInterval(Double(line)))
+            let kept = timeline.entries(.en).map(\.text)
+            #expect(kept == (max(1, line - 4)...line).map { "line \($0)" })
+        }
+        #expect(timeline.entries(.zh).map(\.text) == (19...23).map { "第 \($0) 行" })
+        #expect(timeline.origin == Self.start.addingTimeInterval(1))
+    }
+
     /// The timeline after each reading in turn, the first one only setting where things stand.
     static func told(_ readings: [[SubscriptionStatus]]) -> (en: [String], zh: [String]) {
         var session = Reading()
