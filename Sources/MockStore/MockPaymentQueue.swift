@@ -286,7 +286,7 @@ public final class MockPaymentQueue: PaymentQueue {
     /// This device's queue, as the app here meets it: the signed-in Apple ID's unfinished transactions, oldest first, at
     /// most `limit`, and how many there are (the inspector; the devices panel counts each device's).
     public func queued(limit: Int) -> (transactions: [StoreTransaction], total: Int) {
-        (attempt { try database.unfinished(after: nil, limit: limit) } ?? [], attempt { try database.queuedCount() } ?? 0)
+        attempt { try database.queued(limit: limit) } ?? ([], 0)
     }
 
     private func isBlocked(_ productId: String) -> Bool {

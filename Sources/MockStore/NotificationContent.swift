@@ -24,7 +24,9 @@ public struct NotificationContent: Codable, Equatable, Sendable {
         guard !catalog.isEmpty else { return nil }
         guard notification.kind != .test, notification.summary == nil else { return NotificationContent() }
         let original = notification.originalTransactionId
-        let chain = original.isEmpty ? nil : try AppleRecords.subscription(db, original: original, at: date, catalog: catalog)
+        // Only an auto-renewable subscription has a chain: a charge for any other product carries none to look for.
+        let chainless = original.isEmpty || catalog[notification.productId].map { $0.subscription == nil } == true
+        let chain = chainless ? nil : try AppleRecords.subscription(db, original: original, at: date, catalog: catalog)
         // A notification about a subscription as a whole (auto-renew turned off, an expiry) carries its latest charge.
         let charge = try notification.transactionId.flatMap { try AppleRecords.transaction(db, $0, catalog: catalog) } ?? chain?.latest
         return NotificationContent(transaction: charge.map { JWSTransaction($0, signedAt: date) }, renewal: chain.map { JWSRenewalInfo($0, signedAt: date) },

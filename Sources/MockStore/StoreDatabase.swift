@@ -337,26 +337,29 @@ public final class StoreDatabase {
     /// date to start from: a date read back into a `Date` may differ from the stored one in its last bit. The device is
     /// checked on the rows the queue's index gives, in order, so a page still reads only about its own rows.
     func unfinished(after cursor: StoreTransaction?, limit: Int) throws -> [StoreTransaction] {
-        try queue.inDatabase { db in
-            guard let cursor else {
-                return try Self.transactions(db.cachedStatement(sql: """
-                    SELECT \(Self.columns) FROM storeTransaction INDEXED BY storeTransactionQueue
-                    WHERE finished = 0 AND device = ? AND \(Self.signedInOnly) ORDER BY date, id LIMIT ?
-                    """), arguments: [device, appleId, appleId, limit])
-            }
-            return try Self.transactions(db.cachedStatement(sql: """
-                SELECT \(Self.columns) FROM storeTransaction INDEXED BY storeTransactionQueue
-                WHERE finished = 0 AND device = ? AND \(Self.signedInOnly)
-                AND (date, id) > (SELECT date, id FROM storeTransaction WHERE id = ?) ORDER BY date, id LIMIT ?
-                """), arguments: [device, appleId, appleId, cursor.id, limit])
-        }
+        try queue.inDatabase { db in try unfinished(db, after: cursor, limit: limit) }
     }
 
-    /// How many unfinished transactions of the signed-in Apple ID this device's queue holds (`unfinished(after:limit:)`'s rows).
-    func queuedCount() throws -> Int {
-        try queue.inDatabase { db in
-            try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM storeTransaction WHERE finished = 0 AND device = ? AND \(Self.signedInOnly)"),
-                             arguments: [device, appleId, appleId]) ?? 0
+    private func unfinished(_ db: Database, after cursor: StoreTransaction?, limit: Int) throws -> [StoreTransaction] {
+        guard let cursor else {
+            return try Self.transactions(db.cachedStatement(sql: """
+                SELECT \(Self.columns) FROM storeTransaction INDEXED BY storeTransactionQueue
+                WHERE finished = 0 AND device = ? AND \(Self.signedInOnly) ORDER BY date, id LIMIT ?
+                """), arguments: [device, appleId, appleId, limit])
+        }
+        return try Self.transactions(db.cachedStatement(sql: """
+            SELECT \(Self.columns) FROM storeTransaction INDEXED BY storeTransactionQueue
+            WHERE finished = 0 AND device = ? AND \(Self.signedInOnly)
+            AND (date, id) > (SELECT date, id FROM storeTransaction WHERE id = ?) ORDER BY date, id LIMIT ?
+            """), arguments: [device, appleId, appleId, cursor.id, limit])
+    }
+
+    /// This device's first `limit` unfinished transactions of the signed-in Apple ID, and how many it holds, as one snapshot.
+    func queued(limit: Int) throws -> (transactions: [StoreTransaction], total: Int) {
+        try queue.readTransaction { db in
+            let total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM storeTransaction WHERE finished = 0 AND device = ? AND \(Self.signedInOnly)"),
+                                         arguments: [device, appleId, appleId]) ?? 0
+            return (try unfinished(db, after: nil, limit: limit), total)
         }
     }
 
