@@ -4,7 +4,9 @@
 its own round's raw run. A run on a disk moves by a tenth from the next; the rounds' own ratios let that drift move
 both sides alike. Prints, for each build, the median share and its quartiles, then the raw program's median.
 
-usage: bench/engine-rounds.py ROUNDS IAPSIM_BENCH... [--dir DIR]   (DIR: where both write, default .build-bench)
+usage: bench/engine-rounds.py ROUNDS IAPSIM_BENCH... [--dir DIR] [--plain]
+  DIR: where both write (default .build-bench); --plain: one line per build, "ENGINE RAW SHARE" (medians of cycles/s,
+  the share in percent), as scripts/bench reads it.
 Needs DIR/engine-sqlite, as scripts/bench builds it (cc -O2 -o DIR/engine-sqlite bench/engine.c -lsqlite3)."""
 import argparse
 import os
@@ -28,12 +30,14 @@ def main():
     parser.add_argument("rounds", type=int)
     parser.add_argument("benches", nargs="+")
     parser.add_argument("--dir", default=".build-bench")
+    parser.add_argument("--plain", action="store_true")
     args = parser.parse_args()
     raw_program = os.path.join(args.dir, "engine-sqlite")
     if not os.access(raw_program, os.X_OK):
         sys.exit(f"iapsim: {raw_program} is missing: build it with cc -O2 -o {raw_program} bench/engine.c -lsqlite3")
     os.makedirs(os.path.join(args.dir, "engine-raw"), exist_ok=True)
     shares = {bench: [] for bench in args.benches}
+    cycles_of = {bench: [] for bench in args.benches}
     raws = []
     for _ in range(args.rounds):
         engines = {bench: run([bench, "engine", "--cycles", "500", "--data-dir", os.path.join(args.dir, "engine-rounds")])
@@ -42,6 +46,11 @@ def main():
         raws.append(raw)
         for bench, cycles in engines.items():
             shares[bench].append(cycles / raw)
+            cycles_of[bench].append(cycles)
+    if args.plain:
+        for bench, values in shares.items():
+            print(f"{statistics.median(cycles_of[bench]):.1f} {statistics.median(raws):.1f} {100 * statistics.median(values):.0f}")
+        return
     for bench, values in shares.items():
         q = statistics.quantiles(values, n=4) if len(values) > 1 else values * 3
         print(f"{bench}: {100 * statistics.median(values):.1f}% of raw (quartiles {100 * q[0]:.1f}–{100 * q[2]:.1f}%)")
