@@ -23,7 +23,7 @@ public struct ReceiptSealer: Sendable {
     /// field but those verifyReceipt adds, so that is the receipt without them (debug builds, which every test runs,
     /// read it back to be sure). `opaque`: the payload's random opaque value (16 bytes).
     public func seal(_ receipt: Receipt, opaque: [UInt8]) throws -> SealedReceipt {
-        let contents = receipt.sealable
+        let contents = receipt.withEntries(\.asSigned)
         let payload = try contents.payload(opaque: opaque)
         assert((try? Receipt(payload: payload[...])) == contents, "a sealed receipt reads back as it was sealed")
         let signed = try CMS.sign(payload, additionalIntermediateCertificates: [intermediate], certificate: leaf, privateKey: key, detached: false)
@@ -39,23 +39,5 @@ public struct ReceiptSealer: Sendable {
         else { return .notAuthenticated }
         guard let receipt = try? Receipt(payload: signed.content) else { return .malformed }
         return .valid(receipt)
-    }
-}
-
-extension Receipt {
-    /// The receipt without what verifyReceipt adds to what it reads (each entry's ownership, its date strings): the
-    /// payload has no field for them.
-    var sealable: Receipt {
-        var copy = Receipt(bundle_id: bundle_id, environment: environment, in_app: in_app.map { entry in
-            var entry = entry
-            entry.in_app_ownership_type = nil
-            (entry.purchase_date, entry.purchase_date_pst) = (nil, nil)
-            (entry.original_purchase_date, entry.original_purchase_date_pst) = (nil, nil)
-            (entry.expires_date, entry.expires_date_pst) = (nil, nil)
-            (entry.cancellation_date, entry.cancellation_date_pst) = (nil, nil)
-            return entry
-        })
-        copy.receipt_creation_date_ms = receipt_creation_date_ms
-        return copy
     }
 }

@@ -52,6 +52,17 @@ public struct Receipt: Codable, Sendable, Equatable {
             return entry
         }
 
+        /// The entry as the signed payload holds it: none of what verifyReceipt adds (`dated`'s strings, the ownership).
+        public var asSigned: Entry {
+            var entry = self
+            (entry.purchase_date, entry.purchase_date_pst) = (nil, nil)
+            (entry.original_purchase_date, entry.original_purchase_date_pst) = (nil, nil)
+            (entry.expires_date, entry.expires_date_pst) = (nil, nil)
+            (entry.cancellation_date, entry.cancellation_date_pst) = (nil, nil)
+            entry.in_app_ownership_type = nil
+            return entry
+        }
+
         /// Apple's milliseconds since 1970, as a string.
         public static func milliseconds(_ date: Date) -> String { String(AppleDate.milliseconds(date)) }
 
@@ -80,11 +91,16 @@ public struct Receipt: Codable, Sendable, Equatable {
     /// The same receipt with each entry's ownership as Apple's records say it (`verifyReceipt` adds it; the signed
     /// payload has no such field).
     public func owned(familyShared: Set<String>) -> Receipt {
-        var copy = Receipt(bundle_id: bundle_id, environment: environment, in_app: in_app.map { entry in
+        withEntries { entry in
             var entry = entry
             entry.in_app_ownership_type = familyShared.contains(entry.transaction_id) ? "FAMILY_SHARED" : "PURCHASED"
             return entry
-        })
+        }
+    }
+
+    /// The same receipt, each entry changed by `change`.
+    public func withEntries(_ change: (Entry) -> Entry) -> Receipt {
+        var copy = Receipt(bundle_id: bundle_id, environment: environment, in_app: in_app.map(change))
         copy.receipt_creation_date_ms = receipt_creation_date_ms
         return copy
     }

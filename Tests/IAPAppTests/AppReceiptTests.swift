@@ -70,6 +70,9 @@ struct AppReceiptTests {
         let sealed = try sealer.seal(Receipt(bundle_id: Receipt.bundleId, environment: "Sandbox", in_app: [entry],
                                              receipt_creation_date_ms: "1800000000999"), opaque: Array(repeating: 7, count: 16))
         #expect(sealer.open(sealed.base64) == .valid(sealed.contents))
+        // With verifyReceipt's date strings on the entry too: the payload has no field for them either.
+        let dated = try sealer.seal(Receipt(bundle_id: Receipt.bundleId, environment: "Sandbox", in_app: [entry.dated]), opaque: Array(repeating: 9, count: 16))
+        #expect(sealer.open(dated.base64) == .valid(dated.contents))
     }
 
     @Test("the receipt the store just sealed, one byte of its signature changed, is refused (21003): only its exact bytes are known")
