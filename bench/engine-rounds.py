@@ -27,29 +27,28 @@ def run(command):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("rounds", type=int)
+    parser.add_argument("rounds")
     parser.add_argument("benches", nargs="+")
     parser.add_argument("--dir", default=".build-bench")
     parser.add_argument("--plain", action="store_true")
     args = parser.parse_args()
+    if not args.rounds.isdigit() or int(args.rounds) < 1:
+        sys.exit(f"iapsim: {args.rounds!r} is not a number of rounds: give a whole number, 1 or more")
+    rounds = int(args.rounds)
     raw_program = os.path.join(args.dir, "engine-sqlite")
     if not os.access(raw_program, os.X_OK):
         sys.exit(f"iapsim: {raw_program} is missing: build it with cc -O2 -o {raw_program} bench/engine.c -lsqlite3")
     os.makedirs(os.path.join(args.dir, "engine-raw"), exist_ok=True)
-    shares = {bench: [] for bench in args.benches}
-    cycles_of = {bench: [] for bench in args.benches}
+    engines = {bench: [] for bench in args.benches}
     raws = []
-    for _ in range(args.rounds):
-        engines = {bench: run([bench, "engine", "--cycles", "500", "--data-dir", os.path.join(args.dir, "engine-rounds")])
-                   for bench in args.benches}
-        raw = run([raw_program, os.path.join(args.dir, "engine-raw"), "500"])
-        raws.append(raw)
+    for _ in range(rounds):
         for bench, cycles in engines.items():
-            shares[bench].append(cycles / raw)
-            cycles_of[bench].append(cycles)
+            cycles.append(run([bench, "engine", "--cycles", "500", "--data-dir", os.path.join(args.dir, "engine-rounds")]))
+        raws.append(run([raw_program, os.path.join(args.dir, "engine-raw"), "500"]))
+    shares = {bench: [engine / raw for engine, raw in zip(cycles, raws)] for bench, cycles in engines.items()}
     if args.plain:
         for bench, values in shares.items():
-            print(f"{statistics.median(cycles_of[bench]):.1f} {statistics.median(raws):.1f} {100 * statistics.median(values):.0f}")
+            print(f"{statistics.median(engines[bench]):.1f} {statistics.median(raws):.1f} {100 * statistics.median(values):.0f}")
         return
     for bench, values in shares.items():
         q = statistics.quantiles(values, n=4) if len(values) > 1 else values * 3
