@@ -32,6 +32,15 @@ public struct AppleRecords {
             .map { record($0, catalog: catalog) }.next()
     }
 
+    /// The transaction as the store keeps it and, when it is paid or restored, as Apple's records tell it, in one read:
+    /// a step that charges it tells the server in the same write transaction.
+    static func kept(_ db: Database, _ id: String, catalog: [String: Product]) throws -> (StoreTransaction, AppleTransaction?)? {
+        try Row.fetchCursor(db.cachedStatement(sql: "\(select) WHERE t.id = ?"), arguments: [id]).map { row in
+            let transaction = StoreDatabase.transaction(row)
+            return (transaction, [.purchased, .restored].contains(transaction.state) ? record(row, transaction, catalog: catalog) : nil)
+        }.next()
+    }
+
     /// Every charge of the account that paid for `id`, oldest first; nil when `id` is unknown. Restores are not
     /// charges: Apple's history lists each purchase once, however often it was restored.
     public func history(of id: String, finishedConsumables: Bool = true) throws -> [AppleTransaction]? {
@@ -180,7 +189,10 @@ public struct AppleRecords {
     }
 
     private static func record(_ row: Row, catalog: [String: Product]) -> AppleTransaction {
-        let transaction = StoreDatabase.transaction(row)
+        record(row, StoreDatabase.transaction(row), catalog: catalog)
+    }
+
+    private static func record(_ row: Row, _ transaction: StoreTransaction, catalog: [String: Product]) -> AppleTransaction {
         let details = TransactionDetails(row: row)
         let receiptRow = ReceiptRow(transaction: transaction, details: details,
                                     originalDate: row.real("originalDate").map(Date.init(timeIntervalSince1970:)) ?? transaction.date)

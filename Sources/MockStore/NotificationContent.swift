@@ -19,8 +19,10 @@ public struct NotificationContent: Codable, Equatable, Sendable {
 
     /// The records as they stand at `date`, signed then: inside the write transaction that made the change
     /// `notification` tells of, after the change. Nil when the store was opened without its catalog (a tool's
-    /// reading), which Apple's records need to name a product's kind and price.
-    static func taken(_ db: Database, _ notification: StoreNotification, at date: Date, catalog: [String: Product]) throws -> NotificationContent? {
+    /// reading), which Apple's records need to name a product's kind and price. `record`: a transaction as the same
+    /// write transaction has just read it, not read again when the notification is about it.
+    static func taken(_ db: Database, _ notification: StoreNotification, at date: Date, catalog: [String: Product],
+                      knowing record: AppleTransaction? = nil) throws -> NotificationContent? {
         guard !catalog.isEmpty else { return nil }
         guard notification.kind != .test, notification.summary == nil else { return NotificationContent() }
         let original = notification.originalTransactionId
@@ -28,7 +30,9 @@ public struct NotificationContent: Codable, Equatable, Sendable {
         let chainless = original.isEmpty || catalog[notification.productId].map { $0.subscription == nil } == true
         let chain = chainless ? nil : try AppleRecords.subscription(db, original: original, at: date, catalog: catalog)
         // A notification about a subscription as a whole (auto-renew turned off, an expiry) carries its latest charge.
-        let charge = try notification.transactionId.flatMap { try AppleRecords.transaction(db, $0, catalog: catalog) } ?? chain?.latest
+        let charge = try notification.transactionId.flatMap { id in
+            try record.flatMap { $0.entry.transaction_id == id ? $0 : nil } ?? AppleRecords.transaction(db, id, catalog: catalog)
+        } ?? chain?.latest
         return NotificationContent(transaction: charge.map { JWSTransaction($0, signedAt: date) }, renewal: chain.map { JWSRenewalInfo($0, signedAt: date) },
                                    status: chain?.state.appleStatus)
     }

@@ -142,7 +142,7 @@ extension StoreDatabase {
     /// Writes `notification` into the outbox inside the caller's database transaction, the one that made the change it
     /// tells of: a kill cannot keep the change and lose the notification, or the reverse.
     /// A notification made without a `uuid` is given one here, as Apple names each notification it sends.
-    func enqueue(_ db: Database, _ notification: StoreNotification) throws {
+    func enqueue(_ db: Database, _ notification: StoreNotification, knowing record: AppleTransaction? = nil) throws {
         let notification = notification.uuid.isEmpty ? notification.named(random.uuid()) : notification
         let goesOut = outbox.goesOut || outbox.backendHearsDelivery
         try db.cachedStatement(sql: """
@@ -155,7 +155,7 @@ extension StoreDatabase {
                 !notification.concernsBuiltInBackend,
                 (goesOut ? OutboxEntry.Delivery.pending : .notSent).rawValue,
                 goesOut ? notification.date.timeIntervalSince1970 : nil,
-                try NotificationContent.taken(db, notification, at: notification.date, catalog: outbox.catalog).map { try JSONEncoder().encode($0) },
+                try NotificationContent.taken(db, notification, at: notification.date, catalog: outbox.catalog, knowing: record).map { try JSONEncoder().encode($0) },
             ])
     }
 

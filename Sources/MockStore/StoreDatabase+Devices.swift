@@ -14,11 +14,9 @@ extension StoreDatabase {
 
     /// Whether the transaction is in this device's queue as the signed-in Apple ID sees it.
     func isInThisQueue(_ transactionId: String) throws -> Bool {
-        try queue.inDatabase { db in try isInThisQueue(db, transactionId) }
-    }
-
-    func isInThisQueue(_ db: Database, _ transactionId: String) throws -> Bool {
-        try Bool.fetchOne(db.cachedStatement(sql: "SELECT device = ? AND \(Self.signedInOnly) FROM storeTransaction WHERE id = ?"),
-                          arguments: [device, appleId, appleId, transactionId]) ?? false
+        try queue.inDatabase { db in
+            try Bool.fetchOne(db.cachedStatement(sql: "SELECT device = ? AND \(Self.signedInOnly) FROM storeTransaction WHERE id = ?"),
+                              arguments: [device, appleId, appleId, transactionId]) ?? false
+        }
     }
 }

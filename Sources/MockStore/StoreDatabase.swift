@@ -189,17 +189,20 @@ public final class StoreDatabase {
     func takeDueStep(_ id: String, now: Date, ownedOnce: Set<String>, subscriptions terms: [String: SubscriptionTerms])
         throws -> TakenStep? {
         try queue.writeTransaction { db in
-            guard let (transaction, news, next) = try takeDueStep(db, id, now: now, ownedOnce: ownedOnce, subscriptions: terms) else { return nil }
-            if let news { try enqueue(db, news) }
-            let inThisQueue = try transaction.map { try isInThisQueue(db, $0.id) } ?? false
-            return TakenStep(transaction: transaction, notification: news, next: next, isInThisQueue: inThisQueue)
+            guard let (transaction, record, news, next, inThisQueue) = try takeDueStep(db, id, now: now, ownedOnce: ownedOnce, subscriptions: terms)
+            else { return nil }
+            if let news { try enqueue(db, news, knowing: record) }
+            return TakenStep(transaction: transaction, notification: news, next: next, isInThisQueue: transaction != nil && inThisQueue)
         }
     }
 
     private func takeDueStep(_ db: Database, _ id: String, now: Date, ownedOnce: Set<String>, subscriptions terms: [String: SubscriptionTerms])
-        throws -> (StoreTransaction?, StoreNotification?, next: Date?)? {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.columns), offerId, introEligible, billingPlan FROM storeTransaction WHERE id = ?"),
-                                         arguments: [id]),
+        throws -> (StoreTransaction?, AppleTransaction?, StoreNotification?, next: Date?, inThisQueue: Bool)? {
+        // Whether it is in this device's queue is read with it: a step changes neither the device nor the Apple ID, and
+        // a second half joins the queue of the device that paid, as the Apple ID that paid.
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT \(Self.columns), offerId, introEligible, billingPlan, device = ? AND \(Self.signedInOnly) AS inThisQueue FROM storeTransaction WHERE id = ?
+            """), arguments: [device, appleId, appleId, id]),
               var plan = StorePlan.decode(row.text("plan")), let step = plan.steps.first, step.date <= now
         else { return nil }
         try Self.noteClock(db, now)
@@ -208,7 +211,7 @@ public final class StoreDatabase {
         try db.cachedStatement(sql: "UPDATE storeTransaction SET plan = ? WHERE id = ?").execute(arguments: [rest, id])
         if step.refunds == true {
             try askBeforeDeciding(db, about: id, because: nil, at: step.date)
-            return (nil, try refundWithShares(db, id, reason: 0, at: step.date)?.2, plan.steps.first?.date)
+            return (nil, nil, try refundWithShares(db, id, reason: 0, at: step.date)?.2, plan.steps.first?.date, false)
         }
         let current = Self.transaction(row)
         let account = row.text("account")
@@ -282,8 +285,8 @@ public final class StoreDatabase {
                 try share(db, at: step.date)
             }
         }
-        guard let taken = try Self.transaction(db, target) else { return nil }
-        return (taken, notification, plan.steps.first?.date)
+        guard let (taken, record) = try AppleRecords.kept(db, target, catalog: outbox.catalog) else { return nil }
+        return (taken, record, notification, plan.steps.first?.date, row["inThisQueue"])
     }
 
     /// Every transaction with something planned, on any device, and when its next step is due: Apple's servers take
