@@ -59,9 +59,13 @@ extension BackendDatabase {
         try queue.writeTransaction { db in _ = try AppleRetry.deleteOne(db, key: transactionId) }
     }
 
-    public func queuedForApple(_ transactionId: String) throws -> AppleRetry? {
-        // Asked at every verification: a cached statement, not the query interface's SQL built again.
-        try queue.inDatabase { db in try AppleRetry.fetchOne(db.cachedStatement(sql: "SELECT * FROM appleRetry WHERE transactionId = ?"), arguments: [transactionId]) }
+    /// Apple's last answer on a request the server keeps asking Apple about; nil when it keeps none for the transaction.
+    public func appleStatusWhileQueued(_ transactionId: String) throws -> Int? {
+        // Asked at every verification: a cached statement, not the query interface's SQL built again, and only the
+        // column the answer needs.
+        try queue.inDatabase { db in
+            try Int.fetchOne(db.cachedStatement(sql: "SELECT lastStatus FROM appleRetry WHERE transactionId = ?"), arguments: [transactionId])
+        }
     }
 
     /// What the backend is retrying with Apple, the soonest first (support's view, `iapsim state`).

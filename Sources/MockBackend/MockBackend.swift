@@ -201,9 +201,9 @@ public final class MockBackend: Backend {
             try database.recordVerdict(transactionId: request.transactionId, verdict: .compensated, at: scheduler.now, noting: decision)
             return .compensated
         }
-        if let kept = try database.queuedForApple(request.transactionId) {
+        if let status = try database.appleStatusWhileQueued(request.transactionId) {
             // The client polls while the server is still asking Apple.
-            return .pending(appleStatus: kept.lastStatus)
+            return .pending(appleStatus: status)
         }
         let answer = try verifyWithApple(request, orderId: orderId, payer: payer, byServerAPI: byServerAPI, noting: decision)
         guard answer.result == .appleUnavailable, let status = answer.appleStatus else { return answer }
