@@ -32,9 +32,11 @@ public final class AppRuntime {
     private var hashed: (receipt: String, hash: String)?
     /// Every device of the data directory, read when the devices panel opens (the session knows where they are).
     public var devices: () -> [DeviceSummary] = { [] }
-    /// Sees every action as it is reduced, with the effects it produced and the state it was reduced from (the event
-    /// timeline tells what changed).
-    public var onAction: ((_ action: Action, _ effects: [Effect], _ before: AppState) -> Void)?
+    /// Sees every action as it is reduced (the event timeline tells what changed): given the state it is reduced from,
+    /// it takes what it needs of it and answers what to do with the effects the action produced and the state it led
+    /// to. Both states are lent, not copied: a copy of the whole state kept alive while the reducer changes it would
+    /// have each collection it changes copy itself.
+    public var onAction: ((_ action: Action, _ before: borrowing AppState) -> (_ effects: [Effect], _ after: borrowing AppState) -> Void)?
 
     public init(state: AppState, parties: Parties, timers: TimerQueue) {
         self.state = state
@@ -95,11 +97,10 @@ public final class AppRuntime {
         defer { draining = false }
         while !inbox.isEmpty {
             let next = inbox.removeFirst()
-            // Kept only for an observer: a copy alive across `reduce` makes every collection it changes copy itself.
-            let before = onAction == nil ? nil : state
+            let observe = onAction?(next, state)
             let effects = state.reduce(next, now: timers.now)
             effectsAsked += effects.count
-            if let before { onAction?(next, effects, before) }
+            observe?(effects, state)
             for effect in effects {
                 if let budget = effectBudget {
                     guard budget > 0 else {

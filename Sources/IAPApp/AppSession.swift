@@ -127,9 +127,13 @@ public final class AppSession {
     /// Hooks the new runtime to the session (timeline, scenario list), then launches it.
     private func start(user: String?) {
         let timers = timers
-        runtime.onAction = { [weak self] action, effects, before in
-            self?.timeline.record(action, effects, from: before, to: self?.runtime.state, at: timers.now)
-            self?.onAction?(timers.now, action, effects)
+        runtime.onAction = { [weak self] action, state in
+            let before = Timeline.Before(action, state)
+            return { effects, after in
+                guard let self else { return }
+                self.timeline.record(action, effects, from: before, to: after, at: timers.now)
+                self.onAction?(timers.now, action, effects)
+            }
         }
         runtime.host = host
         runtime.devices = { [directory] in DeviceRoster.read(directory) }

@@ -1,10 +1,11 @@
 import Foundation
 import IAPCore
 
-/// The inspector's event timeline: each action in words, with the work it led to (the "why" of what follows),
-/// written in both languages when it happens so that switching language redraws it too.
+/// The inspector's event timeline: each action in words, with the work it led to (the "why" of what follows), in
+/// both languages so that switching language redraws it too. What an action's line needs of the state is taken when
+/// it happens; the words are made when the line is first read.
 public struct Timeline: Sendable {
-    private var entries: [(at: Date, text: Localized)] = []
+    private var lines: [Line] = []
     private let capacity: Int
     /// When its first line was told: its times count from there, whichever lines it still keeps.
     public private(set) var origin: Date?
@@ -14,29 +15,79 @@ public struct Timeline: Sendable {
     }
 
     public func entries(_ lang: Language) -> [InspectorView.Entry] {
-        entries.suffix(capacity).map { InspectorView.Entry(at: $0.at, text: $0.text[lang]) }
+        lines.suffix(capacity).compactMap { line in line.text.map { InspectorView.Entry(at: line.at, text: $0[lang]) } }
     }
 
     /// Something the program around the app saw (a request on the wire), in both languages.
     public mutating func note(_ text: Localized, at date: Date) {
-        if origin == nil { origin = date }
-        entries.append((date, text))
+        add(Line(at: date, .told(text)))
+    }
+
+    private mutating func add(_ line: Line) {
+        if origin == nil { origin = line.at }
+        lines.append(line)
         // The oldest lines are dropped a capacity's worth at a time: dropped one by one, every line told moved them all.
-        if entries.count >= 2 * capacity { entries.removeFirst(entries.count - capacity) }
+        if lines.count >= 2 * capacity { lines.removeFirst(lines.count - capacity) }
+    }
+
+    /// What the timeline tells of the state an action is reduced from, taken before the reducer runs: a copy of the whole
+    /// state kept alive while the reducer changes it would have each collection it changes copy itself, at every action.
+    public struct Before: Sendable {
+        let user: String?
+        let keyContext: KeyContext
+        let storeKit: StoreKitMode
+        /// The acting user's last reading of their subscriptions or account, for a new reading of them.
+        let subscriptionsReading: [SubscriptionStatus]?
+        let accountReading: Account?
+        /// The unfinished order the prompt on screen asks about, when it is among the session's prompts.
+        let prompted: String?
+        let refundedProduct: Localized?
+        /// The queue's state, as the app last saw it, of each transaction a new reading of the queue names.
+        let queueStates: [String: TransactionState]
+        let purchaseInFlight: Int64?
+        /// Why the key did nothing, should it do nothing.
+        let nothingDone: Localized?
+
+        public init(_ action: Action, _ state: borrowing AppState) {
+            user = state.user
+            keyContext = state.keyContext
+            storeKit = state.storeKit
+            let session = state.session
+            var subscriptionsReading: [SubscriptionStatus]?, accountReading: Account?, refunded: Localized?, queue: [String: TransactionState] = [:]
+            var inFlight: Int64?
+            switch action {
+            case let .subscriptionsLoaded(user, _) where session?.user == user: subscriptionsReading = session?.subscriptionsReading
+            case let .accountLoaded(user, _) where session?.user == user: accountReading = session?.accountReading
+            case let .refundAnswered(_, _?, productId):
+                refunded = productId.flatMap(state.product)?.title ?? Localized(productId ?? "?")
+            case let .storeUpdated(transactions, _, _):
+                for transaction in transactions { queue[transaction.id] = state.device.storeQueue[transaction.id]?.state }
+                inFlight = Timeline.unanswered(state)
+            default: break
+            }
+            (self.subscriptionsReading, self.accountReading, refundedProduct, queueStates, purchaseInFlight) =
+                (subscriptionsReading, accountReading, refunded, queue, inFlight)
+            if case let .unfinished(id, _) = state.modal, session?.prompts.contains(id) == true { prompted = id } else { prompted = nil }
+            nothingDone = Timeline.nothingDone(action, state)
+        }
     }
 
     /// An action as it was reduced from `before` (to `after`, when known), with the effects it led to. What the store
     /// and the backend do on their own reaches the app only as a new reading, told as its difference from the reading
     /// `before` held.
     public mutating func record(_ action: Action, _ effects: [Effect], from before: AppState, to after: AppState? = nil, at date: Date) {
+        record(action, effects, from: Before(action, before), to: after ?? before, at: date)
+    }
+
+    public mutating func record(_ action: Action, _ effects: [Effect], from before: Before, to after: borrowing AppState, at date: Date) {
         let text: Localized?
-        let reading = { (user: String) in before.session?.user == user ? before.session : nil }
         let putOff = Self.putOff(from: before, to: after)
+        let then = after.user != before.user ? Self.switched(from: before.user, to: after.user) : nil
         switch action {
-        case let .subscriptionsLoaded(user, statuses):
-            text = reading(user)?.subscriptionsReading.flatMap { Self.news(since: $0, statuses, at: date) }
+        case let .subscriptionsLoaded(_, statuses):
+            text = before.subscriptionsReading.flatMap { Self.news(since: $0, statuses, at: date) }
         case let .accountLoaded(user, account):
-            text = reading(user)?.accountReading.flatMap { Self.losses(of: user, since: $0, account) }
+            text = before.accountReading.flatMap { Self.losses(of: user, since: $0, account) }
         case .key where putOff != nil:
             // Later at the unfinished-order prompt changes nothing the parties see: the app's choice is the news.
             text = putOff.map { id in
@@ -48,31 +99,32 @@ public struct Timeline: Sendable {
         case let .key(key) where effects.isEmpty && Keymap.command(for: key, in: before.keyContext).map(Keymap.moves.contains) == true:
             // Moving a cursor or scrolling (the timeline itself) is not news: told, each step would push a line out of view.
             text = nil
-        case let .refundAnswered(_, id?, productId):
+        case let .refundAnswered(_, id?, _):
             // By the product's name: the Apple ID's latest purchase may be another app user's.
-            let product = productId.flatMap(before.product)?.title ?? Localized(productId ?? "?")
-            text = Localized(en: "Apple: tx \(id) refunded (", zh: "Apple:tx \(id)(") + product + Localized(en: ")", zh: ")已退款")
+            text = Localized(en: "Apple: tx \(id) refunded (", zh: "Apple:tx \(id)(") + (before.refundedProduct ?? Localized("?")) + Localized(en: ")", zh: ")已退款")
         case let .storeUpdated(transactions, held, more) where !transactions.isEmpty:
             // The observer hears of a state change once (purchase(options:) returns once): a later reading of a payment
             // still in flight or waiting for a parent is no news, unless it led to something.
-            let news = transactions.filter { ![.purchasing, .deferred].contains($0.state) || before.device.storeQueue[$0.id]?.state != $0.state }
-            text = news.isEmpty && effects.isEmpty ? nil
-                : Self.line(.storeUpdated(news.isEmpty ? transactions : news, held: held, more: more), effects, date,
-                            StoreKitWords(before.storeKit, purchaseInFlight: Self.unanswered(before)))
+            let news = transactions.filter { ![.purchasing, .deferred].contains($0.state) || before.queueStates[$0.id] != $0.state }
+            guard !news.isEmpty || !effects.isEmpty else { return }
+            return add(Line(at: date, .action(.storeUpdated(news.isEmpty ? transactions : news, held: held, more: more), effects,
+                                              StoreKitWords(before.storeKit, purchaseInFlight: before.purchaseInFlight), nothingDone: nil, then: then)))
+        case .cancelAnswered, .scenariosListed, .devicesListed, .pendingPageLoaded, .serving:
+            // Some of these tell nothing: worded now, so that a line is kept only for what tells something.
+            text = Self.line(action, effects, date, StoreKitWords(before.storeKit), nothingDone: effects.isEmpty ? before.nothingDone : nil)
         default:
-            text = Self.line(action, effects, date, StoreKitWords(before.storeKit), nothingDone: Self.nothingDone(action, effects, before))
+            return add(Line(at: date, .action(action, effects, StoreKitWords(before.storeKit), nothingDone: effects.isEmpty ? before.nothingDone : nil,
+                                              then: then)))
         }
-        guard var text else { return }
-        if let after, after.user != before.user { text = text + " → " + Self.switched(from: before.user, to: after.user) }
-        note(text, at: date)
+        guard let text else { return }
+        add(Line(at: date, .told(then.map { text + " → " + $0 } ?? text)))
     }
 
     /// The order a key put off at the unfinished-order prompt (Later); nil for any other key.
-    private static func putOff(from before: AppState, to after: AppState?) -> String? {
+    private static func putOff(from before: Before, to after: borrowing AppState) -> String? {
         // Later leaves the order out of the prompts and put off in the queue (Continue takes it out of both; `?` or
         // quitting, out of neither), however often it was put off before.
-        guard case let .unfinished(id, _) = before.modal, before.session?.prompts.contains(id) == true,
-              let after = after?.session, !after.prompts.contains(id), after.queue.snoozed.contains(id) else { return nil }
+        guard let id = before.prompted, let after = after.session, !after.prompts.contains(id), after.queue.snoozed.contains(id) else { return nil }
         return id
     }
 
@@ -123,7 +175,7 @@ public struct Timeline: Sendable {
         return lines.isEmpty ? nil : lines.joined(separator: Localized("; "))
     }
 
-    private static func line(_ action: Action, _ effects: [Effect], _ now: Date, _ words: StoreKitWords,
+    static func line(_ action: Action, _ effects: [Effect], _ now: Date, _ words: StoreKitWords,
                              nothingDone: Localized? = nil) -> Localized? {
         guard let text = describe(action, words) else { return nil }
         let work = effects.compactMap { describe($0, now: now, words) }
@@ -132,8 +184,8 @@ public struct Timeline: Sendable {
     }
 
     /// Why a support key did nothing, where the screen would otherwise not say.
-    private static func nothingDone(_ action: Action, _ effects: [Effect], _ before: AppState) -> Localized? {
-        guard case let .key(key) = action, effects.isEmpty, before.modal == .inspector else { return nil }
+    private static func nothingDone(_ action: Action, _ before: AppState) -> Localized? {
+        guard case let .key(key) = action, before.modal == .inspector else { return nil }
         switch Keymap.command(for: key, in: before.keyContext) {
         case .compensate? where before.compensableOrder == nil:
             let user = before.user ?? "—"

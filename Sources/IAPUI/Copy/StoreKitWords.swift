@@ -3,7 +3,7 @@ import IAPCore
 /// The store's side of the timeline and the inspector in the names of the StoreKit the app is written against:
 /// support staff learn the words of the API the app they answer for calls (`SKPaymentQueue`'s in StoreKit 1;
 /// `purchase(options:)`, `Transaction.updates`, `finish()` and `AppStore.sync()` in StoreKit 2).
-struct StoreKitWords {
+struct StoreKitWords: Sendable {
     let mode: StoreKitMode
     /// The payment whose `purchase(options:)` call is waiting for its result, if any.
     let purchaseInFlight: Int64?
