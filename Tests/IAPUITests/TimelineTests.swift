@@ -191,6 +191,31 @@ struct TimelineTests {
         #expect(session.timeline.entries(.zh).map(\.text)[0] == "商店:tx 1000000012 已购买,为 1000000004 的续期; tx 1000000013 已购买")
     }
 
+    @Test("a line is worded when it is first read, as things stood when it happened: the StoreKit of that moment and the user who was logged in, the same words at every reading")
+    func wordedAsItHappened() {
+        var timeline = Timeline()
+        var state = AppState(storeKit: .one)
+        state.session = Session(user: "alice")
+        let bought = StoreTransaction(id: "1000000013", productId: "com.iapsim.coins.60", state: .purchased, applicationUsername: "ORD-1",
+                                      date: Self.start)
+        for storeKit: StoreKitMode in [.one, .two] {
+            // The state the line was taken from changes before the line is read, as the reducer changes it.
+            state.storeKit = storeKit
+            let before = Timeline.Before(.storeUpdated([bought]), state)
+            state.storeKit = storeKit == .one ? .two : .one
+            state.session = Session(user: storeKit == .one ? "bob" : "alice")
+            timeline.record(.storeUpdated([bought]), [], from: before, to: state, at: Self.start)
+        }
+        let en = timeline.entries(.en).map(\.text)
+        #expect(en.count == 2)
+        #expect(en.first?.hasPrefix("store: tx 1000000013 purchased") == true, "\(en)")
+        #expect(en.first?.hasSuffix("→ alice logged out, bob logged in") == true, "\(en)")
+        #expect(en.last?.hasPrefix("store: ") == false, "StoreKit 2 names no payment queue: \(en)")
+        #expect(en.last?.hasSuffix("→ bob logged out, alice logged in") == true, "\(en)")
+        #expect(timeline.entries(.en).map(\.text) == en)
+        #expect(timeline.entries(.zh).map(\.text).first?.hasPrefix("商店:tx 1000000013 已购买") == true)
+    }
+
     @Test("times since the first entry keep eight columns: seconds to the tenth, then minutes, hours and days up to a year (found by QA: 2962.7s for 49 minutes)")
     func elapsed() {
         #expect(Elapsed.text(5) == "    5.0s")
