@@ -57,6 +57,20 @@ struct FamilySharingTests {
         #expect(try app.storeRecords().filter { $0.account == "sandbox-2" && $0.transaction.productId == Self.ink }.isEmpty)
     }
 
+    @Test("verifyReceipt finds the family's entries among a receipt's few ids and among a long receipt's, the same ones")
+    func sharedAmongManyIds() throws {
+        let app = try aliceBoughtBobRestored()
+        let shared = Set(try shared(app).map(\.transaction.id))
+        let everyId = try app.storeRecords().map(\.transaction.id)
+        let store = app.parties.store.database
+        #expect(shared.count == 2)
+        #expect(try store.familyShared(everyId) == shared)
+        // Past the count bound one by one, the ids travel as one JSON array.
+        let unknown = (1...StoreDatabase.idsBoundOneByOne).map { "9\($0)" }
+        #expect(try store.familyShared(everyId + unknown) == shared)
+        #expect(try store.familyShared(unknown).isEmpty)
+    }
+
     @Test("a family member buying what the family owns gets Apple's 'already purchased' sheet and is charged nothing")
     func memberRebuyIsFree() throws {
         let app = try aliceBoughtBobRestored()
