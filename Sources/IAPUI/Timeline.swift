@@ -53,21 +53,15 @@ public struct Timeline: Sendable {
             keyContext = state.keyContext
             storeKit = state.storeKit
             let session = state.session
-            var subscriptionsReading: [SubscriptionStatus]?, accountReading: Account?, refunded: Localized?, queue: [String: TransactionState] = [:]
-            var inFlight: Int64?
-            switch action {
-            case let .subscriptionsLoaded(user, _) where session?.user == user: subscriptionsReading = session?.subscriptionsReading
-            case let .accountLoaded(user, _) where session?.user == user: accountReading = session?.accountReading
-            case let .refundAnswered(_, _?, productId):
-                refunded = productId.flatMap(state.product)?.title ?? Localized(productId ?? "?")
-            case let .storeUpdated(transactions, _, _):
-                for transaction in transactions { queue[transaction.id] = state.device.storeQueue[transaction.id]?.state }
-                inFlight = Timeline.unanswered(state)
-            default: break
-            }
-            (self.subscriptionsReading, self.accountReading, refundedProduct, queueStates, purchaseInFlight) =
-                (subscriptionsReading, accountReading, refunded, queue, inFlight)
-            if case let .unfinished(id, _) = state.modal, session?.prompts.contains(id) == true { prompted = id } else { prompted = nil }
+            subscriptionsReading = if case let .subscriptionsLoaded(user, _) = action, session?.user == user { session?.subscriptionsReading } else { nil }
+            accountReading = if case let .accountLoaded(user, _) = action, session?.user == user { session?.accountReading } else { nil }
+            refundedProduct = if case let .refundAnswered(_, _?, productId) = action {
+                productId.flatMap(state.product)?.title ?? Localized(productId ?? "?")
+            } else { nil }
+            let read = if case let .storeUpdated(transactions, _, _) = action { transactions } else { [StoreTransaction]() }
+            queueStates = Dictionary(read.compactMap { read in state.device.storeQueue[read.id].map { (read.id, $0.state) } }, uniquingKeysWith: { first, _ in first })
+            purchaseInFlight = read.isEmpty ? nil : Timeline.unanswered(state)
+            prompted = if case let .unfinished(id, _) = state.modal, session?.prompts.contains(id) == true { id } else { nil }
             nothingDone = Timeline.nothingDone(action, state)
         }
     }
@@ -110,7 +104,8 @@ public struct Timeline: Sendable {
             return add(Line(at: date, .action(.storeUpdated(news.isEmpty ? transactions : news, held: held, more: more), effects,
                                               StoreKitWords(before.storeKit, purchaseInFlight: before.purchaseInFlight), nothingDone: nil, then: then)))
         case .cancelAnswered, .scenariosListed, .devicesListed, .pendingPageLoaded, .serving:
-            // Some of these tell nothing: worded now, so that a line is kept only for what tells something.
+            // Some of these tell nothing: worded now, so that a line is kept only for what tells something (any other
+            // line that turns out to tell nothing is left out when it is read).
             text = Self.line(action, effects, date, StoreKitWords(before.storeKit), nothingDone: effects.isEmpty ? before.nothingDone : nil)
         default:
             return add(Line(at: date, .action(action, effects, StoreKitWords(before.storeKit), nothingDone: effects.isEmpty ? before.nothingDone : nil,

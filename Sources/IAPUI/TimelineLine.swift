@@ -24,13 +24,14 @@ extension Timeline {
         /// The line's words, worded once; nil for an action that turns out to tell nothing.
         var text: Localized? {
             telling.withLock { telling in
-                guard case let .action(action, effects, words, nothingDone, then) = telling else {
-                    if case let .told(text) = telling { return text }
-                    return nil
+                switch telling {
+                case let .told(text):
+                    return text
+                case let .action(action, effects, words, nothingDone, then):
+                    let text = Timeline.line(action, effects, at, words, nothingDone: nothingDone).map { line in then.map { line + " → " + $0 } ?? line }
+                    telling = .told(text)
+                    return text
                 }
-                let text = Timeline.line(action, effects, at, words, nothingDone: nothingDone).map { line in then.map { line + " → " + $0 } ?? line }
-                telling = .told(text)
-                return text
             }
         }
     }
