@@ -5,8 +5,8 @@ its own round's raw run. A run on a disk moves by a tenth from the next; the rou
 both sides alike. Prints, for each build, the median share and its quartiles, then the raw program's median.
 
 usage: bench/engine-rounds.py ROUNDS IAPSIM_BENCH... [--dir DIR] [--plain]
-  DIR: where both write (default .build-bench); --plain: one line per build, "ENGINE RAW SHARE" (medians of cycles/s,
-  the share in percent), as scripts/bench reads it.
+  DIR: where both write (default .build-bench); --plain: one line per build, "ENGINE RAW SHARE LOW HIGH" (medians of
+  cycles/s, the share and its quartiles in percent), as scripts/bench reads it.
 Needs DIR/engine-sqlite, as scripts/bench builds it (cc -O2 -o DIR/engine-sqlite bench/engine.c -lsqlite3)."""
 import argparse
 import os
@@ -46,14 +46,15 @@ def main():
             cycles.append(run([bench, "engine", "--cycles", "500", "--data-dir", os.path.join(args.dir, "engine-rounds")]))
         raws.append(run([raw_program, os.path.join(args.dir, "engine-raw"), "500"]))
     shares = {bench: [engine / raw for engine, raw in zip(cycles, raws)] for bench, cycles in engines.items()}
-    if args.plain:
-        for bench, values in shares.items():
-            print(f"{statistics.median(engines[bench]):.1f} {statistics.median(raws):.1f} {100 * statistics.median(values):.0f}")
-        return
     for bench, values in shares.items():
         q = statistics.quantiles(values, n=4) if len(values) > 1 else values * 3
-        print(f"{bench}: {100 * statistics.median(values):.1f}% of raw (quartiles {100 * q[0]:.1f}–{100 * q[2]:.1f}%)")
-    print(f"raw SQLite: {statistics.median(raws):.1f} cycles/s (median of {len(raws)})")
+        if args.plain:
+            print(f"{statistics.median(engines[bench]):.1f} {statistics.median(raws):.1f} {100 * statistics.median(values):.0f}"
+                  f" {100 * q[0]:.0f} {100 * q[2]:.0f}")
+        else:
+            print(f"{bench}: {100 * statistics.median(values):.1f}% of raw (quartiles {100 * q[0]:.1f}–{100 * q[2]:.1f}%)")
+    if not args.plain:
+        print(f"raw SQLite: {statistics.median(raws):.1f} cycles/s (median of {len(raws)})")
 
 
 if __name__ == "__main__":
