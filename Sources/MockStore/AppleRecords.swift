@@ -26,15 +26,14 @@ public struct AppleRecords {
     }
 
     static func transaction(_ db: Database, _ id: String, catalog: [String: Product]) throws -> AppleTransaction? {
-        // Decoded from the cursor, as every wide row here is: a row `Row.fetchOne` copies out lowercases each of its
-        // forty column names at every lookup by name.
-        try Row.fetchCursor(db.cachedStatement(sql: "\(select) WHERE t.id = ? AND t.state IN ('purchased', 'restored')"), arguments: [id])
-            .map { record($0, catalog: catalog) }.next()
+        try kept(db, id, catalog: catalog)?.1
     }
 
     /// The transaction as the store keeps it and, when it is paid or restored, as Apple's records tell it, in one read:
     /// a step that charges it tells the server in the same write transaction.
     static func kept(_ db: Database, _ id: String, catalog: [String: Product]) throws -> (StoreTransaction, AppleTransaction?)? {
+        // Decoded from the cursor, as every wide row here is: a row `Row.fetchOne` copies out lowercases each of its
+        // forty column names at every lookup by name.
         try Row.fetchCursor(db.cachedStatement(sql: "\(select) WHERE t.id = ?"), arguments: [id]).map { row in
             let transaction = StoreDatabase.transaction(row)
             return (transaction, [.purchased, .restored].contains(transaction.state) ? record(row, transaction, catalog: catalog) : nil)

@@ -12,11 +12,17 @@ extension StoreDatabase {
         }
     }
 
+    /// A statement's condition: the row is in this device's queue as the signed-in Apple ID sees it. Bound with
+    /// `inThisQueueArguments`, before any other argument.
+    static let inThisQueue = "device = ? AND \(signedInOnly)"
+
+    var inThisQueueArguments: StatementArguments { [device, appleId, appleId] }
+
     /// Whether the transaction is in this device's queue as the signed-in Apple ID sees it.
     func isInThisQueue(_ transactionId: String) throws -> Bool {
         try queue.inDatabase { db in
-            try Bool.fetchOne(db.cachedStatement(sql: "SELECT device = ? AND \(Self.signedInOnly) FROM storeTransaction WHERE id = ?"),
-                              arguments: [device, appleId, appleId, transactionId]) ?? false
+            try Bool.fetchOne(db.cachedStatement(sql: "SELECT \(Self.inThisQueue) FROM storeTransaction WHERE id = ?"),
+                              arguments: inThisQueueArguments + [transactionId]) ?? false
         }
     }
 }

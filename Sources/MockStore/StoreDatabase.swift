@@ -192,7 +192,7 @@ public final class StoreDatabase {
             guard let (transaction, record, news, next, inThisQueue) = try takeDueStep(db, id, now: now, ownedOnce: ownedOnce, subscriptions: terms)
             else { return nil }
             if let news { try enqueue(db, news, knowing: record) }
-            return TakenStep(transaction: transaction, notification: news, next: next, isInThisQueue: transaction != nil && inThisQueue)
+            return TakenStep(transaction: transaction, notification: news, next: next, isInThisQueue: inThisQueue)
         }
     }
 
@@ -201,8 +201,8 @@ public final class StoreDatabase {
         // Whether it is in this device's queue is read with it: a step changes neither the device nor the Apple ID, and
         // a second half joins the queue of the device that paid, as the Apple ID that paid.
         guard let row = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT \(Self.columns), offerId, introEligible, billingPlan, device = ? AND \(Self.signedInOnly) AS inThisQueue FROM storeTransaction WHERE id = ?
-            """), arguments: [device, appleId, appleId, id]),
+            SELECT \(Self.columns), offerId, introEligible, billingPlan, \(Self.inThisQueue) AS inThisQueue FROM storeTransaction WHERE id = ?
+            """), arguments: inThisQueueArguments + [id]),
               var plan = StorePlan.decode(row.text("plan")), let step = plan.steps.first, step.date <= now
         else { return nil }
         try Self.noteClock(db, now)
@@ -347,21 +347,21 @@ public final class StoreDatabase {
         guard let cursor else {
             return try Self.transactions(db.cachedStatement(sql: """
                 SELECT \(Self.columns) FROM storeTransaction INDEXED BY storeTransactionQueue
-                WHERE finished = 0 AND device = ? AND \(Self.signedInOnly) ORDER BY date, id LIMIT ?
-                """), arguments: [device, appleId, appleId, limit])
+                WHERE finished = 0 AND \(Self.inThisQueue) ORDER BY date, id LIMIT ?
+                """), arguments: inThisQueueArguments + [limit])
         }
         return try Self.transactions(db.cachedStatement(sql: """
             SELECT \(Self.columns) FROM storeTransaction INDEXED BY storeTransactionQueue
-            WHERE finished = 0 AND device = ? AND \(Self.signedInOnly)
+            WHERE finished = 0 AND \(Self.inThisQueue)
             AND (date, id) > (SELECT date, id FROM storeTransaction WHERE id = ?) ORDER BY date, id LIMIT ?
-            """), arguments: [device, appleId, appleId, cursor.id, limit])
+            """), arguments: inThisQueueArguments + [cursor.id, limit])
     }
 
     /// This device's first `limit` unfinished transactions of the signed-in Apple ID, and how many it holds, as one snapshot.
     func queued(limit: Int) throws -> (transactions: [StoreTransaction], total: Int) {
         try queue.readTransaction { db in
-            let total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM storeTransaction WHERE finished = 0 AND device = ? AND \(Self.signedInOnly)"),
-                                         arguments: [device, appleId, appleId]) ?? 0
+            let total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM storeTransaction WHERE finished = 0 AND \(Self.inThisQueue)"),
+                                         arguments: inThisQueueArguments) ?? 0
             return (try unfinished(db, after: nil, limit: limit), total)
         }
     }
