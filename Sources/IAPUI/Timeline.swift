@@ -77,6 +77,7 @@ public struct Timeline: Sendable {
         let text: Localized?
         let putOff = Self.putOff(from: before, to: after)
         let then = after.user != before.user ? Self.switched(from: before.user, to: after.user) : nil
+        let nothingDone = effects.isEmpty ? before.nothingDone : nil
         switch action {
         case let .subscriptionsLoaded(_, statuses):
             text = before.subscriptionsReading.flatMap { Self.news(since: $0, statuses, at: date) }
@@ -103,16 +104,28 @@ public struct Timeline: Sendable {
             guard !news.isEmpty || !effects.isEmpty else { return }
             return add(Line(at: date, .action(.storeUpdated(news.isEmpty ? transactions : news, held: held, more: more), effects,
                                               StoreKitWords(before.storeKit, purchaseInFlight: before.purchaseInFlight), nothingDone: nil, then: then)))
-        case .cancelAnswered, .scenariosListed, .devicesListed, .pendingPageLoaded, .serving:
-            // Some of these tell nothing: worded now, so that a line is kept only for what tells something (any other
-            // line that turns out to tell nothing is left out when it is read).
-            text = Self.line(action, effects, date, StoreKitWords(before.storeKit), nothingDone: effects.isEmpty ? before.nothingDone : nil)
         default:
-            return add(Line(at: date, .action(action, effects, StoreKitWords(before.storeKit), nothingDone: effects.isEmpty ? before.nothingDone : nil,
-                                              then: then)))
+            let line = Line(at: date, .action(action, effects, StoreKitWords(before.storeKit), nothingDone: nothingDone, then: then))
+            // A line that may tell nothing is worded now, so that a line is kept only for what tells something (any
+            // other line that turns out to tell nothing is left out when it is read).
+            if Self.mayTellNothing(action), line.text == nil { return }
+            return add(line)
         }
         guard let text else { return }
-        add(Line(at: date, .told(then.map { text + " → " + $0 } ?? text)))
+        add(Line(at: date, .told(Self.followed(text, by: then))))
+    }
+
+    /// Actions whose line may tell nothing at all.
+    private static func mayTellNothing(_ action: Action) -> Bool {
+        switch action {
+        case .cancelAnswered, .scenariosListed, .devicesListed, .pendingPageLoaded, .serving: true
+        default: false
+        }
+    }
+
+    /// A line with what follows it, if anything does.
+    static func followed(_ text: Localized, by then: Localized?) -> Localized {
+        then.map { text + " → " + $0 } ?? text
     }
 
     /// The order a key put off at the unfinished-order prompt (Later); nil for any other key.

@@ -28,7 +28,7 @@ extension Timeline {
                 case let .told(text):
                     return text
                 case let .action(action, effects, words, nothingDone, then):
-                    let text = Timeline.line(action, effects, at, words, nothingDone: nothingDone).map { line in then.map { line + " → " + $0 } ?? line }
+                    let text = Timeline.line(action, effects, at, words, nothingDone: nothingDone).map { Timeline.followed($0, by: then) }
                     telling = .told(text)
                     return text
                 }
